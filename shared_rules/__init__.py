@@ -1,0 +1,1 @@
+"""Topcut rules engine: standard library only, deterministic, shared by server and tablets."""

@@ -1,0 +1,273 @@
+"""Load, validate and dump ``topcut-event/1`` documents (EVENT-FORMAT.md).
+
+Validation names the exact field at fault, e.g.
+``rounds[2].matches[5].outcomes: 'draw' is not an outcome of pokemon-tcg``.
+Fields the format does not define are kept in ``extra`` and written back
+unchanged, so a document round-trips through :func:`load_event` and
+:func:`dump_event`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..errors import DocumentError
+from .model import STAGES, Event, Match, Player, Round
+
+__all__ = ["FORMAT", "load_event", "parse_event_json", "dump_event"]
+
+FORMAT = "topcut-event/1"
+
+_PLAYER_FIELDS = ("id", "name", "entry", "birth_year", "late", "dropped_after", "earned_byes")
+_MATCH_FIELDS = ("table", "players", "outcomes", "scores", "stats", "ending", "games")
+_ROUND_FIELDS = ("number", "stage", "matches")
+_EVENT_FIELDS = ("format", "ruleset", "name", "seed", "settings", "players", "rounds")
+
+
+def _frozen(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
+
+
+def _extra(obj: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
+    return _frozen({k: v for k, v in obj.items() if k not in known})
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _need(obj: Mapping[str, Any], key: str, path: str) -> Any:
+    if key not in obj:
+        raise DocumentError(path, f"missing required field '{key}'")
+    return obj[key]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+
+
+def _int(value: Any, path: str, minimum: int | None = None) -> int:
+    if not _is_int(value):
+        raise DocumentError(path, f"expected a whole number, got {_kind(value)}")
+    if minimum is not None and value < minimum:
+        raise DocumentError(path, f"must be at least {minimum}, got {value}")
+    return value
+
+
+def _str(value: Any, path: str, allow_empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise DocumentError(path, f"expected a string, got {_kind(value)}")
+    if not allow_empty and not value.strip():
+        raise DocumentError(path, "must not be empty")
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise DocumentError(path, f"expected true or false, got {_kind(value)}")
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise DocumentError(path, f"expected a list, got {_kind(value)}")
+    return value
+
+
+def _obj(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise DocumentError(path, f"expected an object, got {_kind(value)}")
+    return value
+
+
+def _player(raw: Any, path: str) -> Player:
+    obj = _obj(raw, path)
+    pid = _str(_need(obj, "id", path), f"{path}.id")
+    name = _str(obj.get("name", pid), f"{path}.name")
+    entry = _int(_need(obj, "entry", path), f"{path}.entry", 0)
+    birth_year = obj.get("birth_year")
+    if birth_year is not None:
+        birth_year = _int(birth_year, f"{path}.birth_year", 1900)
+    late = _bool(obj.get("late", False), f"{path}.late")
+    dropped = obj.get("dropped_after")
+    if dropped is not None:
+        dropped = _int(dropped, f"{path}.dropped_after", 0)
+    earned = _int(obj.get("earned_byes", 0), f"{path}.earned_byes", 0)
+    return Player(pid, name, entry, birth_year, late, dropped, earned, _extra(obj, _PLAYER_FIELDS))
+
+
+def _per_player(value: Any, path: str, count: int) -> list[Any]:
+    items = _list(value, path)
+    if len(items) != count:
+        raise DocumentError(path, f"expected {count} entries (one per player), got {len(items)}")
+    return items
+
+
+def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Match:
+    obj = _obj(raw, path)
+    ids = _list(_need(obj, "players", path), f"{path}.players")
+    low, high = ruleset.match_sizes
+    if not 1 <= len(ids) <= high or 2 < len(ids) < low:
+        sizes = "1" if high == 1 else f"1 or {low}" if low == high else f"1 or {low}-{high}"
+        raise DocumentError(f"{path}.players", f"{len(ids)} players in a match; {ruleset.id} takes {sizes}")
+    players: list[str] = []
+    for i, pid in enumerate(ids):
+        _str(pid, f"{path}.players[{i}]")
+        if pid not in known:
+            raise DocumentError(f"{path}.players[{i}]", f"unknown player '{pid}'")
+        if pid in players:
+            raise DocumentError(f"{path}.players[{i}]", f"player '{pid}' is listed twice")
+        players.append(pid)
+    outcomes = None
+    if obj.get("outcomes") is not None:
+        outcomes = tuple(_per_player(obj["outcomes"], f"{path}.outcomes", len(players)))
+        for value in outcomes:
+            if not isinstance(value, str) or value not in ruleset.outcome_keys:
+                shown = f"'{value}'" if isinstance(value, str) else json.dumps(value)
+                raise DocumentError(f"{path}.outcomes", f"{shown} is not an outcome of {ruleset.id}")
+        ruleset.check_outcomes(tuple(players), outcomes, f"{path}.outcomes")
+    table = obj.get("table")
+    if table is not None:
+        table = _int(table, f"{path}.table", 0)
+    scores = None
+    if obj.get("scores") is not None:
+        scores = tuple(_per_player(obj["scores"], f"{path}.scores", len(players)))
+        for i, s in enumerate(scores):
+            if not _is_number(s):
+                raise DocumentError(f"{path}.scores[{i}]", f"expected a number, got {_kind(s)}")
+    stats = None
+    if obj.get("stats") is not None:
+        stats = tuple(_frozen(_obj(s, f"{path}.stats[{i}]"))
+                      for i, s in enumerate(_per_player(obj["stats"], f"{path}.stats", len(players))))
+        for i, s in enumerate(stats):
+            for k, v in s.items():
+                if not _is_number(v):
+                    raise DocumentError(f"{path}.stats[{i}].{k}", f"expected a number, got {_kind(v)}")
+    ending = obj.get("ending")
+    if ending is not None:
+        _str(ending, f"{path}.ending")
+        if ruleset.endings and ending not in ruleset.endings:
+            raise DocumentError(f"{path}.ending", f"'{ending}' is not a game ending of {ruleset.id} "
+                                f"(use {', '.join(ruleset.endings)})")
+    games = obj.get("games")
+    if games is not None:
+        games = tuple(_list(games, f"{path}.games"))
+    return Match(tuple(players), outcomes, table, scores, stats, ending, games, _extra(obj, _MATCH_FIELDS))
+
+
+def _round(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Round:
+    obj = _obj(raw, path)
+    number = _int(_need(obj, "number", path), f"{path}.number", 1)
+    stage = obj.get("stage", "swiss")
+    if stage not in STAGES:
+        raise DocumentError(f"{path}.stage", f"'{stage}' is not a stage (use {', '.join(STAGES)})")
+    matches = tuple(_match(m, f"{path}.matches[{i}]", ruleset, known)
+                    for i, m in enumerate(_list(_need(obj, "matches", path), f"{path}.matches")))
+    seen: dict[str, int] = {}
+    for i, m in enumerate(matches):
+        for pid in m.players:
+            if pid in seen:
+                raise DocumentError(f"{path}.matches[{i}].players",
+                                    f"player '{pid}' is already in matches[{seen[pid]}] of this round")
+            seen[pid] = i
+    return Round(number, stage, matches, _extra(obj, _ROUND_FIELDS))
+
+
+def load_event(doc: Any) -> Event:
+    """Validate a decoded event document and build the :class:`Event`."""
+    from ..rulesets import get_ruleset  # late: rulesets import the model
+
+    obj = _obj(doc, "document")
+    fmt = obj.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise DocumentError("format", f"'{fmt}' is not supported (expected '{FORMAT}')")
+    ruleset_id = _str(_need(obj, "ruleset", ""), "ruleset")
+    settings = _obj(obj.get("settings", {}), "settings")
+    ruleset = get_ruleset(ruleset_id, settings)
+    seed = obj.get("seed", "")
+    if not isinstance(seed, (str, int)) or isinstance(seed, bool):
+        raise DocumentError("seed", f"expected a string, got {_kind(seed)}")
+    players = tuple(_player(p, f"players[{i}]") for i, p in enumerate(_list(_need(obj, "players", ""), "players")))
+    known: dict[str, Player] = {}
+    for i, p in enumerate(players):
+        if p.id in known:
+            raise DocumentError(f"players[{i}].id", f"duplicate player id '{p.id}'")
+        known[p.id] = p
+    rounds = tuple(_round(r, f"rounds[{i}]", ruleset, known)
+                   for i, r in enumerate(_list(obj.get("rounds", []), "rounds")))
+    seen_rounds: dict[tuple[int, str], int] = {}
+    for i, r in enumerate(rounds):
+        if (r.number, r.stage) in seen_rounds:
+            raise DocumentError(f"rounds[{i}].number",
+                                f"round {r.number} ({r.stage}) already appears as rounds[{seen_rounds[(r.number, r.stage)]}]")
+        seen_rounds[(r.number, r.stage)] = i
+    name = obj.get("name", "")
+    _str(name, "name", allow_empty=True)
+    event = Event(ruleset_id, str(seed), players, rounds, name, _frozen(settings), _extra(obj, _EVENT_FIELDS))
+    ruleset.check_event(event)
+    return event
+
+
+def parse_event_json(text: str) -> Event:
+    """Decode JSON text and validate it as an event document."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DocumentError("document", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    return load_event(doc)
+
+
+def _drop_none(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if v is not None}
+
+
+def dump_event(event: Event) -> dict[str, Any]:
+    """The event as a plain JSON-able ``topcut-event/1`` document."""
+    players = []
+    for p in event.players:
+        row = _drop_none({"id": p.id, "name": p.name, "entry": p.entry, "birth_year": p.birth_year,
+                          "dropped_after": p.dropped_after})
+        if p.late:
+            row["late"] = True
+        if p.earned_byes:
+            row["earned_byes"] = p.earned_byes
+        row.update(p.extra)
+        players.append(row)
+    rounds = []
+    for r in event.rounds:
+        matches = []
+        for m in r.matches:
+            row = _drop_none({
+                "table": m.table, "players": list(m.players),
+                "outcomes": list(m.outcomes) if m.outcomes is not None else None,
+                "scores": list(m.scores) if m.scores is not None else None,
+                "stats": [dict(s) for s in m.stats] if m.stats is not None else None,
+                "ending": m.ending,
+                "games": list(m.games) if m.games is not None else None,
+            })
+            row.update(m.extra)
+            matches.append(row)
+        rounds.append({"number": r.number, "stage": r.stage, "matches": matches, **r.extra})
+    doc: dict[str, Any] = {"format": FORMAT, "ruleset": event.ruleset, "name": event.name, "seed": event.seed,
+                           "settings": dict(event.settings), "players": players, "rounds": rounds}
+    doc.update(event.extra)
+    return doc

@@ -1,0 +1,114 @@
+"""What a ruleset is: declarative data (points table, outcome vocabulary,
+tiebreaker keys, policies, time limits) plus a few optional hooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from ..errors import DocumentError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..event.model import Event
+
+__all__ = ["Outcome", "Policy", "Ruleset"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One word of a ruleset's outcome vocabulary and what it is worth.
+
+    ``result`` is how the outcome counts on a W-L-T record; ``solo`` marks an
+    outcome reported for a one-player match (a bye, a late loss, a missed game).
+
+    >>> Outcome("win", 3, "win").points
+    3
+    """
+
+    key: str
+    points: float
+    result: str
+    solo: bool = False
+    paired: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A rule stated as data: which option applies and where the document says so."""
+
+    rule: str
+    source: str
+
+
+def _no_event_check(event: "Event") -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A game's organized-play rules as the engine needs them."""
+
+    id: str
+    title: str
+    document: str
+    outcomes: tuple[Outcome, ...]
+    tiebreakers: tuple[str, ...]
+    match_sizes: tuple[int, int] = (2, 2)
+    endings: tuple[str, ...] = ()
+    policies: Mapping[str, Policy] = field(default_factory=lambda: MappingProxyType({}))
+    time_limits: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: Optional: replaces the generic ranking (e.g. Pokémon divisions and top cut).
+    standings_hook: Callable[..., Any] | None = None
+    #: Optional: extra whole-event validation; raises DocumentError.
+    event_check: Callable[["Event"], None] = _no_event_check
+    #: Optional: after each tiebreaker step, a key re-applied when exactly two remain tied.
+    two_tied_key: str | None = None
+    #: What standings output prints under ``tiebreakers``: (output name, metric key) pairs in order.
+    #: Output names follow EVENT-FORMAT.md (``sos`` is Star Trek's ``startrek-sos`` metric, say).
+    reported: tuple[tuple[str, str], ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def outcome_keys(self) -> frozenset[str]:
+        """The vocabulary.
+
+        >>> "win" in Ruleset("x", "X", "doc", (Outcome("win", 3, "win"),), ()).outcome_keys
+        True
+        """
+        return frozenset(o.key for o in self.outcomes)
+
+    def outcome(self, key: str) -> Outcome:
+        """The outcome with that key."""
+        for o in self.outcomes:
+            if o.key == key:
+                return o
+        raise KeyError(key)
+
+    def points(self, key: str) -> float:
+        """Points for one outcome."""
+        return self.outcome(key).points
+
+    @property
+    def max_points(self) -> float:
+        """The most points one round can give (a clean win)."""
+        return max(o.points for o in self.outcomes)
+
+    def check_outcomes(self, players: tuple[str, ...], outcomes: tuple[str, ...], path: str) -> None:
+        """Reject outcome combinations that cannot happen at one table."""
+        solo = [o for o in outcomes if self.outcome(o).solo]
+        if len(players) == 1:
+            if not solo:
+                raise DocumentError(path, f"'{outcomes[0]}' needs an opponent; a one-player match takes "
+                                    + ", ".join(sorted(o.key for o in self.outcomes if o.solo)))
+            return
+        if solo:
+            raise DocumentError(path, f"'{solo[0]}' is for a one-player match, not a table of {len(players)}")
+        if len(players) == 2:
+            a, b = (self.outcome(o).result for o in outcomes)
+            if (a, b) in {("win", "win"), ("tie", "win"), ("win", "tie"), ("tie", "loss"), ("loss", "tie")}:
+                raise DocumentError(path, f"{list(outcomes)} cannot both be the result of one game")
+
+    def check_event(self, event: "Event") -> None:
+        """Whole-event validation beyond the shape of each match."""
+        self.event_check(event)

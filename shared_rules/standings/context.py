@@ -1,0 +1,112 @@
+"""Per-player histories that every standings metric reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
+
+from ..event.model import SWISS_STAGES, Event, Match, Player
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..rulesets.base import Ruleset
+
+__all__ = ["Game", "StandingsContext", "is_counted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One player's view of one reported match."""
+
+    round: int
+    stage: str
+    outcome: str
+    points: float
+    opponents: tuple[str, ...]
+    score: float | None
+    opponent_scores: tuple[float, ...]
+    stats: Mapping[str, Any] | None
+    opponent_stats: tuple[Mapping[str, Any], ...]
+    match: Match
+    seat: int
+
+    @property
+    def is_solo(self) -> bool:
+        """A bye, a late loss or a missed game: nobody across the table."""
+        return not self.opponents
+
+
+def is_counted(match: Match) -> bool:
+    """Whether a match's result counts: reported and not under dispute.
+
+    >>> is_counted(Match(("a", "b"), ("win", "loss")))
+    True
+    """
+    return match.outcomes is not None and not match.extra.get("disputed", False)
+
+
+class StandingsContext:
+    """The event seen through one ruleset, over some stages and rounds, with a metric cache."""
+
+    def __init__(self, event: Event, ruleset: "Ruleset", stages: Collection[str] = SWISS_STAGES,
+                 through_round: int | None = None,
+                 include: Callable[[Player], bool] | None = None) -> None:
+        self.event = event
+        self.ruleset = ruleset
+        self.stages = frozenset(stages)
+        self.through_round = through_round
+        self.players: dict[str, Player] = {p.id: p for p in event.players if include is None or include(p)}
+        self.history: dict[str, list[Game]] = {pid: [] for pid in self.players}
+        self.rounds_played: int = 0
+        self._cache: dict[str, Mapping[str, Any]] = {}
+        points_of = {o.key: o.points for o in ruleset.outcomes}
+        numbers: set[int] = set()
+        for rnd in event.rounds:
+            if rnd.stage not in self.stages or (through_round is not None and rnd.number > through_round):
+                continue
+            numbers.add(rnd.number)
+            for match in rnd.matches:
+                if not is_counted(match):
+                    continue
+                assert match.outcomes is not None
+                for seat, pid in enumerate(match.players):
+                    games = self.history.get(pid)
+                    if games is None:
+                        continue
+                    others = tuple(range(len(match.players)))
+                    opp_seats = tuple(s for s in others if s != seat)
+                    games.append(Game(
+                        rnd.number, rnd.stage, match.outcomes[seat], points_of[match.outcomes[seat]],
+                        tuple(match.players[s] for s in opp_seats),
+                        match.scores[seat] if match.scores is not None else None,
+                        tuple(match.scores[s] for s in opp_seats) if match.scores is not None else (),
+                        match.stats[seat] if match.stats is not None else None,
+                        tuple(match.stats[s] for s in opp_seats) if match.stats is not None else (),
+                        match, seat))
+        self.rounds_played = len(numbers)
+        self.points: dict[str, float] = {pid: sum(g.points for g in games) for pid, games in self.history.items()}
+
+    def metric(self, key: str) -> Mapping[str, Any]:
+        """The values of a registered value metric for every player (cached)."""
+        found = self._cache.get(key)
+        if found is None:
+            from .metrics import get_metric
+
+            found = get_metric(key).values(self)
+            self._cache[key] = found
+        return found
+
+    def record(self, pid: str) -> tuple[int, int, int]:
+        """Wins, losses and ties on the player's record.
+
+        Counted per player seat, so a double loss is a loss for both.
+        """
+        w = l = t = 0
+        for g in self.history[pid]:
+            result = self.ruleset.outcome(g.outcome).result
+            if result == "win":
+                w += 1
+            elif result == "loss":
+                l += 1
+            else:
+                t += 1
+        return w, l, t

@@ -1,0 +1,153 @@
+"""Ranking: apply a ruleset's tiebreaker keys in order to tied groups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+from ..event.model import Event
+from ..rulesets import get_ruleset
+from ..rulesets.base import Ruleset
+from .context import StandingsContext, is_counted
+from .metrics import get_metric
+
+__all__ = ["Standing", "order_groups", "rank_swiss", "compute_standings", "standings_json",
+           "place_elimination", "format_record"]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings."""
+
+    rank: int
+    player: str
+    points: float
+    record: str
+    tiebreakers: Mapping[str, Any]
+    dropped: bool
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as EVENT-FORMAT.md's ``standings`` entry."""
+        row = {"rank": self.rank, "player": self.player, "points": _number(self.points),
+               "record": self.record, "tiebreakers": {k: _number(v) for k, v in self.tiebreakers.items()},
+               "dropped": self.dropped}
+        row.update(self.extra)
+        return row
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def format_record(wins: int, losses: int, ties: int) -> str:
+    """A W-L-T record.
+
+    >>> format_record(3, 1, 0)
+    '3-1-0'
+    """
+    return f"{wins}-{losses}-{ties}"
+
+
+def order_groups(ctx: StandingsContext, ids: Sequence[str], keys: Sequence[str],
+                 two_tied_key: str | None = None) -> list[list[str]]:
+    """Ordered tie groups after applying ``keys`` in turn (a group stays together while tied)."""
+    groups: list[list[str]] = [list(ids)]
+    two_tied = get_metric(two_tied_key) if two_tied_key else None
+    for key in keys:
+        metric = get_metric(key)
+        nxt: list[list[str]] = []
+        for group in groups:
+            if len(group) == 1:
+                nxt.append(group)
+                continue
+            for part in metric.split(ctx, group):
+                # Star Trek OP Guide 7.7: whenever exactly two remain tied, head-to-head decides.
+                if two_tied is not None and len(part) == 2 and key != two_tied_key:
+                    nxt.extend(two_tied.split(ctx, part))
+                else:
+                    nxt.append(part)
+        groups = nxt
+        if all(len(g) == 1 for g in groups):
+            break
+    return groups
+
+
+def rank_swiss(ctx: StandingsContext, keys: Sequence[str] | None = None) -> list[str]:
+    """Player ids best first, by points then the ruleset's tiebreakers; entry order last."""
+    ruleset = ctx.ruleset
+    keys = list(keys if keys is not None else ("points", *ruleset.tiebreakers))
+    ids = sorted(ctx.players, key=lambda pid: ctx.players[pid].entry)
+    groups = order_groups(ctx, ids, keys, ruleset.two_tied_key)
+    out: list[str] = []
+    for group in groups:
+        out.extend(sorted(group, key=lambda pid: ctx.players[pid].entry) if len(group) > 1 else group)
+    return out
+
+
+def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
+    """Final placing: players in the cut by how far they went, then Swiss order.
+
+    Eliminated players of the same elimination round are ordered by Swiss rank
+    (Pokémon TOP 3.3.6; the same reading for every game with a cut).
+    """
+    elim = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
+    if not elim:
+        return list(swiss_order)
+    depth: dict[str, int] = {}
+    for step, rnd in enumerate(elim, start=1):
+        for match in rnd.matches:
+            if match.extra.get("playoff") == "third-place":
+                continue
+            for seat, pid in enumerate(match.players):
+                reached = 2 * step
+                if is_counted(match) and match.outcomes is not None and match.outcomes[seat] in ("win", "bye", "win-at-time", "modified-win", "full-win", "earned-bye"):
+                    reached += 1
+                depth[pid] = max(depth.get(pid, 0), reached)
+    for rnd in elim:
+        for match in rnd.matches:
+            if match.extra.get("playoff") == "third-place" and is_counted(match) and match.outcomes:
+                for seat, pid in enumerate(match.players):
+                    if match.outcomes[seat] in ("win", "bye"):
+                        depth[pid] = depth.get(pid, 0) + 1
+    position = {pid: i for i, pid in enumerate(swiss_order)}
+    cut = sorted(depth, key=lambda pid: (-depth[pid], position.get(pid, len(position))))
+    return cut + [pid for pid in swiss_order if pid not in depth]
+
+
+def _is_dropped(event: Event, pid: str) -> bool:
+    player = event.player(pid)
+    return player.dropped_after is not None
+
+
+def compute_standings(event: Event, ruleset: Ruleset | None = None) -> list[Standing]:
+    """The event's standings, best first, with unique ranks 1..N."""
+    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
+    if ruleset.standings_hook is not None:
+        return list(ruleset.standings_hook(event, ruleset))
+    ctx = StandingsContext(event, ruleset)
+    order = place_elimination(event, rank_swiss(ctx))
+    return standings_from_order(ctx, order)
+
+
+def standings_from_order(ctx: StandingsContext, order: Sequence[str],
+                         reported: Sequence[tuple[str, str]] | None = None) -> list[Standing]:
+    """Standings lines for an already ranked list of players."""
+    pairs = tuple(reported if reported is not None else ctx.ruleset.reported)
+    values = {name: ctx.metric(key) for name, key in pairs}
+    out = []
+    for rank, pid in enumerate(order, start=1):
+        tb = {name: values[name][pid] for name, _ in pairs}
+        out.append(Standing(rank, pid, ctx.points[pid], format_record(*ctx.record(pid)), tb,
+                            _is_dropped(ctx.event, pid)))
+    return out
+
+
+def standings_json(event: Event) -> dict[str, Any]:
+    """EVENT-FORMAT.md's ``{"standings": [...]}``."""
+    return {"standings": [s.to_json() for s in compute_standings(event)]}
+
+

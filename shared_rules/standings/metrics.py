@@ -1,0 +1,138 @@
+"""Standings metrics: small declarative units with a stable ``key``.
+
+A ruleset names its tiebreakers as an ordered tuple of keys.  A
+:class:`ValueMetric` gives every player a number (higher ranks first unless
+``descending`` is false); a :class:`GroupMetric` splits a tied group directly
+(head-to-head rules that compare the players of the group with each other).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
+
+from ..errors import DocumentError
+from ..seeded import draw_key
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .context import StandingsContext
+
+__all__ = ["Metric", "ValueMetric", "GroupMetric", "register", "get_metric", "metric_keys",
+           "Points", "EntryOrder", "SeededRandom"]
+
+_REGISTRY: dict[str, "Metric"] = {}
+
+
+class Metric:
+    """A tiebreaker; subclasses set ``key`` and ``label``."""
+
+    key: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+
+    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+        """Split a tied group into ordered sub-groups (best first)."""
+        raise NotImplementedError
+
+
+class ValueMetric(Metric):
+    """A metric that is a number per player."""
+
+    #: Values are compared after rounding to this many decimals (absorbs float noise).
+    precision: ClassVar[int] = 9
+    descending: ClassVar[bool] = True
+
+    def values(self, ctx: "StandingsContext") -> Mapping[str, Any]:
+        """Every player's value."""
+        raise NotImplementedError
+
+    def comparable(self, value: Any) -> Any:
+        """What is compared: the value rounded, negated when lower is better."""
+        rounded = round(value, self.precision)
+        return -rounded if self.descending else rounded
+
+    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+        values = ctx.metric(self.key)
+        keyed = sorted(group, key=lambda pid: self.comparable(values[pid]))
+        out: list[list[str]] = []
+        last: Any = object()
+        for pid in keyed:
+            c = self.comparable(values[pid])
+            if out and c == last:
+                out[-1].append(pid)
+            else:
+                out.append([pid])
+                last = c
+        return out
+
+
+class GroupMetric(Metric):
+    """A metric that orders the players of a tied group among themselves."""
+
+
+def register(cls: type[Metric]) -> type[Metric]:
+    """Class decorator: add a metric to the registry under its key."""
+    if not cls.key or cls.key in _REGISTRY:
+        raise ValueError(f"metric key {cls.key!r} is empty or taken")
+    _REGISTRY[cls.key] = cls()
+    return cls
+
+
+def _load_all() -> None:
+    # Game metric modules register on import; import them all so `custom` can use any key.
+    import importlib
+
+    for name in ("pokemon", "doomtown", "shatterpoint", "agot", "startrek", "tribbles"):
+        try:
+            importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:  # a game module not written yet
+            if exc.name != f"{__package__}.{name}":
+                raise
+
+
+def get_metric(key: str) -> Metric:
+    """The registered metric for a key."""
+    if key not in _REGISTRY:
+        _load_all()
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise DocumentError("settings.tiebreakers", f"'{key}' is not a tiebreaker (use {', '.join(metric_keys())})") from None
+
+
+def metric_keys() -> tuple[str, ...]:
+    """Every registered key, sorted."""
+    _load_all()
+    return tuple(sorted(_REGISTRY))
+
+
+@register
+class Points(ValueMetric):
+    """Event points: the sum of the points table over the player's results."""
+
+    key = "points"
+    label = "Points"
+
+    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+        return ctx.points
+
+
+@register
+class EntryOrder(ValueMetric):
+    """Registration order: the earlier entry ranks higher (Doomtown 7; TOM's roster order)."""
+
+    key = "entry"
+    label = "Entry"
+    descending = False
+
+    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+        return {pid: p.entry for pid, p in ctx.players.items()}
+
+
+@register
+class SeededRandom(ValueMetric):
+    """A random order drawn from the event seed, the same on every device."""
+
+    key = "random"
+    label = "Random"
+
+    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+        return {pid: draw_key(ctx.event.seed, "tiebreak", pid) for pid in ctx.players}
