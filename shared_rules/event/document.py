@@ -31,8 +31,12 @@ def _frozen(value: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(value))
 
 
+_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+
+
 def _extra(obj: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
-    return _frozen({k: v for k, v in obj.items() if k not in known})
+    extra = {k: v for k, v in obj.items() if k not in known}
+    return MappingProxyType(extra) if extra else _NO_EXTRA
 
 
 def _kind(value: Any) -> str:
@@ -126,22 +130,23 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
     obj = _obj(raw, path)
     ids = _list(_need(obj, "players", path), f"{path}.players")
     low, high = ruleset.match_sizes
-    if not 1 <= len(ids) <= high or 2 < len(ids) < low:
+    if not (len(ids) == 2 and low == 2) and (not 1 <= len(ids) <= high or 2 < len(ids) < low):
         sizes = "1" if high == 1 else f"1 or {low}" if low == high else f"1 or {low}-{high}"
         raise DocumentError(f"{path}.players", f"{len(ids)} players in a match; {ruleset.id} takes {sizes}")
     players: list[str] = []
     for i, pid in enumerate(ids):
-        _str(pid, f"{path}.players[{i}]")
-        if pid not in known:
+        if pid.__class__ is not str or pid not in known:
+            _str(pid, f"{path}.players[{i}]")
             raise DocumentError(f"{path}.players[{i}]", f"unknown player '{pid}'")
         if pid in players:
             raise DocumentError(f"{path}.players[{i}]", f"player '{pid}' is listed twice")
         players.append(pid)
     outcomes = None
+    vocabulary = ruleset.outcome_keys
     if obj.get("outcomes") is not None:
         outcomes = tuple(_per_player(obj["outcomes"], f"{path}.outcomes", len(players)))
         for value in outcomes:
-            if not isinstance(value, str) or value not in ruleset.outcome_keys:
+            if value.__class__ is not str or value not in vocabulary:
                 shown = f"'{value}'" if isinstance(value, str) else json.dumps(value)
                 raise DocumentError(f"{path}.outcomes", f"{shown} is not an outcome of {ruleset.id}")
         ruleset.check_outcomes(tuple(players), outcomes, f"{path}.outcomes")

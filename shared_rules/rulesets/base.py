@@ -68,22 +68,22 @@ class Ruleset:
     #: Output names follow EVENT-FORMAT.md (``sos`` is Star Trek's ``startrek-sos`` metric, say).
     reported: tuple[tuple[str, str], ...] = ()
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Derived: outcome key → Outcome, for fast look-ups.
+    outcome_map: Mapping[str, Outcome] = field(init=False, repr=False, compare=False)
+    #: Derived: the vocabulary.
+    outcome_keys: frozenset[str] = field(init=False, repr=False, compare=False)
 
-    @property
-    def outcome_keys(self) -> frozenset[str]:
-        """The vocabulary.
-
-        >>> "win" in Ruleset("x", "X", "doc", (Outcome("win", 3, "win"),), ()).outcome_keys
-        True
-        """
-        return frozenset(o.key for o in self.outcomes)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "outcome_map", MappingProxyType({o.key: o for o in self.outcomes}))
+        object.__setattr__(self, "outcome_keys", frozenset(self.outcome_map))
 
     def outcome(self, key: str) -> Outcome:
-        """The outcome with that key."""
-        for o in self.outcomes:
-            if o.key == key:
-                return o
-        raise KeyError(key)
+        """The outcome with that key.
+
+        >>> Ruleset("x", "X", "doc", (Outcome("win", 3, "win"),), ()).outcome("win").points
+        3
+        """
+        return self.outcome_map[key]
 
     def points(self, key: str) -> float:
         """Points for one outcome."""
@@ -96,7 +96,8 @@ class Ruleset:
 
     def check_outcomes(self, players: tuple[str, ...], outcomes: tuple[str, ...], path: str) -> None:
         """Reject outcome combinations that cannot happen at one table."""
-        solo = [o for o in outcomes if self.outcome(o).solo]
+        omap = self.outcome_map
+        solo = [o for o in outcomes if omap[o].solo]
         if len(players) == 1:
             if not solo:
                 raise DocumentError(path, f"'{outcomes[0]}' needs an opponent; a one-player match takes "
@@ -105,7 +106,7 @@ class Ruleset:
         if solo:
             raise DocumentError(path, f"'{solo[0]}' is for a one-player match, not a table of {len(players)}")
         if len(players) == 2:
-            a, b = (self.outcome(o).result for o in outcomes)
+            a, b = omap[outcomes[0]].result, omap[outcomes[1]].result
             if (a, b) in {("win", "win"), ("tie", "win"), ("win", "tie"), ("tie", "loss"), ("loss", "tie")}:
                 raise DocumentError(path, f"{list(outcomes)} cannot both be the result of one game")
 

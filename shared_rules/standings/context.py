@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, NamedTuple
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
 
@@ -13,9 +12,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Game", "StandingsContext", "is_counted"]
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
-    """One player's view of one reported match."""
+class Game(NamedTuple):
+    """One player's view of one reported match (a named tuple: cheap to build by the thousand)."""
 
     round: int
     stage: str
@@ -60,27 +58,43 @@ class StandingsContext:
         self._cache: dict[str, Mapping[str, Any]] = {}
         points_of = {o.key: o.points for o in ruleset.outcomes}
         numbers: set[int] = set()
+        history = self.history
+        no_scores: tuple[float, ...] = ()
         for rnd in event.rounds:
             if rnd.stage not in self.stages or (through_round is not None and rnd.number > through_round):
                 continue
             numbers.add(rnd.number)
+            number, stage = rnd.number, rnd.stage
             for match in rnd.matches:
-                if not is_counted(match):
+                outcomes = match.outcomes
+                if outcomes is None or match.extra.get("disputed", False):
                     continue
-                assert match.outcomes is not None
-                for seat, pid in enumerate(match.players):
-                    games = self.history.get(pid)
+                ids = match.players
+                scores, stats = match.scores, match.stats
+                if len(ids) == 2:
+                    a, b = ids
+                    ga, gb = history.get(a), history.get(b)
+                    if ga is not None:
+                        ga.append(Game(number, stage, outcomes[0], points_of[outcomes[0]], (b,),
+                                       scores[0] if scores else None, (scores[1],) if scores else no_scores,
+                                       stats[0] if stats else None, (stats[1],) if stats else (), match, 0))
+                    if gb is not None:
+                        gb.append(Game(number, stage, outcomes[1], points_of[outcomes[1]], (a,),
+                                       scores[1] if scores else None, (scores[0],) if scores else no_scores,
+                                       stats[1] if stats else None, (stats[0],) if stats else (), match, 1))
+                    continue
+                for seat, pid in enumerate(ids):
+                    games = history.get(pid)
                     if games is None:
                         continue
-                    others = tuple(range(len(match.players)))
-                    opp_seats = tuple(s for s in others if s != seat)
+                    opp = tuple(s for s in range(len(ids)) if s != seat)
                     games.append(Game(
-                        rnd.number, rnd.stage, match.outcomes[seat], points_of[match.outcomes[seat]],
-                        tuple(match.players[s] for s in opp_seats),
-                        match.scores[seat] if match.scores is not None else None,
-                        tuple(match.scores[s] for s in opp_seats) if match.scores is not None else (),
-                        match.stats[seat] if match.stats is not None else None,
-                        tuple(match.stats[s] for s in opp_seats) if match.stats is not None else (),
+                        number, stage, outcomes[seat], points_of[outcomes[seat]],
+                        tuple(ids[s] for s in opp),
+                        scores[seat] if scores else None,
+                        tuple(scores[s] for s in opp) if scores else no_scores,
+                        stats[seat] if stats else None,
+                        tuple(stats[s] for s in opp) if stats else (),
                         match, seat))
         self.rounds_played = len(numbers)
         self.points: dict[str, float] = {pid: sum(g.points for g in games) for pid, games in self.history.items()}
@@ -101,8 +115,9 @@ class StandingsContext:
         Counted per player seat, so a double loss is a loss for both.
         """
         w = l = t = 0
+        omap = self.ruleset.outcome_map
         for g in self.history[pid]:
-            result = self.ruleset.outcome(g.outcome).result
+            result = omap[g.outcome].result
             if result == "win":
                 w += 1
             elif result == "loss":

@@ -118,11 +118,6 @@ def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
     return cut + [pid for pid in swiss_order if pid not in depth]
 
 
-def _is_dropped(event: Event, pid: str) -> bool:
-    player = event.player(pid)
-    return player.dropped_after is not None
-
-
 def compute_standings(event: Event, ruleset: Ruleset | None = None) -> list[Standing]:
     """The event's standings, best first, with unique ranks 1..N."""
     ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
@@ -142,7 +137,7 @@ def standings_from_order(ctx: StandingsContext, order: Sequence[str],
     for rank, pid in enumerate(order, start=1):
         tb = {name: values[name][pid] for name, _ in pairs}
         out.append(Standing(rank, pid, ctx.points[pid], format_record(*ctx.record(pid)), tb,
-                            _is_dropped(ctx.event, pid)))
+                            ctx.players[pid].dropped_after is not None))
     return out
 
 
