@@ -43,7 +43,9 @@ Players (in TOM's ``<players>`` roster order)
     the category of TOM's finalized ``<standings>`` block that lists the
     player, else the birth year against ``season`` (Pokémon TOP 3.1.1),
     brought inside the pod's divisions; for a player in no pod, the birth
-    year alone.  ``pod`` (project field): the pod id, see ``POD_IDS``.
+    year alone.  ``pod`` (project field): the id (see ``POD_IDS``: ``masters``,
+    ``junior+senior``, ...) of the pod whose ``<subgroups>`` or matches name
+    the player; absent before TOM has podded the event.
 
 Rounds
     One entry per (round number, stage), sorted by number, Swiss before
@@ -468,10 +470,12 @@ def _tom_divisions(root: ET.Element) -> dict[str, str]:
 
 
 def _pod_membership(pods: list[tuple[int, ET.Element]], roster: set[str]) -> dict[str, int]:
-    """userid -> pod category, refusing unknown players and players in two pods."""
+    """userid -> pod category (its subgroups, then its matches), refusing players in two pods."""
     pod_of: dict[str, int] = {}
     for code, element in pods:
-        for userid in _pod_players(element, f"<pod category={code}>"):
+        seated = [seat.get("userid", "").strip() for seat in element.iterfind("rounds/round/matches/match/*")
+                  if seat.tag in ("player", "player1", "player2")]
+        for userid in _pod_players(element, f"<pod category={code}>") + tuple(u for u in seated if u):
             if userid not in roster:
                 raise _fail(f"<pod category={code}> names player {userid}, who is not in <players>")
             if pod_of.get(userid, code) != code:
