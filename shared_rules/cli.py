@@ -47,12 +47,9 @@ def _standings(args: argparse.Namespace) -> Any:
 
 
 def _pair(args: argparse.Namespace) -> Any:
-    from . import pairing
+    from .pairing.next_round import pair_next_round_json
 
-    pair_next = getattr(pairing, "pair_next_round_json", None)
-    if pair_next is None:
-        raise RulesError("pair: pairing is not available in this build")
-    return pair_next(_read_event(args.file))
+    return pair_next_round_json(_read_event(args.file))
 
 
 def _structure(args: argparse.Namespace) -> Any:
