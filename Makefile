@@ -1,0 +1,51 @@
+# Topcut: the two set-up commands are `make run` and `make test` (see README.md).
+# Both create .venv, install the Python and npm dependencies when their
+# manifests changed, and build the browser assets into build/web/.
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# Debian packages `make test` needs; add more here (e.g. postgresql).
+DEBIAN_PACKAGES := chromium
+
+# Stamps live inside what they describe, so deleting .venv or node_modules
+# also forgets that they were installed.
+PIP_STAMP := $(VENV)/.topcut-installed
+NPM_STAMP := node_modules/.topcut-installed
+
+.PHONY: run test install build debian-packages
+.DEFAULT_GOAL := run
+
+run: install build
+	@echo "Topcut is starting: open http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 1 --threads 8 --access-logfile - "backend:create_app()"
+
+# The shared_rules suite inside Pyodide first, pytest last, so that pytest's
+# summary closes the output; both always run, and either failing fails.
+test: debian-packages install build
+	@status=0; \
+	node tests/pyodide/run_rules.mjs || status=1; \
+	$(VPY) -m pytest || status=1; \
+	exit $$status
+
+install: $(PIP_STAMP) $(NPM_STAMP)
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+$(PIP_STAMP): pyproject.toml | $(VPY)
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -e '.[test]'
+	@touch $@
+
+$(NPM_STAMP): package-lock.json package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: $(NPM_STAMP) | $(VPY)
+	@$(VPY) scripts/build_assets.py
+
+debian-packages:
+	@scripts/ensure_debian_packages.sh $(DEBIAN_PACKAGES)
