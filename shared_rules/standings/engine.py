@@ -92,27 +92,31 @@ def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
     """Final placing: players in the cut by how far they went, then Swiss order.
 
     Eliminated players of the same elimination round are ordered by Swiss rank
-    (Pokémon TOP 3.3.6; the same reading for every game with a cut).
+    (Pokémon TOP 3.3.6; the same reading for every game with a cut). Who won a
+    match is the bracket's rule (best-of-three games, Star Trek's tie to the
+    higher seed); the winner of a third-place playoff ranks above its loser.
     """
+    from ..brackets.advance import match_winner  # late: brackets build on standings
+    from ..errors import RulesError
+
     elim = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
     if not elim:
         return list(swiss_order)
     depth: dict[str, int] = {}
     for step, rnd in enumerate(elim, start=1):
         for match in rnd.matches:
-            if match.extra.get("playoff") == "third-place":
-                continue
-            for seat, pid in enumerate(match.players):
-                reached = 2 * step
-                if is_counted(match) and match.outcomes is not None and match.outcomes[seat] in ("win", "bye", "win-at-time", "modified-win", "full-win", "earned-bye"):
-                    reached += 1
-                depth[pid] = max(depth.get(pid, 0), reached)
-    for rnd in elim:
-        for match in rnd.matches:
-            if match.extra.get("playoff") == "third-place" and is_counted(match) and match.outcomes:
-                for seat, pid in enumerate(match.players):
-                    if match.outcomes[seat] in ("win", "bye"):
+            playoff = match.extra.get("playoff") == "third-place"
+            try:
+                decided, winner = match_winner(event, match) if is_counted(match) or match.games else (False, None)
+            except RulesError:
+                decided, winner = False, None
+            for pid in match.players:
+                if playoff:
+                    if decided and pid == winner:
                         depth[pid] = depth.get(pid, 0) + 1
+                    continue
+                reached = 2 * step + (1 if decided and pid == winner else 0)
+                depth[pid] = max(depth.get(pid, 0), reached)
     position = {pid: i for i, pid in enumerate(swiss_order)}
     cut = sorted(depth, key=lambda pid: (-depth[pid], position.get(pid, len(position))))
     return cut + [pid for pid in swiss_order if pid not in depth]
