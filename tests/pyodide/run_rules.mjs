@@ -2,7 +2,7 @@
 //
 //   node tests/pyodide/run_rules.mjs [-v] [PATTERN]
 //
-// Copies shared_rules/, tests/__init__.py, tests/rules/ and tests/fixtures/ into
+// Copies shared_rules/, tests/__init__.py, tests/rules/, tests/fixtures/ and tests/golden/ into
 // Pyodide's filesystem, discovers tests/rules with the repository root as the
 // top-level folder, and ends with the line "pyodide: N passed, N failed".
 // Exits non-zero on any failure or error, or when no test ran.
@@ -19,6 +19,7 @@ const copied = copyIntoPyodide(pyodide, [
   "tests/__init__.py",
   "tests/rules",
   "tests/fixtures",
+  "tests/golden",
 ]);
 console.log(`pyodide ${pyodide.version}: copied ${copied} files, running tests/rules (${pattern})`);
 

@@ -1,0 +1,492 @@
+"""The operation vocabulary: the envelope every device writes, and one frozen
+payload dataclass per operation type, validated field by field.
+
+An operation as it travels (JSON)::
+
+    {"type": "result.report", "op_id": "tab-2:17", "device": "tab-2",
+     "actor": {"role": "player", "player": "p7"}, "at": 1718000000000,
+     "payload": {"round": 2, "table": 5, "outcomes": ["win", "loss"]}}
+
+``op_id`` is the device id, a colon and the device's own sequence number;
+``at`` is the device's clock in milliseconds (the reducer never reads a clock).
+A malformed operation is refused with a one-line reason naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Callable, Mapping
+
+from ..errors import RulesError
+
+__all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "Actor", "Operation",
+           "PAYLOADS", "OPERATION_TYPES", "parse_operation", "parse_payload"]
+
+#: Who may act: organizer (TO/EO), head judge (marshal, lead arbiter), floor judge (arbiter),
+#: scorekeeper, and player (RULES.md "Shared concepts").
+ROLES: tuple[str, ...] = ("organizer", "head-judge", "judge", "scorekeeper", "player")
+STAFF_ROLES: frozenset[str] = frozenset(ROLES) - {"player"}
+
+
+class OperationRejected(RulesError):
+    """An operation that cannot be applied; ``str()`` is one line a device can show."""
+
+    code = "operation-rejected"
+
+
+class NotAuthorized(OperationRejected):
+    """An operation the actor's role (or ownership) does not allow."""
+
+    code = "not-authorized"
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _json_copy(value: Any, path: str) -> Any:
+    """A deep copy of a JSON value; anything else (NaN, sets, objects) is refused."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False, sort_keys=False))
+    except (TypeError, ValueError):
+        raise OperationRejected(f"{path}: not a plain JSON value") from None
+
+
+# ---------------------------------------------------------------- field checks
+
+def _text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise OperationRejected(f"{path}: expected a string, got {_kind(value)}")
+    return value
+
+
+def _name(value: Any, path: str) -> str:
+    if not _text(value, path).strip():
+        raise OperationRejected(f"{path}: must not be empty")
+    return value
+
+
+def _whole(minimum: int) -> Callable[[Any, str], int]:
+    def check(value: Any, path: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OperationRejected(f"{path}: expected a whole number, got {_kind(value)}")
+        if value < minimum:
+            raise OperationRejected(f"{path}: must be at least {minimum}, got {value}")
+        return value
+    return check
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise OperationRejected(f"{path}: expected true or false, got {_kind(value)}")
+    return value
+
+
+def _obj(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise OperationRejected(f"{path}: expected an object, got {_kind(value)}")
+    return _json_copy(value, path)
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise OperationRejected(f"{path}: expected a list, got {_kind(value)}")
+    return _json_copy(value, path)
+
+
+def _names(value: Any, path: str) -> list[str]:
+    items = _list(value, path)
+    for i, item in enumerate(items):
+        _name(item, f"{path}[{i}]")
+    return items
+
+
+def _numbers(value: Any, path: str) -> list[float]:
+    items = _list(value, path)
+    for i, item in enumerate(items):
+        if isinstance(item, bool) or not isinstance(item, (int, float)) or not math.isfinite(item):
+            raise OperationRejected(f"{path}[{i}]: expected a number, got {_kind(item)}")
+    return items
+
+
+def _objects(value: Any, path: str) -> list[dict[str, Any]]:
+    items = _list(value, path)
+    for i, item in enumerate(items):
+        _obj(item, f"{path}[{i}]")
+    return items
+
+
+CHECKS: dict[str, Callable[[Any, str], Any]] = {
+    "text": _text,                # any string
+    "name": _name,                # a non-empty string (ids, names, reasons)
+    "round": _whole(1),           # a round number
+    "count": _whole(0),           # a whole number >= 0 (indexes, tables, ms, levels)
+    "positive": _whole(1),        # a whole number >= 1 (seconds of extension, cut size)
+    "bool": _bool,
+    "object": _obj,
+    "list": _list,
+    "names": _names,              # a list of non-empty strings (player ids, outcomes)
+    "numbers": _numbers,
+    "objects": _objects,
+}
+
+
+def req(check: str) -> Any:
+    """A required payload field checked by ``CHECKS[check]``."""
+    return field(metadata={"check": check})
+
+
+def opt(check: str, default: Any = None) -> Any:
+    """An optional payload field (``null`` counts as absent)."""
+    return field(default=default, metadata={"check": check})
+
+
+# ---------------------------------------------------------------- payloads
+
+_payload = dataclass(frozen=True, slots=True, kw_only=True)
+
+
+@_payload
+class EventCreate:
+    """Create the event (always the first operation)."""
+    ruleset: str = req("name")
+    name: str = opt("text", "")
+    seed: str | None = opt("text")          # absent: the op_id, so replays still agree
+    settings: dict[str, Any] | None = opt("object")
+
+
+@_payload
+class EventConfigure:
+    """Rename, change settings (shallow merge; null deletes a key) or, before round 1, the ruleset."""
+    name: str | None = opt("text")
+    settings: dict[str, Any] | None = opt("object")
+    ruleset: str | None = opt("name")
+
+
+@_payload
+class EventClose:
+    """Close the event: nothing more is accepted."""
+
+
+@_payload
+class PlayerRegister:
+    """Register one player: ``{id, name, birth_year?, entry?, earned_byes?, late?, checked_in?, ...}``."""
+    player: dict[str, Any] = req("object")
+
+
+@_payload
+class PlayerEdit:
+    """Change a player's name, birth year, earned byes, late flag or extra fields (null deletes)."""
+    player: str = req("name")
+    name: str | None = opt("name")
+    birth_year: int | None = opt("count")
+    earned_byes: int | None = opt("count")
+    late: bool | None = opt("bool")
+    fields: dict[str, Any] | None = opt("object")
+
+
+@_payload
+class PlayerCheckIn:
+    """Mark a player present (``checked_in: false`` undoes it)."""
+    player: str = req("name")
+    checked_in: bool = opt("bool", True)
+
+
+@_payload
+class PlayerDrop:
+    """Drop a player after the current round (or after round ``after``)."""
+    player: str = req("name")
+    after: int | None = opt("count")
+
+
+@_payload
+class PlayerReinstate:
+    """Bring a dropped (not ejected) player back before the cut."""
+    player: str = req("name")
+
+
+@_payload
+class RoundPair:
+    """The explicit pairings of a round, computed by the device: ``matches: [{table?, players, outcomes?}]``."""
+    number: int = req("round")
+    matches: list[dict[str, Any]] = req("objects")
+    stage: str = opt("name", "swiss")
+    replace: bool = opt("bool", False)
+
+
+@_payload
+class RoundSwap:
+    """Swap two players between matches of a round that has not started."""
+    number: int = req("round")
+    a: str = req("name")
+    b: str = req("name")
+    stage: str | None = opt("name")
+
+
+@_payload
+class RoundPublish:
+    """Post a drafted round's pairings."""
+    number: int = req("round")
+    stage: str | None = opt("name")
+
+
+@_payload
+class RoundStart:
+    """Start a round and its clock (``at`` defaults to the op's ``at``)."""
+    number: int = req("round")
+    at: int | None = opt("count")
+    duration_s: int | None = opt("count")
+    stage: str | None = opt("name")
+
+
+@_payload
+class TimerPause:
+    """Pause a round's clock (``round`` defaults to the latest round)."""
+    round: int | None = opt("round")
+    at: int | None = opt("count")
+    stage: str | None = opt("name")
+
+
+@_payload
+class TimerResume:
+    """Resume a paused round's clock."""
+    round: int | None = opt("round")
+    at: int | None = opt("count")
+    stage: str | None = opt("name")
+
+
+@_payload
+class TimerExtend:
+    """Add time to a round's clock (a judge's time extension)."""
+    seconds: int = req("positive")
+    round: int | None = opt("round")
+    stage: str | None = opt("name")
+
+
+@_payload
+class ResultReport:
+    """A result for one match, named by ``table`` or by ``match`` (index in the round)."""
+    round: int = req("round")
+    outcomes: list[str] = req("names")
+    table: int | None = opt("count")
+    match: int | None = opt("count")
+    scores: list[float] | None = opt("numbers")
+    stats: list[dict[str, Any]] | None = opt("objects")
+    ending: str | None = opt("name")
+    games: list[Any] | None = opt("list")
+    stage: str | None = opt("name")
+
+
+@_payload
+class ResultConfirm:
+    """The opponent confirms a self-report (``report``: its op_id; default the one awaiting confirmation)."""
+    round: int = req("round")
+    table: int | None = opt("count")
+    match: int | None = opt("count")
+    report: str | None = opt("name")
+    stage: str | None = opt("name")
+
+
+@_payload
+class ResultCorrect:
+    """A judge's override of a match's result (same fields as ``result.report``, plus ``reason``)."""
+    round: int = req("round")
+    outcomes: list[str] = req("names")
+    table: int | None = opt("count")
+    match: int | None = opt("count")
+    scores: list[float] | None = opt("numbers")
+    stats: list[dict[str, Any]] | None = opt("objects")
+    ending: str | None = opt("name")
+    games: list[Any] | None = opt("list")
+    reason: str | None = opt("text")
+    stage: str | None = opt("name")
+
+
+@_payload
+class ResultResolve:
+    """The head judge's ruling on a disputed match: ``result`` = ``{outcomes, scores?, stats?, ending?, games?}``."""
+    round: int = req("round")
+    result: dict[str, Any] = req("object")
+    match: int | None = opt("count")
+    table: int | None = opt("count")
+    reason: str | None = opt("text")
+    stage: str | None = opt("name")
+
+
+@_payload
+class CutMake:
+    """The first elimination round: ``size`` players advance, paired as ``matches``."""
+    size: int = req("positive")
+    matches: list[dict[str, Any]] = req("objects")
+    number: int | None = opt("round")
+    replace: bool = opt("bool", False)
+
+
+@_payload
+class PenaltyIssue:
+    """A penalty: ``level`` 0-4 (Star Trek), or ``kind`` (warning, ejection, game-loss, disqualification)."""
+    player: str = req("name")
+    reason: str = req("name")
+    kind: str | None = opt("name")
+    level: int | None = opt("count")
+    infraction: str | None = opt("name")
+    round: int | None = opt("round")
+
+
+#: Operation type -> payload class (the vocabulary, in the order of an event's life).
+PAYLOADS: dict[str, type] = {
+    "event.create": EventCreate,
+    "event.configure": EventConfigure,
+    "player.register": PlayerRegister,
+    "player.edit": PlayerEdit,
+    "player.check_in": PlayerCheckIn,
+    "player.drop": PlayerDrop,
+    "player.reinstate": PlayerReinstate,
+    "round.pair": RoundPair,
+    "round.swap": RoundSwap,
+    "round.publish": RoundPublish,
+    "round.start": RoundStart,
+    "timer.pause": TimerPause,
+    "timer.resume": TimerResume,
+    "timer.extend": TimerExtend,
+    "result.report": ResultReport,
+    "result.confirm": ResultConfirm,
+    "result.correct": ResultCorrect,
+    "result.resolve": ResultResolve,
+    "cut.make": CutMake,
+    "penalty.issue": PenaltyIssue,
+    "event.close": EventClose,
+}
+OPERATION_TYPES: tuple[str, ...] = tuple(PAYLOADS)
+
+
+def parse_payload(op_type: str, payload: Any) -> Any:
+    """Check a payload against its operation type and build the frozen payload.
+
+    >>> parse_payload("timer.extend", {"seconds": 120})
+    TimerExtend(seconds=120, round=None, stage=None)
+    >>> parse_payload("timer.extend", {"seconds": "2"})
+    Traceback (most recent call last):
+    ...
+    shared_rules.state.operations.OperationRejected: timer.extend: payload.seconds: expected a whole number, got a string
+    """
+    cls = PAYLOADS[op_type]
+    if payload is None:
+        payload = {}
+    if not isinstance(payload, dict):
+        raise OperationRejected(f"{op_type}: payload: expected an object, got {_kind(payload)}")
+    known = {f.name: f for f in fields(cls)}
+    for key in payload:
+        if key not in known:
+            raise OperationRejected(f"{op_type}: payload.{key}: not a field of {op_type}")
+    values: dict[str, Any] = {}
+    for name, f in known.items():
+        value = payload.get(name)
+        if value is None:
+            if f.default is MISSING:
+                raise OperationRejected(f"{op_type}: payload.{name}: missing required field")
+            continue
+        try:
+            values[name] = CHECKS[f.metadata["check"]](value, f"payload.{name}")
+        except OperationRejected as exc:
+            raise OperationRejected(f"{op_type}: {exc}") from None
+    return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who did it: a role, and the player id when the role is ``player``."""
+
+    role: str
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The actor as stored in reports and penalties.
+
+        >>> Actor("player", "p1").to_json()
+        {'role': 'player', 'player': 'p1'}
+        """
+        return {"role": self.role, "player": self.player} if self.player is not None else {"role": self.role}
+
+    @property
+    def is_staff(self) -> bool:
+        """Anyone but a player."""
+        return self.role in STAFF_ROLES
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One validated operation: envelope plus typed payload."""
+
+    type: str
+    payload: Any
+    op_id: str
+    device: str
+    actor: Actor
+    at: int
+
+    @property
+    def seq(self) -> int:
+        """The device's sequence number.
+
+        >>> parse_operation({"type": "event.close", "op_id": "tab-1:7", "device": "tab-1",
+        ...                  "actor": {"role": "organizer"}, "at": 0}).seq
+        7
+        """
+        return int(self.op_id.rpartition(":")[2])
+
+
+def _actor(raw: Any) -> Actor:
+    if not isinstance(raw, dict):
+        raise OperationRejected(f"actor: expected an object, got {_kind(raw)}")
+    role = raw.get("role")
+    if role not in ROLES:
+        raise OperationRejected(f"actor.role: {json.dumps(role)} is not a role (use {', '.join(ROLES)})")
+    player = raw.get("player")
+    if role == "player":
+        if not isinstance(player, str) or not player.strip():
+            raise OperationRejected("actor.player: a player actor must name their player id")
+        return Actor(role, player)
+    return Actor(role)
+
+
+def parse_operation(raw: Any) -> Operation:
+    """Validate an operation's envelope and payload (fields a server adds are ignored)."""
+    if isinstance(raw, Operation):
+        return raw
+    if not isinstance(raw, Mapping):
+        raise OperationRejected(f"operation: expected an object, got {_kind(raw)}")
+    op_type = raw.get("type")
+    if op_type not in PAYLOADS:
+        raise OperationRejected(f"type: {json.dumps(op_type)} is not an operation type")
+    device = raw.get("device")
+    if not isinstance(device, str) or not device.strip():
+        raise OperationRejected(f"{op_type}: device: expected a device id")
+    op_id = raw.get("op_id")
+    if not isinstance(op_id, str):
+        raise OperationRejected(f"{op_type}: op_id: expected '{device}:<sequence>'")
+    head, _, seq = op_id.rpartition(":")
+    if head != device or not seq.isdigit() or not seq.isascii():
+        raise OperationRejected(f"{op_type}: op_id: '{op_id}' is not '{device}:<sequence>'")
+    at = raw.get("at")
+    if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+        raise OperationRejected(f"{op_type}: at: expected a timestamp in milliseconds, got {_kind(at)}")
+    try:
+        actor = _actor(raw.get("actor"))
+    except OperationRejected as exc:
+        raise OperationRejected(f"{op_type}: {exc}") from None
+    return Operation(op_type, parse_payload(op_type, raw.get("payload")), op_id, device, actor, at)

@@ -1,0 +1,659 @@
+"""The reducer: ``apply(state, op) -> new state``, a pure function, and its fold ``replay``.
+
+Every handler checks first and changes second, so a refused operation never
+leaves a trace. Rejections are for impossible operations (unknown player or
+match, round not paired or not started, pairing while results are missing,
+a player reporting someone else's match, a record change after the second
+following round is paired, a malformed payload); a conflicting result is
+*accepted* and marks the match disputed (see :func:`state.settle`).
+
+Rule applied to every ruleset: a round's record cannot change after the second
+following round is paired (Pokémon TOP 4: "match records for round 1 cannot be
+altered after round 3 is paired") — reports, confirmations, corrections and
+resolutions for such a round are refused.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable
+
+from ..errors import DocumentError
+from ..event.document import load_event
+from ..event.model import STAGES
+from ..rulesets import get_ruleset
+from ..rulesets.base import Ruleset
+from . import penalties
+from .authorize import authorize
+from .lookup import current_round, find_match, find_player, find_round, where
+from .operations import CHECKS, Operation, OperationRejected, parse_operation
+from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
+                    refresh_disputes, refresh_match, refresh_round, to_event_document)
+
+__all__ = ["apply", "replay", "check", "HANDLERS"]
+
+_RULESETS: dict[tuple[str, str], Ruleset] = {}
+
+
+def ruleset_of(ruleset_id: str, settings: dict[str, Any]) -> Ruleset:
+    """The configured ruleset (cached by id and settings), refusing an unknown or unavailable one."""
+    key = (ruleset_id, json.dumps(settings, sort_keys=True))
+    if key not in _RULESETS:
+        try:
+            _RULESETS[key] = get_ruleset(ruleset_id, settings)
+        except DocumentError as exc:
+            raise OperationRejected(str(exc)) from None
+        except ImportError:
+            raise OperationRejected(f"ruleset: '{ruleset_id}' is not available on this device") from None
+    return _RULESETS[key]
+
+
+def _ruleset(state: dict[str, Any]) -> Ruleset:
+    return ruleset_of(state["ruleset"], state["settings"])
+
+
+def _report(op: Operation, kind: str, result: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
+    return {"op_id": op.op_id, "device": op.device, "actor": op.actor.to_json(), "at": op.at,
+            "kind": kind, "result": result, "reason": reason}
+
+
+def _changed(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any] | None = None) -> None:
+    if match is not None:
+        refresh_match(match)
+    refresh_round(rnd)
+    refresh_disputes(state)
+
+
+# ---------------------------------------------------------------- event
+
+def _event_create(state: dict[str, Any], op: Operation) -> None:
+    if state["ruleset"] is not None:
+        raise OperationRejected(f"event.create: the event was already created by {state['created_by']}")
+    p = op.payload
+    settings = p.settings or {}
+    ruleset_of(p.ruleset, settings)
+    state.update(ruleset=p.ruleset, name=p.name, seed=p.seed or op.op_id, settings=settings,
+                 created_by=op.device)
+
+
+def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A shallow merge where ``null`` deletes a key.
+
+    >>> _merge({"a": 1, "b": 2}, {"b": None, "c": 3})
+    {'a': 1, 'c': 3}
+    """
+    out = dict(base)
+    for key, value in changes.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def _event_configure(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    ruleset_id = p.ruleset or state["ruleset"]
+    if ruleset_id != state["ruleset"] and state["rounds"]:
+        raise OperationRejected("event.configure: the ruleset cannot change once round 1 is paired")
+    settings = _merge(state["settings"], p.settings) if p.settings is not None else state["settings"]
+    ruleset_of(ruleset_id, settings)
+    candidate = dict(state, ruleset=ruleset_id, settings=settings)
+    if state["rounds"]:
+        try:  # the results in hand must still fit the new settings (custom points, say)
+            load_event(to_event_document(candidate, operational=False))
+        except DocumentError as exc:
+            raise OperationRejected(f"event.configure: {exc}") from None
+    state.update(ruleset=ruleset_id, settings=settings, name=p.name if p.name is not None else state["name"])
+
+
+def _event_close(state: dict[str, Any], op: Operation) -> None:
+    if state["rounds"] and state["rounds"][-1]["status"] != "complete":
+        last = state["rounds"][-1]
+        raise OperationRejected(f"event.close: round {last['number']} is not complete "
+                                "(results missing or disputed)")
+    state["closed"] = True
+
+
+# ---------------------------------------------------------------- players
+
+_PLAYER_OWN = ("id", "name", "entry", "birth_year", "earned_byes", "late", "checked_in")
+_PLAYER_FORBIDDEN = {"dropped_after": "use player.drop", "ejected": "use penalty.issue",
+                     "state": "reserved for exports"}
+
+
+def _player_field(raw: dict[str, Any], key: str, check: str, label: str) -> Any:
+    try:
+        return CHECKS[check](raw[key], f"payload.player.{key}")
+    except OperationRejected as exc:
+        raise OperationRejected(f"{label}: {exc}") from None
+
+
+def _player_register(state: dict[str, Any], op: Operation) -> None:
+    raw, label = op.payload.player, "player.register"
+    if "id" not in raw:
+        raise OperationRejected(f"{label}: payload.player.id: missing required field")
+    for key, why in _PLAYER_FORBIDDEN.items():
+        if key in raw:
+            raise OperationRejected(f"{label}: payload.player.{key}: {why}")
+    pid = _player_field(raw, "id", "name", label)
+    if any(p["id"] == pid for p in state["players"]):
+        raise OperationRejected(f"{label}: player '{pid}' is already registered")
+    got = {k: _player_field(raw, k, c, label) for k, c in
+           (("name", "name"), ("entry", "count"), ("birth_year", "count"), ("earned_byes", "count"),
+            ("late", "bool"), ("checked_in", "bool")) if raw.get(k) is not None}
+    if got.get("birth_year") is not None and got["birth_year"] < 1900:
+        raise OperationRejected(f"{label}: payload.player.birth_year: must be at least 1900")
+    taken = {p["entry"]: p["id"] for p in state["players"]}
+    entry = got.get("entry", max(taken, default=0) + 1)  # entry = next number (registration order)
+    if entry in taken:
+        raise OperationRejected(f"{label}: payload.player.entry: entry {entry} is already {taken[entry]}'s")
+    started = current_round(state) is not None
+    late = got.get("late", started)  # Pokémon TOP 3.1.3: arrived after round 1 started
+    extra = {k: v for k, v in raw.items() if k not in _PLAYER_OWN}
+    state["players"].append(new_player(pid, got.get("name", pid), entry, birth_year=got.get("birth_year"),
+                                       late=late, earned_byes=got.get("earned_byes", 0),
+                                       checked_in=got.get("checked_in", False), extra=extra))
+    ruleset = _ruleset(state)
+    if late and "late" in ruleset.outcome_keys and ruleset.outcome("late").solo:
+        # Pokémon TOP 3.1.3: a late player receives a loss for every round already started.
+        for rnd in state["rounds"]:
+            if rnd["status"] in ("started", "complete") and rnd["stage"] != "elimination":
+                rnd["matches"].append(new_match([pid], None, [_report(op, "late", {"outcomes": ["late"]})]))
+                _changed(state, rnd)
+
+
+def _player_edit(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    player = find_player(state, p.player)
+    if p.birth_year is not None and p.birth_year < 1900:
+        raise OperationRejected("player.edit: payload.birth_year: must be at least 1900")
+    fields = p.fields or {}
+    for key in fields:
+        if key in _PLAYER_OWN or key in _PLAYER_FORBIDDEN or key == "extra":
+            raise OperationRejected(f"player.edit: payload.fields.{key}: not an extra field")
+    for key in ("name", "birth_year", "earned_byes", "late"):
+        if getattr(p, key) is not None:
+            player[key] = getattr(p, key)
+    player["extra"] = _merge(player["extra"], fields)
+
+
+def _player_check_in(state: dict[str, Any], op: Operation) -> None:
+    player = find_player(state, op.payload.player)
+    if op.payload.checked_in and player["dropped_after"] is not None:
+        raise OperationRejected(f"player.check_in: player {player['id']} has dropped; reinstate them first")
+    player["checked_in"] = op.payload.checked_in
+
+
+def _player_drop(state: dict[str, Any], op: Operation) -> None:
+    player = find_player(state, op.payload.player)
+    if player["dropped_after"] is not None:
+        raise OperationRejected(f"player.drop: player {player['id']} already dropped after round "
+                                f"{player['dropped_after']}")
+    cur = current_round(state)
+    now = cur["number"] if cur is not None else 0
+    after = op.payload.after if op.payload.after is not None else now  # the current round
+    if after > now:
+        raise OperationRejected(f"player.drop: payload.after: round {after} has not started (current: {now})")
+    player["dropped_after"] = after
+
+
+def _player_reinstate(state: dict[str, Any], op: Operation) -> None:
+    player = find_player(state, op.payload.player)
+    if player["dropped_after"] is None:
+        raise OperationRejected(f"player.reinstate: player {player['id']} has not dropped")
+    if player["ejected"]:
+        raise OperationRejected(f"player.reinstate: player {player['id']} was ejected and cannot rejoin")
+    if any(r["stage"] == "elimination" for r in state["rounds"]):
+        raise OperationRejected("player.reinstate: no re-entry after the cut (Doomtown 3.G)")
+    missed = _missed_round_outcome(_ruleset(state))
+    if missed is not None:
+        # Shatterpoint Pairings: a rejoining player takes an unpaired loss for each missed round.
+        for rnd in state["rounds"]:
+            if (rnd["number"] > player["dropped_after"] and rnd["status"] in ("started", "complete")
+                    and rnd["stage"] != "elimination"
+                    and not any(player["id"] in m["players"] for m in rnd["matches"])):
+                rnd["matches"].append(new_match([player["id"]], None, [_report(op, "missed", {"outcomes": [missed]})]))
+                _changed(state, rnd)
+    player["dropped_after"] = None
+
+
+#: Solo outcomes for a round missed before rejoining, first found in the vocabulary wins.
+MISSED_ROUND_OUTCOMES = ("unpaired-loss",   # Shatterpoint Pairings
+                         "missed-game")     # Star Trek OP Guide 7.5.1
+
+
+def _missed_round_outcome(ruleset: Ruleset) -> str | None:
+    for key in MISSED_ROUND_OUTCOMES:
+        if key in ruleset.outcome_keys and ruleset.outcome(key).solo:
+            return key
+    return None
+
+
+# ---------------------------------------------------------------- pairing
+
+def _incomplete(rnd: dict[str, Any]) -> str:
+    if rnd["status"] in ("draft", "published"):
+        return f"round {rnd['number']} has not been played yet"
+    open_ = sum(1 for m in rnd["matches"] if m["status"] not in SETTLED)
+    return f"round {rnd['number']} still has {open_} result(s) missing or disputed"
+
+
+def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: bool) -> int:
+    """Where a new pairing goes (index in play order), refusing a second pairing of a round."""
+    rounds = state["rounds"]
+    same = [i for i, r in enumerate(rounds) if r["number"] == number and r["stage"] == stage]
+    if same:
+        i = same[0]
+        by = rounds[i]["paired_by"]
+        if not replace:
+            device = by["device"] if by else "an import"
+            raise OperationRejected(f"{label}: round {number} was already paired by {device}; reload")
+        if rounds[i]["status"] not in ("draft", "published"):
+            raise OperationRejected(f"{label}: round {number} has started; its pairings can no longer change "
+                                    "(Pokémon TOP 4)")
+    else:
+        i = len(rounds)
+        last = rounds[-1] if rounds else None
+        expected = last["number"] + 1 if last else 1
+        restart = last is not None and stage != last["stage"] and number == 1
+        if number != expected and not restart:
+            raise OperationRejected(f"{label}: round {number} cannot be paired now; the next round is {expected}")
+    if i > 0 and rounds[i - 1]["status"] != "complete":
+        raise OperationRejected(f"{label}: pairing is refused: {_incomplete(rounds[i - 1])}")
+    return i
+
+
+_MATCH_OWN = ("table", "players", "outcomes")
+_MATCH_FORBIDDEN = ("scores", "stats", "ending", "games", "disputed", "state", "status", "reports")
+
+
+def _pairings(state: dict[str, Any], op: Operation, label: str, number: int,
+              raw_matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Validate explicit pairings and build the matches (a one-player match may carry its bye)."""
+    if not raw_matches:
+        raise OperationRejected(f"{label}: payload.matches: a round needs at least one match")
+    ruleset = _ruleset(state)
+    low, high = ruleset.match_sizes
+    seen: dict[str, int] = {}
+    tables: dict[int, int] = {}
+    out = []
+    for i, raw in enumerate(raw_matches):
+        path = f"{label}: payload.matches[{i}]"
+        for key in _MATCH_FORBIDDEN:
+            if key in raw:
+                raise OperationRejected(f"{path}.{key}: results are reported, not paired")
+        if "players" not in raw:
+            raise OperationRejected(f"{path}.players: missing required field")
+        try:
+            ids = CHECKS["names"](raw["players"], "players")
+        except OperationRejected as exc:
+            raise OperationRejected(f"{path}.{exc}") from None
+        if not 1 <= len(ids) <= high or 2 < len(ids) < low:
+            raise OperationRejected(f"{path}.players: {len(ids)} players in a match; {ruleset.id} takes "
+                                    f"1 or {low}" + (f"-{high}" if high != low else ""))
+        for j, pid in enumerate(ids):
+            try:
+                player = find_player(state, pid)
+            except OperationRejected as exc:
+                raise OperationRejected(f"{path}.players[{j}]: {exc}") from None
+            if player["ejected"] or (player["dropped_after"] is not None and number > player["dropped_after"]):
+                raise OperationRejected(f"{path}.players[{j}]: player {pid} has dropped")
+            if pid in seen:
+                raise OperationRejected(f"{path}.players[{j}]: player {pid} is already in matches[{seen[pid]}]")
+            seen[pid] = i
+        table = raw.get("table")
+        if table is not None:
+            try:
+                table = CHECKS["count"](table, "table")
+            except OperationRejected as exc:
+                raise OperationRejected(f"{path}.{exc}") from None
+            if table in tables:
+                raise OperationRejected(f"{path}.table: table {table} is already matches[{tables[table]}]")
+            tables[table] = i
+        reports = []
+        if raw.get("outcomes") is not None:
+            if len(ids) != 1:
+                raise OperationRejected(f"{path}.outcomes: results are reported, not paired (only a bye may be)")
+            result = _result(ruleset, ids, {"outcomes": raw["outcomes"]}, f"{path}.")
+            reports.append(_report(op, "pairing", result))
+        extra = {k: v for k, v in raw.items() if k not in _MATCH_OWN}
+        out.append(new_match(ids, table, reports, extra))
+    return out
+
+
+def _place(state: dict[str, Any], op: Operation, label: str, number: int, stage: str, replace: bool,
+           raw_matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if stage not in STAGES:
+        raise OperationRejected(f"{label}: payload.stage: '{stage}' is not a stage (use {', '.join(STAGES)})")
+    i = _slot(state, label, number, stage, replace)
+    matches = _pairings(state, op, label, number, raw_matches)
+    rnd = new_round(number, stage, matches, status="draft",
+                    paired_by={"device": op.device, "op_id": op.op_id, "at": op.at})
+    if i < len(state["rounds"]):
+        state["rounds"][i] = rnd
+    else:
+        state["rounds"].append(rnd)
+    refresh_disputes(state)
+    return matches
+
+
+def _round_pair(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    _place(state, op, "round.pair", p.number, p.stage, p.replace, p.matches)
+
+
+def _cut_make(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    elim = [r for r in state["rounds"] if r["stage"] == "elimination"]
+    if elim:
+        first = elim[0]
+        if not p.replace:
+            by = first["paired_by"]
+            raise OperationRejected(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
+        if len(elim) > 1 or first["status"] not in ("draft", "published"):
+            raise OperationRejected("cut.make: the cut's first round has started; it can no longer change")
+        number = first["number"]
+    else:
+        last = state["rounds"][-1] if state["rounds"] else None
+        number = p.number if p.number is not None else (last["number"] + 1 if last else 1)
+    if p.size < 2:
+        raise OperationRejected("cut.make: payload.size: a cut needs at least 2 players")
+    advancing = sum(len(m.get("players", [])) for m in p.matches if isinstance(m.get("players"), list))
+    if advancing != p.size:
+        raise OperationRejected(f"cut.make: payload.matches: {advancing} players for a top {p.size}")
+    _place(state, op, "cut.make", number, "elimination", bool(elim), p.matches)
+    state["cut"] = p.size
+
+
+def _started_round(state: dict[str, Any], label: str, number: int, stage: str | None,
+                   statuses: tuple[str, ...]) -> dict[str, Any]:
+    _, rnd = find_round(state, number, stage)
+    if rnd["status"] not in statuses:
+        raise OperationRejected(f"{label}: round {number} is {rnd['status']}; this needs it "
+                                + " or ".join(statuses))
+    return rnd
+
+
+def _round_swap(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    _, rnd = find_round(state, p.number, p.stage)
+    if rnd["status"] not in ("draft", "published"):
+        raise OperationRejected(f"round.swap: round {p.number} has started; its pairings can no longer change "
+                                "(Pokémon TOP 4)")
+    seats = {}
+    for pid in (p.a, p.b):
+        found = [(mi, s) for mi, m in enumerate(rnd["matches"]) for s, q in enumerate(m["players"]) if q == pid]
+        if not found:
+            raise OperationRejected(f"round.swap: player {pid} is not in round {p.number}")
+        seats[pid] = found[0]
+    (ma, sa), (mb, sb) = seats[p.a], seats[p.b]
+    if ma == mb:
+        raise OperationRejected(f"round.swap: {p.a} and {p.b} are already in the same match")
+    rnd["matches"][ma]["players"][sa], rnd["matches"][mb]["players"][sb] = p.b, p.a
+    rnd["paired_by"] = dict(rnd["paired_by"] or {}, swapped_by=op.op_id)
+
+
+def _round_publish(state: dict[str, Any], op: Operation) -> None:
+    rnd = _started_round(state, "round.publish", op.payload.number, op.payload.stage, ("draft",))
+    rnd["status"] = "published"
+
+
+def _round_start(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    rnd = _started_round(state, "round.start", p.number, p.stage, ("draft", "published"))
+    duration = p.duration_s
+    if duration is None:
+        minutes = state["settings"].get("round_minutes")
+        duration = minutes * 60 if isinstance(minutes, int) and not isinstance(minutes, bool) else 0
+    rnd["status"] = "started"
+    rnd["timer"] = {"started_at": p.at if p.at is not None else op.at, "duration_s": duration,
+                    "paused_at": None, "paused_ms": 0, "extended_s": 0}
+    _changed(state, rnd)  # a round of byes only is complete at once
+
+
+# ---------------------------------------------------------------- clock
+
+def _clock(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[str, Any]]:
+    p = op.payload
+    if p.round is None:
+        rnd = current_round(state)
+        if rnd is None:
+            raise OperationRejected(f"{op.type}: no round has started")
+    else:
+        _, rnd = find_round(state, p.round, p.stage)
+    timer = rnd["timer"]
+    if timer is None:
+        raise OperationRejected(f"{op.type}: round {rnd['number']} has not started")
+    if not timer["duration_s"]:
+        raise OperationRejected(f"{op.type}: round {rnd['number']} is untimed")
+    return rnd, timer
+
+
+def _timer_pause(state: dict[str, Any], op: Operation) -> None:
+    rnd, timer = _clock(state, op)
+    if timer["paused_at"] is not None:
+        raise OperationRejected(f"timer.pause: round {rnd['number']}'s clock is already paused")
+    timer["paused_at"] = op.payload.at if op.payload.at is not None else op.at
+
+
+def _timer_resume(state: dict[str, Any], op: Operation) -> None:
+    rnd, timer = _clock(state, op)
+    if timer["paused_at"] is None:
+        raise OperationRejected(f"timer.resume: round {rnd['number']}'s clock is not paused")
+    at = op.payload.at if op.payload.at is not None else op.at
+    timer["paused_ms"] += max(0, at - timer["paused_at"])  # devices' clocks may disagree: never negative
+    timer["paused_at"] = None
+
+
+def _timer_extend(state: dict[str, Any], op: Operation) -> None:
+    _, timer = _clock(state, op)
+    timer["extended_s"] += op.payload.seconds
+
+
+# ---------------------------------------------------------------- results
+
+def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: str) -> dict[str, Any]:
+    """A result checked against the ruleset's vocabulary: ``{outcomes, scores?, stats?, ending?, games?}``."""
+    n = len(players)
+    outcomes = raw.get("outcomes")
+    if not isinstance(outcomes, list) or len(outcomes) != n:
+        got = f"{len(outcomes)}" if isinstance(outcomes, list) else "none"
+        raise OperationRejected(f"{label}payload.outcomes: expected {n} entries (one per player), got {got}")
+    for value in outcomes:
+        if value not in ruleset.outcome_keys:
+            raise OperationRejected(f"{label}payload.outcomes: {json.dumps(value)} is not an outcome of {ruleset.id}")
+    try:
+        ruleset.check_outcomes(tuple(players), tuple(outcomes), f"{label}payload.outcomes")
+    except DocumentError as exc:
+        raise OperationRejected(str(exc)) from None
+    result: dict[str, Any] = {"outcomes": list(outcomes)}
+    for key in ("scores", "stats"):
+        if raw.get(key) is not None:
+            if len(raw[key]) != n:
+                raise OperationRejected(f"{label}payload.{key}: expected {n} entries (one per player), "
+                                        f"got {len(raw[key])}")
+            result[key] = clone(raw[key])
+    for i, stats in enumerate(result.get("stats", [])):
+        for k, v in stats.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise OperationRejected(f"{label}payload.stats[{i}].{k}: expected a number")
+    ending = raw.get("ending")
+    if ending is not None:
+        if ruleset.endings and ending not in ruleset.endings:
+            raise OperationRejected(f"{label}payload.ending: '{ending}' is not a game ending of {ruleset.id} "
+                                    f"(use {', '.join(ruleset.endings)})")
+        result["ending"] = ending
+    if raw.get("games") is not None:
+        result["games"] = clone(raw["games"])
+    return result
+
+
+def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """The round and match a result operation names, refusing unstarted rounds and frozen records."""
+    p = op.payload
+    i, rnd = find_round(state, p.round, p.stage)
+    if rnd["status"] in ("draft", "published"):
+        raise OperationRejected(f"{op.type}: round {rnd['number']} has not started")
+    mi, match = find_match(rnd, p.table, p.match)
+    if len(state["rounds"]) > i + 2:
+        later = state["rounds"][i + 2]
+        raise OperationRejected(f"{op.type}: round {rnd['number']}'s record cannot change after round "
+                                f"{later['number']} is paired (Pokémon TOP 4)")
+    return rnd, match, f"{op.type}: {where(rnd, mi)}: "
+
+
+def _flat_result(p: Any) -> dict[str, Any]:
+    return {k: getattr(p, k) for k in RESULT_FIELDS}
+
+
+def _result_report(state: dict[str, Any], op: Operation) -> None:
+    rnd, match, label = _target(state, op)
+    result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
+    match["reports"].append(_report(op, "report", result))
+    _changed(state, rnd, match)
+
+
+def _result_confirm(state: dict[str, Any], op: Operation) -> None:
+    rnd, match, label = _target(state, op)
+    wanted = op.payload.report
+    if wanted is not None:
+        chosen = [r for r in match["reports"] if r["op_id"] == wanted]
+        if not chosen:
+            raise OperationRejected(f"{label}there is no report {wanted} to confirm")
+        report = chosen[-1]
+    else:
+        me = op.actor.player
+        others = [r for r in match["reports"] if r["actor"]["role"] == "player" and r["actor"].get("player") != me]
+        if match["status"] != "reported" or not others:
+            raise OperationRejected(f"{label}no report is awaiting confirmation ({match['status']})")
+        report = others[-1]
+    match["reports"].append(_report(op, "confirm", clone(report["result"])))
+    _changed(state, rnd, match)
+
+
+def _result_correct(state: dict[str, Any], op: Operation) -> None:
+    rnd, match, label = _target(state, op)
+    result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
+    match["reports"].append(_report(op, "correct", result, op.payload.reason))
+    _changed(state, rnd, match)
+
+
+_RESULT_CHECKS = {"outcomes": "names", "scores": "numbers", "stats": "objects", "ending": "name", "games": "list"}
+
+
+def _result_resolve(state: dict[str, Any], op: Operation) -> None:
+    rnd, match, label = _target(state, op)
+    if match["status"] != "disputed":
+        raise OperationRejected(f"{label}the match is not disputed ({match['status']}); use result.correct")
+    raw = op.payload.result
+    for key, value in raw.items():
+        if key not in _RESULT_CHECKS:
+            raise OperationRejected(f"{label}payload.result.{key}: not a result field")
+        if value is not None:
+            try:
+                CHECKS[_RESULT_CHECKS[key]](value, f"payload.result.{key}")
+            except OperationRejected as exc:
+                raise OperationRejected(f"{label}{exc}") from None
+    result = _result(_ruleset(state), match["players"], raw, label + "result.")
+    match["reports"].append(_report(op, "resolve", result, op.payload.reason))
+    _changed(state, rnd, match)
+
+
+# ---------------------------------------------------------------- penalties
+
+def _penalty_issue(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    player = find_player(state, p.player)
+    given = penalties.decide(state["ruleset"], state["penalties"], p.player, p.kind, p.level, p.infraction, p.reason)
+    cur = current_round(state)
+    now = cur["number"] if cur is not None else 0
+    state["penalties"].append({"op_id": op.op_id, "at": op.at, "by": op.actor.to_json(), "player": p.player,
+                               "round": p.round if p.round is not None else now, "kind": given["kind"],
+                               "level": given["level"], "infraction": p.infraction, "reason": p.reason,
+                               "effect": given["effect"], "scorecard": given["scorecard"]})
+    if given["effect"] in penalties.REMOVING:
+        player["ejected"] = True  # dropped now, and cannot rejoin
+        if player["dropped_after"] is None:
+            player["dropped_after"] = now
+
+
+#: Operation type -> handler (mutates the working copy it is given).
+HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
+    "event.create": _event_create,
+    "event.configure": _event_configure,
+    "player.register": _player_register,
+    "player.edit": _player_edit,
+    "player.check_in": _player_check_in,
+    "player.drop": _player_drop,
+    "player.reinstate": _player_reinstate,
+    "round.pair": _round_pair,
+    "round.swap": _round_swap,
+    "round.publish": _round_publish,
+    "round.start": _round_start,
+    "timer.pause": _timer_pause,
+    "timer.resume": _timer_resume,
+    "timer.extend": _timer_extend,
+    "result.report": _result_report,
+    "result.confirm": _result_confirm,
+    "result.correct": _result_correct,
+    "result.resolve": _result_resolve,
+    "cut.make": _cut_make,
+    "penalty.issue": _penalty_issue,
+    "event.close": _event_close,
+}
+
+
+def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
+    op = parse_operation(raw)
+    last = state["devices"].get(op.device)
+    if last is not None and op.seq <= last:
+        raise OperationRejected(f"{op.type}: {op.op_id} was already applied (device {op.device} is at {last})")
+    if op.type != "event.create" and state["ruleset"] is None:
+        raise OperationRejected(f"{op.type}: no event yet; the first operation must be event.create")
+    if state["closed"]:
+        raise OperationRejected(f"{op.type}: the event is closed")
+    authorize(state, op)
+    HANDLERS[op.type](state, op)
+    devices = dict(state["devices"], **{op.device: op.seq})
+    state["devices"] = dict(sorted(devices.items()))
+
+
+def apply(state: dict[str, Any], op: Any) -> dict[str, Any]:
+    """The state after one operation; the input is never changed. Raises ``OperationRejected``.
+
+    >>> s = apply(initial_state(), {"type": "event.create", "op_id": "t1:1", "device": "t1",
+    ...           "actor": {"role": "organizer"}, "at": 0, "payload": {"ruleset": "custom", "name": "Cup"}})
+    >>> s["ruleset"], s["name"], s["seed"], s["devices"]
+    ('custom', 'Cup', 't1:1', {'t1': 1})
+    """
+    work = clone(state)
+    _apply_in_place(work, op)
+    return work
+
+
+def check(state: dict[str, Any], op: Any) -> str | None:
+    """None if ``apply`` would accept the operation, else the one-line reason (for the server's push)."""
+    try:
+        _apply_in_place(clone(state), op)
+    except OperationRejected as exc:
+        return str(exc)
+    return None
+
+
+def replay(ops: Iterable[Any], state: dict[str, Any] | None = None, *, skip_rejected: bool = False) -> dict[str, Any]:
+    """Fold operations from ``initial_state()`` (or a copy of ``state``).
+
+    A rejected operation raises, unless ``skip_rejected`` (a tablet replaying a
+    log that may hold operations the server will refuse).
+    """
+    work = clone(state) if state is not None else initial_state()
+    for op in ops:
+        if skip_rejected:
+            try:
+                work = apply(work, op)
+            except OperationRejected:
+                continue
+        else:
+            _apply_in_place(work, op)
+    return work

@@ -1,0 +1,357 @@
+"""The state of an event: a plain JSON dict, the fold of its operations.
+
+Shape (every key always present, in this order)::
+
+    {"format": "topcut-state/1",
+     "ruleset": "custom" | None, "name": "", "seed": "", "settings": {},
+     "players": [{"id", "name", "entry", "birth_year", "late", "dropped_after",
+                  "earned_byes", "checked_in", "ejected", "extra"}],
+     "rounds": [{"number", "stage", "status", "paired_by", "timer", "matches", "extra"}],
+     "disputes": [{"round", "stage", "match", "table", "players", "reports"}],
+     "penalties": [{"op_id", "at", "by", "player", "round", "kind", "level",
+                    "infraction", "reason", "effect"}],
+     "cut": None | size, "closed": False, "created_by": None | device,
+     "devices": {device: last sequence applied}, "extra": {}}
+
+A match is ``{"table", "players", "outcomes", "scores", "stats", "ending",
+"games", "status", "reports", "extra"}``: the result fields hold the official
+result (only while ``status`` is ``confirmed`` or ``resolved``); ``reports``
+is every report in log order, ``{"op_id", "device", "actor", "at", "kind",
+"result", "reason"}``, and ``status`` is recomputed from them by :func:`settle`.
+A round's ``timer`` is ``{"started_at", "duration_s", "paused_at", "paused_ms",
+"extended_s"}`` so any device can render it from its own clock
+(:func:`timer_remaining_ms`); ``paired_by`` is ``{"device", "op_id", "at"}`` of the
+winning pairing (plus ``swapped_by``: the last ``round.swap``). ``rounds`` is in play order; round numbers run
+on across stages when rounds are paired by operations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ..errors import DocumentError, RulesError
+from ..event.document import FORMAT, dump_event, load_event
+
+__all__ = ["STATE_FORMAT", "ROUND_STATUSES", "MATCH_STATUSES", "SETTLED", "FINAL_KINDS", "RESULT_FIELDS",
+           "initial_state", "new_player", "new_round", "new_match", "settle", "refresh_match",
+           "refresh_round", "refresh_disputes", "timer_remaining_ms", "to_event_document",
+           "from_event_document", "clone"]
+
+STATE_FORMAT = "topcut-state/1"
+ROUND_STATUSES = ("draft", "published", "started", "complete")
+MATCH_STATUSES = ("pending", "reported", "confirmed", "disputed", "resolved")
+#: Statuses whose result counts (standings, pairing, round completion).
+SETTLED = frozenset({"confirmed", "resolved"})
+#: Report kinds that decide a match outright; the latest of them wins over every other report.
+#: ``pairing``: a bye given with the pairings; ``late``: Pokémon 3.1.3 late loss; ``import``: from a document;
+#: ``missed``: a loss for a round missed before rejoining (Shatterpoint Pairings; Star Trek 7.5.1).
+FINAL_KINDS = frozenset({"correct", "resolve", "pairing", "late", "missed", "import", "import-disputed"})
+#: The result fields of a match, in document order.
+RESULT_FIELDS = ("outcomes", "scores", "stats", "ending", "games")
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of a JSON value (faster than :func:`copy.deepcopy` for plain data).
+
+    >>> a = {"x": [1, {"y": 2}]}; b = clone(a); b["x"][1]["y"] = 3; a["x"][1]["y"]
+    2
+    """
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def initial_state() -> dict[str, Any]:
+    """The state before ``event.create``.
+
+    >>> initial_state()["rounds"], initial_state()["closed"]
+    ([], False)
+    """
+    return {"format": STATE_FORMAT, "ruleset": None, "name": "", "seed": "", "settings": {},
+            "players": [], "rounds": [], "disputes": [], "penalties": [], "cut": None,
+            "closed": False, "created_by": None, "devices": {}, "extra": {}}
+
+
+def new_player(pid: str, name: str, entry: int, *, birth_year: int | None = None, late: bool = False,
+               dropped_after: int | None = None, earned_byes: int = 0, checked_in: bool = False,
+               ejected: bool = False, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One player row."""
+    return {"id": pid, "name": name, "entry": entry, "birth_year": birth_year, "late": late,
+            "dropped_after": dropped_after, "earned_byes": earned_byes, "checked_in": checked_in,
+            "ejected": ejected, "extra": dict(extra or {})}
+
+
+def new_round(number: int, stage: str, matches: list[dict[str, Any]], *, status: str = "draft",
+              paired_by: Mapping[str, Any] | None = None, timer: Mapping[str, Any] | None = None,
+              extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One round row."""
+    return {"number": number, "stage": stage, "status": status,
+            "paired_by": dict(paired_by) if paired_by is not None else None,
+            "timer": dict(timer) if timer is not None else None, "matches": matches, "extra": dict(extra or {})}
+
+
+def new_match(players: list[str], table: int | None = None, reports: list[dict[str, Any]] | None = None,
+              extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One match row, settled from its reports."""
+    match = {"table": table, "players": list(players), "outcomes": None, "scores": None, "stats": None,
+             "ending": None, "games": None, "status": "pending", "reports": list(reports or []),
+             "extra": dict(extra or {})}
+    refresh_match(match)
+    return match
+
+
+def _actor_key(report: Mapping[str, Any]) -> tuple[str, str, str]:
+    actor = report["actor"]
+    return (report["device"], actor["role"], actor.get("player") or "")
+
+
+def _effective(reports: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The latest report of each (device, actor): a re-entry from the same device replaces the earlier one."""
+    latest: dict[tuple[str, str, str], Mapping[str, Any]] = {}
+    for r in reports:
+        latest[_actor_key(r)] = r
+    return sorted(latest.values(), key=lambda r: r["op_id"])
+
+
+def _distinct(reports: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
+    for r in reports:
+        if r["result"] not in seen:
+            seen.append(r["result"])
+    return seen
+
+
+def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict[str, Any] | None, list[str]]:
+    """A match's status, official result and conflicting report ids, from its reports.
+
+    The dispute table (order-independent except among final reports):
+
+    1. a final report (correction, resolution, pairing bye, late or missed-round loss, import):
+       the latest one decides (``resolved`` for a judge's correction or
+       resolution, ``confirmed`` otherwise); later reports are kept but ignored;
+    2. else staff reports (judge, scorekeeper, head judge, organizer) supersede
+       every player report: one distinct result → ``confirmed``; two staff
+       reports that differ → ``disputed``;
+    3. else player reports: two that differ → ``disputed``; one result reported
+       by one player → ``reported`` (awaiting the opponent); the same result from
+       two players of the match (or the only player of a one-player match) →
+       ``confirmed``;
+    4. no report → ``pending``.
+
+    Only the latest report of each (device, actor) counts, so a reporter fixes
+    a typo by reporting again from the same device; the same result twice is
+    a confirmation, never a dispute.
+
+    >>> r = lambda op, who, res: {"op_id": op, "device": op.split(":")[0], "kind": "report",
+    ...     "actor": {"role": "player", "player": who}, "result": {"outcomes": res}}
+    >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"])])[0]
+    'reported'
+    >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"]), r("t2:1", "b", ["win", "loss"])])[0]
+    'confirmed'
+    >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"]), r("t2:1", "b", ["loss", "win"])])
+    ('disputed', None, ['t1:1', 't2:1'])
+    """
+    finals = [r for r in reports if r["kind"] in FINAL_KINDS]
+    if finals:
+        last = finals[-1]
+        if last["kind"] == "import-disputed":
+            return "disputed", None, [last["op_id"]]
+        return ("resolved" if last["kind"] in ("correct", "resolve") else "confirmed"), last["result"], []
+    staff = _effective(r for r in reports if r["actor"]["role"] != "player")
+    if staff:
+        results = _distinct(staff)
+        if len(results) == 1:
+            return "confirmed", results[0], []
+        return "disputed", None, [r["op_id"] for r in staff]
+    own = _effective(r for r in reports if r["actor"]["role"] == "player")
+    if not own:
+        return "pending", None, []
+    results = _distinct(own)
+    if len(results) > 1:
+        return "disputed", None, [r["op_id"] for r in own]
+    reporters = {r["actor"]["player"] for r in own}
+    if len(reporters) >= min(2, len(players)):
+        return "confirmed", results[0], []
+    return "reported", None, []
+
+
+def refresh_match(match: dict[str, Any]) -> None:
+    """Recompute a match's status and official result from its reports (in place)."""
+    status, result, _ = settle(match["players"], match["reports"])
+    match["status"] = status
+    for key in RESULT_FIELDS:
+        match[key] = clone(result.get(key)) if result is not None else None
+
+
+def refresh_round(rnd: dict[str, Any]) -> None:
+    """A started round is ``complete`` exactly while every match's result is settled (in place)."""
+    if rnd["status"] in ("started", "complete"):
+        done = all(m["status"] in SETTLED for m in rnd["matches"])
+        rnd["status"] = "complete" if done else "started"
+
+
+def refresh_disputes(state: dict[str, Any]) -> None:
+    """Rebuild the head judge's dispute queue, in play order (in place)."""
+    queue = []
+    for rnd in state["rounds"]:
+        for index, match in enumerate(rnd["matches"]):
+            if match["status"] == "disputed":
+                _, _, conflicting = settle(match["players"], match["reports"])
+                queue.append({"round": rnd["number"], "stage": rnd["stage"], "match": index,
+                              "table": match["table"], "players": list(match["players"]),
+                              "reports": conflicting})
+    state["disputes"] = queue
+
+
+def timer_remaining_ms(timer: Mapping[str, Any] | None, now_ms: int) -> int | None:
+    """Milliseconds left on a round's clock at ``now_ms`` (negative: overtime; None: untimed).
+
+    >>> t = {"started_at": 0, "duration_s": 60, "paused_at": None, "paused_ms": 0, "extended_s": 30}
+    >>> timer_remaining_ms(t, 10_000)
+    80000
+    >>> timer_remaining_ms(dict(t, paused_at=5_000), 99_000)
+    85000
+    """
+    if timer is None or not timer.get("duration_s"):
+        return None
+    now = timer["paused_at"] if timer["paused_at"] is not None else now_ms
+    elapsed = max(0, now - timer["started_at"] - timer["paused_ms"])
+    return (timer["duration_s"] + timer["extended_s"]) * 1000 - elapsed
+
+
+# ---------------------------------------------------------------- documents
+
+def _drop_none(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if v is not None}
+
+
+def to_event_document(state: Mapping[str, Any], *, operational: bool = True) -> dict[str, Any]:
+    """The event as a ``topcut-event/1`` document.
+
+    Only settled results are written; a disputed match carries ``"disputed": true``
+    (standings skip it). With ``operational`` (default) each object also carries
+    a ``"state"`` field (check-ins, round status and timer, reports, penalties…),
+    which the format keeps as a project-added field, so
+    :func:`from_event_document` restores the state exactly.
+    """
+    if state["ruleset"] is None:
+        raise RulesError("no event yet: nothing to export")
+    players = []
+    for p in state["players"]:
+        row = _drop_none({"id": p["id"], "name": p["name"], "entry": p["entry"], "birth_year": p["birth_year"],
+                          "dropped_after": p["dropped_after"]})
+        if p["late"]:
+            row["late"] = True
+        if p["earned_byes"]:
+            row["earned_byes"] = p["earned_byes"]
+        row.update(clone(p["extra"]))
+        if operational:
+            row["state"] = {"checked_in": p["checked_in"], "ejected": p["ejected"]}
+        players.append(row)
+    rounds = []
+    for rnd in state["rounds"]:
+        matches = []
+        for m in rnd["matches"]:
+            row = _drop_none({"table": m["table"], "players": list(m["players"])})
+            if m["status"] in SETTLED:
+                row.update(_drop_none({k: clone(m[k]) for k in RESULT_FIELDS}))
+            if m["status"] == "disputed":
+                row["disputed"] = True
+            row.update(clone(m["extra"]))
+            if operational:
+                row["state"] = {"status": m["status"], "reports": clone(m["reports"])}
+            matches.append(row)
+        row = {"number": rnd["number"], "stage": rnd["stage"], "matches": matches, **clone(rnd["extra"])}
+        if operational:
+            row["state"] = {"status": rnd["status"], "paired_by": clone(rnd["paired_by"]),
+                            "timer": clone(rnd["timer"])}
+        rounds.append(row)
+    doc: dict[str, Any] = {"format": FORMAT, "ruleset": state["ruleset"], "name": state["name"],
+                           "seed": state["seed"], "settings": clone(state["settings"]),
+                           "players": players, "rounds": rounds, **clone(state["extra"])}
+    if operational:
+        doc["state"] = {"penalties": clone(state["penalties"]), "cut": state["cut"], "closed": state["closed"],
+                        "created_by": state["created_by"], "devices": clone(state["devices"])}
+    return doc
+
+
+def _import_reports(match: dict[str, Any], disputed: bool) -> list[dict[str, Any]]:
+    result = _drop_none({k: match.get(k) for k in RESULT_FIELDS})
+    if "outcomes" not in result:
+        return []
+    return [{"op_id": "import:0", "device": "import", "actor": {"role": "organizer"}, "at": 0,
+             "kind": "import-disputed" if disputed else "import", "result": result, "reason": None}]
+
+
+def from_event_document(doc: Any) -> dict[str, Any]:
+    """The state of an imported ``topcut-event/1`` document (validated with ``load_event``).
+
+    Without ``"state"`` fields: results present are settled (``import``), a
+    ``"disputed": true`` match is disputed, a round with every result in is
+    ``complete``, one with some is ``started``, one with none ``published``.
+    """
+    try:
+        event = load_event(doc)
+    except ImportError:
+        raise DocumentError("ruleset", "that ruleset is not available on this device") from None
+    try:
+        return _from_event(event)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        if isinstance(exc, RulesError):
+            raise
+        raise DocumentError("state", "the operational fields are malformed; import the document without them") from None
+
+
+def _from_event(event: Any) -> dict[str, Any]:
+    norm = dump_event(event)
+    state = initial_state()
+    own = norm.pop("state", None) if isinstance(norm.get("state"), dict) else None
+    raw_rounds = [r["matches"] for r in norm["rounds"]]
+    for key in ("format", "ruleset", "name", "seed", "settings", "players", "rounds"):
+        value = norm.pop(key)
+        if key in ("ruleset", "name", "seed", "settings"):
+            state[key] = value
+    state["extra"] = norm
+    for p in event.players:
+        extra = dict(p.extra)
+        ops = extra.pop("state", None) if isinstance(extra.get("state"), dict) else {}
+        state["players"].append(new_player(p.id, p.name, p.entry, birth_year=p.birth_year, late=p.late,
+                                           dropped_after=p.dropped_after, earned_byes=p.earned_byes,
+                                           checked_in=bool(ops.get("checked_in", False)),
+                                           ejected=bool(ops.get("ejected", False)), extra=clone(extra)))
+    for raw_round, rnd in zip(raw_rounds, event.rounds):
+        extra = dict(rnd.extra)
+        ops = extra.pop("state", None) if isinstance(extra.get("state"), dict) else None
+        matches = []
+        for raw, m in zip(raw_round, rnd.matches):
+            mextra = dict(m.extra)
+            disputed = bool(mextra.pop("disputed", False))
+            mops = mextra.pop("state", None) if isinstance(mextra.get("state"), dict) else None
+            reports = clone(mops["reports"]) if mops is not None else _import_reports(raw, disputed)
+            matches.append(new_match(list(m.players), m.table, reports, clone(mextra)))
+        if ops is not None:
+            status, paired_by, timer = ops.get("status", "started"), ops.get("paired_by"), ops.get("timer")
+        else:
+            settled = [m["status"] in SETTLED for m in matches]
+            status = "complete" if all(settled) else "started" if any(m["reports"] for m in matches) else "published"
+            paired_by, timer = None, None
+        if status not in ROUND_STATUSES:
+            raise DocumentError(f"rounds[{len(state['rounds'])}].state.status", f"'{status}' is not a round status")
+        new = new_round(rnd.number, rnd.stage, matches, status=status, paired_by=paired_by, timer=timer,
+                        extra=clone(extra))
+        refresh_round(new)
+        state["rounds"].append(new)
+    if own is not None:
+        state["penalties"] = clone(own.get("penalties", []))
+        state["cut"] = own.get("cut")
+        state["closed"] = bool(own.get("closed", False))
+        state["created_by"] = own.get("created_by")
+        state["devices"] = dict(sorted(clone(own.get("devices", {})).items()))
+    elif any(r["stage"] == "elimination" for r in state["rounds"]):
+        first = next(r for r in state["rounds"] if r["stage"] == "elimination")
+        state["cut"] = sum(len(m["players"]) for m in first["matches"])
+    refresh_disputes(state)
+    return state
+
