@@ -1,0 +1,421 @@
+"""The next Swiss round of an event: ``pair_next_round(event)`` and the CLI's ``pair_next_round_json``.
+
+The next round is the last Swiss round + 1, in stage ``swiss`` (or
+``swiss-day2`` after a Pokémon two-day event's day one, TOP 3.3.5). Pairing
+is refused while a result is missing or disputed — except Star Trek's
+delayed results (13.4: a pending match marked ``"delayed": true``, or any
+pending match when ``settings.online`` is true), which count 2 VP each for
+pairing. Dropped players are never paired; players who join late simply
+join (Pokémon's ``late`` losses for missed rounds are in the document, 3.1.3).
+
+Readings: the planned Swiss rounds are ``settings.rounds``, else the
+document's structure table for the players who started (Pokémon: the
+largest division, or ``settings.rounds_by_pod[division]`` per Age-Separated
+division). Day two takes every player with 19+ match points or the top 32
+of their division, whichever is more (Pokémon TOP 3.3.5), computed when day
+two starts; later day-two rounds pair whoever played day two and has not
+dropped. Every random choice is drawn from the event seed with the round
+number in its context, so the same document always gives the same round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..errors import RulesError
+from ..event.model import SWISS_STAGES, Event, Match, Player, Round
+from ..rulesets import get_ruleset
+from ..rulesets.base import Ruleset
+from .byes import bye_outcome_for, byes_received, earned_bye_players
+from .divisions import assign_flights, division_mode, division_of, division_pools, division_scores
+from .policies import PairingPolicy, policy_for
+from .pods import form_pods
+from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
+from .tables import fixed_table_of, number_tables
+
+__all__ = ["PairedMatch", "PairedRound", "PairingState", "pair_next_round", "pair_next_round_json",
+           "pairing_state", "next_round_number", "check_results_complete", "planned_rounds"]
+
+
+@dataclass(frozen=True, slots=True)
+class PairedMatch:
+    """One table of a paired round (a one-player match is a bye and has no table)."""
+
+    players: tuple[str, ...]
+    table: int | None = None
+    outcomes: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"table", "players"}``; a bye has no table and carries its outcome."""
+        row: dict[str, Any] = {}
+        if self.table is not None:
+            row["table"] = self.table
+        row["players"] = list(self.players)
+        if self.outcomes is not None:
+            row["outcomes"] = list(self.outcomes)
+        return row
+
+
+@dataclass(frozen=True, slots=True)
+class PairedRound:
+    """A drafted round: pure data until the organizer publishes it."""
+
+    number: int
+    stage: str
+    matches: tuple[PairedMatch, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """EVENT-FORMAT.md's ``pair`` output (``warnings`` only when there are some)."""
+        out: dict[str, Any] = {"round": self.number, "stage": self.stage,
+                               "matches": [m.to_json() for m in self.matches]}
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def to_round(self) -> Round:
+        """The round as the event model holds it (results pending, byes decided)."""
+        return Round(self.number, self.stage,
+                     tuple(Match(m.players, m.outcomes, m.table) for m in self.matches))
+
+    def pairs(self) -> list[tuple[str, ...]]:
+        """The player groups, in table order."""
+        return [m.players for m in self.matches]
+
+
+@dataclass(frozen=True, slots=True)
+class PairingState:
+    """What pairing round ``number`` knows: points, opponents and byes so far."""
+
+    number: int
+    stage: str
+    ruleset: Ruleset
+    policy: PairingPolicy
+    present: tuple[str, ...]
+    points: Mapping[str, float]
+    opponents: Mapping[str, frozenset[str]]
+    had_bye: Mapping[str, int]
+    earned_last_round: frozenset[str]
+
+
+def _describe(rnd: Round, index: int, match: Match) -> str:
+    if match.table is not None:
+        return f"round {rnd.number} table {match.table}"
+    return f"round {rnd.number} match {index + 1} ({', '.join(match.players)})"
+
+
+def _pending_allowed(event: Event, policy: PairingPolicy, match: Match) -> bool:
+    # Star Trek OP Guide 13.4: a delayed result counts 2 VP for pairing until it is known.
+    return policy.pending_points is not None and (match.extra.get("delayed") is True
+                                                  or event.settings.get("online") is True)
+
+
+def check_results_complete(event: Event, number: int, policy: PairingPolicy | None = None) -> None:
+    """Raise RulesError naming the first missing or disputed result before round ``number``."""
+    policy = policy or policy_for(event.ruleset, event.settings)
+    for rnd in sorted(event.rounds, key=lambda r: r.number):
+        if rnd.number >= number:
+            continue
+        for i, match in enumerate(rnd.matches):
+            if match.extra.get("disputed"):
+                raise RulesError(f"round {number} cannot be paired: {_describe(rnd, i, match)} has a disputed result")
+            if match.outcomes is None and not _pending_allowed(event, policy, match):
+                raise RulesError(f"round {number} cannot be paired: {_describe(rnd, i, match)} has no result")
+
+
+def next_round_number(event: Event) -> int:
+    """The last Swiss round + 1 (RulesError once an elimination round exists)."""
+    elim = [r.number for r in event.rounds if r.stage == "elimination"]
+    if elim:
+        raise RulesError(f"the Swiss rounds are over: round {min(elim)} is an elimination round "
+                         "(the cut is paired by its bracket)")
+    return max((r.number for r in event.rounds), default=0) + 1
+
+
+def _started(event: Event) -> int:
+    return sum(1 for p in event.players if p.dropped_after is None or p.dropped_after >= 1)
+
+
+def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> int:
+    """The event's Swiss rounds: ``settings.rounds``, else the document's structure table."""
+    rounds = event.settings.get("rounds")
+    if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0:
+        return rounds
+    from ..structures import pokemon_division_structures, suggest_structure
+
+    structure = event.settings.get("structure")
+    structure = structure if isinstance(structure, str) else None
+    try:
+        if event.ruleset in ("pokemon-tcg", "pokemon-vg") and divisions:
+            counts: dict[str, int] = {}
+            for pid, d in divisions.items():
+                counts[d] = counts.get(d, 0) + 1
+            return max(s.swiss_rounds for s in pokemon_division_structures(event.ruleset, counts, structure).values())
+        return suggest_structure(event.ruleset, _started(event), structure).swiss_rounds
+    except RulesError as exc:
+        raise RulesError(f"settings.rounds: not set and the structure table gives none ({exc})") from None
+
+
+def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
+    """Day-one Swiss rounds of a Pokémon two-day event (TOP 3.3.5), or None."""
+    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+        return None
+    given = event.settings.get("day_one_rounds")
+    if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+        return given
+    structure = event.settings.get("structure")
+    if structure not in ("two-day", "international"):
+        return None
+    from ..structures import pokemon_division_structures
+
+    try:
+        found = pokemon_division_structures(event.ruleset, counts, structure)
+    except RulesError:
+        return None
+    days = [s.day_two.day_one_rounds for s in found.values() if s.day_two is not None]
+    return min(days) if days else None
+
+
+def pairing_state(event: Event, number: int, stage: str = "swiss", ruleset: Ruleset | None = None,
+                  present: tuple[str, ...] | None = None) -> PairingState:
+    """Points, opponents (within the rematch scope) and byes of every player before round ``number``."""
+    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
+    policy = policy_for(event.ruleset, event.settings)
+    points_of = {o.key: o.points for o in ruleset.outcomes}
+    points: dict[str, float] = {p.id: 0 for p in event.players}
+    opponents: dict[str, set[str]] = {p.id: set() for p in event.players}
+    earned_last: set[str] = set()
+    scope = policy.rematch_scope
+    for rnd in event.rounds:
+        if rnd.number >= number:
+            continue
+        swiss = rnd.stage in SWISS_STAGES
+        in_scope = scope == "event" or (scope == "swiss" and swiss) or (scope == "stage" and rnd.stage == stage)
+        for match in rnd.matches:
+            ids = match.players
+            if in_scope and len(ids) > 1:
+                for pid in ids:
+                    opponents[pid].update(o for o in ids if o != pid)
+            if not swiss:
+                continue
+            if match.outcomes is None or match.extra.get("disputed"):
+                if policy.pending_points is not None and match.outcomes is None and len(ids) > 1:
+                    for pid in ids:  # Star Trek OP Guide 13.4
+                        points[pid] += policy.pending_points
+                continue
+            for pid, outcome in zip(ids, match.outcomes):
+                points[pid] += points_of.get(outcome, 0)
+                if rnd.number == number - 1 and len(ids) == 1 and outcome == policy.earned_bye_outcome:
+                    earned_last.add(pid)
+    if present is None:
+        present = tuple(p.id for p in event.players if p.active_in(number))
+    swiss_numbers = [r.number for r in event.rounds if r.stage in SWISS_STAGES and r.number < number]
+    had_bye = byes_received(event, policy, swiss_numbers)
+    return PairingState(number, stage, ruleset, policy, present, points,
+                        {pid: frozenset(s) for pid, s in opponents.items()}, had_bye, frozenset(earned_last))
+
+
+def _ranking(event: Event, ruleset: Ruleset) -> list[str]:
+    from ..standings import compute_standings
+
+    return [s.player for s in compute_standings(event, ruleset)]
+
+
+def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: PairedRound | None = None,
+                    only: frozenset[str] | None = None) -> PairedRound:
+    """Pair the next Swiss round of the event, deterministically from its seed.
+
+    ``keep`` (corrections, Pokémon TOP 4): among the best pairings, prefer the
+    one that changes the fewest of that draft's matches and byes. ``only``
+    pairs just those players (the rest of the draft stands).
+    """
+    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
+    policy = policy_for(event.ruleset, event.settings)
+    number = next_round_number(event)
+    check_results_complete(event, number, policy)
+    players = {p.id: p for p in event.players}
+    present = [p.id for p in event.players if p.active_in(number)]
+    divisions: dict[str, str] = {}
+    if policy.divisions:
+        season = event.settings.get("season")
+        divisions = {pid: division_of(players[pid], season) for pid in players}
+    started = {pid: d for pid, d in divisions.items()
+               if players[pid].dropped_after is None or players[pid].dropped_after >= 1}
+    total = planned_rounds(event, started)
+    if number > total:
+        raise RulesError(f"all {total} Swiss rounds are paired: the Swiss is over "
+                         "(the cut, if any, is paired by its bracket)")
+    counts: dict[str, int] = {}
+    for d in started.values():
+        counts[d] = counts.get(d, 0) + 1
+    day_one = _day_one_rounds(event, counts)
+    stage = "swiss-day2" if day_one is not None and number > day_one else "swiss"
+    ranking: list[str] | None = None
+    if stage == "swiss-day2":
+        present, ranking = _day_two_players(event, ruleset, number, present, divisions)
+    if only is not None:
+        present = [pid for pid in present if pid in only]
+    state = pairing_state(event, number, stage, ruleset, tuple(present))
+    return _pair(event, ruleset, policy, state, divisions, ranking, keep)
+
+
+def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[str],
+                     divisions: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """Pokémon TOP 3.3.5: day two = 19+ match points or the top 32 of the division."""
+    from ..structures import pokemon_day_two_qualifiers
+
+    played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
+    ranking = _ranking(event, ruleset)
+    if played:
+        return [pid for pid in present if pid in played], ranking
+    state = pairing_state(event, number, "swiss", ruleset)
+    chosen: set[str] = set()
+    for division in sorted(set(divisions.values()) or {""}):
+        rank = [pid for pid in ranking if divisions.get(pid, "") == division]
+        pts = {pid: int(state.points[pid]) for pid in rank}
+        chosen.update(pokemon_day_two_qualifiers(pts, rank))
+    return [pid for pid in present if pid in chosen], ranking
+
+
+def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingState,
+          divisions: Mapping[str, str], ranking: list[str] | None, keep: PairedRound | None = None
+          ) -> PairedRound:
+    number = state.number
+    kept_pairs = frozenset(frozenset(m.players) for m in keep.matches if len(m.players) == 2) if keep else frozenset()
+    kept_byes = frozenset(m.players[0] for m in keep.matches if len(m.players) == 1) if keep else frozenset()
+    players = {p.id: p for p in event.players}
+    warnings: list[str] = []
+    present = list(state.present)
+    groups: list[tuple[tuple[str, ...], tuple[str, ...] | None]] = []  # (players, outcomes)
+    pool_index: dict[str, int] = {}
+
+    if policy.pod_rounds:
+        ranking = ranking if ranking is not None else _ranking(event, ruleset)
+        pods = form_pods(event, number, present, ranking, policy.pod_rounds)
+        order = {pid: -i for i, pod in enumerate(pods) for pid in pod}
+        return _assemble(number, state.stage, [(tuple(p), None) for p in pods], order, {}, players, warnings)
+
+    # Earned byes (Star Trek OP Guide 7.2, 7.5.1): the player sits the opening round(s) out.
+    earned = earned_bye_players([players[pid] for pid in present], number)
+    outcome = bye_outcome_for(policy, earned=True)
+    for pid in earned:
+        groups.append(((pid,), (outcome,) if outcome else None))
+    earned_set = set(earned)
+    present = [pid for pid in present if pid not in earned_set]
+
+    pools = _pools(event, policy, present, divisions, number)
+    needs_rank = policy.bye_rule == "lowest-ranked-without-bye" and number > 1
+    if needs_rank and ranking is None:
+        ranking = _ranking(event, ruleset)
+    rank = {pid: i for i, pid in enumerate(ranking or [])}
+    int_points = integer_points({pid: state.points[pid] for pid in present})
+    for index, (label, ids, modified) in enumerate(pools):
+        for pid in ids:
+            pool_index[pid] = index
+        if number == 1 and not modified and not keep:
+            result = pair_round_one(ids, policy, event.seed, number, label)
+        else:
+            scores = division_scores({pid: int_points[pid] for pid in ids}, divisions) if modified \
+                else {pid: int_points[pid] for pid in ids}
+            bye_points = {pid: int_points[pid] for pid in ids}
+            if modified:
+                bye_points = _modified_bye_points(ids, bye_points, divisions)
+            secondary = _secondary(policy, state, kept_pairs, len(ids))
+            pool = PoolInput(tuple(ids), scores, bye_points, {pid: rank.get(pid, len(rank)) for pid in ids},
+                             state.opponents, state.had_bye, event.seed, (number, label), secondary, kept_byes)
+            result = pair_pool(pool, policy)
+        warnings.extend(result.warnings)
+        groups.extend(_groups(result, policy))
+    points = {pid: state.points[pid] for pid in state.present}
+    order = {pid: (-pool_index.get(pid, 0), points.get(pid, 0)) for pid in state.present}
+    return _assemble(number, state.stage, groups, order, pool_index, players, warnings)
+
+
+def _secondary(policy: PairingPolicy, state: PairingState, kept: frozenset[frozenset[str]], size: int
+               ) -> Callable[[str, str], int] | None:
+    """Cost after the score gap: earned-bye holders meeting (Star Trek 7.6), then a changed draft match."""
+    fresh = state.earned_last_round if policy.earned_bye_first else frozenset()
+    if not fresh and not kept:
+        return None
+    weight = size + 1
+
+    def cost(a: str, b: str) -> int:
+        # Star Trek OP Guide 7.6: earned-bye players are paired first against those who played.
+        first = 1 if a in fresh and b in fresh else 0
+        return first * weight + (0 if not kept or frozenset((a, b)) in kept else 1)
+
+    return cost
+
+
+def _modified_bye_points(ids: list[str], points: dict[str, int], divisions: Mapping[str, str]) -> dict[str, int]:
+    """Age-Modified bye: lowest bracket first; in it, a player of an odd-sized division (3.1.2 reading)."""
+    counts: dict[str, int] = {}
+    for pid in ids:
+        counts[divisions[pid]] = counts.get(divisions[pid], 0) + 1
+    return {pid: 2 * p + (0 if counts[divisions[pid]] % 2 else 1) for pid, p in points.items()}
+
+
+def _groups(result: PoolResult, policy: PairingPolicy) -> list[tuple[tuple[str, ...], tuple[str, ...] | None]]:
+    out: list[tuple[tuple[str, ...], tuple[str, ...] | None]] = [(tuple(p), None) for p in result.pairs]
+    outcome = bye_outcome_for(policy, earned=False)
+    for pid in result.byes:
+        out.append(((pid,), (outcome,) if outcome else None))
+    return out
+
+
+def _pools(event: Event, policy: PairingPolicy, present: list[str], divisions: Mapping[str, str],
+           number: int) -> list[tuple[str, list[str], bool]]:
+    """(label, players, age-modified?) for each separately paired pool."""
+    if not policy.divisions:
+        return [("all", present, False)]
+    here = {pid: divisions[pid] for pid in present}
+    mode = division_mode(here)
+    if mode == "modified":
+        return [("all", present, mode == "modified")]
+    players = {p.id: p for p in event.players}
+    by_pod = event.settings.get("rounds_by_pod")
+    out = []
+    for division, members in division_pools(present, here):
+        limit = by_pod.get(division) if isinstance(by_pod, Mapping) else None
+        if isinstance(limit, int) and not isinstance(limit, bool) and number > limit:
+            continue  # this division's Swiss is over (Pokémon TOP 3.3.5 per age division)
+        everyone = [p for p in event.players if divisions.get(p.id) == division]
+        flights = assign_flights(event, division, everyone)
+        if not flights:
+            out.append((division, members, False))
+            continue
+        for flight in sorted(set(flights.values())):
+            chosen = [pid for pid in members if flights.get(pid) == flight]
+            if chosen:
+                out.append((f"{division}-flight-{flight}", chosen, False))
+    return out
+
+
+def _assemble(number: int, stage: str, groups: list[tuple[tuple[str, ...], tuple[str, ...] | None]],
+              order: Mapping[str, Any], pool_index: Mapping[str, int], players: Mapping[str, Player],
+              warnings: list[str]) -> PairedRound:
+    # Sort players inside a match best first, then number the tables.
+    def inner(pid: str) -> Any:
+        return (order.get(pid, 0), pid)
+
+    seated = [(tuple(sorted(g, key=inner, reverse=True)) if len(g) == 2 else g, o) for g, o in groups]
+    fixed = {pid: t for pid, p in players.items() if (t := fixed_table_of(p.extra)) is not None}
+    table_points = {pid: _rank_value(order.get(pid, 0)) for pid in order}
+    tables, table_warnings = number_tables([g for g, _ in seated], table_points, fixed,
+                                           {pid: i for pid, i in pool_index.items()})
+    warnings = warnings + table_warnings
+    rows = sorted(zip(seated, tables), key=lambda row: (row[1] is None, row[1] or 0, row[0][0]))
+    matches = tuple(PairedMatch(g, t, o) for (g, o), t in rows)
+    return PairedRound(number, stage, matches, tuple(warnings))
+
+
+def _rank_value(value: Any) -> float:
+    if isinstance(value, tuple):
+        return float(value[-1])
+    return float(value)
+
+
+def pair_next_round_json(event: Event) -> dict[str, Any]:
+    """The ``pair`` command's output: ``{"round", "stage", "matches": [{"table", "players"}]}``."""
+    return pair_next_round(event).to_json()

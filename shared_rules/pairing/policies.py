@@ -1,0 +1,113 @@
+"""Each ruleset's Swiss pairing policy, stated as data (bye rule, rematch scope, round 1, pair-down).
+
+Readings where the documents are loose (the project's):
+
+- Doomtown Floor Rules 3 and 5 say Swiss rounds are played but give no
+  pairing method and no bye rule. We pair like AGoT and Shatterpoint (same
+  points at random, odd group paired down at random, no rematch in the
+  Swiss) and give the bye to the lowest-ranked player without one, ranked by
+  Doomtown's own standings (7); the bye is a win inside time (7.E).
+- Pokémon day two (3.3.5) is the same Swiss as day one: records carry over,
+  a day-one opponent is still a rematch and a day-one bye still counts.
+- Shatterpoint (Pairings): "a single stage ends when a progression cut is
+  made" — only rounds of the same stage are rematches. AGoT (Swiss Rounds):
+  no rematch during the Swiss rounds. Star Trek 7.6: no rematch "during any
+  in-person tournament" — every round of the event counts.
+- Star Trek 7.6's "no player paired down more than once each round" and
+  "VP totals similar" are what minimising the total squared point gap gives;
+  criterion 5 ("ability to pair future rounds") is served by never leaving a
+  rematch when one can be avoided, and is otherwise left to the random draw.
+- Where a document's bye limit cannot hold (everyone eligible already had a
+  bye), the player the bye rule picks gets a second bye and the round
+  carries a warning; other rulesets than Star Trek fall back to a rematch
+  (with a warning) when no rematch-free pairing exists, Star Trek gives both
+  players byes instead (7.5.1, 7.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+__all__ = ["PairingPolicy", "POLICIES", "policy_for", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES"]
+
+#: How round 1 is paired.
+ROUND_ONE = ("random", "scorecards", "pods")
+#: Who receives the bye of an odd round after round 1.
+BYE_RULES = ("random-lowest-bracket", "lowest-ranked-without-bye", "lowest-points-random", "none")
+#: Which earlier rounds make a pairing a rematch.
+REMATCH_SCOPES = ("stage", "swiss", "event")
+
+
+@dataclass(frozen=True, slots=True)
+class PairingPolicy:
+    """How one ruleset pairs a Swiss round, with the sections that say so."""
+
+    ruleset: str
+    round_one: str
+    bye_rule: str
+    rematch_scope: str
+    bye_outcome: str | None
+    earned_bye_outcome: str | None
+    #: What happens when only rematches remain: "both-byes" (Star Trek 7.5.1) or "allow-rematch".
+    rematch_fallback: str
+    #: Points a pending (delayed) result counts for pairing, or None: pairing then waits for it.
+    pending_points: float | None
+    #: Pokémon age divisions (Age-Separated pods / Age-Modified pairing).
+    divisions: bool
+    #: Earned-bye holders are paired first against the highest point group (Star Trek 7.6).
+    earned_bye_first: bool
+    #: Tribbles pods kept for this many rounds, 0 for two-player Swiss.
+    pod_rounds: int
+    source: str
+
+
+_SWISS = "random within equal points; an odd group pairs one player down at random"
+
+POLICIES: Mapping[str, PairingPolicy] = {
+    # Pokémon TOP 3.1 (round 1 random, brackets, bye random in the lowest bracket, never two byes),
+    # 3.1.1-3.1.2 (age divisions), 3.3.3 (flights), 4 (corrections).
+    "pokemon-tcg": PairingPolicy("pokemon-tcg", "random", "random-lowest-bracket", "swiss", "bye", None,
+                                 "allow-rematch", None, True, False, 0,
+                                 "Pokémon TOP 3.1, 3.1.1, 3.1.2, 3.3.3"),
+    "pokemon-vg": PairingPolicy("pokemon-vg", "random", "random-lowest-bracket", "swiss", "bye", None,
+                                "allow-rematch", None, True, False, 0,
+                                "Pokémon TOP 3.1, 3.1.1, 3.1.2, 3.3.3"),
+    # Doomtown Floor Rules 3.G, 5.B, 7.E (pairing method not stated: see module docstring).
+    "doomtown": PairingPolicy("doomtown", "random", "lowest-ranked-without-bye", "swiss", "bye", None,
+                              "allow-rematch", None, False, False, 0, "Doomtown Floor Rules 5.B, 7.E (reading)"),
+    # Shatterpoint Showdown, Pairings and Swiss Pairing.
+    "shatterpoint": PairingPolicy("shatterpoint", "random", "lowest-ranked-without-bye", "stage", "bye", None,
+                                  "allow-rematch", None, False, False, 0,
+                                  "Shatterpoint Showdown, Pairings; Swiss Pairing"),
+    # AGoT Tournament Regulations, Swiss Rounds.
+    "agot": PairingPolicy("agot", "random", "lowest-ranked-without-bye", "swiss", "bye", None,
+                          "allow-rematch", None, False, False, 0, "AGoT Tournament Regulations, Swiss Rounds"),
+    # Star Trek OP Guide 7.2 (scorecards), 7.5.1 (byes), 7.6 (later rounds), 13.4 (delayed results).
+    "startrek-1e": PairingPolicy("startrek-1e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
+                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4"),
+    "startrek-2e": PairingPolicy("startrek-2e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
+                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4"),
+    # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
+    "tribbles": PairingPolicy("tribbles", "pods", "none", "event", None, None, "allow-rematch", None,
+                              False, False, 5, "Star Trek OP Guide 7.2, 7.6"),
+    # House rules: the custom ruleset's own bye policy.
+    "custom": PairingPolicy("custom", "random", "lowest-ranked-without-bye", "swiss", "bye", None,
+                            "allow-rematch", None, False, False, 0, "custom ruleset (house rules)"),
+}
+
+
+def policy_for(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> PairingPolicy:
+    """The pairing policy of a ruleset (``custom`` may name its bye outcome in ``settings.points``).
+
+    >>> policy_for("agot").bye_rule
+    'lowest-ranked-without-bye'
+    """
+    policy = POLICIES[ruleset_id]
+    if ruleset_id == "custom":
+        points = (settings or {}).get("points")
+        if isinstance(points, dict) and "bye" not in points:
+            from dataclasses import replace
+
+            policy = replace(policy, bye_outcome=None)
+    return policy

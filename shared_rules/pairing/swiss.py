@@ -1,0 +1,165 @@
+"""Swiss pairing of one pool: random round 1, then the matching core within point groups.
+
+Later rounds hand the pool to the optimal matching core
+(:mod:`shared_rules.pairing.matching`), which pairs everyone it can without a
+rematch and then minimises the total squared point gap — so equal points meet
+(every document), an odd group sends exactly one player down to a random
+player of the next group (Pokémon TOP 3.1; Shatterpoint, Swiss Pairing; AGoT,
+Swiss Rounds; Star Trek 7.6), and nobody is paired down twice unless forced
+(Star Trek 7.6) — with every remaining choice drawn from the event seed.
+
+The bye is chosen before the matching by the ruleset's rule
+(:func:`~shared_rules.pairing.byes.bye_order`); if the rest cannot then be
+paired without a rematch, the next candidate is tried.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import Callable, Mapping, Sequence
+
+from ..seeded import Rng
+from .byes import bye_order
+from .matching import Entrant, pair_players
+from .policies import PairingPolicy
+
+__all__ = ["PoolInput", "PoolResult", "pair_pool", "pair_round_one", "integer_points", "match_even"]
+
+#: How many bye candidates are tried before the best imperfect pairing is accepted.
+BYE_ATTEMPTS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class PoolInput:
+    """Everything the Swiss pairing of one pool needs."""
+
+    ids: tuple[str, ...]
+    #: Integer pairing numbers (points, or Age-Modified division numbers).
+    scores: Mapping[str, int]
+    #: Integer points for the bye rule (lowest bracket).
+    points: Mapping[str, int]
+    #: Standing position (0 = best), for "lowest-ranked without a bye".
+    rank: Mapping[str, int]
+    opponents: Mapping[str, frozenset[str]]
+    had_bye: Mapping[str, int]
+    seed: str
+    context: tuple[object, ...]
+    #: Optional cost added for a pair after the score gap (e.g. earned-bye holders meeting each other).
+    secondary: Callable[[str, str], int] | None = None
+    #: Players whose existing bye should stand if the bye rule allows it (corrections, Pokémon TOP 4).
+    keep_bye: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class PoolResult:
+    """Pairs, byes and any warning raised while pairing one pool."""
+
+    pairs: tuple[tuple[str, str], ...]
+    byes: tuple[str, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+
+def integer_points(points: Mapping[str, float]) -> dict[str, int]:
+    """Points scaled to integers (exactly), so the core's squared gaps are exact.
+
+    >>> integer_points({"a": 1.5, "b": 3})
+    {'a': 3, 'b': 6}
+    """
+    fractions = {pid: Fraction(str(p)) if isinstance(p, float) else Fraction(p) for pid, p in points.items()}
+    scale = 1
+    for f in fractions.values():
+        scale = lcm(scale, f.denominator)
+    return {pid: int(f * scale) for pid, f in fractions.items()}
+
+
+def match_even(ids: Sequence[str], scores: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
+               rng: Rng, secondary: Callable[[str, str], int] | None = None,
+               allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pairs and players left unpaired (only rematches left for them), from the matching core."""
+    members = set(ids)
+    forbidden: list[tuple[str, str]] = []
+    if not allow_rematch:
+        for pid in ids:
+            forbidden.extend((pid, o) for o in opponents.get(pid, ()) if o in members and pid < o)
+    pairing = pair_players([Entrant(pid, scores[pid]) for pid in sorted(ids)], rng=rng, forbidden=forbidden,
+                           allow_bye=False, extra_cost=secondary, allow_unpaired=True)
+    left = list(pairing.unpaired) + ([pairing.bye] if pairing.bye else [])
+    return list(pairing.pairs), sorted(left)
+
+
+def pair_round_one(ids: Sequence[str], policy: PairingPolicy, seed: str, *context: object) -> PoolResult:
+    """Round 1: a seeded shuffle paired two by two; an odd last card gets the bye.
+
+    Pokémon TOP 3.1, Shatterpoint and AGoT "matched randomly", Star Trek 7.2
+    (shuffle the scorecards, pair the top two, the last card gets the bye).
+
+    >>> from shared_rules.pairing.policies import policy_for
+    >>> r = pair_round_one(["a", "b", "c"], policy_for("agot"), "s")
+    >>> len(r.pairs), len(r.byes)
+    (1, 1)
+    """
+    order = Rng(seed, "round-one", *context).shuffled(sorted(ids))
+    pairs = tuple((order[i], order[i + 1]) for i in range(0, len(order) - 1, 2))
+    byes = (order[-1],) if len(order) % 2 else ()
+    return PoolResult(pairs, byes)
+
+
+def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
+    """A later Swiss round of one pool: bye by the ruleset's rule, then the optimal matching."""
+    ids = sorted(pool.ids)
+    warnings: list[str] = []
+    rng_context = ("swiss", *pool.context)
+    if len(ids) % 2 == 0 or policy.bye_rule == "none":
+        pairs, left = match_even(ids, pool.scores, pool.opponents, Rng(pool.seed, *rng_context), pool.secondary)
+        return _finish(pool, policy, pairs, left, [], warnings)
+    order = bye_order(policy, ids, pool.points, pool.rank, pool.had_bye, pool.seed, *pool.context)
+    order = _prefer_kept_bye(order, pool, policy)
+    best: tuple[list[tuple[str, str]], list[str], str] | None = None
+    for attempt, candidate in enumerate(order[:BYE_ATTEMPTS]):
+        rest = [pid for pid in ids if pid != candidate]
+        pairs, left = match_even(rest, pool.scores, pool.opponents, Rng(pool.seed, *rng_context, attempt),
+                                 pool.secondary)
+        if best is None or len(left) < len(best[1]):
+            best = (pairs, left, candidate)
+        if not left:
+            break
+    assert best is not None
+    pairs, left, chosen = best
+    if pool.had_bye.get(chosen):
+        warnings.append(f"{chosen} receives a second bye: every other player has had one")
+    return _finish(pool, policy, pairs, left, [chosen], warnings)
+
+
+def _prefer_kept_bye(order: list[str], pool: PoolInput, policy: PairingPolicy) -> list[str]:
+    """Move a kept bye to the front when the bye rule would pick it as well as the first candidate."""
+    if not pool.keep_bye or not order:
+        return order
+    first = order[0]
+    for pid in order:
+        if pid not in pool.keep_bye:
+            continue
+        same_tier = pid == first or (policy.bye_rule != "lowest-ranked-without-bye"
+                                     and pool.points[pid] == pool.points[first]
+                                     and bool(pool.had_bye.get(pid)) == bool(pool.had_bye.get(first)))
+        if same_tier:
+            return [pid] + [p for p in order if p != pid]
+    return order
+
+
+def _finish(pool: PoolInput, policy: PairingPolicy, pairs: list[tuple[str, str]], left: list[str],
+            byes: list[str], warnings: list[str]) -> PoolResult:
+    if left:
+        if policy.rematch_fallback == "both-byes":
+            # Star Trek 7.5.1, 7.6: when only rematches remain, both players are awarded byes.
+            byes = byes + sorted(left)
+            warnings.append("only rematches remained for " + ", ".join(sorted(left)) + ": each receives a bye")
+        else:
+            extra, still = match_even(sorted(left), pool.scores, pool.opponents,
+                                      Rng(pool.seed, "rematch", *pool.context), pool.secondary, allow_rematch=True)
+            for a, b in extra:
+                warnings.append(f"rematch {a} v {b}: no pairing without a rematch exists")
+            pairs = pairs + extra
+            byes = byes + still
+    return PoolResult(tuple(pairs), tuple(byes), tuple(warnings))

@@ -1,0 +1,109 @@
+"""Pokémon age divisions (TOP 3.1.1, 3.1.2) and flights (3.3.3)."""
+
+from __future__ import annotations
+
+import unittest
+from collections import Counter
+
+from shared_rules.event import load_event
+from shared_rules.pairing.divisions import assign_flights, division_mode, division_scores
+from shared_rules.pairing.next_round import pair_next_round
+from shared_rules.pairing.policies import policy_for
+from shared_rules.pairing.swiss import PoolInput, pair_pool
+from shared_rules.seeded import Rng
+from tests.rules.test_pairing_swiss import new_doc, play_round
+
+
+def _divided(counts: dict[str, int], rounds: int = 4, **settings):
+    doc = new_doc("pokemon-tcg", sum(counts.values()), rounds, **settings)
+    it = iter(doc["players"])
+    for division, n in counts.items():
+        for _ in range(n):
+            next(it)["division"] = division
+    return doc
+
+
+class DivisionModeTest(unittest.TestCase):
+    """Age-Separated needs six in every division present."""
+
+    def test_six_in_each_division_is_age_separated(self) -> None:
+        self.assertEqual(division_mode({**{f"m{i}": "masters" for i in range(6)},
+                                        **{f"s{i}": "senior" for i in range(6)}}), "separated")
+
+    def test_five_in_one_division_is_age_modified(self) -> None:
+        self.assertEqual(division_mode({**{f"m{i}": "masters" for i in range(6)},
+                                        **{f"s{i}": "senior" for i in range(5)}}), "modified")
+
+    def test_division_from_birth_year_and_season(self) -> None:
+        doc = new_doc("pokemon-tcg", 14, 3, season=2019)
+        for i, p in enumerate(doc["players"]):
+            p["birth_year"] = 2001 if i < 7 else 2009  # Masters / Junior (RULES.md Decision)
+        paired = pair_next_round(load_event(doc))
+        for m in paired.matches:
+            if len(m.players) == 2:
+                self.assertEqual(int(m.players[0][1:]) <= 7, int(m.players[1][1:]) <= 7)
+
+
+class AgeSeparatedTest(unittest.TestCase):
+    """Pokémon TOP 3.1.1: three separate tournaments."""
+
+    def test_divisions_never_meet_and_each_odd_division_has_its_own_bye(self) -> None:
+        doc = _divided({"masters": 9, "senior": 7, "junior": 6})
+        division = {p["id"]: p["division"] for p in doc["players"]}
+        rng = Rng("sep", "r")
+        for _ in range(4):
+            paired = play_round(doc, rng)
+            for m in paired["matches"]:
+                self.assertEqual(len({division[p] for p in m["players"]}), 1)
+            byes = Counter(division[m["players"][0]] for m in paired["matches"] if len(m["players"]) == 1)
+            self.assertEqual(byes, Counter({"masters": 1, "senior": 1}))
+
+
+class AgeModifiedTest(unittest.TestCase):
+    """Pokémon TOP 3.1.2: same record and division best; division beats record."""
+
+    def test_document_example_masters_two_three_meets_masters_one_four(self) -> None:
+        divisions = {"M23": "masters", "M14": "masters", "S23": "senior", "S14": "senior"}
+        points = {"M23": 6, "M14": 3, "S23": 6, "S14": 3}
+        pool = PoolInput(tuple(points), division_scores(points, divisions), points, {}, {}, {}, "s", ("x",))
+        result = pair_pool(pool, policy_for("pokemon-tcg"))
+        self.assertEqual(sorted(tuple(sorted(p)) for p in result.pairs), [("M14", "M23"), ("S14", "S23")])
+
+    def test_cross_division_pairs_only_where_forced(self) -> None:
+        doc = _divided({"masters": 11, "senior": 3, "junior": 2}, rounds=4)
+        division = {p["id"]: p["division"] for p in doc["players"]}
+        paired = play_round(doc, Rng("mod", "r"))
+        cross = [m for m in paired["matches"] if len(m["players"]) == 2
+                 and division[m["players"][0]] != division[m["players"][1]]]
+        self.assertEqual(len(cross), 1)  # 11 Masters and 3 Seniors: one odd player each
+
+
+class FlightsTest(unittest.TestCase):
+    """Pokémon TOP 3.3.3: flights paired separately."""
+
+    def test_flights_are_split_as_the_document_example_and_never_meet(self) -> None:
+        doc = _divided({"masters": 143}, rounds=7, flights=2)
+        event = load_event(doc)
+        flights = assign_flights(event, "masters", list(event.players))
+        self.assertEqual(sorted(Counter(flights.values()).values()), [71, 72])
+        paired = pair_next_round(event)
+        for m in paired.matches:
+            self.assertEqual(len({flights[p] for p in m.players}), 1)
+
+    def test_late_player_joins_the_smaller_flight(self) -> None:
+        doc = _divided({"masters": 143}, rounds=7, flights=2)
+        doc["players"].append({"id": "late", "name": "Late", "entry": 500, "late": True, "division": "masters"})
+        event = load_event(doc)
+        flights = assign_flights(event, "masters", list(event.players))
+        counts = Counter(v for k, v in flights.items() if k != "late")
+        self.assertEqual(counts[flights["late"]], 71)
+
+    def test_player_flight_field_wins(self) -> None:
+        doc = _divided({"masters": 64}, rounds=6, flights=2)
+        doc["players"][0]["flight"] = 2
+        event = load_event(doc)
+        self.assertEqual(assign_flights(event, "masters", list(event.players))["p001"], 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,63 @@
+"""Tribbles pods (Star Trek OP Guide 7.2, 7.6)."""
+
+from __future__ import annotations
+
+import unittest
+
+from shared_rules.event import load_event
+from shared_rules.pairing.next_round import pair_next_round
+from shared_rules.seeded import Rng
+from shared_rules.standings import compute_standings
+from tests.rules.test_pairing_swiss import new_doc
+
+
+def _play_pods(doc, rng):
+    paired = pair_next_round(load_event(doc))
+    matches = []
+    for m in paired.matches:
+        scores = [rng.below(20) * 1000 for _ in m.players]
+        outcomes = ["loss"] * len(m.players)
+        outcomes[rng.below(len(m.players))] = "win"
+        matches.append({"table": m.table, "players": list(m.players), "outcomes": outcomes, "scores": scores})
+    doc["rounds"].append({"number": paired.number, "stage": paired.stage, "matches": matches})
+    return paired
+
+
+class PodsTest(unittest.TestCase):
+    """Pods of 4-8, kept five rounds, then re-formed by score."""
+
+    def test_round_one_pods_are_four_to_eight_and_as_equal_as_possible(self) -> None:
+        paired = pair_next_round(load_event(new_doc("tribbles", 17, 10)))
+        self.assertEqual(sorted(len(m.players) for m in paired.matches), [5, 6, 6])
+        self.assertEqual([m.table for m in paired.matches], [1, 2, 3])
+
+    def test_pods_kept_for_five_rounds_then_reformed_with_each_pod_winner_on_top(self) -> None:
+        doc = new_doc("tribbles", 17, 10)
+        rng = Rng("pods", "r")
+        first = _play_pods(doc, rng)
+        pods = sorted(sorted(m.players) for m in first.matches)
+        for _ in range(4):
+            again = _play_pods(doc, rng)
+            self.assertEqual(sorted(sorted(m.players) for m in again.matches), pods)
+        event = load_event(doc)
+        ranking = [s.player for s in compute_standings(event)]
+        winners = {min(pod, key=ranking.index) for pod in pods}
+        sixth = pair_next_round(event)
+        top = sixth.matches[0]
+        self.assertEqual(top.table, 1)
+        self.assertTrue(winners <= set(top.players))
+        rest = [p for p in ranking if p not in top.players]
+        self.assertEqual([p for m in sixth.matches[1:] for p in m.players], rest)
+
+    def test_dropped_player_leaves_the_pod(self) -> None:
+        doc = new_doc("tribbles", 9, 10)
+        rng = Rng("drop", "r")
+        _play_pods(doc, rng)
+        doc["players"][0]["dropped_after"] = 1
+        paired = pair_next_round(load_event(doc))
+        self.assertNotIn("p001", [p for m in paired.matches for p in m.players])
+        self.assertEqual(sum(len(m.players) for m in paired.matches), 8)
+
+
+if __name__ == "__main__":
+    unittest.main()
