@@ -12,7 +12,7 @@ _RESULTS = {
     "pokemon-tcg": (("win", "loss"), ("loss", "win"), ("tie", "tie")),
     "doomtown": (("win", "loss"), ("loss", "win"), ("win-at-time", "loss")),
     "agot": (("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"), ("draw", "draw")),
-    "startrek-1e": (("full-win", "full-loss"), ("full-loss", "full-win"), ("modified-win", "modified-loss"), ("true-tie", "true-tie")),
+    "startrek-1e": (("full-win", "full-loss"), ("full-loss", "full-win"), ("modified-win", "modified-loss")),
     "shatterpoint": (("win", "loss"), ("loss", "win"), ("draw", "draw")),
 }
 
@@ -37,7 +37,9 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
             outcome = list(rng.choice(results))
             match: dict[str, Any] = {"table": table, "players": [a, b], "outcomes": outcome}
             if ruleset == "shatterpoint":
-                match["stats"] = [{"struggle": rng.below(4), "wounds": rng.below(12)} for _ in range(2)]
+                first = {"struggle": rng.below(4), "wounds": rng.below(12)}
+                second = dict(first) if outcome[0] == "draw" else {"struggle": rng.below(4), "wounds": rng.below(12)}
+                match["stats"] = [first, second]
             if ruleset.startswith("startrek"):
                 match["scores"] = [rng.below(120), rng.below(120)]
             matches.append(match)
