@@ -31,13 +31,57 @@ Algorithm (exact, and fast on real Swiss fields):
   walk completes, the pairing costs exactly ``LB`` with secondary cost 0, so it
   is optimal for (1)-(3) by the bound above - no search over other groups is
   needed.  This costs about O(n) pair checks for a typical field.
-* Exact fallback.  Otherwise (dense rematches, forced secondary costs, no
-  legal bye...) the whole problem is solved by Edmonds' maximum-weight
-  matching (:mod:`.blossom`) on the complete graph with integer weights that
-  encode (1)-(4) lexicographically: illegal pairs carry a penalty larger than
-  any sum of lower criteria, and the seeded tie-break term ``|line position
-  difference|`` is scaled below one unit of the secondary cost.  This is
-  O(n^3) but only reached on small or pathological fields.
+* Windows (when the walk gets stuck somewhere, e.g. two players alone on the
+  top score who already met).  The line is cut into *stretches* ``[lo, hi)``
+  of even length, solved by the fast path at their own lower bound (free
+  pairs only), and *windows* ``[l, r)`` (even length, may start or end inside
+  a score group), each solved by the blossom.  A window starts around the run
+  where the walk got stuck and is widened (doubling, towards the side where
+  its unmatched players' best outside partner lies), merged with touching or
+  conflicting windows, until the certificate below holds; if it reaches the
+  whole line, the exact fallback runs.  Typical cost: a few blossoms on
+  windows of 2-30 players plus O(n) fast-path work.
+
+  Certificate.  Use integer costs ``c(u, v) = D * (U * gap^2 + extra)`` on
+  legal pairs, with ``D = n + 1``, and the LP dual of min-cost perfect
+  matching: vertex duals ``y`` and ``z_S >= 0`` on odd sets ``S``, feasible
+  when ``y_u + y_v + sum(z_S: S separates u, v) <= c(u, v)`` for every legal
+  pair; then every perfect legal pairing costs at least ``sum y + sum z``
+  (weak duality: each odd set is crossed at least once).  The dual is built as
+  follows.  Fast-path vertices get ``y = 0``; every score cut inside a
+  stretch crossed by its pairing (``p - lo`` odd, so ``[0, p)`` is odd because
+  all stretches and windows have even length) gets ``z = D * U * gap^2`` -
+  feasible for all pairs of fast-path vertices as in the lower bound, and
+  tight on the fast-path pairs.  For a window vertex ``u`` let ``kappa_u`` be
+  the least ``c(t, u) - (cut duals crossed)`` over legal fast-path vertices
+  ``t`` (exact: the first term only grows along the line, so a short outward
+  scan finds it).  The window is solved as a *maximum-weight* matching with
+  ``w(u, v) = kappa_u + kappa_v - c(u, v) + 1``; when the
+  result is perfect, Edmonds' theorem gives an optimal dual ``y' >= 0, z' >=
+  0`` of that LP with value ``sum w`` over the matching, and ``Y_u = kappa_u
+  - y'_u`` (with ``z'/2`` on the window's odd sets) is a feasible dual for the
+  window pairs whose effective value on any pair leaving the window is at most
+  ``kappa_u`` - hence feasible on window-to-stretch pairs by the choice of
+  ``kappa``.  Pairs between two windows are checked directly (``kappa_u +
+  kappa_v + crossed duals <= c``), else the windows merge.  The dual value is
+  then ``cost(pairing) - (number of window pairs)``, and since every cost is a
+  multiple of ``D > n / 2`` no perfect legal pairing is cheaper: the result
+  is optimal for ``c``.  A perfect legal pairing also settles (1).
+  Lexicographic (2)-(3): ``U`` exceeds any window's total secondary cost, and
+  when secondary costs exist the same certificate is also run with ``c = D *
+  gap^2`` (run A) and must give the same total squared difference; run A
+  proves the squared difference minimal, run B proves the secondary cost
+  minimal among pairings with that squared difference, so neither criterion
+  can override the one above it.  (4) inside a window is the blossom's
+  deterministic choice on the seeded line.
+* Exact fallback.  Otherwise (no perfect legal pairing, odd field without a
+  bye, or windows covering the whole line) the whole problem is solved by
+  Edmonds' maximum-weight matching (:mod:`.blossom`) on the complete graph
+  with integer weights that encode (1)-(4) lexicographically: illegal pairs
+  carry a penalty larger than any sum of lower criteria, and the seeded
+  tie-break term ``|line position difference|`` is scaled below one unit of
+  the secondary cost.  This is O(n^3) but only reached on small or
+  pathological fields.
 
 Every decision is made on sorted lists and integers, so the result depends on
 the inputs and the seed only, never on ``PYTHONHASHSEED``.
@@ -148,7 +192,7 @@ def pair_players(
     'c'
     """
     problem = _build(entrants, rng, forbidden, allow_bye, bye_score, bye_cost, extra_cost)
-    mate = _fast_path(problem)
+    mate = _windowed(problem)
     if mate is None:
         mate = _exact(problem)
     pairing = _to_pairing(problem, mate)
@@ -214,16 +258,32 @@ def _groups(problem: _Problem) -> list[list[int]]:
 
 
 # -- fast path: attain the lower bound group by group -------------------------
-def _fast_path(problem: _Problem) -> list[int] | None:
-    """A pairing meeting the lower bound with zero secondary cost, or None if not found."""
-    mate = [-1] * len(problem.ids)
-    groups = _groups(problem)
+def _runs(problem: _Problem, lo: int, hi: int) -> list[list[int]]:
+    """Positions ``lo .. hi-1`` split into runs of equal score."""
+    scores = problem.scores
+    out: list[list[int]] = []
+    for v in range(lo, hi):
+        if out and scores[out[-1][0]] == scores[v]:
+            out[-1].append(v)
+        else:
+            out.append([v])
+    return out
+
+
+def _fast_range(problem: _Problem, lo: int, hi: int) -> tuple[list[tuple[int, int]] | None, tuple[int, int]]:
+    """Pair positions ``lo .. hi-1`` at their local lower bound with free pairs.
+
+    Returns ``(pairs, (lo, hi))`` on success, or ``(None, (start, end))`` with
+    the positions of the score run where the walk got stuck.
+    """
+    pairs_out: list[tuple[int, int]] = []
+    groups = _runs(problem, lo, hi)
     incoming: int | None = None
     for gi, group in enumerate(groups):
         members = ([incoming] if incoming is not None else []) + group
         need_down = len(members) % 2 == 1
         if need_down and gi + 1 == len(groups):
-            return None
+            return None, (group[0], group[-1] + 1)
         below = groups[gi + 1] if need_down else []
         cache: dict[int, bool] = {}
 
@@ -234,12 +294,11 @@ def _fast_path(problem: _Problem) -> list[int] | None:
 
         solved = _solve_group(problem, members, incoming, need_down, can_float)
         if solved is None:
-            return None
+            return None, (group[0], group[-1] + 1)
         pairs, floater = solved
-        for a, b in pairs:
-            mate[a], mate[b] = b, a
+        pairs_out.extend(pairs)
         incoming = floater
-    return mate
+    return pairs_out, (lo, hi)
 
 
 def _solve_group(
@@ -302,6 +361,264 @@ def _solve_block(
     pairs = [(block[i], block[m]) for i, m in enumerate(mate) if i < m < len(block)]
     floater = block[mate[size - 1]] if need_down else None
     return pairs, floater
+
+
+# -- windows: exact blossom on a few stretches of the line, with a certificate --
+_UP, _DOWN = 1, 2
+
+
+def _windowed(problem: _Problem) -> list[int] | None:
+    """An optimal pairing for (1)-(3) built from fast-path stretches and blossom windows.
+
+    Returns None when the field has no perfect legal pairing, is odd without a
+    phantom, or the windows grew to the whole line (the caller then runs
+    :func:`_exact`).  See the module docstring for the proof of optimality.
+    """
+    size = len(problem.ids)
+    if size % 2 == 1:
+        return None
+    if size == 0:
+        return []
+    phantom = problem.ids.index(None) if None in problem.ids else -1
+    with_e = problem.extra_cost is not None or any(
+        problem.legal(v, phantom) and problem.extra(min(v, phantom), max(v, phantom))
+        for v in range(size)
+        if phantom >= 0 and v != phantom
+    )
+    windows: list[tuple[int, int]] = []
+    fast_cache: dict[tuple[int, int], tuple[list[tuple[int, int]] | None, tuple[int, int]]] = {}
+    edge_cache: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
+    while True:
+        if windows == [(0, size)]:
+            return None
+        parts = _complement(windows, size)
+        lb_pairs: list[tuple[int, int]] = []
+        grown = False
+        for lo, hi in parts:
+            if (lo, hi) not in fast_cache:
+                fast_cache[lo, hi] = _fast_range(problem, lo, hi)
+            pairs, (start, end) = fast_cache[lo, hi]
+            if pairs is None:
+                windows.append((start - ((start - lo) & 1), end + ((end - lo) & 1)))
+                grown = True
+            else:
+                lb_pairs.extend(pairs)
+        if grown:
+            windows = _merge(windows)
+            continue
+        cum = _lb_cut_prefix(problem, parts, size)
+        for w in windows:
+            if w not in edge_cache:
+                edge_cache[w] = _window_edges(problem, w[0], w[1], with_e)
+        max_e = max((e for w in windows for *_, e in edge_cache[w]), default=0)
+        unit = (size // 2 + 1) * (max_e + 1) if with_e else 1
+        # run A: squared gaps only; run B: squared gaps then secondary costs
+        runs = [(unit, with_e)] + ([(1, False)] if with_e else [])
+        options = []
+        clash = None
+        for run_unit, use_e in runs:
+            kappa: dict[int, int | None] = {}
+            side: dict[int, int] = {}
+            for lo, hi in windows:
+                for u in range(lo, hi):
+                    kappa[u], side[u] = _outside_option(problem, u, windows, cum, run_unit, use_e)
+            options.append((run_unit, use_e, kappa, side))
+            clash = _window_clash(problem, windows, kappa, cum, run_unit, use_e)
+            if clash is not None:
+                break
+        if clash is not None:
+            windows[clash : clash + 2] = [(windows[clash][0], windows[clash + 1][1])]
+            continue
+        scale = size + 1
+        widened: list[tuple[int, int]] = []
+        mate = [-1] * size
+        totals = [0, 0]
+        for lo, hi in windows:
+            edges = edge_cache[lo, hi]
+            p_of = {(u, v): p for u, v, p, _ in edges}
+            directions = 0
+            for r, (run_unit, use_e, kappa, side) in enumerate(options):
+                solved = _solve_window(lo, hi, edges, kappa, run_unit, use_e, scale)
+                for i, j in enumerate(solved):
+                    if j == -1:
+                        directions |= side[lo + i]
+                    elif i < j:
+                        totals[r] += p_of[lo + i, lo + j]
+                        if r == 0:
+                            mate[lo + i], mate[lo + j] = lo + j, lo + i
+            if directions:
+                step = max(2, hi - lo)
+                widened.append((
+                    max(0, lo - step) if directions & _UP else lo,
+                    min(size, hi + step) if directions & _DOWN else hi,
+                ))
+            else:
+                widened.append((lo, hi))
+        if widened != windows:
+            windows = _merge(widened)
+            continue
+        if with_e and totals[0] != totals[1]:  # cannot happen with this unit; stay exact regardless
+            return None
+        for a, b in lb_pairs:
+            mate[a], mate[b] = b, a
+        return mate
+
+
+def _complement(windows: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The stretches of the line outside the (sorted, disjoint) windows."""
+    parts: list[tuple[int, int]] = []
+    at = 0
+    for lo, hi in windows:
+        if lo > at:
+            parts.append((at, lo))
+        at = hi
+    if at < size:
+        parts.append((at, size))
+    return parts
+
+
+def _merge(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sort the windows and merge those that overlap or touch."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(windows):
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _lb_cut_prefix(problem: _Problem, parts: list[tuple[int, int]], size: int) -> list[int]:
+    """``cum[x]``: sum of gap^2 over the dual-carrying cuts at positions ``<= x``.
+
+    A cut at position ``p`` (between ``p - 1`` and ``p``) carries ``gap^2``
+    when it separates two score groups strictly inside a fast-path stretch
+    ``[lo, hi)`` with ``p - lo`` odd: exactly the cuts its pairing crosses.
+    """
+    scores = problem.scores
+    z = [0] * (size + 1)
+    for lo, hi in parts:
+        for p in range(lo + 1, hi, 2):
+            if scores[p] != scores[p - 1]:
+                z[p] = (scores[p - 1] - scores[p]) ** 2
+    total = 0
+    for x in range(size + 1):
+        total += z[x]
+        z[x] = total
+    return z
+
+
+def _outside_option(
+    problem: _Problem, u: int, windows: list[tuple[int, int]], cum: list[int], unit: int, use_e: bool
+) -> tuple[int | None, int]:
+    """Least reduced cost from window vertex ``u`` to a legal fast-path vertex, and its side(s).
+
+    The reduced cost of ``(t, u)`` is ``unit * (gap^2 - crossed cut duals) +
+    extra`` (``extra`` only when ``use_e``).  Its first term never decreases
+    with the distance along the line and the second is non-negative, so each
+    side is scanned outwards only until the first term alone reaches the best
+    value found.
+    """
+    scores = problem.scores
+    best: list[int | None] = []
+    for step in (-1, 1):
+        found: int | None = None
+        t = u + step
+        while 0 <= t < len(scores):
+            inside = next((w for w in windows if w[0] <= t < w[1]), None)
+            if inside is not None:
+                t = inside[0] - 1 if step < 0 else inside[1]
+                continue
+            a, b = (t, u) if t < u else (u, t)
+            if problem.legal(a, b):
+                value = unit * ((scores[t] - scores[u]) ** 2 - abs(cum[u] - cum[t]))
+                if found is not None and value >= found:
+                    break
+                if use_e:
+                    value += problem.extra(a, b)
+                if found is None or value < found:
+                    found = value
+            t += step
+        best.append(found)
+    up, down = best
+    if up is None and down is None:
+        return None, _UP | _DOWN
+    if down is None or (up is not None and up < down):
+        return up, _UP
+    if up is None or down < up:
+        return down, _DOWN
+    return up, _UP | _DOWN
+
+
+def _window_clash(
+    problem: _Problem,
+    windows: list[tuple[int, int]],
+    kappa: dict[int, int | None],
+    cum: list[int],
+    unit: int,
+    use_e: bool,
+) -> int | None:
+    """Index ``i`` of two windows ``i, i+1`` to merge because the certificate cannot cover a pair between windows.
+
+    Every legal pair ``(u, v)`` in two different windows must satisfy
+    ``kappa[u] + kappa[v] + unit * crossed cut duals <= unit * gap^2 + extra``.
+    """
+    scores = problem.scores
+    for i, (lo1, hi1) in enumerate(windows):
+        for j in range(i + 1, len(windows)):
+            lo2, hi2 = windows[j]
+            for u in range(lo1, hi1):
+                ku = kappa[u]
+                for v in range(lo2, hi2):
+                    kv = kappa[v]
+                    if ku is not None and kv is not None:
+                        slack = unit * ((scores[u] - scores[v]) ** 2 - cum[v] + cum[u]) - ku - kv
+                        if slack >= 0:
+                            continue
+                    if not problem.legal(u, v):
+                        continue
+                    if ku is not None and kv is not None and use_e and slack + problem.extra(u, v) >= 0:
+                        continue
+                    return i
+    return None
+
+
+def _window_edges(problem: _Problem, lo: int, hi: int, with_e: bool) -> list[tuple[int, int, int, int]]:
+    """Legal pairs of a window with their squared gap and secondary cost."""
+    scores = problem.scores
+    out = []
+    for u in range(lo, hi):
+        for v in range(u + 1, hi):
+            if problem.legal(u, v):
+                out.append((u, v, (scores[u] - scores[v]) ** 2, problem.extra(u, v) if with_e else 0))
+    return out
+
+
+def _solve_window(
+    lo: int,
+    hi: int,
+    edges: list[tuple[int, int, int, int]],
+    kappa: dict[int, int | None],
+    unit: int,
+    use_e: bool,
+    scale: int,
+) -> list[int]:
+    """Maximum-weight matching of a window with the outside options subtracted (local mate indices).
+
+    Weight of a pair: ``scale * (kappa_u + kappa_v - cost) + 1`` with ``cost =
+    unit * gap^2 + extra`` (``extra`` only when ``use_e``).  A vertex with no
+    legal outside vertex gets a ``kappa`` larger than any pair cost.
+    """
+    m = hi - lo
+    big = max((unit * p + e for _, _, p, e in edges), default=0) + 1
+    k = [big if kappa[u] is None else kappa[u] for u in range(lo, hi)]
+    w = [[0] * m for _ in range(m)]
+    for u, v, p, e in edges:
+        i, j = u - lo, v - lo
+        value = scale * (k[i] + k[j] - unit * p - (e if use_e else 0)) + 1
+        if value > 0:
+            w[i][j] = w[j][i] = value
+    return max_weight_matching(w)
 
 
 # -- exact fallback ------------------------------------------------------------
