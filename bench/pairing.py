@@ -80,9 +80,32 @@ def networkx_pairing(scores: dict[str, int], played: set[frozenset[str]]) -> tup
     return elapsed, total_squared_difference(sorted(tuple(sorted(p)) for p in matching), scores)
 
 
+def full_event_pairing(players: int, rounds: int) -> tuple[float, float]:
+    """Seconds to load a whole event document and to pair its next round (policies included)."""
+    from bench.events import swiss_event
+    from shared_rules.event import load_event
+    from shared_rules.pairing.next_round import pair_next_round_json
+
+    doc = swiss_event(players, rounds, "pokemon-tcg")
+    doc["settings"] = {"rounds": rounds + 3}
+    start = time.perf_counter()
+    event = load_event(doc)
+    loaded = time.perf_counter()
+    pair_next_round_json(event)
+    return loaded - start, time.perf_counter() - loaded
+
+
 def main() -> None:
     """Print the comparison table and the 4,096-player figures, for ordinary and stuck fields."""
-    for players, rounds in ((256, 6), (512, 7), (256, 8), (512, 8)):
+    import sys
+
+    in_pyodide = sys.platform == "emscripten" or "--no-networkx" in sys.argv
+    print(f"{'pyodide' if sys.platform == 'emscripten' else 'cpython'} {sys.version.split()[0]}", flush=True)
+    for players, rounds in ((512, 8), (4096, 8)):
+        load_s, pair_s = full_event_pairing(players, rounds)
+        print(f"whole Pokémon event, {players} players, pairing round {rounds + 1}: "
+              f"pair_next_round {pair_s:.3f} s (+ document load {load_s:.3f} s)", flush=True)
+    for players, rounds in (() if in_pyodide else ((256, 6), (512, 7), (256, 8), (512, 8))):
         base = simulate(players, rounds)
         for label, (scores, played) in (("", base), (" stuck", make_stuck(*base))):
             t_top, d_top = topcut(scores, played, rounds + 1)
