@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 # Debian packages `make test` needs; add more here (e.g. postgresql).
-DEBIAN_PACKAGES := chromium
+DEBIAN_PACKAGES := chromium postgresql
 
 # Stamps live inside what they describe, so deleting .venv or node_modules
 # also forgets that they were installed.

@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 import os
+import random
+import time
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask
+from flask import Flask, request
+from sqlalchemy.exc import SQLAlchemyError
 
-from backend.db import db
+from backend.db import configure_engine, db
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MAX_CONTENT_LENGTH = 8 * 1024 * 1024  # 8 MiB: a push of 500 operations, or a large event document to import
+
+
+def _database_url(url: str) -> str:
+    """Accept the usual spellings of a PostgreSQL URL and use the psycopg (3) driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; ``config`` (tests) overrides instance/config.py.
 
     With no configuration at all the app keeps an SQLite database in its
-    instance folder (``instance/topcut.sqlite`` next to this package).
-    ``INSTANCE_PATH`` in ``config`` moves the instance folder (tests use a
-    temporary one).
+    instance folder (``instance/topcut.sqlite`` next to this package);
+    ``DATABASE_URL`` in the environment (e.g. ``postgresql+psycopg://...``)
+    selects another database. ``INSTANCE_PATH`` in ``config`` moves the
+    instance folder (tests use a temporary one).
     """
     config = dict(config or {})
     instance_path = config.pop("INSTANCE_PATH", None)
@@ -29,24 +42,64 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
         static_folder=None,
     )
+    from backend.api import StrictJSONProvider
+
+    app.json = StrictJSONProvider(app)
     app.config.from_mapping(
         SECRET_KEY="dev",
-        SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "topcut.sqlite"),
+        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
+        or "sqlite:///" + os.path.join(app.instance_path, "topcut.sqlite"),
         PWA_DIR=str(PROJECT_ROOT / "pwa"),
         WEB_BUILD_DIR=str(PROJECT_ROOT / "build" / "web"),
+        MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
     )
     if config:
         app.config.from_mapping(config)
     else:
         app.config.from_pyfile("config.py", silent=True)
+    app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_pre_ping", True)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
     os.makedirs(app.instance_path, exist_ok=True)
 
+    from backend import models  # noqa: F401  (the tables create_all makes)
+
     db.init_app(app)
     with app.app_context():
-        db.create_all()
+        configure_engine(db.engine)
+        _create_tables()
 
-    from backend import shell
+    from backend import errors
+
+    errors.init_app(app)
+
+    @app.before_request
+    def _refuse_nul():
+        if "\x00" in request.path or any("\x00" in v for v in request.args.values()):
+            from backend.errors import error_response
+
+            return error_response(400, "invalid-text", "the URL must not contain NUL characters")
+        return None
+
+    from backend import events, invitations, openapi, players, public, shell, sync, tokens
 
     app.register_blueprint(shell.bp)
+    for module in (events, sync, invitations, tokens, players, public, openapi):
+        app.register_blueprint(module.bp)
     return app
+
+
+def _create_tables() -> None:
+    """``create_all``, tolerating other workers creating the same tables at the same moment."""
+    for attempt in range(6):
+        try:
+            db.create_all()
+            return
+        except SQLAlchemyError:
+            db.session.rollback()
+            if attempt == 5:
+                raise
+            time.sleep(0.1 + random.random() * 0.4)

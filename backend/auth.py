@@ -1,0 +1,110 @@
+"""Bearer tokens and one-time codes: random (``secrets``), stored as sha256, revocable.
+
+A token belongs to one event and carries a role (and, for a player, their
+player id); that role and player become the ``actor`` of every operation the
+token pushes — an actor claimed in a request body is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+
+from flask import request
+from sqlalchemy import select
+
+from backend.db import db
+from backend.errors import ApiError
+from backend.models import Event, Token, now_ms
+
+__all__ = ["Principal", "hash_secret", "new_token", "new_code", "new_id", "authenticate", "require_event"]
+
+STAFF = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_id(nbytes: int = 9) -> str:
+    return secrets.token_urlsafe(nbytes)
+
+
+def new_code() -> str:
+    """A one-time code people can type: 12 characters of an unambiguous alphabet, in three groups."""
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    raw = "".join(secrets.choice(alphabet) for _ in range(12))
+    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
+
+
+def normalise_code(code: str) -> str:
+    clean = "".join(ch for ch in code.upper() if ch.isalnum())
+    return f"{clean[:4]}-{clean[4:8]}-{clean[8:]}" if len(clean) == 12 else code
+
+
+@dataclass(frozen=True)
+class Principal:
+    token_id: str
+    event_id: str
+    role: str
+    player: str | None
+
+    @property
+    def actor(self) -> dict:
+        return {"role": self.role, "player": self.player} if self.player is not None else {"role": self.role}
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role in STAFF
+
+
+def new_token(event_id: str, role: str, player: str | None = None, label: str = "") -> tuple[Token, str]:
+    """A new token row (added to the session) and its secret, shown once."""
+    secret = "tc_" + secrets.token_urlsafe(32)
+    token = Token(id=new_id(), event_id=event_id, token_hash=hash_secret(secret), role=role, player=player,
+                  label=label, created_at=now_ms())
+    db.session.add(token)
+    return token, secret
+
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def require_event(event_id: str) -> Event:
+    event = db.session.get(Event, event_id) if _ID.match(event_id) else None
+    if event is None:
+        raise ApiError(404, "unknown-event", f"there is no event '{event_id[:40]}'")
+    return event
+
+
+def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) -> Principal:
+    """The request's token for ``event_id``: 404 for an unknown event, 401 if the token is missing,
+    unknown or revoked, 403 if it belongs to another event or its role is not in ``roles``."""
+    secret = _bearer() if _ID.match(event_id) else None
+    digest = hash_secret(secret) if secret is not None else ""
+    row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at)
+                             .where(Token.token_hash == digest)).first() if secret is not None else None
+    if row is None or row.event_id != event_id:
+        require_event(event_id)  # an unknown event is a 404 whatever the token
+        if secret is None:
+            raise ApiError(401, "missing-token", "send 'Authorization: Bearer <token>'")
+        if row is None:
+            raise ApiError(401, "invalid-token", "this token is not valid")
+    if row.revoked_at is not None:
+        raise ApiError(401, "token-revoked", "this token was revoked")
+    if row.event_id != event_id:
+        raise ApiError(403, "wrong-event", "this token belongs to another event")
+    principal = Principal(row.id, row.event_id, row.role, row.player)
+    if roles is not None and principal.role not in roles:
+        raise ApiError(403, "forbidden", f"a {principal.role} may not do this (allowed: {', '.join(sorted(roles))})")
+    return principal

@@ -1,0 +1,139 @@
+"""Events: create (new or imported), read, state, export."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, jsonify
+
+from backend.api import load_body, respond
+from backend.auth import STAFF, authenticate, new_id, new_token, require_event
+from backend.db import begin_write, db
+from backend.errors import ApiError
+from backend.ledger import SERVER_DEVICE, append_server_op, create_claim, dumps, event_state
+from backend.models import Event, now_ms
+from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, EventSummarySchema, ExportResponseSchema,
+                             StateResponseSchema)
+from shared_rules.errors import DocumentError, RulesError
+from shared_rules.state import from_event_document, initial_state, to_event_document
+
+bp = Blueprint("events", __name__, url_prefix="/api/events")
+
+
+@bp.post("")
+def create_event():
+    """Create an event from a ruleset, or import a whole topcut-event/1 document.
+    ---
+    post:
+      summary: Create or import an event; returns the organizer's token (shown once)
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: CreateEventSchema
+      responses:
+        201:
+          content:
+            application/json:
+              schema: CreateEventResponseSchema
+    """
+    data = load_body(CreateEventSchema())
+    begin_write()
+    event_id = new_id(12)
+    if data["document"] is not None:
+        try:
+            state = from_event_document(data["document"])
+            base = to_event_document(state)
+            from_event_document(json.loads(dumps(base)))  # must survive the round trip devices will do
+        except DocumentError:
+            raise
+        except RulesError as exc:
+            raise DocumentError("", str(exc)) from None
+        event = Event(id=event_id, name=state["name"], ruleset=state["ruleset"], head_seq=0,
+                      base_document=dumps(base), created_at=now_ms(), snapshot_seq=0)
+        db.session.add(event)
+        for player in state["players"]:
+            create_claim(event_id, player["id"], None)
+    else:
+        event = Event(id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(),
+                      snapshot_seq=0)
+        payload = {"ruleset": data["ruleset"], "name": data["name"]}
+        if data["settings"] is not None:
+            payload["settings"] = data["settings"]
+        if data["seed"] is not None:
+            payload["seed"] = data["seed"]
+        op = {"type": "event.create", "op_id": f"{SERVER_DEVICE}:1", "device": SERVER_DEVICE,
+              "actor": {"role": "organizer"}, "at": now_ms(), "payload": payload}
+        db.session.add(event)
+        try:
+            state = append_server_op(event, initial_state(), op)
+        except RulesError as exc:
+            raise ApiError(422, "invalid-event", str(exc)) from None
+        event.name = state["name"]
+    token, secret = new_token(event_id, "organizer", None, data["label"] or "organizer")
+    db.session.commit()
+    return respond(CreateEventResponseSchema(),
+                   {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,
+                    "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq}, 201)
+
+
+@bp.get("/<event_id>")
+def get_event(event_id: str):
+    """The event's name, ruleset and cursor, and the caller's role.
+    ---
+    get:
+      summary: Event summary (any token of the event)
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: EventSummarySchema
+    """
+    principal = authenticate(event_id)
+    event = require_event(event_id)
+    return respond(EventSummarySchema(), {"event_id": event.id, "name": event.name, "ruleset": event.ruleset,
+                                          "cursor": event.head_seq, "role": principal.role,
+                                          "player": principal.player})
+
+
+@bp.get("/<event_id>/state")
+def get_state(event_id: str):
+    """The folded state (staff).
+    ---
+    get:
+      summary: The event's current state, the fold of its log (staff tokens)
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: StateResponseSchema
+    """
+    authenticate(event_id, STAFF)
+    event = require_event(event_id)
+    seq, state = event_state(event)
+    return respond(StateResponseSchema(), {"cursor": seq, "state": state})
+
+
+@bp.get("/<event_id>/export")
+def export_event(event_id: str):
+    """The whole event as a topcut-event/1 document (staff).
+    ---
+    get:
+      summary: Export the event as a topcut-event/1 document (staff tokens)
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: ExportResponseSchema
+    """
+    authenticate(event_id, STAFF)
+    event = require_event(event_id)
+    _, state = event_state(event)
+    try:
+        document = to_event_document(state)
+    except RulesError as exc:
+        raise ApiError(409, "nothing-to-export", str(exc)) from None
+    return jsonify(document)

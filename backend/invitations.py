@@ -1,0 +1,103 @@
+"""Invitations: the organizer invites staff devices with a one-time code (link + QR code)."""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import quote
+
+import segno
+from flask import Blueprint, request
+from sqlalchemy import update
+
+from backend.api import load_body, respond
+from backend.auth import hash_secret, new_code, new_id, new_token, normalise_code
+from backend.db import begin_write, db
+from backend.errors import ApiError
+from backend.ledger import lock_event
+from backend.auth import authenticate
+from backend.models import Invitation, now_ms
+from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
+
+bp = Blueprint("invitations", __name__, url_prefix="/api")
+
+
+def qr_svg(text: str) -> str:
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    return buffer.getvalue().decode("utf-8")
+
+
+def join_link(code: str) -> str:
+    return f"{request.host_url.rstrip('/')}/#join={quote(code)}"
+
+
+@bp.post("/events/<event_id>/invitations")
+def invite(event_id: str):
+    """Invite a staff device.
+    ---
+    post:
+      summary: Invite a head judge, judge, scorekeeper or co-organizer device (organizer token)
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: InvitationRequestSchema
+      responses:
+        201:
+          content:
+            application/json:
+              schema: InvitationResponseSchema
+    """
+    data = load_body(InvitationRequestSchema())
+    lock_event(event_id)
+    principal = authenticate(event_id, {"organizer"})
+    code = new_code()
+    invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None, role=data["role"],
+                            created_by=principal.token_id, created_at=now_ms())
+    db.session.add(invitation)
+    db.session.commit()
+    link = join_link(code)
+    return respond(InvitationResponseSchema(), {"invitation_id": invitation.id, "event_id": event_id,
+                                                "role": invitation.role, "code": code, "link": link,
+                                                "qr_svg": qr_svg(link)}, 201)
+
+
+@bp.post("/invitations/redeem")
+def redeem():
+    """Redeem a one-time code (staff invitation or player claim code) for a token.
+    ---
+    post:
+      summary: Redeem a one-time code for a device token (shown once)
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: RedeemRequestSchema
+      responses:
+        201:
+          content:
+            application/json:
+              schema: TokenGrantSchema
+    """
+    data = load_body(RedeemRequestSchema())
+    begin_write()
+    digest = hash_secret(normalise_code(data["code"]))
+    invitation = db.session.query(Invitation).filter_by(code_hash=digest).one_or_none()
+    if invitation is None or invitation.revoked_at is not None:
+        raise ApiError(404, "unknown-code", "this code is not valid")
+    if invitation.redeemed_at is not None:
+        raise ApiError(410, "code-used", "this code was already used; ask for a new one")
+    token, secret = new_token(invitation.event_id, invitation.role, invitation.player,
+                              data["label"] or f"{invitation.role} device")
+    # The conditional update is the one-time guarantee, whatever else runs at the same time.
+    claimed = db.session.execute(
+        update(Invitation).where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))
+        .values(redeemed_at=now_ms(), token_id=token.id)
+    ).rowcount
+    if claimed != 1:
+        db.session.rollback()
+        raise ApiError(410, "code-used", "this code was already used; ask for a new one")
+    db.session.commit()
+    return respond(TokenGrantSchema(), {"event_id": token.event_id, "token": secret, "token_id": token.id,
+                                        "role": token.role, "player": token.player}, 201)

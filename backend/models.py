@@ -1,0 +1,107 @@
+"""The tables: events, their append-only operation log, devices, tokens and invitations.
+
+The operation log is the truth: an event's state is ``replay`` of its accepted
+operations (on top of the imported document, if it was created by import).
+``events.snapshot`` caches the folded state at ``snapshot_seq`` for speed.
+Rejected operations are logged too (``server_seq`` NULL) so a device's
+sequence stays gapless and a replayed (device, seq) gets the same verdict.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import BigInteger, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from backend.db import db
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Event(db.Model):
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text, default="")
+    ruleset: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: The last server sequence number handed out (0: none yet); guarded by the row lock.
+    head_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: The imported topcut-event/1 document the log starts from (JSON), or NULL.
+    base_document: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
+    #: Cached folded state (JSON) after ``snapshot_seq``; NULL: fold from the start.
+    snapshot: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
+    snapshot_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class Operation(db.Model):
+    __tablename__ = "operations"
+    __table_args__ = (
+        UniqueConstraint("event_id", "server_seq", name="uq_operations_event_server_seq"),
+        UniqueConstraint("event_id", "device", "device_seq", name="uq_operations_event_device_seq"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
+    device: Mapped[str] = mapped_column(String(128))
+    device_seq: Mapped[int] = mapped_column(BigInteger)
+    #: NULL for a rejected operation.
+    server_seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    accepted: Mapped[bool] = mapped_column(db.Boolean)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The operation as applied (JSON text; the actor is the token's, never the body's).
+    op: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    received_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+
+
+class Device(db.Model):
+    """A device's progress in one event, and the token it belongs to."""
+
+    __tablename__ = "devices"
+
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"), primary_key=True)
+    device: Mapped[str] = mapped_column(String(128), primary_key=True)
+    token_id: Mapped[str] = mapped_column(String(32))
+    last_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    last_accepted: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class Token(db.Model):
+    """A bearer token: random, stored as its sha256, revocable."""
+
+    __tablename__ = "tokens"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str | None] = mapped_column(Text, nullable=True)
+    label: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class Invitation(db.Model):
+    """A one-time code: a staff invitation, or a player's claim code (``player`` set)."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (Index("ix_invitations_event_player", "event_id", "player"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: Kept only for player claim codes, which staff list and hand out.
+    code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    role: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    redeemed_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    token_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

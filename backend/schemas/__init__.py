@@ -1,0 +1,276 @@
+"""marshmallow schemas for every request and response body (and the OpenAPI description's components)."""
+
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+MAX_SEQ = 2**53
+DEVICE_ID = validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+                            error="a device id is 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)")
+STAFF_INVITE_ROLES = ("organizer", "head-judge", "judge", "scorekeeper")
+NO_NUL = validate.Regexp(r"^[^\x00]*$", error="must not contain NUL characters")
+
+
+def _int(**kwargs):
+    return fields.Integer(strict=True, **kwargs)
+
+
+class ErrorSchema(Schema):
+    error = fields.String(required=True, metadata={"description": "a short, stable code"})
+    message = fields.String(required=True, metadata={"description": "one line naming the problem"})
+    expected_seq = _int(metadata={"description": "sequence-gap only: the seq the device must push next"})
+
+
+# ------------------------------------------------------------------ events
+
+class CreateEventSchema(Schema):
+    """Either ``ruleset`` (+ name, settings, seed) or a whole ``topcut-event/1`` ``document``."""
+
+    ruleset = fields.String(validate=[validate.Length(1, 64), NO_NUL])
+    name = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL])
+    settings = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    seed = fields.String(load_default=None, allow_none=True, validate=[validate.Length(0, 200), NO_NUL])
+    document = fields.Dict(keys=fields.String(), load_default=None, allow_none=True,
+                           metadata={"description": "a topcut-event/1 document to import"})
+    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
+                          metadata={"description": "a name for the organizer's token"})
+
+    @validates_schema
+    def _one_source(self, data, **kwargs):
+        if data.get("document") is None and not data.get("ruleset"):
+            raise ValidationError("give a ruleset (new event) or a document (import)", "ruleset")
+        if data.get("document") is not None and data.get("ruleset"):
+            raise ValidationError("give a ruleset or a document, not both", "document")
+
+
+class TokenGrantSchema(Schema):
+    """A token, shown exactly once."""
+
+    event_id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "send as 'Authorization: Bearer <token>'"})
+    token_id = fields.String(required=True, metadata={"description": "for listing and revoking"})
+    role = fields.String(required=True)
+    player = fields.String(allow_none=True)
+
+
+class CreateEventResponseSchema(TokenGrantSchema):
+    name = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    cursor = _int(required=True, metadata={"description": "the event's last server sequence number"})
+
+
+class EventSummarySchema(Schema):
+    event_id = fields.String(required=True)
+    name = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    cursor = _int(required=True)
+    role = fields.String(required=True, metadata={"description": "the caller's role"})
+    player = fields.String(allow_none=True)
+
+
+class StateResponseSchema(Schema):
+    cursor = _int(required=True)
+    state = fields.Dict(required=True, metadata={"description": "the folded topcut-state/1"})
+
+
+class ExportResponseSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    format = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    name = fields.String()
+    players = fields.List(fields.Dict(), required=True)
+    rounds = fields.List(fields.Dict(), required=True)
+
+
+# ------------------------------------------------------------------ sync
+
+class OperationInSchema(Schema):
+    """An operation as a device sends it; ``op_id``, ``device`` and ``actor`` are set by the server."""
+
+    class Meta:
+        unknown = EXCLUDE  # a device may send its whole local op; the server ignores actor, op_id, device
+
+    type = fields.String(required=True, validate=[validate.Length(1, 64), NO_NUL])
+    payload = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    at = _int(load_default=None, allow_none=True, validate=validate.Range(0, MAX_SEQ),
+              metadata={"description": "the device's clock, ms (default: the server's)"})
+
+
+class PushItemSchema(Schema):
+    seq = _int(required=True, validate=validate.Range(1, MAX_SEQ))
+    op = fields.Nested(OperationInSchema, required=True)
+
+
+class PushRequestSchema(Schema):
+    device = fields.String(required=True, validate=DEVICE_ID)
+    ops = fields.List(fields.Nested(PushItemSchema), required=True, validate=validate.Length(1, 500))
+
+    @validates_schema
+    def _consecutive(self, data, **kwargs):
+        seqs = [item["seq"] for item in data.get("ops", [])]
+        if any(b != a + 1 for a, b in zip(seqs, seqs[1:])):
+            raise ValidationError("sequence numbers in one push must be consecutive and increasing", "ops")
+        if data.get("device") == "server":
+            raise ValidationError("'server' is reserved", "device")
+
+
+class VerdictSchema(Schema):
+    seq = _int(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["accepted", "rejected"]))
+    server_seq = _int(allow_none=True)
+    reason = fields.String(allow_none=True, metadata={"description": "why it was rejected (show it)"})
+    error = fields.String(allow_none=True)
+
+
+class PushResponseSchema(Schema):
+    device = fields.String(required=True)
+    results = fields.List(fields.Nested(VerdictSchema), required=True)
+    last_seq = _int(required=True, metadata={"description": "the device's last processed seq"})
+    last_accepted = _int(required=True)
+    cursor = _int(required=True, metadata={"description": "the event's last server seq"})
+
+
+class PullQuerySchema(Schema):
+    cursor = _int(load_default=0, validate=validate.Range(0, MAX_SEQ))
+    limit = _int(load_default=50_000, validate=validate.Range(1, 50_000))
+    device = fields.String(load_default=None, validate=DEVICE_ID,
+                           metadata={"description": "also list this device's rejected operations"})
+
+
+class LoggedOperationSchema(Schema):
+    server_seq = _int(required=True)
+    op = fields.Dict(required=True)
+
+
+class DeviceProgressSchema(Schema):
+    last_seq = _int(required=True)
+    last_accepted = _int(required=True)
+
+
+class RejectionSchema(Schema):
+    seq = _int(required=True)
+    reason = fields.String(allow_none=True)
+    error = fields.String(allow_none=True)
+
+
+class PullResponseSchema(Schema):
+    event_id = fields.String(required=True)
+    cursor = _int(required=True, metadata={"description": "pass back as ?cursor= next time"})
+    more = fields.Boolean(required=True, metadata={"description": "true: pull again before trusting devices"})
+    ops = fields.List(fields.Nested(LoggedOperationSchema), required=True)
+    devices = fields.Dict(keys=fields.String(), values=fields.Nested(DeviceProgressSchema), required=True)
+    rejections = fields.List(fields.Nested(RejectionSchema), required=True)
+    base = fields.Dict(allow_none=True, required=True,
+                       metadata={"description": "cursor=0 only: the imported document the log starts from"})
+
+
+# ------------------------------------------------------------------ invitations, tokens, players
+
+class InvitationRequestSchema(Schema):
+    role = fields.String(required=True, validate=validate.OneOf(STAFF_INVITE_ROLES))
+    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL])
+
+
+class InvitationResponseSchema(Schema):
+    invitation_id = fields.String(required=True)
+    event_id = fields.String(required=True)
+    role = fields.String(required=True)
+    code = fields.String(required=True, metadata={"description": "one-time code"})
+    link = fields.String(required=True)
+    qr_svg = fields.String(required=True, metadata={"description": "the link as an SVG QR code"})
+
+
+class RedeemRequestSchema(Schema):
+    code = fields.String(required=True, validate=validate.Length(1, 64))
+    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL])
+
+
+class TokenInfoSchema(Schema):
+    token_id = fields.String(required=True)
+    role = fields.String(required=True)
+    player = fields.String(allow_none=True)
+    label = fields.String(required=True)
+    created_at = _int(required=True)
+    revoked = fields.Boolean(required=True)
+
+
+class TokenListSchema(Schema):
+    tokens = fields.List(fields.Nested(TokenInfoSchema), required=True)
+
+
+class RevokeResponseSchema(Schema):
+    token_id = fields.String(required=True)
+    revoked = fields.Boolean(required=True)
+
+
+class ClaimSchema(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    code = fields.String(required=True)
+    redeemed = fields.Boolean(required=True)
+
+
+class ClaimListSchema(Schema):
+    claims = fields.List(fields.Nested(ClaimSchema), required=True)
+
+
+class MyMatchSchema(Schema):
+    round = _int(required=True)
+    stage = fields.String(required=True)
+    match = _int(required=True)
+    table = _int(allow_none=True)
+    players = fields.List(fields.String(), required=True)
+    status = fields.String(required=True)
+    outcomes = fields.List(fields.String(), allow_none=True)
+    reports = fields.List(fields.Dict(), required=True)
+
+
+class MeSchema(Schema):
+    event_id = fields.String(required=True)
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    cursor = _int(required=True)
+    matches = fields.List(fields.Nested(MyMatchSchema), required=True)
+
+
+# ------------------------------------------------------------------ public
+
+class PublicPlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class PublicMatchSchema(Schema):
+    table = _int(allow_none=True)
+    players = fields.List(fields.Nested(PublicPlayerSchema), required=True)
+    status = fields.String(required=True)
+    outcomes = fields.List(fields.String(), allow_none=True)
+
+
+class PublicRoundSchema(Schema):
+    number = _int(required=True)
+    stage = fields.String(required=True)
+    status = fields.String(required=True)
+    matches = fields.List(fields.Nested(PublicMatchSchema), required=True)
+
+
+class PairingsSchema(Schema):
+    event_id = fields.String(required=True)
+    name = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    cursor = _int(required=True)
+    rounds = fields.List(fields.Nested(PublicRoundSchema), required=True)
+
+
+class StandingsSchema(Schema):
+    event_id = fields.String(required=True)
+    cursor = _int(required=True)
+    standings = fields.List(fields.Dict(), required=True)
+    note = fields.String(allow_none=True, metadata={"description": "why standings are empty, if they are"})
+
+
+class PublicSchema(PairingsSchema):
+    standings = fields.List(fields.Dict(), required=True)
+    note = fields.String(allow_none=True)

@@ -1,0 +1,72 @@
+"""The sync protocol (in the spirit of Replicache): push a device's operations, pull the log.
+
+Each device has an id and a gapless sequence of operations (1, 2, 3, ...).
+A push is idempotent on (device, seq): a replayed seq gets its stored verdict;
+a gap is refused (409 ``sequence-gap`` with ``expected_seq``); each new
+operation is authorized and checked against the current state, then appended
+with the next server sequence number, or rejected with a reason (recorded, so
+the device's sequence still advances). A pull returns the accepted operations
+after a cursor, and every device's last processed and last accepted seq, so a
+device drops what the server has processed and re-applies its pending
+operations on top.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+
+from backend.api import load_args, load_body, respond
+from backend.auth import authenticate, require_event
+from backend.ledger import pull_body, push
+from backend.schemas import PullQuerySchema, PullResponseSchema, PushRequestSchema, PushResponseSchema
+
+bp = Blueprint("sync", __name__, url_prefix="/api/events")
+
+
+@bp.post("/<event_id>/push")
+def push_ops(event_id: str):
+    """Push a device's operations.
+    ---
+    post:
+      summary: Push operations (idempotent on device and seq; the token's role is the actor)
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: PushRequestSchema
+      responses:
+        200:
+          content:
+            application/json:
+              schema: PushResponseSchema
+    """
+    data = load_body(PushRequestSchema())
+    principal = authenticate(event_id)
+    result = push(event_id, principal, data["device"], data["ops"])
+    return respond(PushResponseSchema(), result)
+
+
+@bp.get("/<event_id>/pull")
+def pull_ops(event_id: str):
+    """Pull the log after a cursor.
+    ---
+    get:
+      summary: Accepted operations after the cursor, plus each device's progress
+      security: [{bearer: []}]
+      parameters:
+      - in: query
+        schema: PullQuerySchema
+      responses:
+        200:
+          content:
+            application/json:
+              schema: PullResponseSchema
+    """
+    args = load_args(PullQuerySchema())
+    authenticate(event_id)
+    event = require_event(event_id)
+    return Response(pull_body(event, args["cursor"], args["limit"], args["device"]), mimetype="application/json")
+
+
+__all__ = ["bp", "PullResponseSchema"]
