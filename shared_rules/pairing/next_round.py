@@ -257,7 +257,7 @@ def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: Paire
     if only is not None:
         present = [pid for pid in present if pid in only]
     state = pairing_state(event, number, stage, ruleset, tuple(present))
-    return _pair(event, ruleset, policy, state, divisions, ranking, keep)
+    return _pair(event, ruleset, policy, state, divisions, ranking, keep, future_rounds=total - number)
 
 
 def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[str],
@@ -279,8 +279,8 @@ def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[
 
 
 def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingState,
-          divisions: Mapping[str, str], ranking: list[str] | None, keep: PairedRound | None = None
-          ) -> PairedRound:
+          divisions: Mapping[str, str], ranking: list[str] | None, keep: PairedRound | None = None,
+          future_rounds: int = 0) -> PairedRound:
     number = state.number
     kept_pairs = frozenset(frozenset(m.players) for m in keep.matches if len(m.players) == 2) if keep else frozenset()
     kept_byes = frozenset(m.players[0] for m in keep.matches if len(m.players) == 1) if keep else frozenset()
@@ -322,8 +322,11 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
             if modified:
                 bye_points = _modified_bye_points(ids, bye_points, divisions)
             secondary = _secondary(policy, state, kept_pairs, len(ids))
+            # Star Trek 7.6 criterion 5 looks ahead over everyone still in (earned-bye holders included).
+            future_ids = tuple(state.present) if len(pools) == 1 else tuple(ids)
             pool = PoolInput(tuple(ids), scores, bye_points, {pid: rank.get(pid, len(rank)) for pid in ids},
-                             state.opponents, state.had_bye, event.seed, (number, label), secondary, kept_byes)
+                             state.opponents, state.had_bye, event.seed, (number, label), secondary, kept_byes,
+                             future_rounds, future_ids)
             result = pair_pool(pool, policy)
         warnings.extend(result.warnings)
         groups.extend(_groups(result, policy))

@@ -15,8 +15,11 @@ Readings where the documents are loose (the project's):
   in-person tournament" — every round of the event counts.
 - Star Trek 7.6's "no player paired down more than once each round" and
   "VP totals similar" are what minimising the total squared point gap gives;
-  criterion 5 ("ability to pair future rounds") is served by never leaving a
-  rematch when one can be avoided, and is otherwise left to the random draw.
+  criterion 5 ("ability to pair future rounds") is the lookahead of
+  :mod:`.lookahead` (``future_lookahead``): among the pairings equal on
+  criteria 1-4, one after which the remaining rounds can still be paired
+  without rematches (and without second byes) is preferred; it runs only
+  when the event is small enough for the future to fail.
 - Where a document's bye limit cannot hold (everyone eligible already had a
   bye), the player the bye rule picks gets a second bye and the round
   carries a warning; other rulesets than Star Trek fall back to a rematch
@@ -60,6 +63,8 @@ class PairingPolicy:
     #: Tribbles pods kept for this many rounds, 0 for two-player Swiss.
     pod_rounds: int
     source: str
+    #: Prefer, among equally good pairings, one that keeps the remaining rounds pairable (Star Trek 7.6, 5).
+    future_lookahead: bool = False
 
 
 _SWISS = "random within equal points; an odd group pairs one player down at random"
@@ -85,9 +90,11 @@ POLICIES: Mapping[str, PairingPolicy] = {
                           "allow-rematch", None, False, False, 0, "AGoT Tournament Regulations, Swiss Rounds"),
     # Star Trek OP Guide 7.2 (scorecards), 7.5.1 (byes), 7.6 (later rounds), 13.4 (delayed results).
     "startrek-1e": PairingPolicy("startrek-1e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
-                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4"),
+                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
+                                 future_lookahead=True),
     "startrek-2e": PairingPolicy("startrek-2e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
-                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4"),
+                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
+                                 future_lookahead=True),
     # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
     "tribbles": PairingPolicy("tribbles", "pods", "none", "event", None, None, "allow-rematch", None,
                               False, False, 5, "Star Trek OP Guide 7.2, 7.6"),

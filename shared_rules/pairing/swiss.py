@@ -11,6 +11,12 @@ Swiss Rounds; Star Trek 7.6), and nobody is paired down twice unless forced
 The bye is chosen before the matching by the ruleset's rule
 (:func:`~shared_rules.pairing.byes.bye_order`); if the rest cannot then be
 paired without a rematch, the next candidate is tried.
+
+Star Trek 7.6 criterion 5 ("ability to pair future rounds"): when the
+policy asks for it and the guard of :mod:`.lookahead` says the remaining
+rounds could fail, the pairings equal to the best one on every other
+criterion (and bye candidates of the same points and bye history) are
+searched for one after which the remaining rounds stay pairable.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from math import lcm
 from typing import Callable, Mapping, Sequence
 
 from ..seeded import Rng
+from . import lookahead
 from .byes import bye_order
-from .matching import Entrant, pair_players
+from .matching import Entrant, pair_players, total_squared_difference
 from .policies import PairingPolicy
 
 __all__ = ["PoolInput", "PoolResult", "pair_pool", "pair_round_one", "integer_points", "match_even"]
@@ -50,6 +57,10 @@ class PoolInput:
     secondary: Callable[[str, str], int] | None = None
     #: Players whose existing bye should stand if the bye rule allows it (corrections, Pokémon TOP 4).
     keep_bye: frozenset[str] = frozenset()
+    #: Swiss rounds still to be paired after this one (for the policy's ``future_lookahead``).
+    future_rounds: int = 0
+    #: Players expected in those rounds (empty: this pool's players).
+    future_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +124,17 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
     rng_context = ("swiss", *pool.context)
     if len(ids) % 2 == 0 or policy.bye_rule == "none":
         pairs, left = match_even(ids, pool.scores, pool.opponents, Rng(pool.seed, *rng_context), pool.secondary)
+        if policy.future_lookahead:
+            found = _lookahead(pool, policy, ids, {None: ()}, pairs, left, warnings)
+            if found is not None:
+                pairs, left = list(found.pairs), list(found.left)
         return _finish(pool, policy, pairs, left, [], warnings)
     order = bye_order(policy, ids, pool.points, pool.rank, pool.had_bye, pool.seed, *pool.context)
     order = _prefer_kept_bye(order, pool, policy)
     best: tuple[list[tuple[str, str]], list[str], str] | None = None
+    attempts: dict[str | None, tuple[object, ...]] = {}
     for attempt, candidate in enumerate(order[:BYE_ATTEMPTS]):
+        attempts[candidate] = (attempt,)
         rest = [pid for pid in ids if pid != candidate]
         pairs, left = match_even(rest, pool.scores, pool.opponents, Rng(pool.seed, *rng_context, attempt),
                                  pool.secondary)
@@ -127,9 +144,63 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
             break
     assert best is not None
     pairs, left, chosen = best
+    if policy.future_lookahead:
+        # Equally deserving bye candidates: same points and bye history as the chosen one (criterion 4).
+        tier = [c for c in order[:BYE_ATTEMPTS] if c != chosen and pool.points[c] == pool.points[chosen]
+                and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))]
+        candidates = {chosen: attempts[chosen], **{c: attempts.get(c, (order.index(c),)) for c in tier}}
+        found = _lookahead(pool, policy, ids, candidates, pairs, left, warnings)
+        if found is not None and found.bye is not None:
+            pairs, left, chosen = list(found.pairs), list(found.left), found.bye
     if pool.had_bye.get(chosen):
         warnings.append(f"{chosen} receives a second bye: every other player has had one")
     return _finish(pool, policy, pairs, left, [chosen], warnings)
+
+
+def _lookahead(pool: PoolInput, policy: PairingPolicy, ids: list[str],
+               candidates: Mapping[str | None, tuple[object, ...]], pairs: list[tuple[str, str]],
+               left: list[str], warnings: list[str]) -> lookahead.Choice | None:
+    """Star Trek 7.6 criterion 5: an equally good pairing that keeps the remaining rounds pairable.
+
+    ``candidates`` maps each equally deserving bye (the chosen one first;
+    ``None`` for an even pool) to the seeded context of its plain pairing, so
+    the search starts from the pairing already found. Returns None when the
+    guard skips the lookahead (see :func:`.lookahead.may_fail`).
+    """
+    future = lookahead.Future(pool.future_ids or tuple(ids), pool.opponents, pool.had_bye, pool.future_rounds,
+                              pool.seed, pool.context, policy.rematch_fallback == "both-byes")
+    if not lookahead.may_fail(future):
+        return None
+    rng_context = ("swiss", *pool.context)
+    first = next(iter(candidates))
+
+    def solve(bye: str | None, banned: frozenset[frozenset[str]]) -> tuple[list[tuple[str, str]], list[str]]:
+        if bye == first and not banned:
+            return pairs, left
+        rest = [pid for pid in ids if pid != bye]
+        opponents: Mapping[str, frozenset[str]] = pool.opponents
+        if banned:
+            extra: dict[str, set[str]] = {}
+            for pair in banned:
+                for pid in pair:
+                    extra.setdefault(pid, set()).update(pair - {pid})
+            opponents = {pid: pool.opponents.get(pid, frozenset()) | extra.get(pid, set()) for pid in rest}
+        return match_even(rest, pool.scores, opponents, Rng(pool.seed, *rng_context, *candidates[bye]),
+                          pool.secondary)
+
+    def key(found: Sequence[tuple[str, str]], unpaired: Sequence[str]) -> tuple[int, object, int]:
+        secondary = sum(pool.secondary(a, b) for a, b in found) if pool.secondary else 0
+        return len(unpaired), total_squared_difference(found, pool.scores), secondary
+
+    choice = lookahead.choose(future, list(candidates), solve, key)
+    if choice.cost != (0, 0):
+        stranded, second = choice.cost
+        problems = ([f"{stranded} player-round(s) with only rematches left"] if stranded else []) + \
+                   ([f"{second} second bye(s)"] if second else [])
+        warnings.append(f"the remaining {pool.future_rounds} round(s) may not be pairable without rematches or "
+                        "second byes (Star Trek OP Guide 7.6, criterion 5): no pairing as good as this one on "
+                        "criteria 1-4 avoids " + " and ".join(problems))
+    return choice
 
 
 def _prefer_kept_bye(order: list[str], pool: PoolInput, policy: PairingPolicy) -> list[str]:
