@@ -1,4 +1,10 @@
-"""Synthetic events for benchmarks: N players, R Swiss rounds, seeded results."""
+"""Synthetic events for benchmarks: N players, R Swiss rounds, seeded results.
+
+The default event is a plain Swiss event; the keyword options add what real
+events have (drops, late players, earned byes, Pokémon divisions and a day
+two, unreported and disputed results) so the same generator can feed output
+comparisons as well as timings.
+"""
 
 from __future__ import annotations
 
@@ -16,18 +22,62 @@ _RESULTS = {
     "shatterpoint": (("win", "loss"), ("loss", "win"), ("draw", "draw")),
 }
 
+#: The one-player loss a ruleset records for a round a late player missed (None: no result at all).
+_MISSED = {"pokemon-tcg": "late", "shatterpoint": "unpaired-loss", "startrek-1e": "missed-game"}
 
-def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: str = "bench") -> dict[str, Any]:
-    """A complete event document: rounds paired by points (adjacent pairs), random results."""
+
+def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: str = "bench", *,
+                drops: int = 0, late: int = 0, earned: int = 0, divisions: bool = False,
+                day_two: int = 0, pending: int = 0) -> dict[str, Any]:
+    """A complete event document: rounds paired by points (adjacent pairs), random results.
+
+    ``drops`` players drop after a random round, ``late`` players miss the
+    first one or two rounds, ``earned`` players get an earned bye in round 1
+    (Pokémon and Star Trek), ``divisions`` spreads Pokémon players over the
+    three age divisions, ``day_two`` makes the last rounds a Pokémon day two
+    for the top half, ``pending`` leaves that many matches per round
+    unreported or disputed. All default to none: the benchmark's event.
+    """
     rng = Rng(seed, "bench-event")
     ids = [f"p{i:05d}" for i in range(1, players + 1)]
     points = {pid: 0 for pid in ids}
     results = _RESULTS.get(ruleset, _RESULTS["pokemon-tcg"])
+    extra_rng = Rng(seed, "bench-event-extra")
+    shuffled = extra_rng.shuffled(ids) if (drops or late or earned) else []
+    dropped_after = {pid: 1 + extra_rng.below(max(1, rounds - 1)) for pid in shuffled[:drops]}
+    late_until = {pid: 1 + extra_rng.below(2) for pid in shuffled[drops:drops + late]}
+    earned_ids = set(shuffled[drops + late:drops + late + earned]) if ruleset in ("pokemon-tcg", "startrek-1e") else set()
+    missed = _MISSED.get(ruleset)
+    day_two_from = rounds - day_two + 1 if ruleset == "pokemon-tcg" and 0 < day_two < rounds else rounds + 1
+    in_day_two: set[str] = set()
     bye = "bye"
     doc_rounds = []
     for number in range(1, rounds + 1):
-        order = sorted(rng.shuffled(ids), key=lambda pid: -points[pid])
-        matches = []
+        stage = "swiss" if number < day_two_from else "swiss-day2"
+        if number == day_two_from:
+            best = sorted(ids, key=lambda pid: (-points[pid], pid))
+            in_day_two = {pid for pid in best[:len(best) // 2] if pid not in dropped_after}
+        matches: list[dict[str, Any]] = []
+        active = []
+        for pid in ids:
+            if pid in dropped_after and number > dropped_after[pid]:
+                continue
+            if stage == "swiss-day2" and pid not in in_day_two:
+                continue
+            if pid in late_until and number <= late_until[pid]:
+                if missed is not None:
+                    matches.append({"players": [pid], "outcomes": [missed]})
+                continue
+            if number == 1 and pid in earned_ids:
+                outcome = "earned-bye" if ruleset.startswith("startrek") else bye
+                match = {"players": [pid], "outcomes": [outcome]}
+                if ruleset == "pokemon-tcg" and extra_rng.below(2):
+                    match["earned"] = True
+                matches.append(match)
+                points[pid] += 3
+                continue
+            active.append(pid)
+        order = sorted(rng.shuffled(active), key=lambda pid: -points[pid])
         if len(order) % 2:
             lone = order.pop()
             matches.append({"players": [lone], "outcomes": [bye]})
@@ -42,13 +92,32 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
                 match["stats"] = [first, second]
             if ruleset.startswith("startrek"):
                 match["scores"] = [rng.below(120), rng.below(120)]
+            if pending and table <= pending:
+                if table % 2:
+                    match["outcomes"] = None
+                else:
+                    match["disputed"] = True
             matches.append(match)
             for pid, o in zip((a, b), outcome):
                 points[pid] += {"win": 3, "tie": 1}.get(o, 0)
-        doc_rounds.append({"number": number, "stage": "swiss", "matches": matches})
+        doc_rounds.append({"number": number, "stage": stage, "matches": matches})
+    doc_players = []
+    for i, pid in enumerate(ids, start=1):
+        row: dict[str, Any] = {"id": pid, "name": pid, "entry": i}
+        if pid in dropped_after:
+            row["dropped_after"] = dropped_after[pid]
+        if pid in late_until:
+            row["late"] = True
+        if pid in earned_ids and ruleset.startswith("startrek"):
+            row["earned_byes"] = 1
+        elif pid in earned_ids and extra_rng.below(2):
+            row["earned_byes"] = 1
+        if divisions and ruleset == "pokemon-tcg":
+            row["division"] = ("masters", "senior", "junior")[extra_rng.below(3)]
+        doc_players.append(row)
     return {
         "format": "topcut-event/1", "ruleset": ruleset, "name": f"Bench {players}x{rounds}", "seed": seed,
         "settings": {"rounds": rounds},
-        "players": [{"id": pid, "name": pid, "entry": i} for i, pid in enumerate(ids, start=1)],
+        "players": doc_players,
         "rounds": doc_rounds,
     }

@@ -9,6 +9,7 @@ unchanged, so a document round-trips through :func:`load_event` and
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 from types import MappingProxyType
@@ -126,13 +127,24 @@ def _per_player(value: Any, path: str, count: int) -> list[Any]:
     return items
 
 
+_MATCH_SET = frozenset(_MATCH_FIELDS)
+
+
 def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Match:
-    obj = _obj(raw, path)
-    ids = _list(_need(obj, "players", path), f"{path}.players")
+    # The checks, their order and their messages are those of the plain validators
+    # (_obj, _need, _list, _per_player, _is_number); the common well-formed case
+    # just skips building field paths and calling helpers.
+    obj = raw if raw.__class__ is dict else _obj(raw, path)
+    if "players" not in obj:
+        raise DocumentError(path, "missing required field 'players'")
+    ids = obj["players"]
+    if ids.__class__ is not list:
+        ids = _list(ids, f"{path}.players")
+    count = len(ids)
     low, high = ruleset.match_sizes
-    if not (len(ids) == 2 and low == 2) and (not 1 <= len(ids) <= high or 2 < len(ids) < low):
+    if not (count == 2 and low == 2) and (not 1 <= count <= high or 2 < count < low):
         sizes = "1" if high == 1 else f"1 or {low}" if low == high else f"1 or {low}-{high}"
-        raise DocumentError(f"{path}.players", f"{len(ids)} players in a match; {ruleset.id} takes {sizes}")
+        raise DocumentError(f"{path}.players", f"{count} players in a match; {ruleset.id} takes {sizes}")
     players: list[str] = []
     for i, pid in enumerate(ids):
         if pid.__class__ is not str or pid not in known:
@@ -143,29 +155,44 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
         players.append(pid)
     outcomes = None
     vocabulary = ruleset.outcome_keys
-    if obj.get("outcomes") is not None:
-        outcomes = tuple(_per_player(obj["outcomes"], f"{path}.outcomes", len(players)))
+    raw_outcomes = obj.get("outcomes")
+    if raw_outcomes is not None:
+        if raw_outcomes.__class__ is list and len(raw_outcomes) == count:
+            outcomes = tuple(raw_outcomes)
+        else:
+            outcomes = tuple(_per_player(raw_outcomes, f"{path}.outcomes", count))
         for value in outcomes:
             if value.__class__ is not str or value not in vocabulary:
                 shown = f"'{value}'" if isinstance(value, str) else json.dumps(value)
                 raise DocumentError(f"{path}.outcomes", f"{shown} is not an outcome of {ruleset.id}")
         ruleset.check_outcomes(tuple(players), outcomes, f"{path}.outcomes")
     table = obj.get("table")
-    if table is not None:
+    if table is not None and table.__class__ is not int:
         table = _int(table, f"{path}.table", 0)
+    elif table is not None and table < 0:
+        _int(table, f"{path}.table", 0)
     scores = None
-    if obj.get("scores") is not None:
-        scores = tuple(_per_player(obj["scores"], f"{path}.scores", len(players)))
+    raw_scores = obj.get("scores")
+    if raw_scores is not None:
+        if raw_scores.__class__ is list and len(raw_scores) == count:
+            scores = tuple(raw_scores)
+        else:
+            scores = tuple(_per_player(raw_scores, f"{path}.scores", count))
         for i, s in enumerate(scores):
-            if not _is_number(s):
+            kind = s.__class__
+            if not ((kind is int or kind is float) and math.isfinite(s)) and not _is_number(s):
                 raise DocumentError(f"{path}.scores[{i}]", f"expected a number, got {_kind(s)}")
     stats = None
-    if obj.get("stats") is not None:
-        stats = tuple(_frozen(_obj(s, f"{path}.stats[{i}]"))
-                      for i, s in enumerate(_per_player(obj["stats"], f"{path}.stats", len(players))))
+    raw_stats = obj.get("stats")
+    if raw_stats is not None:
+        if raw_stats.__class__ is not list or len(raw_stats) != count:
+            raw_stats = _per_player(raw_stats, f"{path}.stats", count)
+        stats = tuple(MappingProxyType(dict(s)) if s.__class__ is dict else _frozen(_obj(s, f"{path}.stats[{i}]"))
+                      for i, s in enumerate(raw_stats))
         for i, s in enumerate(stats):
             for k, v in s.items():
-                if not _is_number(v):
+                kind = v.__class__
+                if not ((kind is int or kind is float) and math.isfinite(v)) and not _is_number(v):
                     raise DocumentError(f"{path}.stats[{i}].{k}", f"expected a number, got {_kind(v)}")
     ending = obj.get("ending")
     if ending is not None:
@@ -176,7 +203,8 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
     games = obj.get("games")
     if games is not None:
         games = tuple(_list(games, f"{path}.games"))
-    return Match(tuple(players), outcomes, table, scores, stats, ending, games, _extra(obj, _MATCH_FIELDS))
+    extra = _NO_EXTRA if obj.keys() <= _MATCH_SET else _extra(obj, _MATCH_FIELDS)
+    return Match(tuple(players), outcomes, table, scores, stats, ending, games, extra)
 
 
 def _round(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Round:
@@ -199,6 +227,19 @@ def _round(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ro
 
 def load_event(doc: Any) -> Event:
     """Validate a decoded event document and build the :class:`Event`."""
+    # Loading builds many small objects and no reference cycles: pause the cyclic
+    # garbage collector, whose passes over the growing heap only cost time.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _load_event(doc)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load_event(doc: Any) -> Event:
     from ..rulesets import get_ruleset  # late: rulesets import the model
 
     obj = _obj(doc, "document")

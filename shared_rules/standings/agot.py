@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
-from .common import ExactMetric, SosMean, mean, opponents_faced
+from .common import ExactMetric, ExactValues, SosMean, mean, opponents_faced, scaled_mean_of_opponents
 from .metrics import GroupMetric, register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -18,7 +18,8 @@ __all__ = ["beat_all", "HeadToHead", "ExtendedSos"]
 
 
 def _results_against(ctx: "StandingsContext", pid: str, opponent: str) -> list[str]:
-    return [ctx.ruleset.outcome(g.outcome).result for g in ctx.history.get(pid, ()) if opponent in g.opponents]
+    omap = ctx.ruleset.outcome_map
+    return [omap[g.outcome].result for g in ctx.history.get(pid, ()) if opponent in g.opponents]
 
 
 def beat_all(ctx: "StandingsContext", pid: str, group: Sequence[str]) -> bool:
@@ -61,5 +62,14 @@ class ExtendedSos(ExactMetric):
     label = "Extended Strength of Schedule"
 
     def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
-        sos = SosMean().exact(ctx)
-        return {pid: mean([sos[o] for o in opponents_faced(ctx, pid)]) for pid in ctx.history}
+        return dict(self.values(ctx).exact)
+
+    def values(self, ctx: "StandingsContext") -> ExactValues:
+        sos = _SOS.table(ctx)
+        if sos._nums is None:  # pragma: no cover - SosMean always keeps integers
+            exact = sos.exact
+            return ExactValues({pid: mean([exact[o] for o in opponents_faced(ctx, pid)]) for pid in ctx.history})
+        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, sos._nums, sos._den))
+
+
+_SOS = SosMean()

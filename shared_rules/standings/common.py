@@ -1,7 +1,8 @@
 """Metrics and helpers shared by several games.
 
-Values that are ratios are computed exactly (:class:`fractions.Fraction`) and
-compared exactly, so no float noise and no rounding can merge or split a tie;
+Values that are ratios are computed exactly (integer numerators over one common
+denominator per metric, readable as :class:`fractions.Fraction`) and compared
+exactly, so no float noise and no rounding can merge or split a tie;
 the standings print them as the nearest float, which does not depend on the
 order the document lists rounds or matches in.
 
@@ -23,7 +24,8 @@ summed over the opponents played and divided by their number. Readings:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -33,7 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .context import StandingsContext
 
 __all__ = ["NOT_PLAYED_OUTCOMES", "ExactValues", "ExactMetric", "rounds_played", "opponents_faced",
-           "points_per_round", "mean", "SosMean"]
+           "points_per_round", "mean", "lcm_of", "scaled_points", "scaled_points_per_round",
+           "scaled_mean_of_opponents", "SosMean"]
 
 #: Outcomes recorded for a round the player did not take part in: not a round played.
 NOT_PLAYED_OUTCOMES = frozenset({"unpaired-loss", "missed-game", "late"})
@@ -50,31 +53,92 @@ def mean(values: Sequence[Fraction]) -> Fraction:
     return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
 
 
+def lcm_of(counts: Iterable[int]) -> int:
+    """The least common multiple of the positive counts (1 for none).
+
+    >>> lcm_of([4, 6, 0]), lcm_of([])
+    (12, 1)
+    """
+    out = 1
+    for c in set(counts):
+        if c > 0:
+            out = out * c // math.gcd(out, c)
+    return out
+
+
+def scaled_points(points: Mapping[str, float]) -> tuple[dict[str, int], int]:
+    """Every player's points as integer numerators over one common denominator (exact).
+
+    >>> scaled_points({"a": 3, "b": 1.5, "c": 0.25})
+    ({'a': 12, 'b': 6, 'c': 1}, 4)
+    """
+    if all(v.__class__ is int for v in points.values()):
+        return dict(points), 1  # type: ignore[arg-type]
+    ratios = {pid: (v.as_integer_ratio() if v.__class__ is float else Fraction(v).as_integer_ratio())
+              for pid, v in points.items()}
+    den = lcm_of(d for _, d in ratios.values())
+    return {pid: n * (den // d) for pid, (n, d) in ratios.items()}, den
+
+
 class ExactValues(Mapping[str, float]):
     """Per-player exact values; reading an item gives the nearest float (for output).
+
+    Built from fractions, or (fast) from integer numerators over one common
+    denominator with :meth:`scaled`; either way ``exact`` gives fractions.
 
     >>> v = ExactValues({"p1": Fraction(1, 3)})
     >>> v["p1"], v.exact["p1"]
     (0.3333333333333333, Fraction(1, 3))
+    >>> w = ExactValues.scaled({"p1": 2, "p2": 6}, 6)
+    >>> w["p1"], w.exact["p2"], w.key("p1") < w.key("p2")
+    (0.3333333333333333, Fraction(1, 1), True)
     """
 
-    __slots__ = ("exact",)
+    __slots__ = ("_exact", "_nums", "_den")
 
     def __init__(self, exact: Mapping[str, Fraction]) -> None:
-        self.exact: dict[str, Fraction] = dict(exact)
+        self._exact: dict[str, Fraction] | None = dict(exact)
+        self._nums: dict[str, int] | None = None
+        self._den = 1
+
+    @classmethod
+    def scaled(cls, nums: dict[str, int], den: int) -> "ExactValues":
+        """Values ``nums[pid] / den`` (``den`` > 0), kept as integers."""
+        self = cls.__new__(cls)
+        self._exact = None
+        self._nums = nums
+        self._den = den
+        return self
+
+    @property
+    def exact(self) -> dict[str, Fraction]:
+        """Every player's value as a fraction."""
+        if self._exact is None:
+            assert self._nums is not None
+            den = self._den
+            self._exact = {pid: Fraction(n, den) for pid, n in self._nums.items()}
+        return self._exact
+
+    def key(self, pid: str) -> "int | Fraction":
+        """Something that orders and ties exactly as the value does."""
+        nums = self._nums
+        return nums[pid] if nums is not None else self.exact[pid]
 
     def __getitem__(self, pid: str) -> float:
+        nums = self._nums
+        if nums is not None:
+            return nums[pid] / self._den  # int / int is correctly rounded: float(Fraction(n, den))
         return float(self.exact[pid])
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.exact)
+        return iter(self._nums if self._nums is not None else self.exact)
 
     def __len__(self) -> int:
-        return len(self.exact)
+        return len(self._nums if self._nums is not None else self.exact)
 
 
 class ExactMetric(ValueMetric):
-    """A value metric computed as fractions and compared without rounding."""
+    """A value metric computed exactly (fractions, or integers over one denominator), compared without rounding."""
 
     def exact_values(self, ctx: "StandingsContext") -> Mapping[str, Fraction]:
         """Every player's exact value."""
@@ -83,23 +147,30 @@ class ExactMetric(ValueMetric):
     def values(self, ctx: "StandingsContext") -> ExactValues:
         return ExactValues(self.exact_values(ctx))
 
-    def exact(self, ctx: "StandingsContext") -> Mapping[str, Fraction]:
-        """The cached exact values."""
+    def table(self, ctx: "StandingsContext") -> ExactValues:
+        """The cached values."""
         found = ctx.metric(self.key)
         assert isinstance(found, ExactValues)
-        return found.exact
+        return found
+
+    def exact(self, ctx: "StandingsContext") -> Mapping[str, Fraction]:
+        """The cached exact values."""
+        return self.table(ctx).exact
 
     def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
-        exact = self.exact(ctx)
-        sign = -1 if self.descending else 1
+        table = self.table(ctx)
+        nums = table._nums
+        if nums is None:
+            nums = table.exact  # type: ignore[assignment]
         out: list[list[str]] = []
-        last: Fraction | None = None
-        for pid in sorted(group, key=lambda p: sign * exact[p]):
-            if out and exact[pid] == last:
+        last = None
+        for pid in sorted(group, key=nums.__getitem__, reverse=self.descending):
+            value = nums[pid]
+            if out and value == last:
                 out[-1].append(pid)
             else:
                 out.append([pid])
-                last = exact[pid]
+                last = value
         return out
 
 
@@ -110,7 +181,7 @@ def rounds_played(ctx: "StandingsContext", pid: str) -> int:
 
 def opponents_faced(ctx: "StandingsContext", pid: str) -> list[str]:
     """Every opponent across the table, once per game (byes have none), within the context."""
-    return [opp for g in ctx.history.get(pid, ()) for opp in g.opponents if opp in ctx.history]
+    return list(ctx.opponents_in_context(pid)) if pid in ctx.history else []
 
 
 def points_per_round(ctx: "StandingsContext") -> dict[str, Fraction]:
@@ -120,6 +191,39 @@ def points_per_round(ctx: "StandingsContext") -> dict[str, Fraction]:
         played = rounds_played(ctx, pid)
         out[pid] = Fraction(ctx.points[pid]) / played if played else Fraction(0)
     return out
+
+
+def scaled_points_per_round(ctx: "StandingsContext") -> tuple[dict[str, int], int]:
+    """:func:`points_per_round` as integer numerators over one denominator (cached per context)."""
+    found = ctx.memo.get("points-per-round")
+    if found is None:
+        nums, den = scaled_points(ctx.points)
+        played = ctx.rounds_counted(NOT_PLAYED_OUTCOMES)
+        span = lcm_of(played.values())
+        found = ({pid: nums[pid] * (span // n) if n else 0 for pid, n in played.items()}, den * span)
+        ctx.memo["points-per-round"] = found
+    return found
+
+
+def scaled_mean_of_opponents(ctx: "StandingsContext", nums: Mapping[str, int], den: int,
+                             none: int = 0) -> tuple[dict[str, int], int]:
+    """Each player's mean of ``nums`` over the opponents faced (:func:`opponents_faced`), exactly.
+
+    Returns numerators over one new denominator; ``none`` (over ``den``) for a player without opponents.
+    """
+    faced = {pid: ctx.opponents_in_context(pid) for pid in ctx.history}
+    span = lcm_of(len(o) for o in faced.values())
+    out = {}
+    for pid, opps in faced.items():
+        k = len(opps)
+        if k:
+            total = 0
+            for o in opps:
+                total += nums[o]
+            out[pid] = total * (span // k)
+        else:
+            out[pid] = none * span
+    return out, den * span
 
 
 @register
@@ -133,5 +237,8 @@ class SosMean(ExactMetric):
     label = "Strength of Schedule"
 
     def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
-        ratio = points_per_round(ctx)
-        return {pid: mean([ratio[o] for o in opponents_faced(ctx, pid)]) for pid in ctx.history}
+        return dict(self.values(ctx).exact)
+
+    def values(self, ctx: "StandingsContext") -> ExactValues:
+        ratio, den = scaled_points_per_round(ctx)
+        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, ratio, den))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, NamedTuple
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
@@ -10,6 +11,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
 
 __all__ = ["Game", "StandingsContext", "is_counted"]
+
+
+_OUTCOME = operator.itemgetter(2)  # Game.outcome, for map()
 
 
 class Game(NamedTuple):
@@ -56,10 +60,15 @@ class StandingsContext:
         self.history: dict[str, list[Game]] = {pid: [] for pid in self.players}
         self.rounds_played: int = 0
         self._cache: dict[str, Mapping[str, Any]] = {}
+        #: Free-form per-context memo for metric modules (derived tables built once per context).
+        self.memo: dict[Any, Any] = {}
+        outcome_map = ruleset.outcome_map
         points_of = {o.key: o.points for o in ruleset.outcomes}
         numbers: set[int] = set()
         history = self.history
+        points: dict[str, Any] = {pid: 0 for pid in history}
         no_scores: tuple[float, ...] = ()
+        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
         for rnd in event.rounds:
             if rnd.stage not in self.stages or (through_round is not None and rnd.number > through_round):
                 continue
@@ -67,29 +76,58 @@ class StandingsContext:
             number, stage = rnd.number, rnd.stage
             for match in rnd.matches:
                 outcomes = match.outcomes
-                if outcomes is None or match.extra.get("disputed", False):
+                if outcomes is None or (match.extra and match.extra.get("disputed", False)):
                     continue
                 ids = match.players
                 scores, stats = match.scores, match.stats
                 if len(ids) == 2:
                     a, b = ids
                     ga, gb = history.get(a), history.get(b)
+                    oa, ob = outcomes
+                    if scores and not stats:  # scores only (Star Trek)
+                        if ga is not None:
+                            pa = points_of[oa]
+                            points[a] += pa
+                            ga.append(new(Game, (number, stage, oa, pa, (b,), scores[0], (scores[1],), None, (),
+                                                 match, 0)))
+                        if gb is not None:
+                            pb = points_of[ob]
+                            points[b] += pb
+                            gb.append(new(Game, (number, stage, ob, pb, (a,), scores[1], (scores[0],), None, (),
+                                                 match, 1)))
+                        continue
+                    if not scores and not stats:  # the common case, without the per-field tests
+                        if ga is not None:
+                            pa = points_of[oa]
+                            points[a] += pa
+                            ga.append(new(Game, (number, stage, oa, pa, (b,), None, no_scores, None, (), match, 0)))
+                        if gb is not None:
+                            pb = points_of[ob]
+                            points[b] += pb
+                            gb.append(new(Game, (number, stage, ob, pb, (a,), None, no_scores, None, (), match, 1)))
+                        continue
                     if ga is not None:
-                        ga.append(Game(number, stage, outcomes[0], points_of[outcomes[0]], (b,),
-                                       scores[0] if scores else None, (scores[1],) if scores else no_scores,
-                                       stats[0] if stats else None, (stats[1],) if stats else (), match, 0))
+                        pa = points_of[oa]
+                        points[a] += pa
+                        ga.append(new(Game, (number, stage, oa, pa, (b,),
+                                             scores[0] if scores else None, (scores[1],) if scores else no_scores,
+                                             stats[0] if stats else None, (stats[1],) if stats else (), match, 0)))
                     if gb is not None:
-                        gb.append(Game(number, stage, outcomes[1], points_of[outcomes[1]], (a,),
-                                       scores[1] if scores else None, (scores[0],) if scores else no_scores,
-                                       stats[1] if stats else None, (stats[0],) if stats else (), match, 1))
+                        pb = points_of[ob]
+                        points[b] += pb
+                        gb.append(new(Game, (number, stage, ob, pb, (a,),
+                                             scores[1] if scores else None, (scores[0],) if scores else no_scores,
+                                             stats[1] if stats else None, (stats[0],) if stats else (), match, 1)))
                     continue
                 for seat, pid in enumerate(ids):
                     games = history.get(pid)
                     if games is None:
                         continue
                     opp = tuple(s for s in range(len(ids)) if s != seat)
+                    pts = points_of[outcomes[seat]]
+                    points[pid] += pts
                     games.append(Game(
-                        number, stage, outcomes[seat], points_of[outcomes[seat]],
+                        number, stage, outcomes[seat], pts,
                         tuple(ids[s] for s in opp),
                         scores[seat] if scores else None,
                         tuple(scores[s] for s in opp) if scores else no_scores,
@@ -97,7 +135,10 @@ class StandingsContext:
                         tuple(stats[s] for s in opp) if stats else (),
                         match, seat))
         self.rounds_played = len(numbers)
-        self.points: dict[str, float] = {pid: sum(g.points for g in games) for pid, games in self.history.items()}
+        # sum() of an empty history is the int 0, as before; points accumulate in history order.
+        self.points: dict[str, float] = points
+        self._results = {key: o.result for key, o in outcome_map.items()}
+        self._records: dict[str, tuple[int, int, int]] | None = None
 
     def metric(self, key: str) -> Mapping[str, Any]:
         """The values of a registered value metric for every player (cached)."""
@@ -114,14 +155,42 @@ class StandingsContext:
 
         Counted per player seat, so a double loss is a loss for both.
         """
-        w = l = t = 0
-        omap = self.ruleset.outcome_map
-        for g in self.history[pid]:
-            result = omap[g.outcome].result
-            if result == "win":
-                w += 1
-            elif result == "loss":
-                l += 1
-            else:
-                t += 1
-        return w, l, t
+        records = self._records
+        if records is None:
+            records = self._records = {}
+            result_of = self._results.__getitem__
+            for player, games in self.history.items():
+                results = list(map(result_of, map(_OUTCOME, games)))
+                w, l = results.count("win"), results.count("loss")
+                records[player] = (w, l, len(results) - w - l)  # anything else is a tie
+        return records[pid]
+
+    def opponents_in_context(self, pid: str) -> list[str]:
+        """Every opponent across the table within the context, once per game (cached)."""
+        table = self.memo.get("opponents-in-context")
+        if table is None:
+            history = self.history
+            table = self.memo["opponents-in-context"] = {}
+            for player, games in history.items():
+                opps = []
+                for g in games:
+                    for opp in g.opponents:
+                        if opp in history:
+                            opps.append(opp)
+                table[player] = opps
+        return table[pid]
+
+    def rounds_counted(self, not_played: Collection[str]) -> dict[str, int]:
+        """Each player's games whose outcome is not in ``not_played`` (cached per set of outcomes)."""
+        key = ("rounds-counted", frozenset(not_played))
+        found = self.memo.get(key)
+        if found is None:
+            skip = key[1]
+            found = self.memo[key] = {}
+            for player, games in self.history.items():
+                n = len(games)
+                for g in games:
+                    if g.outcome in skip:
+                        n -= 1
+                found[player] = n
+        return found

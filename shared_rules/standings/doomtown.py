@@ -10,7 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from .common import ExactMetric, mean, opponents_faced, rounds_played
+from .common import (NOT_PLAYED_OUTCOMES, ExactMetric, ExactValues, lcm_of, mean, opponents_faced,
+                     scaled_mean_of_opponents, scaled_points)
 from .metrics import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,8 +46,28 @@ class MatchWinPercentage(ExactMetric):
     label = "Match-win %"
 
     def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
+        return dict(self.values(ctx).exact)
+
+    def values(self, ctx: "StandingsContext") -> ExactValues:
+        # points / (max_points * rounds), floored at 33/100, all over one denominator:
+        # points = nums / pden, max_points = top_n / top_d, rounds divides span.
         top = ctx.ruleset.max_points
-        return {pid: match_win_percentage(ctx.points[pid], rounds_played(ctx, pid), top) for pid in ctx.history}
+        nums, pden = scaled_points(ctx.points)
+        played = ctx.rounds_counted(NOT_PLAYED_OUTCOMES)
+        if top <= 0:
+            return ExactValues.scaled({pid: MWP_FLOOR.numerator for pid in played}, MWP_FLOOR.denominator)
+        top_n, top_d = Fraction(top).as_integer_ratio()
+        span = lcm_of(played.values())
+        den = 100 * pden * top_n * span
+        floor = 33 * pden * top_n * span
+        out = {}
+        for pid, n in played.items():
+            if n <= 0:
+                out[pid] = floor
+            else:
+                value = nums[pid] * top_d * 100 * (span // n)
+                out[pid] = value if value > floor else floor
+        return ExactValues.scaled(out, den)
 
 
 @register
@@ -60,9 +81,24 @@ class OpponentsMatchWinPercentage(ExactMetric):
     label = "Opponents' match-win %"
 
     def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
-        mwp = MatchWinPercentage().exact(ctx)
-        out: dict[str, Fraction] = {}
-        for pid in ctx.history:
-            faced = opponents_faced(ctx, pid)
-            out[pid] = mean([mwp[o] for o in faced]) if faced else MWP_FLOOR
-        return out
+        return dict(self.values(ctx).exact)
+
+    def values(self, ctx: "StandingsContext") -> ExactValues:
+        mwp = _MWP.table(ctx)
+        if mwp._nums is None:  # pragma: no cover - MatchWinPercentage always keeps integers
+            exact = mwp.exact
+            return ExactValues({pid: mean([exact[o] for o in opponents_faced(ctx, pid)])
+                                if opponents_faced(ctx, pid) else MWP_FLOOR for pid in ctx.history})
+        den = mwp._den
+        floor = den * 33 // 100 if den % 100 == 0 else None
+        if floor is None:
+            return ExactValues.scaled(*_floored_mean(ctx, mwp._nums, den))
+        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, mwp._nums, den, floor))
+
+
+_MWP = MatchWinPercentage()
+
+
+def _floored_mean(ctx: "StandingsContext", nums: dict[str, int], den: int) -> tuple[dict[str, int], int]:
+    # The 33/100 floor is not a whole numerator over ``den``: bring everything over 100 * den.
+    return scaled_mean_of_opponents(ctx, {pid: n * 100 for pid, n in nums.items()}, den * 100, den * 33)

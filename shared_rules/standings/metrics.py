@@ -51,17 +51,29 @@ class ValueMetric(Metric):
 
     def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
         values = ctx.metric(self.key)
-        keyed = sorted(group, key=lambda pid: self.comparable(values[pid]))
+        if type(self).comparable is ValueMetric.comparable:
+            precision = self.precision
+            if self.descending:
+                keyed = [(-round(values[pid], precision), pid) for pid in group]
+            else:
+                keyed = [(round(values[pid], precision), pid) for pid in group]
+        else:
+            comparable = self.comparable
+            keyed = [(comparable(values[pid]), pid) for pid in group]
+        keyed.sort(key=_first)  # stable: ties keep the group's order
         out: list[list[str]] = []
         last: Any = object()
-        for pid in keyed:
-            c = self.comparable(values[pid])
+        for c, pid in keyed:
             if out and c == last:
                 out[-1].append(pid)
             else:
                 out.append([pid])
                 last = c
         return out
+
+
+def _first(pair: tuple[Any, str]) -> Any:
+    return pair[0]
 
 
 class GroupMetric(Metric):

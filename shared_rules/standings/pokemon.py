@@ -2,9 +2,11 @@
 
 Keys: ``pokemon-win-pct`` (a player's own win %), ``owp``, ``oowp``,
 ``pokemon-tardiness``, ``pokemon-h2h`` and ``pokemon-last-opponent``.
-Everything is computed with exact fractions; OWP and OOWP are then rounded to
-four significant figures of the percentage, half to even, and printed as the
-nearest float (0.5833 for 58.33 %).
+Everything is computed exactly (in integers: win % as numerators over one
+common denominator, rounded values as ``k / 10 ** s``; :func:`tiebreakers`
+gives them as fractions); OWP and OOWP are then rounded to four significant
+figures of the percentage, half to even, and printed as the nearest float
+(0.5833 for 58.33 %).
 
 Readings (the ruleset docstring in ``shared_rules/rulesets/pokemon.py`` lists
 them all; these are the ones this module implements):
@@ -44,7 +46,9 @@ them all; these are the ones this module implements):
 
 from __future__ import annotations
 
-import weakref
+import itertools
+import math
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -56,7 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .context import Game, StandingsContext
 
 __all__ = ["WIN_FLOOR", "DROPPED_CAP", "SIGNIFICANT_FIGURES", "DAY_ONE", "DAY_TWO", "PRE_LAST_OPPONENT",
-           "PokemonTiebreakers", "round_significant", "win_percentage", "tiebreakers", "phase_of",
+           "PokemonTiebreakers", "round_significant", "round_significant_int", "floor_log10", "win_percentage", "tiebreakers", "phase_of",
            "last_opponents", "swiss_groups", "refine_by_last_opponent", "rank_universes",
            "elimination_depth", "WinPercentage", "OpponentsWinPercentage",
            "OpponentsOpponentsWinPercentage", "Tardiness", "HeadToHead", "LastOpponent"]
@@ -86,20 +90,57 @@ def round_significant(value: Fraction, figures: int = SIGNIFICANT_FIGURES) -> Fr
     >>> round_significant(Fraction(0)), round_significant(Fraction(1))
     (Fraction(0, 1), Fraction(1, 1))
     """
-    if value <= 0:
-        return Fraction(0)
-    percent = value * 100
-    exponent = 0
-    while Fraction(10) ** (exponent + 1) <= percent:
-        exponent += 1
-    while Fraction(10) ** exponent > percent:
-        exponent -= 1
-    quantum = Fraction(10) ** (exponent - figures + 1)
-    return round(percent / quantum) * quantum / 100
+    k, s = round_significant_int(value.numerator, value.denominator, figures)
+    return Fraction(k, _pow10(s))
 
 
-def _mean(values: Sequence[Fraction]) -> Fraction:
-    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+_POW10 = [10 ** i for i in range(40)]
+
+
+def _pow10(n: int) -> int:
+    return _POW10[n] if n < 40 else 10 ** n
+
+
+def floor_log10(num: int, den: int) -> int:
+    """The largest ``e`` with ``10 ** e <= num / den`` (both positive), with integers only.
+
+    >>> floor_log10(1, 1), floor_log10(99, 1), floor_log10(100, 1), floor_log10(1, 1000), floor_log10(999, 1000)
+    (0, 1, 2, -3, -1)
+    """
+    e = (num.bit_length() - den.bit_length()) * 3 // 10  # log10(2) ~ 0.301: off by at most one or two
+    while not (num >= den * _pow10(e) if e >= 0 else num * _pow10(-e) >= den):
+        e -= 1
+    while num >= den * _pow10(e + 1) if e + 1 >= 0 else num * _pow10(-e - 1) >= den:
+        e += 1
+    return e
+
+
+def round_significant_int(num: int, den: int, figures: int = SIGNIFICANT_FIGURES) -> tuple[int, int]:
+    """:func:`round_significant` of ``num / den`` (``den`` > 0) as ``(k, s)``: the value ``k / 10 ** s``.
+
+    Integers only (half to even); ``s`` is never negative; 0 or less gives ``(0, 0)``.
+
+    >>> round_significant_int(7, 12), round_significant_int(58325, 100000), round_significant_int(58335, 100000)
+    ((5833, 4), (5832, 4), (5834, 4))
+    >>> round_significant_int(1, 1), round_significant_int(1, 30000), round_significant_int(-1, 2)
+    ((1000, 3), (3333, 8), (0, 0))
+    """
+    if num <= 0:
+        return 0, 0
+    percent = num * 100
+    t = figures - 1 - floor_log10(percent, den)  # the rounded figure is percent * 10 ** t
+    if t >= 0:
+        qn, qd = percent * _pow10(t), den
+    else:
+        qn, qd = percent, den * _pow10(-t)
+    k, r = divmod(qn, qd)
+    r += r
+    if r > qd or (r == qd and k & 1):
+        k += 1
+    s = t + 2  # k * 10 ** -t percent = k / 10 ** (t + 2)
+    if s < 0:
+        return k * _pow10(-s), 0
+    return k, s
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,23 +170,44 @@ def phase_of(ctx: "StandingsContext") -> dict[str, str]:
 
     Pokémon TOP 3.1.4.1: day-one OWP/OOWP are not carried over to day two.
     """
-    out = {}
-    for pid, games in ctx.history.items():
-        out[pid] = DAY_TWO if any(g.stage == DAY_TWO for g in games) else DAY_ONE
-    return out
+    found = ctx.memo.get("pokemon-phase")
+    if found is None:
+        found = ctx.memo["pokemon-phase"] = {}
+        day_two = DAY_TWO in ctx.stages and any(r.stage == DAY_TWO for r in ctx.event.rounds)
+        for pid, games in ctx.history.items():
+            found[pid] = DAY_TWO if day_two and any(g.stage == DAY_TWO for g in games) else DAY_ONE
+    return dict(found)
 
 
 def _earned_rounds(ctx: "StandingsContext") -> set[tuple[str, int]]:
     """(player, round) of every earned bye (RULES.md Decision)."""
     earned: set[tuple[str, int]] = set()
+    results = {o.key: o.result for o in ctx.ruleset.outcomes}
+    players = ctx.players
     for pid, games in ctx.history.items():
-        byes = sorted((g for g in games if g.is_solo and ctx.ruleset.outcome(g.outcome).result == "win"),
-                      key=lambda g: (g.round, g.stage))
-        allowance = ctx.players[pid].earned_byes
+        if () not in map(_OPPONENTS, games):
+            continue
+        byes = [g for g in games if not g.opponents and results[g.outcome] == "win"]
+        if not byes:
+            continue
+        byes.sort(key=_ROUND_STAGE)
+        allowance = players[pid].earned_byes
         for index, g in enumerate(byes):
             if index < allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
                 earned.add((pid, g.round))
     return earned
+
+
+def _ROUND_STAGE(g: "Game") -> tuple[int, str]:
+    return g.round, g.stage
+
+
+_FIRST = operator.itemgetter(0)
+# Game fields by position (C-level getters for map()).
+_ROUND_OF = operator.itemgetter(0)
+_OUTCOME = operator.itemgetter(2)
+_OPPONENTS = operator.itemgetter(4)
+_chain = itertools.chain.from_iterable
 
 
 def _planned_rounds(ctx: "StandingsContext", stage: str) -> dict[str, int]:
@@ -156,10 +218,15 @@ def _planned_rounds(ctx: "StandingsContext", stage: str) -> dict[str, int]:
     stage in which the pod has a match.
     """
     event = ctx.event
-    pod = {pid: str(p.extra.get("pod", "")) for pid, p in ((p.id, p) for p in event.players)}
+    pod = {p.id: str(p.extra.get("pod", "")) if p.extra else "" for p in event.players}
     paired: dict[str, set[int]] = {}
+    podded = any(pod.values())
     for rnd in event.rounds:
         if rnd.stage != stage:
+            continue
+        if not podded:  # one pod (""): every round with a match
+            if rnd.matches and any(m.players for m in rnd.matches):
+                paired.setdefault("", set()).add(rnd.number)
             continue
         for match in rnd.matches:
             for pid in match.players:
@@ -179,96 +246,218 @@ def _planned_rounds(ctx: "StandingsContext", stage: str) -> dict[str, int]:
     return out
 
 
+#: (k, s): the value k / 10 ** s — how rounded OWP and OOWP are kept.
+_Rounded = tuple[int, int]
+
+
+def _common_scale(values: Mapping[str, _Rounded]) -> tuple[dict[str, int], int]:
+    """Rounded values as numerators over one power of ten ``10 ** S``; returns (numerators, S)."""
+    top = max((s for _, s in values.values()), default=0)
+    return {pid: k * _pow10(top - s) for pid, (k, s) in values.items()}, top
+
+
 class _Phase:
-    """Win %, OWP and OOWP over the rounds of one stage, with drops frozen."""
+    """Win %, OWP and OOWP over the rounds of one stage, with drops frozen.
+
+    Exact, in integers: win % as numerators over one denominator per pass,
+    rounded OWP/OOWP as ``(k, s)`` = ``k / 10 ** s``. The pass over every
+    round uses per-player totals; a pass up to a drop walks the games by round.
+    """
 
     def __init__(self, ctx: "StandingsContext", stage: str, earned: set[tuple[str, int]]) -> None:
         self.ctx = ctx
-        self.games: dict[str, list["Game"]] = {
-            pid: sorted((g for g in games if g.stage == stage), key=lambda g: g.round)
-            for pid, games in ctx.history.items()}
+        self.stage = stage
         self.earned = earned
+        results = {o.key: o.result for o in ctx.ruleset.outcomes}
+        self.half_wins_of = {key: 2 if r == "win" else 1 if r == "tie" else 0 for key, r in results.items()}
+        self.won = {key: r == "win" for key, r in results.items()}
+        self.single = not any(r.stage != stage and r.stage in ctx.stages for r in ctx.event.rounds)
+        half_wins_of, won, single = self.half_wins_of, self.won, self.single
+        has_earned = bool(earned)
+        # Per player over every round of the stage: (half wins, rounds counted, games), opponents, earned byes.
+        self.totals: dict[str, tuple[int, int, int]] = {}
+        self.opponents: dict[str, list[str]] = {}
+        self.earned_byes: dict[str, int] = {}
+        last = 0
+        earned_players = {pid for pid, _ in earned}
+        for pid, games in ctx.history.items():
+            if single and games and pid not in earned_players:
+                tables = list(map(_OPPONENTS, games))
+                if () not in tables:  # no bye, no late loss: every game counts (C-level passes)
+                    self.totals[pid] = (sum(map(half_wins_of.__getitem__, map(_OUTCOME, games))), len(games),
+                                        len(games))
+                    self.opponents[pid] = list(_chain(tables))
+                    self.earned_byes[pid] = 0
+                    top = max(map(_ROUND_OF, games))
+                    if top > last:
+                        last = top
+                    continue
+            half_wins = rounds = count = earned_byes = 0
+            opps: list[str] = []
+            for rnd, game_stage, outcome, _, opponents, _, _, _, _, _, _ in games:
+                if not single and game_stage != stage:
+                    continue
+                count += 1
+                if rnd > last:
+                    last = rnd
+                is_earned = has_earned and (pid, rnd) in earned
+                if opponents:
+                    opps += opponents
+                    rounds += 1
+                    half_wins += half_wins_of[outcome]
+                elif is_earned or not won[outcome]:  # Pokémon TOP 3.1.4.1: a (random) bye "is not considered at all"
+                    rounds += 1
+                    half_wins += half_wins_of[outcome]
+                if is_earned:
+                    earned_byes += 1
+            self.totals[pid] = (half_wins, rounds, count)
+            self.opponents[pid] = opps
+            self.earned_byes[pid] = earned_byes
+        self.last = last
+        players = self.totals
+        self.outside = set(_chain(self.opponents.values())).difference(players)
+        self._rows: dict[str, list[tuple[int, bool, int, bool, tuple[str, ...]]]] | None = None
         self.planned = _planned_rounds(ctx, stage)
         through = ctx.through_round
         self.dropped = {pid: p.dropped_after for pid, p in ctx.players.items()
                         if p.dropped_after is not None and (through is None or p.dropped_after <= through)}
 
-    def _result(self, outcome: str) -> str:
-        return self.ctx.ruleset.outcome(outcome).result
+    @property
+    def rows(self) -> dict[str, list[tuple[int, bool, int, bool, tuple[str, ...]]]]:
+        """Per player, by round: (round, counts as a round, half wins, earned bye, opponents)."""
+        if self._rows is None:
+            self._rows = {}
+            stage, earned, single = self.stage, self.earned, self.single
+            for pid, games in self.ctx.history.items():
+                rows = []
+                for g in games:
+                    if not single and g.stage != stage:
+                        continue
+                    is_earned = (pid, g.round) in earned
+                    counted = bool(g.opponents) or not self.won[g.outcome] or is_earned
+                    rows.append((g.round, counted, self.half_wins_of[g.outcome], is_earned, g.opponents))
+                rows.sort(key=_FIRST)  # by round, stable: the games' order within a round is kept
+                self._rows[pid] = rows
+        return self._rows
 
-    def rate(self, pid: str, through: int | None) -> Fraction:
-        """The player's win % over the rounds up to ``through`` (None: all)."""
-        games = [g for g in self.games.get(pid, ()) if through is None or g.round <= through]
-        half_wins = rounds = 0
-        for g in games:
-            result = self._result(g.outcome)
-            if g.is_solo and result == "win" and (pid, g.round) not in self.earned:
-                continue  # Pokémon TOP 3.1.4.1: a (random) bye "is not considered at all"
-            rounds += 1
-            half_wins += 2 if result == "win" else 1 if result == "tie" else 0
-        gone = pid in self.dropped and (through is None or self.dropped[pid] <= through)
-        capped = gone and len(games) < self.planned.get(pid, 0)
-        return win_percentage(Fraction(half_wins, 2), rounds, capped)
+    def _rates(self, through: int | None) -> tuple[dict[str, int], int]:
+        """Every player's win % over the rounds up to ``through`` (None: all), over one denominator."""
+        dropped, planned = self.dropped, self.planned
+        if through is None:
+            tallies = {pid: (half_wins, rounds, pid in dropped and games < planned.get(pid, 0))
+                       for pid, (half_wins, rounds, games) in self.totals.items()}
+        else:
+            tallies = {}
+            for pid, rows in self.rows.items():
+                half_wins = rounds = games = 0
+                for rnd, counted, hw, _, _ in rows:
+                    if rnd > through:
+                        break
+                    games += 1
+                    if counted:
+                        rounds += 1
+                        half_wins += hw
+                gone = pid in dropped and dropped[pid] <= through
+                tallies[pid] = (half_wins, rounds, gone and games < planned.get(pid, 0))
+        den = 4
+        for r in {r for _, r, _ in tallies.values()}:
+            if r:
+                den = den * (2 * r) // math.gcd(den, 2 * r)
+        floor, cap = den // 4, 3 * den // 4
+        rates = {}
+        for pid, (half_wins, rounds, capped) in tallies.items():
+            rate = half_wins * (den // (2 * rounds)) if rounds else 0
+            if rate < floor:
+                rate = floor
+            top = cap if capped else den
+            rates[pid] = top if rate > top else rate
+        for q in self.outside:  # an opponent outside the context: no rounds, WIN_FLOOR
+            rates.setdefault(q, floor)
+        return rates, den
 
-    def _opponents(self, pid: str, through: int | None) -> list[str]:
-        return [q for g in self.games.get(pid, ()) if through is None or g.round <= through for q in g.opponents]
-
-    def _earned_count(self, pid: str, through: int | None) -> int:
-        return sum(1 for g in self.games.get(pid, ())
-                   if (pid, g.round) in self.earned and (through is None or g.round <= through))
-
-    def _owp_map(self, through: int | None, frozen: Mapping[str, PokemonTiebreakers],
-                 rates: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    def _owp_map(self, through: int | None, frozen: Mapping[str, tuple[_Rounded, _Rounded]],
+                 rates: Mapping[str, int], den: int) -> dict[str, _Rounded]:
         out = {}
-        for pid in self.games:
+        floor = den // 4  # an opponent outside the context: WIN_FLOOR
+        for pid in self.totals:
             if pid in frozen:
-                out[pid] = frozen[pid].owp
+                out[pid] = frozen[pid][0]
                 continue
-            values = [rates.get(q, WIN_FLOOR) for q in self._opponents(pid, through)]
-            values += [Fraction(1)] * self._earned_count(pid, through)  # RULES.md Decision: earned bye
-            out[pid] = round_significant(_mean(values))
+            if through is None:
+                opps = self.opponents[pid]
+                earned_byes = self.earned_byes[pid]
+                count = len(opps) + earned_byes
+                total = sum(map(rates.__getitem__, opps)) + earned_byes * den
+                out[pid] = round_significant_int(total, count * den) if count else (0, 0)
+                continue
+            total = count = 0
+            for rnd, _, _, is_earned, opponents in self.rows[pid]:
+                if rnd > through:
+                    break
+                for q in opponents:
+                    total += rates.get(q, floor)
+                    count += 1
+                if is_earned:  # RULES.md Decision: an earned bye is a 100 % opponent
+                    total += den
+                    count += 1
+            out[pid] = round_significant_int(total, count * den) if count else (0, 0)
         return out
 
-    def _oowp(self, pid: str, through: int | None, owp: Mapping[str, Fraction]) -> Fraction:
-        return round_significant(_mean([owp.get(q, Fraction(0)) for q in self._opponents(pid, through)]))
+    def _oowp(self, pid: str, through: int | None, owp: Mapping[str, int], scale: int) -> _Rounded:
+        if through is None and not self.outside:
+            opps = self.opponents.get(pid, ())
+            return round_significant_int(sum(map(owp.__getitem__, opps)), len(opps) * _pow10(scale)) if opps else (0, 0)
+        total = count = 0
+        for rnd, _, _, _, opponents in self.rows.get(pid, ()):
+            if through is not None and rnd > through:
+                break
+            for q in opponents:
+                total += owp.get(q, 0)
+                count += 1
+        return round_significant_int(total, count * _pow10(scale)) if count else (0, 0)
 
-    def _rates(self, through: int | None) -> dict[str, Fraction]:
-        everyone = set(self.games) | {q for gs in self.games.values() for g in gs for q in g.opponents}
-        return {pid: self.rate(pid, through) for pid in sorted(everyone)}
-
-    def compute(self) -> dict[str, PokemonTiebreakers]:
-        """Every player's values; dropped players frozen at their drop (RULES.md Decision)."""
-        numbers = sorted({g.round for gs in self.games.values() for g in gs})
-        last = numbers[-1] if numbers else 0
-        frozen: dict[str, PokemonTiebreakers] = {}
+    def compute(self) -> dict[str, tuple[int, int, _Rounded, _Rounded]]:
+        """Every player's (win % numerator, its denominator, OWP, OOWP); drops frozen (RULES.md Decision)."""
+        last = self.last
+        frozen: dict[str, tuple[_Rounded, _Rounded]] = {}
         for at in sorted({d for d in self.dropped.values() if d < last}):
-            rates = self._rates(at)
-            owp = self._owp_map(at, frozen, rates)
-            for pid in sorted(p for p, d in self.dropped.items() if d == at and p in self.games):
-                frozen[pid] = PokemonTiebreakers(rates[pid], owp[pid], self._oowp(pid, at, owp))
-        rates = self._rates(None)
-        owp = self._owp_map(None, frozen, rates)
+            rates, den = self._rates(at)
+            owp = self._owp_map(at, frozen, rates, den)
+            scaled, scale = _common_scale(owp)
+            for pid in sorted(p for p, d in self.dropped.items() if d == at and p in self.totals):
+                frozen[pid] = (owp[pid], self._oowp(pid, at, scaled, scale))
+        rates, den = self._rates(None)
+        owp = self._owp_map(None, frozen, rates, den)
+        scaled, scale = _common_scale(owp)
         out = {}
-        for pid in self.games:
+        for pid in self.totals:
             if pid in frozen:
-                out[pid] = PokemonTiebreakers(rates[pid], frozen[pid].owp, frozen[pid].oowp)
+                out[pid] = (rates[pid], den, frozen[pid][0], frozen[pid][1])
             else:
-                out[pid] = PokemonTiebreakers(rates[pid], owp[pid], self._oowp(pid, None, owp))
+                out[pid] = (rates[pid], den, owp[pid], self._oowp(pid, None, scaled, scale))
         return out
 
 
-_TABLES: "weakref.WeakKeyDictionary[StandingsContext, dict[str, PokemonTiebreakers]]" = weakref.WeakKeyDictionary()
-
-
-def tiebreakers(ctx: "StandingsContext") -> dict[str, PokemonTiebreakers]:
-    """Every player's win %, OWP and OOWP over their phase's Swiss rounds (cached per context)."""
-    found = _TABLES.get(ctx)
+def _table(ctx: "StandingsContext") -> dict[str, tuple[int, int, _Rounded, _Rounded]]:
+    """Every player's (win % numerator, denominator, OWP, OOWP) in integers (cached per context)."""
+    found = ctx.memo.get("pokemon-tiebreakers")
     if found is None:
         earned = _earned_rounds(ctx)
         phases = phase_of(ctx)
         computed = {stage: _Phase(ctx, stage, earned).compute() for stage in sorted(set(phases.values()))}
         found = {pid: computed[phases[pid]][pid] for pid in ctx.history}
-        _TABLES[ctx] = found
+        ctx.memo["pokemon-tiebreakers"] = found
+    return found
+
+
+def tiebreakers(ctx: "StandingsContext") -> dict[str, PokemonTiebreakers]:
+    """Every player's win %, OWP and OOWP over their phase's Swiss rounds (cached per context)."""
+    found = ctx.memo.get("pokemon-tiebreakers-exact")
+    if found is None:
+        found = ctx.memo["pokemon-tiebreakers-exact"] = {
+            pid: PokemonTiebreakers(Fraction(win, den), Fraction(owp[0], _pow10(owp[1])),
+                                    Fraction(oowp[0], _pow10(oowp[1])))
+            for pid, (win, den, owp, oowp) in _table(ctx).items()}
     return found
 
 
@@ -283,7 +472,7 @@ class WinPercentage(ValueMetric):
     label = "Win %"
 
     def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
-        return {pid: float(t.win) for pid, t in tiebreakers(ctx).items()}
+        return {pid: win / den for pid, (win, den, _, _) in _table(ctx).items()}
 
 
 @register
@@ -294,7 +483,7 @@ class OpponentsWinPercentage(ValueMetric):
     label = "Op Win %"
 
     def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
-        return {pid: float(t.owp) for pid, t in tiebreakers(ctx).items()}
+        return {pid: k / _pow10(s) for pid, (_, _, (k, s), _) in _table(ctx).items()}
 
 
 @register
@@ -305,7 +494,7 @@ class OpponentsOpponentsWinPercentage(ValueMetric):
     label = "Op Op Win %"
 
     def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
-        return {pid: float(t.oowp) for pid, t in tiebreakers(ctx).items()}
+        return {pid: k / _pow10(s) for pid, (_, _, _, (k, s)) in _table(ctx).items()}
 
 
 @register
@@ -317,8 +506,9 @@ class Tardiness(ValueMetric):
     descending = False
 
     def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
-        return {pid: int(p.late or any(g.outcome == "late" for g in ctx.history.get(pid, ())))
-                for pid, p in ctx.players.items()}
+        history = ctx.history
+        late = {pid for pid, games in history.items() if "late" in map(_OUTCOME, games)}
+        return {pid: int(p.late or pid in late) for pid, p in ctx.players.items()}
 
 
 def _wins_against(ctx: "StandingsContext", pid: str, other: str) -> int:
@@ -357,11 +547,23 @@ def last_opponents(ctx: "StandingsContext") -> dict[str, str | None]:
     >>> last_opponents(StandingsContext(ev, get_ruleset("pokemon-tcg")))
     {'a': 'c', 'b': 'a', 'c': 'a'}
     """
-    out: dict[str, str | None] = {}
-    for pid, games in ctx.history.items():
-        paired = [g for g in games if len(g.opponents) == 1]
-        out[pid] = max(paired, key=lambda g: g.round).opponents[0] if paired else None
-    return out
+    found = ctx.memo.get("pokemon-last-opponents")
+    if found is None:
+        found = ctx.memo["pokemon-last-opponents"] = {}
+        for pid, games in ctx.history.items():
+            if games:
+                tables = list(map(_OPPONENTS, games))
+                if () not in tables and sum(map(len, tables)) == len(tables):  # every game has one opponent
+                    rounds = list(map(_ROUND_OF, games))
+                    found[pid] = tables[rounds.index(max(rounds))][0]
+                    continue
+            best = None  # the first game of the latest round with exactly one opponent (as max() picks)
+            latest = 0
+            for g in games:
+                if (best is None or g.round > latest) and len(g.opponents) == 1:
+                    best, latest = g, g.round
+            found[pid] = best.opponents[0] if best is not None else None
+    return dict(found)
 
 
 def swiss_groups(ctx: "StandingsContext", ids: Iterable[str]) -> list[list[str]]:

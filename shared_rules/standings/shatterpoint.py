@@ -34,7 +34,22 @@ class _CumulativeStat(ValueMetric):
     stat = ""
 
     def values(self, ctx: "StandingsContext") -> dict[str, float]:
-        return {pid: sum(game_stat(g, self.stat) for g in games) for pid, games in ctx.history.items()}
+        # game_stat inlined: the same values added in the same order as sum() would.
+        name = self.stat
+        implied = BYE_STATS[name]
+        out: dict[str, float] = {}
+        for pid, games in ctx.history.items():
+            total = 0
+            for g in games:
+                stats = g.stats
+                if stats is not None and name in stats:
+                    total += stats[name]
+                elif g.outcome == "bye":
+                    total += implied
+                else:
+                    total += 0
+            out[pid] = total
+        return out
 
 
 @register

@@ -51,11 +51,26 @@ def round_keys(ctx: "StandingsContext") -> list[tuple[int, str]]:
 
 def games_by_round(ctx: "StandingsContext", pid: str) -> dict[tuple[int, str], Game]:
     """The player's counted game of each round (a round missing here is a Missed Game)."""
-    return {(g.round, g.stage): g for g in ctx.history[pid]}
+    return dict(_games_by_round(ctx)[pid])
+
+
+def _games_by_round(ctx: "StandingsContext") -> dict[str, dict[tuple[int, str], Game]]:
+    """:func:`games_by_round` of every player, built once per context (read-only)."""
+    found = ctx.memo.get("startrek-games-by-round")
+    if found is None:
+        found = ctx.memo["startrek-games-by-round"] = {
+            pid: {(g.round, g.stage): g for g in games} for pid, games in ctx.history.items()}
+    return found
 
 
 def _final_vp(ctx: "StandingsContext") -> Mapping[str, float]:
     """Every entrant's VP over the covered rounds, also for players the context leaves out."""
+    totals = ctx.points
+    if len(totals) == len(ctx.event.players) and all(
+            v.__class__ is float or (v.__class__ is int and -2**53 < v < 2**53) for v in totals.values()):
+        # Every entrant is in the context, whose points add the same outcomes in the same order
+        # (from 0 rather than 0.0: the same floats, and whole numbers below 2**53 are exact).
+        return {pid: float(v) for pid, v in totals.items()}
     points = {o.key: o.points for o in ctx.ruleset.outcomes}
     vp = {p.id: 0.0 for p in ctx.event.players}
     for rnd in ctx.event.rounds:
@@ -88,18 +103,21 @@ class StarTrekSoS(ValueMetric):
         # Star Trek OP Guide 7.5.1: an Earned Bye counts as the maximum SoS possible —
         # read as an opponent with the most VP anyone can have: 4 VP every round.
         best = ctx.ruleset.max_points * len(rounds)
+        slot = {key: i for i, key in enumerate(rounds)}
         out: dict[str, float] = {}
+        history = ctx.history
         for pid in ctx.players:
-            games = games_by_round(ctx, pid)
-            entries: list[float] = []
-            for key in rounds:
-                game = games.get(key)
-                if game is not None and game.outcome == "earned-bye":
-                    entries.append(best)
-                elif game is None or game.outcome in ("bye", "missed-game") or not game.opponents:
-                    entries.append(0)  # Glossary: a Bye is 0 VP; a Missed Game faces nobody.
+            # One entry per covered round, in order; a round's last game counts (as games_by_round keeps it).
+            entries: list[float] = [0] * len(rounds)  # no game: a Missed Game faces nobody
+            for g in history[pid]:
+                outcome = g.outcome
+                if outcome == "earned-bye":
+                    entry = best
+                elif outcome == "bye" or outcome == "missed-game" or not g.opponents:
+                    entry = 0  # Glossary: a Bye is 0 VP; a Missed Game faces nobody.
                 else:
-                    entries.append(vp[game.opponents[0]])
+                    entry = vp[g.opponents[0]]
+                entries[slot[(g.round, g.stage)]] = entry
             out[pid] = strength_of_schedule(entries)
         return out
 
@@ -118,9 +136,33 @@ class StarTrekDifferential(ValueMetric):
         for pid in ctx.players:
             total: float = 0
             for g in ctx.history[pid]:
+                # _opponent_outcome inlined
+                match = g.match
+                outcomes = match.outcomes
+                other = outcomes[1 - g.seat] if g.opponents and outcomes is not None else None
+                outcome, score = g.outcome, g.score
+                if ((match.ending is None or match.ending == "normal") and score is not None
+                        and g.opponent_scores and other not in NO_GAME and (outcome in WINS or outcome in LOSSES)):
+                    # differential() of a game played to its end, inlined (the same operations).
+                    # clamp_score: min(max(x, 0), cap), spelled out (max keeps x unless 0 > x, min unless cap < x)
+                    mine = 0 if score < 0 else score
+                    if mine > cap:
+                        mine = cap
+                    theirs = g.opponent_scores[0]
+                    if theirs < 0:
+                        theirs = 0
+                    if theirs > cap:
+                        theirs = cap
+                    if outcome in WINS:
+                        margin = mine - theirs
+                        total += margin if margin > 0 else 1
+                    else:
+                        margin = theirs - mine
+                        total += -(margin if margin > 0 else 1)
+                    continue
                 total += differential(
                     g.outcome, g.score, g.opponent_scores[0] if g.opponent_scores else None,
-                    opponent_outcome=_opponent_outcome(g), ending=g.match.ending, edition=edition, cap=cap)
+                    opponent_outcome=other, ending=g.match.ending, edition=edition, cap=cap)
             out[pid] = total
         return out
 
@@ -135,10 +177,14 @@ class StarTrekCVP(ValueMetric):
     def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
         rounds = round_keys(ctx)
         out: dict[str, float] = {}
+        slot = {key: i for i, key in enumerate(rounds)}
+        history = ctx.history
         for pid in ctx.players:
-            games = games_by_round(ctx, pid)
             # A round without a game is a Missed Game: 0 VP, the running total carries on (7.5.1).
-            out[pid] = cumulative_victory_points([games[k].points if k in games else 0 for k in rounds])
+            per_round: list[float] = [0] * len(rounds)
+            for g in history[pid]:
+                per_round[slot[(g.round, g.stage)]] = g.points
+            out[pid] = cumulative_victory_points(per_round)
         return out
 
 
