@@ -89,6 +89,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(shell.bp)
     for module in (events, sync, invitations, tokens, players, public, openapi):
         app.register_blueprint(module.bp)
+
+    from backend import push
+
+    push.init_app(app)  # Web Push: VAPID keys, /api/push blueprint, outbox drainer, CLI commands
     return app
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
@@ -11,30 +12,42 @@ from marshmallow import Schema
 
 from backend.errors import ApiError
 
-__all__ = ["StrictJSONProvider", "load_body", "load_args", "respond"]
+__all__ = ["MAX_JSON_DEPTH", "BodyRefused", "StrictJSONProvider", "load_body", "load_args", "respond"]
+
+
+#: Deepest nesting of arrays and objects a request body may have (the rules engine recurses on values).
+MAX_JSON_DEPTH = 32
+_INTEGER = re.compile(r"[0-9]+")
+
+
+class BodyRefused(ValueError):
+    """A parsed body the server refuses; its message is ours (safe to show), unlike the parser's."""
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    raise BodyRefused("NaN and Infinity are not JSON")
 
 
 def _check_text(value: Any) -> None:
-    """Refuse NUL characters and unpaired surrogates anywhere (no database can store them as text)."""
-    stack = [value]
+    """Refuse NUL characters, unpaired surrogates (no database can store them as text) and deep nesting."""
+    stack = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise ValueError("text must not contain NUL characters")
+                raise BodyRefused("text must not contain NUL characters")
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
-                raise ValueError("text must be valid Unicode (unpaired surrogate)") from None
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+                raise BodyRefused("text must be valid Unicode (unpaired surrogate)") from None
+        elif isinstance(item, (dict, list)):
+            if depth >= MAX_JSON_DEPTH:
+                raise BodyRefused(f"the request body is nested more than {MAX_JSON_DEPTH} levels deep")
+            if isinstance(item, dict):
+                stack.extend((key, depth + 1) for key in item.keys())
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
 
 
 class StrictJSONProvider(DefaultJSONProvider):
@@ -56,10 +69,13 @@ def load_body(schema: Schema) -> dict[str, Any]:
         raise ApiError(400, "malformed-json", "the request body is empty; send a JSON object")
     try:
         data = current_app.json.loads(raw)
-    except ValueError as exc:  # includes UnicodeDecodeError and RecursionError's cousins below
-        raise ApiError(400, "malformed-json", f"the request body is not valid JSON: {exc}") from None
+    except BodyRefused as exc:  # our own checks: the message names the problem
+        raise ApiError(400, "malformed-json", str(exc)) from None
+    except ValueError:  # the parser's text (and UnicodeDecodeError's) is not for clients: a fixed message
+        raise ApiError(400, "malformed-json", "the request body is not valid UTF-8 JSON") from None
     except RecursionError:
-        raise ApiError(400, "malformed-json", "the request body is nested too deeply") from None
+        raise ApiError(400, "malformed-json",
+                       f"the request body is nested more than {MAX_JSON_DEPTH} levels deep") from None
     return schema.load(data)
 
 
@@ -69,12 +85,13 @@ def load_args(schema: Schema) -> dict[str, Any]:
     for key, value in request.args.items():
         if key not in fields:
             raise ApiError(422, "invalid-request", f"{key}: unknown query parameter")
+        if len(request.args.getlist(key)) > 1:
+            raise ApiError(422, "invalid-request", f"{key}: give this query parameter once")
         field = fields[key]
         if field.__class__.__name__ == "Integer":
-            try:
-                args[key] = int(value, 10)
-            except ValueError:
-                raise ApiError(422, "invalid-request", f"{key}: expected a whole number") from None
+            if not _INTEGER.fullmatch(value) or len(value) > 20:
+                raise ApiError(422, "invalid-request", f"{key}: expected a whole number (digits 0-9 only)")
+            args[key] = int(value, 10)
         else:
             args[key] = value
     return schema.load(args)

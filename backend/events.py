@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, jsonify
+from sqlalchemy import insert
 
 from backend.api import load_body, respond
 from backend.auth import STAFF, authenticate, new_id, new_token, require_event
 from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.ledger import SERVER_DEVICE, append_server_op, create_claim, dumps, event_state
-from backend.models import Event, now_ms
+from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state
+from backend.models import Event, Invitation, now_ms
 from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, EventSummarySchema, ExportResponseSchema,
                              StateResponseSchema)
 from shared_rules.errors import DocumentError, RulesError
-from shared_rules.state import from_event_document, initial_state, to_event_document
+from shared_rules.state import apply, from_event_document, initial_state, to_event_document
 
 bp = Blueprint("events", __name__, url_prefix="/api/events")
 
@@ -38,8 +39,9 @@ def create_event():
               schema: CreateEventResponseSchema
     """
     data = load_body(CreateEventSchema())
-    begin_write()
+    # Everything that needs no database is checked before the write lock is taken (imports can be large).
     event_id = new_id(12)
+    claims: list[dict[str, str]] = []
     if data["document"] is not None:
         try:
             state = from_event_document(data["document"])
@@ -49,11 +51,16 @@ def create_event():
             raise
         except RulesError as exc:
             raise DocumentError("", str(exc)) from None
+        except RecursionError:
+            raise ApiError(422, "invalid-document", "the document is nested too deeply") from None
         event = Event(id=event_id, name=state["name"], ruleset=state["ruleset"], head_seq=0,
                       base_document=dumps(base), created_at=now_ms(), snapshot_seq=0)
+        claim_rows, claims = claim_rows_for(event_id, [player["id"] for player in state["players"]], None)
+        begin_write()
         db.session.add(event)
-        for player in state["players"]:
-            create_claim(event_id, player["id"], None)
+        db.session.flush()
+        if claim_rows:
+            db.session.execute(insert(Invitation), claim_rows)
     else:
         event = Event(id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(),
                       snapshot_seq=0)
@@ -64,6 +71,11 @@ def create_event():
             payload["seed"] = data["seed"]
         op = {"type": "event.create", "op_id": f"{SERVER_DEVICE}:1", "device": SERVER_DEVICE,
               "actor": {"role": "organizer"}, "at": now_ms(), "payload": payload}
+        try:
+            apply(initial_state(), op)  # refuse a bad event before taking the lock
+        except RulesError as exc:
+            raise ApiError(422, "invalid-event", str(exc)) from None
+        begin_write()
         db.session.add(event)
         try:
             state = append_server_op(event, initial_state(), op)
@@ -74,7 +86,7 @@ def create_event():
     db.session.commit()
     return respond(CreateEventResponseSchema(),
                    {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,
-                    "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq}, 201)
+                    "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq, "claims": claims}, 201)
 
 
 @bp.get("/<event_id>")
@@ -134,6 +146,9 @@ def export_event(event_id: str):
     _, state = event_state(event)
     try:
         document = to_event_document(state)
+        body = jsonify(document)
     except RulesError as exc:
         raise ApiError(409, "nothing-to-export", str(exc)) from None
-    return jsonify(document)
+    except RecursionError:  # a value nested too deeply (stored before bodies were depth-limited)
+        raise ApiError(409, "nothing-to-export", "the event holds a value nested too deeply to export") from None
+    return body

@@ -49,9 +49,10 @@ def invite(event_id: str):
             application/json:
               schema: InvitationResponseSchema
     """
+    authenticate(event_id, {"organizer"})  # before the body and the lock
     data = load_body(InvitationRequestSchema())
     lock_event(event_id)
-    principal = authenticate(event_id, {"organizer"})
+    principal = authenticate(event_id, {"organizer"})  # still valid under the lock
     code = new_code()
     invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None, role=data["role"],
                             created_by=principal.token_id, created_at=now_ms())

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import threading
@@ -22,16 +24,18 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from flask import current_app
-from sqlalchemy import insert, select
+from sqlalchemy import insert, or_, select
 
 from backend.auth import Principal, new_code, hash_secret, new_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
+from backend.push import on_ops_accepted
 from shared_rules.errors import RulesError
-from shared_rules.state import apply, from_event_document, initial_state, replay
+from shared_rules.state import ALLOWED, apply, from_event_document, initial_state, replay
 
-__all__ = ["SERVER_DEVICE", "dumps", "event_state", "push", "pull_body", "create_claim", "Verdict",
+__all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",
+           "claim_rows_for", "Verdict",
            "lock_event", "append_server_op"]
 
 log = logging.getLogger(__name__)
@@ -39,6 +43,14 @@ log = logging.getLogger(__name__)
 #: The device id the server uses for the operations it writes itself (event.create).
 SERVER_DEVICE = "server"
 SNAPSHOT_EVERY = 250
+#: An operation larger than this (its JSON, as applied) is refused without being tried.
+MAX_OP_BYTES = 64 * 1024
+#: A rejected operation larger than this is stored as a digest of its body, not in full.
+MAX_REJECTED_BODY_BYTES = 2 * 1024
+#: After this many rejections one push stops; the rest of the batch is left for the device to push again.
+MAX_REJECTIONS_PER_PUSH = 50
+#: Roles that see players' claim codes (when issued; codes are stored hashed and never listed again).
+CLAIM_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
 
 
 def dumps(value: Any) -> str:
@@ -79,10 +91,14 @@ def event_state(event: Event, upto: int | None = None) -> tuple[int, dict[str, A
     cached = _cache().get(event.id)
     if cached is not None and cached[0] <= upto:
         seq, state = cached
-    elif event.snapshot is not None and event.snapshot_seq <= upto:
-        seq, state = event.snapshot_seq, json.loads(event.snapshot)
     else:
-        seq, state = 0, base_state(event)
+        # The snapshot and its seq in ONE statement: under READ COMMITTED a lazy load of the (deferred)
+        # snapshot could see a newer snapshot than the snapshot_seq loaded with the event row.
+        snap = db.session.execute(select(Event.snapshot, Event.snapshot_seq).where(Event.id == event.id)).first()
+        if snap is not None and snap.snapshot is not None and snap.snapshot_seq <= upto:
+            seq, state = snap.snapshot_seq, json.loads(snap.snapshot)
+        else:
+            seq, state = 0, base_state(event)
     if seq < upto:
         rows = db.session.execute(
             select(Operation.op).where(Operation.event_id == event.id, Operation.server_seq > seq,
@@ -92,6 +108,8 @@ def event_state(event: Event, upto: int | None = None) -> tuple[int, dict[str, A
             state = replay((json.loads(text) for text in rows), state)
         except RulesError as exc:  # the log no longer folds: a rules change broke an old operation
             raise ApiError(409, "log-does-not-fold", f"the event's log no longer replays: {exc}") from None
+        except RecursionError:  # a value nested too deeply, stored before bodies were depth-limited
+            raise ApiError(409, "log-does-not-fold", "the event's log holds a value nested too deeply") from None
         seq = upto
     _cache().put(event.id, seq, state)
     return seq, state
@@ -106,13 +124,27 @@ def lock_event(event_id: str) -> Event:
     return event
 
 
-def create_claim(event_id: str, player: str, created_by: str | None) -> Invitation:
-    """A player's claim code (kept readable: staff list and hand them out)."""
+def create_claim(event_id: str, player: str, created_by: str | None) -> tuple[Invitation, str]:
+    """A player's claim code: only its hash is stored; the code is returned to be shown once."""
     code = new_code()
-    invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=code,
+    invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None,
                             role="player", player=player, created_by=created_by, created_at=now_ms())
     db.session.add(invitation)
-    return invitation
+    return invitation, code
+
+
+def claim_rows_for(event_id: str, players: list[str], created_by: str | None
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """Rows for a bulk insert of players' claim codes (hashed), and the codes to show once."""
+    stamp = now_ms()
+    rows, shown = [], []
+    for pid in players:
+        code = new_code()
+        rows.append({"id": new_id(), "event_id": event_id, "code_hash": hash_secret(code), "code": None,
+                     "role": "player", "player": pid, "created_by": created_by, "created_at": stamp,
+                     "redeemed_at": None, "token_id": None, "revoked_at": None})
+        shown.append({"player": pid, "code": code})
+    return rows, shown
 
 
 def _registered_player(op: dict[str, Any]) -> str | None:
@@ -154,6 +186,45 @@ def _try_apply(state: dict[str, Any], op: dict[str, Any]) -> tuple[dict[str, Any
             "rules-failure"
 
 
+def _payload_digest(payload: Any) -> str:
+    return "sha256:" + hashlib.sha256(dumps(payload).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _rejected_body(op: dict[str, Any], text: str) -> str:
+    """What the log keeps of a rejected operation: all of it, or a digest of an oversized payload."""
+    if len(text) <= MAX_REJECTED_BODY_BYTES:
+        return text
+    stub = {key: op[key] for key in ("type", "op_id", "device", "actor", "at")}
+    stub["digest"], stub["size"] = _payload_digest(op["payload"]), len(text)
+    return dumps(stub)
+
+
+def _same_op(stored_text: str, body: dict[str, Any]) -> bool:
+    """Whether a replayed push item is the operation stored for its seq (type, payload and ``at``)."""
+    stored = json.loads(stored_text)
+    payload = body.get("payload") if body.get("payload") is not None else {}
+    if stored.get("type") != body["type"]:
+        return False
+    if body.get("at") is not None and stored.get("at") != body["at"]:
+        return False  # no ``at``: the server's clock was used, whatever it was
+    if "payload" in stored:
+        return stored["payload"] == payload
+    return stored.get("digest") == _payload_digest(payload)
+
+
+def _precheck(principal: Principal, op: dict[str, Any], text: str) -> tuple[str, str] | None:
+    """Cheap refusals that need no copy of the state: (reason, error) or None."""
+    if len(text) > MAX_OP_BYTES:
+        return f"{op['type']}: the operation is larger than {MAX_OP_BYTES} bytes", "operation-too-large"
+    allowed = ALLOWED.get(op["type"])
+    if allowed is None:
+        return f"{op['type']}: not an operation type", "operation-rejected"
+    if principal.role not in allowed:
+        return (f"{op['type']}: a {principal.role} may not do this (allowed: {', '.join(sorted(allowed))})",
+                "not-authorized")
+    return None
+
+
 def _try_replay(state: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The state after every operation of the batch, or None if any of them is refused."""
     try:
@@ -184,9 +255,11 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         db.session.add(progress)
     elif progress.token_id != principal.token_id:
         owner = db.session.get(Token, progress.token_id)
-        if owner is not None and owner.revoked_at is None:
+        if owner is not None and (owner.revoked_at is None or owner.role != principal.role
+                                  or owner.player != principal.player):
             raise ApiError(403, "device-taken", f"device '{device}' belongs to another token; use another device id")
-        progress.token_id = principal.token_id  # the old token was revoked: the device was re-invited
+        # The old token was revoked and this one has the same role (and player): the device was re-invited.
+        progress.token_id = principal.token_id
 
     first = items[0]["seq"]
     if first > progress.last_seq + 1:
@@ -201,16 +274,24 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
                                     Operation.device_seq.in_(replayed))
         ).scalars()
         stored = {row.device_seq: row for row in rows}
+        bodies = {item["seq"]: item["op"] for item in items}
         for seq in replayed:
             row = stored.get(seq)
+            if row is not None and not _same_op(row.op, bodies[seq]):
+                db.session.rollback()
+                raise ApiError(409, "seq-reused", f"device '{device}' already used seq {seq} for another operation; "
+                               f"push new operations from seq {progress.last_seq + 1}",
+                               expected_seq=progress.last_seq + 1)
             verdicts.append(_stored_verdict(row) if row is not None else
                             Verdict(seq, "rejected", None, "no record of this operation", "unknown-operation"))
 
     fresh = [item for item in items if item["seq"] > progress.last_seq]
     if fresh:
         seq0, state = event_state(event)
-        new_claims = []
+        new_claims: list[str] = []
+        shown_claims: list[dict[str, str]] = []
         received = now_ms()
+        rejections = 0
         ops, rows = [], []
         for item in fresh:
             body = item["op"]
@@ -218,14 +299,23 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
             ops.append({"type": body["type"], "op_id": f"{device}:{item['seq']}", "device": device,
                         "actor": principal.actor, "at": at if at is not None else received,
                         "payload": body.get("payload") if body.get("payload") is not None else {}})
+        if principal.role == "player":
+            for op in ops:
+                dealias_report(event_id, op)
         # Fast path: the whole batch folds (one copy of the state); otherwise one operation at a time.
-        batch_state = _try_replay(state, ops) if len(ops) > 1 else None
-        for item, op in zip(fresh, ops):
+        texts = [dumps(op) for op in ops]
+        refused = [_precheck(principal, op, text) for op, text in zip(ops, texts)]
+        batch_state = _try_replay(state, ops) if len(ops) > 1 and not any(refused) else None
+        for item, op, text, cheap in zip(fresh, ops, texts, refused):
+            if rejections >= MAX_REJECTIONS_PER_PUSH:
+                break  # the rest waits for the next push (last_seq tells the device where to resume)
             if batch_state is not None:
                 new_state, reason, error = batch_state, None, None
+            elif cheap is not None:
+                new_state, (reason, error) = None, cheap
             else:
                 new_state, reason, error = _try_apply(state, op)
-            row = {"event_id": event_id, "device": device, "device_seq": item["seq"], "op": dumps(op),
+            row = {"event_id": event_id, "device": device, "device_seq": item["seq"], "op": text,
                    "token_id": principal.token_id, "received_at": received, "server_seq": None,
                    "accepted": False, "reason": None, "error": None}
             if new_state is not None:
@@ -238,13 +328,19 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
                 if pid is not None:
                     new_claims.append(pid)
             else:
+                rejections += 1
+                row["op"] = _rejected_body(op, text)
                 row["reason"], row["error"] = reason, error
                 verdicts.append(Verdict(item["seq"], "rejected", None, reason, error))
             progress.last_seq = item["seq"]
             rows.append(row)
         db.session.execute(insert(Operation), rows)
-        for pid in new_claims:
-            create_claim(event_id, pid, principal.token_id)
+        on_ops_accepted(event_id, [op for op, row in zip(ops, rows) if row["accepted"]], state)  # push outbox
+        if new_claims:
+            claim_rows, codes = claim_rows_for(event_id, new_claims, principal.token_id)
+            db.session.execute(insert(Invitation), claim_rows)
+            if principal.role in CLAIM_READERS:
+                shown_claims = codes
         if event.head_seq - event.snapshot_seq >= SNAPSHOT_EVERY:
             event.snapshot, event.snapshot_seq = dumps(state), event.head_seq
         head = event.head_seq
@@ -252,23 +348,146 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         _cache().put(event_id, head, state)
     else:
         head = event.head_seq
+        shown_claims = []
         db.session.commit()
     return {"device": device, "results": [v.to_json() for v in verdicts], "last_seq": progress.last_seq,
-            "last_accepted": progress.last_accepted, "cursor": head}
+            "last_accepted": progress.last_accepted, "cursor": head, "claims": shown_claims}
 
 
-def pull_body(event: Event, cursor: int, limit: int, device: str | None) -> str:
-    """The pull response as JSON text (stored operations are spliced in verbatim for speed)."""
-    # Devices first, then operations: every sequence the devices map reports is in the log we read next.
-    devices = {row.device: {"last_seq": row.last_seq, "last_accepted": row.last_accepted}
-               for row in db.session.execute(select(Device).where(Device.event_id == event.id)).scalars()}
+# ---------------------------------------------------------------- the player's view of the log
+#
+# Staff pull the log as it is. A player's pull is the same log with three changes, chosen so that the
+# player's device still folds exactly the state the server had at the returned cursor, up to renaming:
+#
+# 1. it stops before the first operation that placed a round which is still a draft (round.pair,
+#    round.swap, cut.make): drafted pairings are not posted yet; the rest follows once the round is
+#    published or started (a draft round imported with a document is not held back);
+# 2. devices of other tokens appear under a stable alias ("dev-" + 16 hex digits, keyed with the app's
+#    SECRET_KEY) in ``device`` and ``op_id``; a result.confirm naming a report by its aliased op_id is
+#    translated back when the player pushes it; ``devices`` lists only the player's own devices, and
+#    ``?device=`` must be one of them;
+# 3. the ``reason`` of another player's penalty is replaced by "withheld-" + a stable digest: equal
+#    reasons stay equal, so the escalation of repeated infractions folds the same.
+
+_PAIRING_PREFIXES = tuple(f'{{"type":"{t}"' for t in ("round.pair", "round.swap", "cut.make"))
+
+
+def _keyed(*parts: str) -> str:
+    key = str(current_app.config.get("SECRET_KEY") or "").encode("utf-8")
+    message = "\x00".join(parts).encode("utf-8", "surrogatepass")
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def device_alias(event_id: str, device: str) -> str:
+    return "dev-" + _keyed("device", event_id, device)[:16]
+
+
+def _withheld(event_id: str, reason: Any) -> Any:
+    return "withheld-" + _keyed("reason", event_id, reason)[:12] if isinstance(reason, str) else reason
+
+
+def _owns(owner: Token | None, principal: Principal) -> bool:
+    """A device belongs to the principal: its token, or a revoked token of the same role and player."""
+    return owner is not None and (owner.id == principal.token_id or (
+        owner.revoked_at is not None and owner.role == principal.role and owner.player == principal.player))
+
+
+def dealias_report(event_id: str, op: dict[str, Any]) -> None:
+    """A player's result.confirm may name a report by the aliased op_id its pull showed: restore it."""
+    payload = op.get("payload")
+    report = payload.get("report") if isinstance(payload, dict) else None
+    if op.get("type") != "result.confirm" or not isinstance(report, str) or not report.startswith("dev-"):
+        return
+    alias, _, seq = report.rpartition(":")
+    for name in db.session.execute(select(Device.device).where(Device.event_id == event_id)).scalars():
+        if device_alias(event_id, name) == alias:
+            op["payload"] = dict(payload, report=f"{name}:{seq}")
+            return
+
+
+def _hold_point(event: Event) -> int | None:
+    """The server seq of the first operation that placed a still-draft round (None: no draft round)."""
+    _, state = event_state(event)
+    drafts = [(r["number"], r["stage"]) for r in state["rounds"] if r["status"] == "draft"]
+    if not drafts:
+        return None
     rows = db.session.execute(
-        select(Operation.server_seq, Operation.op)
-        .where(Operation.event_id == event.id, Operation.server_seq > cursor)
-        .order_by(Operation.server_seq).limit(limit + 1)
-    ).all()
+        select(Operation.server_seq, Operation.op).where(
+            Operation.event_id == event.id, Operation.server_seq.is_not(None),
+            Operation.server_seq <= event.head_seq,
+            or_(*(Operation.op.startswith(prefix, autoescape=True) for prefix in _PAIRING_PREFIXES)))
+        .order_by(Operation.server_seq)).all()
+    for seq, text in rows:
+        op = json.loads(text)
+        p = op.get("payload") or {}
+        if op["type"] == "cut.make":
+            hit = any(stage == "elimination" for _, stage in drafts)
+        else:
+            stage = p.get("stage") or ("swiss" if op["type"] == "round.pair" else None)
+            hit = any(number == p.get("number") and (stage is None or stage == s) for number, s in drafts)
+        if hit:
+            return seq
+    return None
+
+
+def _player_op(event_id: str, text: str, principal: Principal, own: set[str]) -> str:
+    op = json.loads(text)
+    device = op.get("device")
+    if device not in own and device != SERVER_DEVICE:
+        alias = device_alias(event_id, device)
+        op["device"] = alias
+        op["op_id"] = f"{alias}:{op['op_id'].rpartition(':')[2]}"
+    payload = op.get("payload")
+    if isinstance(payload, dict):
+        if op["type"] == "penalty.issue" and payload.get("player") != principal.player:
+            op["payload"] = dict(payload, reason=_withheld(event_id, payload.get("reason")))
+        report = payload.get("report")
+        if op["type"] == "result.confirm" and isinstance(report, str):
+            name, _, seq = report.rpartition(":")
+            if name not in own and name != SERVER_DEVICE:
+                op["payload"] = dict(op["payload"], report=f"{device_alias(event_id, name)}:{seq}")
+    return dumps(op)
+
+
+def _player_base(event_id: str, text: str, principal: Principal) -> str:
+    doc = json.loads(text)
+    penalties = (doc.get("state") or {}).get("penalties") if isinstance(doc.get("state"), dict) else None
+    if isinstance(penalties, list):
+        for entry in penalties:
+            if isinstance(entry, dict) and entry.get("player") != principal.player:
+                entry["reason"] = _withheld(event_id, entry.get("reason"))
+    return dumps(doc)
+
+
+def pull_body(event: Event, cursor: int, limit: int, device: str | None, principal: Principal | None = None) -> str:
+    """The pull response as JSON text (stored operations are spliced in verbatim for speed).
+
+    ``principal`` a player: the player's view (see above); staff (or None): the whole log.
+    """
+    if cursor > event.head_seq:
+        raise ApiError(409, "cursor-ahead", f"cursor {cursor} is beyond the event's last operation "
+                       f"({event.head_seq}); pull from 0", head=event.head_seq)
+    player_view = principal is not None and principal.role == "player"
+    # Devices first, then operations: every sequence the devices map reports is in the log we read next.
+    progress = db.session.execute(select(Device, Token).join(Token, Token.id == Device.token_id, isouter=True)
+                                  .where(Device.event_id == event.id)).all()
+    own: set[str] = set()
+    if player_view:
+        own = {row.device for row, owner in progress if _owns(owner, principal)}
+        if device is not None and device not in own and any(row.device == device for row, _ in progress):
+            raise ApiError(403, "not-your-device", "a player may only ask for the rejections of their own devices")
+    devices = {row.device: {"last_seq": row.last_seq, "last_accepted": row.last_accepted}
+               for row, _ in progress if not player_view or row.device in own}
+    query = select(Operation.server_seq, Operation.op).where(Operation.event_id == event.id,
+                                                             Operation.server_seq > cursor)
+    hold = _hold_point(event) if player_view else None
+    if hold is not None:
+        query = query.where(Operation.server_seq < hold)
+    rows = db.session.execute(query.order_by(Operation.server_seq).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
+    if player_view:
+        rows = [(seq, _player_op(event.id, text, principal, own)) for seq, text in rows]
     new_cursor = rows[-1][0] if rows else cursor
     rejections: list[dict[str, Any]] = []
     if device is not None:
@@ -280,6 +499,8 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None) -> str:
         rejections = [{"seq": s, "reason": r, "error": e} for s, r, e in reversed(rejected)]
     ops = ",".join(f'{{"server_seq":{seq},"op":{text}}}' for seq, text in rows)
     base = event.base_document if (cursor == 0 and event.base_document) else "null"
+    if player_view and base != "null":
+        base = _player_base(event.id, base, principal)
     return (f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
             f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base}}}')
 

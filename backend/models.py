@@ -96,7 +96,7 @@ class Invitation(db.Model):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    #: Kept only for player claim codes, which staff list and hand out.
+    #: Unused (NULL): claim codes are stored hashed like every code, and shown only when issued.
     code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     role: Mapped[str] = mapped_column(String(32))
     player: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -105,3 +105,67 @@ class Invitation(db.Model):
     redeemed_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     token_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class PushSubscription(db.Model):
+    """A browser's Web Push subscription, tied to a token of one event (a player's, or a staff device's)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (
+        UniqueConstraint("event_id", "endpoint_hash", name="uq_push_subscriptions_event_endpoint"),
+        Index("ix_push_subscriptions_event_player", "event_id", "player"),
+        Index("ix_push_subscriptions_endpoint_hash", "endpoint_hash"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
+    token_id: Mapped[str] = mapped_column(String(32))
+    role: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str | None] = mapped_column(Text, nullable=True)
+    endpoint: Mapped[str] = mapped_column(Text)
+    #: sha256 of the endpoint (endpoints are long URLs: the unique constraint is on the digest).
+    endpoint_hash: Mapped[str] = mapped_column(String(64))
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    updated_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+
+
+class PushOutbox(db.Model):
+    """The durable outbox: one row per (notification, subscription), written in the transaction that
+    accepted the operation; a drainer claims rows atomically and sends them (see backend/push/queue.py)."""
+
+    __tablename__ = "push_outbox"
+    __table_args__ = (
+        Index("ix_push_outbox_due", "state", "next_attempt_at"),
+        Index("ix_push_outbox_event_kind_ref", "event_id", "kind", "ref"),
+        Index("ix_push_outbox_subscription", "subscription_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    #: Unique per notification and subscription (event, what, which op or round, player, subscription).
+    key: Mapped[str] = mapped_column(String(255), unique=True)
+    event_id: Mapped[str] = mapped_column(String(32))
+    subscription_id: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(32))
+    #: What the notification is about, for rescheduling/cancelling (e.g. "swiss:3" for a round).
+    ref: Mapped[str] = mapped_column(String(64), default="")
+    player: Mapped[str | None] = mapped_column(Text, nullable=True)
+    payload: Mapped[str] = mapped_column(Text)
+    ttl: Mapped[int] = mapped_column(Integer)
+    urgency: Mapped[str] = mapped_column(String(16))
+    topic: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: pending | sending | sent | failed | gone | expired | cancelled
+    state: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[int] = mapped_column(BigInteger)
+    #: When a claimed ('sending') row may be taken over by another drainer (the claimer died).
+    lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: Give up (state 'expired') after this instant: a notification is useless once stale.
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+    sent_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    status_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -13,21 +13,50 @@ from backend import schemas
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
-#: Every operation may answer with these (the error contract).
+#: The error statuses of the contract, and what each means.
 ERROR_STATUSES = {
-    "400": "malformed JSON or text",
+    "400": "malformed JSON or text (also a NUL character anywhere in the URL)",
     "401": "missing, unknown or revoked token",
     "403": "the token's role may not do this",
     "404": "unknown event, token, player or code",
-    "405": "method not allowed",
     "409": "conflict with the event's state",
     "410": "code already used",
     "413": "body too large",
     "415": "not JSON",
     "422": "invalid request",
+    "503": "the database is busy or unavailable; retry after the Retry-After header's seconds",
 }
 
-API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public")
+_TOKEN = ("401", "403")
+_BODY = ("413", "415", "422")
+#: The error statuses each operation can answer with (endpoint -> statuses; 400 and 503 are always possible).
+ENDPOINT_ERRORS = {
+    "events.create_event": _BODY,
+    "events.get_event": _TOKEN + ("404",),
+    "events.get_state": _TOKEN + ("404", "409"),
+    "events.export_event": _TOKEN + ("404", "409"),
+    "sync.push_ops": _TOKEN + _BODY + ("404", "409"),
+    "sync.pull_ops": _TOKEN + ("404", "409", "422"),
+    "invitations.invite": _TOKEN + _BODY + ("404",),
+    "invitations.redeem": _BODY + ("404", "410"),
+    "tokens.list_tokens": _TOKEN + ("404",),
+    "tokens.revoke_token": _TOKEN + ("404", "409"),
+    "players.list_claims": _TOKEN + ("404", "409"),
+    "players.reissue_claim": _TOKEN + ("404", "409"),
+    "players.my_matches": _TOKEN + ("404", "409"),
+    "public.public": ("404", "409"),
+    "public.pairings": ("404", "409"),
+    "public.standings": ("404", "409"),
+}
+
+#: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.
+PATH_PARAMETERS = {
+    "event_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
+    "token_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
+    "player_id": {"type": "string", "minLength": 1},
+}
+
+API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push")
 
 
 def build_spec(app: Flask) -> dict:
@@ -45,26 +74,35 @@ def build_spec(app: Flask) -> dict:
                 spec.components.schema(name[: -len("Schema")], schema=obj)
             except Exception:  # already registered through a nested reference
                 pass
+    endpoints: dict[tuple[str, str], str] = {}  # (OpenAPI path, method) -> endpoint
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
             blueprint = rule.endpoint.partition(".")[0]
             if blueprint not in API_BLUEPRINTS:
                 continue
             spec.path(view=app.view_functions[rule.endpoint], app=app)
+            url = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+            for method in rule.methods or ():
+                endpoints[(url, method.lower())] = rule.endpoint
     document = spec.to_dict()
     for url, path in document.get("paths", {}).items():
         names = re.findall(r"{([^}]+)}", url)
         if names:
             path["parameters"] = [{"in": "path", "name": name, "required": True,
-                                   "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}}
+                                   "schema": dict(PATH_PARAMETERS.get(name, {"type": "string", "minLength": 1}))}
                                   for name in names]
-        for operation in path.values():
+        for method, operation in path.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
-            for status, description in ERROR_STATUSES.items():
-                operation["responses"].setdefault(status, {
-                    "description": description,
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+            endpoint = endpoints.get((url, method))
+            statuses = ("400", "503") + ENDPOINT_ERRORS.get(endpoint, tuple(ERROR_STATUSES))
+            for status in sorted(set(statuses)):
+                response = {"description": ERROR_STATUSES[status],
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                if status == "503":
+                    response["headers"] = {"Retry-After": {"description": "seconds to wait before retrying",
+                                                           "schema": {"type": "integer", "minimum": 0}}}
+                operation["responses"].setdefault(status, response)
             for status, response in operation["responses"].items():
                 response.setdefault("description", "OK" if status.startswith("2") else "error")
     return document

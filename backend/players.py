@@ -9,13 +9,11 @@ from backend.api import respond
 from backend.auth import STAFF, authenticate, require_event
 from backend.db import db
 from backend.errors import ApiError
-from backend.ledger import create_claim, event_state, lock_event
+from backend.ledger import CLAIM_READERS, create_claim, event_state, lock_event
 from backend.models import Invitation, Token, now_ms
 from backend.schemas import ClaimListSchema, ClaimSchema, MeSchema
 
 bp = Blueprint("players", __name__, url_prefix="/api/events")
-
-CLAIM_READERS = frozenset({"organizer", "head-judge", "scorekeeper", "judge"})
 
 
 def _names(state) -> dict[str, str]:
@@ -27,7 +25,8 @@ def list_claims(event_id: str):
     """Players' claim codes.
     ---
     get:
-      summary: Every player's current claim code (staff tokens)
+      summary: Every player's claim and whether it was redeemed (organizer, head judge, scorekeeper); codes are
+        stored hashed, so ``code`` is null here (a code is shown when issued; reissue to show a new one)
       security: [{bearer: []}]
       responses:
         200:
@@ -43,7 +42,7 @@ def list_claims(event_id: str):
         Invitation.event_id == event_id, Invitation.role == "player", Invitation.revoked_at.is_(None))
         .order_by(Invitation.created_at)).scalars()
     latest = {row.player: row for row in rows}
-    claims = [{"player": pid, "name": names.get(pid, pid), "code": row.code, "redeemed": row.redeemed_at is not None}
+    claims = [{"player": pid, "name": names.get(pid, pid), "code": None, "redeemed": row.redeemed_at is not None}
               for pid, row in latest.items() if pid in names]
     return respond(ClaimListSchema(), {"claims": claims})
 
@@ -61,8 +60,9 @@ def reissue_claim(event_id: str, player_id: str):
             application/json:
               schema: ClaimSchema
     """
+    authenticate(event_id, CLAIM_READERS)  # before the lock: no token, no wait for anyone
     event = lock_event(event_id)
-    principal = authenticate(event_id, {"organizer", "head-judge", "scorekeeper"})
+    principal = authenticate(event_id, CLAIM_READERS)  # still valid under the lock
     _, state = event_state(event)
     names = _names(state)
     if player_id not in names:
@@ -72,9 +72,9 @@ def reissue_claim(event_id: str, player_id: str):
                                                 Invitation.revoked_at.is_(None)).values(revoked_at=stamp))
     db.session.execute(update(Token).where(Token.event_id == event_id, Token.player == player_id,
                                            Token.revoked_at.is_(None)).values(revoked_at=stamp))
-    claim = create_claim(event_id, player_id, principal.token_id)
+    _, code = create_claim(event_id, player_id, principal.token_id)
     db.session.commit()
-    return respond(ClaimSchema(), {"player": player_id, "name": names[player_id], "code": claim.code,
+    return respond(ClaimSchema(), {"player": player_id, "name": names[player_id], "code": code,
                                    "redeemed": False}, 201)
 
 
@@ -107,4 +107,4 @@ def my_matches(event_id: str):
                                 "matches": matches})
 
 
-__all__ = ["bp", "STAFF"]
+__all__ = ["bp", "STAFF", "CLAIM_READERS"]

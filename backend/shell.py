@@ -1,8 +1,10 @@
-"""The app shell: the PWA's pages and the files its rules worker boots from."""
+"""The app shell: the PWA's pages, its service worker and the files its rules worker boots from."""
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import json
+import os
+from pathlib import Path, PurePosixPath
 
 from flask import Blueprint, Response, abort, current_app, send_from_directory
 
@@ -21,8 +23,12 @@ MIME_TYPES = {
     ".zip": "application/zip",
     ".svg": "image/svg+xml",
     ".png": "image/png",
+    ".py": "text/x-python",
     ".webmanifest": "application/manifest+json",
 }
+
+#: Replaced in sw.js by the build's version, so every change to a precached file is a new service worker.
+VERSION_MARK = "__TOPCUT_VERSION__"
 
 
 def _send(folder_key: str, filename: str) -> Response:
@@ -33,14 +39,49 @@ def _send(folder_key: str, filename: str) -> Response:
     return send_from_directory(current_app.config[folder_key], filename, mimetype=mimetype)
 
 
+def _no_cache(response: Response) -> Response:
+    """Revalidate every time (the service worker decides what is cached, and when it updates)."""
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def build_version() -> str:
+    """The precache manifest's version (``dev`` before the build step has run)."""
+    path = os.path.join(current_app.config["WEB_BUILD_DIR"], "precache-manifest.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return str(json.load(fh)["version"])
+    except (OSError, ValueError, KeyError):
+        return "dev"
+
+
 @bp.get("/")
 def index() -> Response:
-    return _send("PWA_DIR", "index.html")
+    return _no_cache(_send("PWA_DIR", "index.html"))
+
+
+@bp.get("/pwa/sw.js")
+def service_worker() -> Response:
+    """The service worker, scoped to the whole site and stamped with the build's version."""
+    source = (Path(current_app.config["PWA_DIR"]) / "sw.js").read_text(encoding="utf-8")
+    response = Response(source.replace(VERSION_MARK, build_version()), mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    return _no_cache(response)
+
+
+@bp.get("/precache-manifest.json")
+def precache_manifest() -> Response:
+    return _no_cache(_send("WEB_BUILD_DIR", "precache-manifest.json"))
 
 
 @bp.get("/pwa/<path:filename>")
 def pwa_file(filename: str) -> Response:
-    return _send("PWA_DIR", filename)
+    return _no_cache(_send("PWA_DIR", filename))
+
+
+@bp.get("/vendor/<path:filename>")
+def vendor_file(filename: str) -> Response:
+    return _send("WEB_BUILD_DIR", f"vendor/{filename}")
 
 
 @bp.get("/pyodide/<path:filename>")
@@ -50,4 +91,4 @@ def pyodide_file(filename: str) -> Response:
 
 @bp.get("/shared_rules.zip")
 def shared_rules_zip() -> Response:
-    return _send("WEB_BUILD_DIR", "shared_rules.zip")
+    return _no_cache(_send("WEB_BUILD_DIR", "shared_rules.zip"))

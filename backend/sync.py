@@ -41,8 +41,8 @@ def push_ops(event_id: str):
             application/json:
               schema: PushResponseSchema
     """
+    principal = authenticate(event_id)  # before the body: no token, no schema details
     data = load_body(PushRequestSchema())
-    principal = authenticate(event_id)
     result = push(event_id, principal, data["device"], data["ops"])
     return respond(PushResponseSchema(), result)
 
@@ -53,6 +53,12 @@ def pull_ops(event_id: str):
     ---
     get:
       summary: Accepted operations after the cursor, plus each device's progress
+      description: >-
+        Staff get the whole log. A player gets the player's view: the log up to (not including) the first
+        operation that placed a round still in draft; other tokens' devices under stable aliases (also in
+        op_id); other players' penalty reasons replaced by stable placeholders; only their own devices in
+        `devices` and `?device=`. Folding it gives the server's state at `cursor` up to those renamings.
+        A cursor beyond the event's last operation is a 409 `cursor-ahead`.
       security: [{bearer: []}]
       parameters:
       - in: query
@@ -63,10 +69,11 @@ def pull_ops(event_id: str):
             application/json:
               schema: PullResponseSchema
     """
+    principal = authenticate(event_id)
     args = load_args(PullQuerySchema())
-    authenticate(event_id)
     event = require_event(event_id)
-    return Response(pull_body(event, args["cursor"], args["limit"], args["device"]), mimetype="application/json")
+    return Response(pull_body(event, args["cursor"], args["limit"], args["device"], principal),
+                    mimetype="application/json")
 
 
 __all__ = ["bp", "PullResponseSchema"]

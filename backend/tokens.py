@@ -49,8 +49,9 @@ def revoke_token(event_id: str, token_id: str):
             application/json:
               schema: RevokeResponseSchema
     """
+    authenticate(event_id, {"organizer"})  # before the lock: no token, no wait for anyone
     lock_event(event_id)
-    principal = authenticate(event_id, {"organizer"})
+    authenticate(event_id, {"organizer"})  # still valid under the lock
     token = db.session.get(Token, token_id)
     if token is None or token.event_id != event_id:
         raise ApiError(404, "unknown-token", f"there is no token '{token_id}' in this event")

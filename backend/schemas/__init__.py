@@ -57,6 +57,8 @@ class CreateEventResponseSchema(TokenGrantSchema):
     name = fields.String(required=True)
     ruleset = fields.String(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server sequence number"})
+    claims = fields.List(fields.Nested(lambda: IssuedClaimSchema()), load_default=list,
+                         metadata={"description": "import: every player's claim code, shown only now"})
 
 
 class EventSummarySchema(Schema):
@@ -124,9 +126,19 @@ class VerdictSchema(Schema):
     error = fields.String(allow_none=True)
 
 
+class IssuedClaimSchema(Schema):
+    player = fields.String(required=True)
+    code = fields.String(required=True, metadata={"description": "one-time claim code, shown only now"})
+
+
 class PushResponseSchema(Schema):
     device = fields.String(required=True)
-    results = fields.List(fields.Nested(VerdictSchema), required=True)
+    results = fields.List(fields.Nested(VerdictSchema), required=True,
+                          metadata={"description": "one per processed seq; a push that meets too many rejections "
+                                                   "stops early (push the rest again from last_seq + 1)"})
+    claims = fields.List(fields.Nested(IssuedClaimSchema), load_default=list,
+                         metadata={"description": "claim codes of players this push registered (organizer, "
+                                                  "head judge, scorekeeper; shown once)"})
     last_seq = _int(required=True, metadata={"description": "the device's last processed seq"})
     last_accepted = _int(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server seq"})
@@ -208,7 +220,9 @@ class RevokeResponseSchema(Schema):
 class ClaimSchema(Schema):
     player = fields.String(required=True)
     name = fields.String(required=True)
-    code = fields.String(required=True)
+    code = fields.String(required=True, allow_none=True,
+                         metadata={"description": "only when issued (reissue); listed as null: codes are stored "
+                                                  "hashed"})
     redeemed = fields.Boolean(required=True)
 
 

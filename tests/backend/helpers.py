@@ -54,10 +54,20 @@ class Api:
     def staff_token(self, event_id: str, organizer: str, role: str) -> str:
         return self.redeem(self.invite(event_id, organizer, role)["code"])["token"]
 
-    def claims(self, event_id: str, token: str) -> dict[str, str]:
+    def claim_list(self, event_id: str, token: str) -> list[dict[str, Any]]:
+        """The claims as listed (codes are stored hashed: ``code`` is None)."""
         r = self.client.get(f"/api/events/{event_id}/players/claims", headers=bearer(token))
         assert r.status_code == 200, r.get_json()
-        return {c["player"]: c["code"] for c in r.get_json()["claims"]}
+        return r.get_json()["claims"]
+
+    def claims(self, event_id: str, token: str) -> dict[str, str]:
+        """Fresh claim codes for every player (a code is shown only when issued: reissue each)."""
+        codes = {}
+        for claim in self.claim_list(event_id, token):
+            r = self.client.post(f"/api/events/{event_id}/players/{claim['player']}/claim", headers=bearer(token))
+            assert r.status_code == 201, r.get_json()
+            codes[claim["player"]] = r.get_json()["code"]
+        return codes
 
     def state(self, event_id: str, token: str) -> dict[str, Any]:
         r = self.client.get(f"/api/events/{event_id}/state", headers=bearer(token))

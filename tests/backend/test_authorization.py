@@ -88,7 +88,7 @@ ENDPOINTS = [
     ("post", "/api/events/{eid}/invitations", {"role": "judge"}, {"organizer"}),
     ("get", "/api/events/{eid}/tokens", None, {"organizer"}),
     ("delete", "/api/events/{eid}/tokens/{tid}", None, {"organizer"}),
-    ("get", "/api/events/{eid}/players/claims", None, {"organizer", "head-judge", "judge", "scorekeeper"}),
+    ("get", "/api/events/{eid}/players/claims", None, {"organizer", "head-judge", "scorekeeper"}),
     ("post", "/api/events/{eid}/players/p2/claim", None, {"organizer", "head-judge", "scorekeeper"}),
     ("get", "/api/events/{eid}/state", None, {"organizer", "head-judge", "judge", "scorekeeper"}),
     ("get", "/api/events/{eid}/export", None, {"organizer", "head-judge", "judge", "scorekeeper"}),

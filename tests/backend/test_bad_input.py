@@ -17,7 +17,7 @@ def event(api):
 
 def _snapshot(api, eid, org):
     pulled = api.pull(eid, org)
-    return pulled["ops"], pulled["devices"], api.claims(eid, org)
+    return pulled["ops"], pulled["devices"], api.claim_list(eid, org)
 
 
 def _assert_error(r, status, code=None):

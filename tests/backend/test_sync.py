@@ -42,8 +42,9 @@ def test_push_is_idempotent_and_rejections_are_recorded(api):
     assert "already registered" in first["results"][2]["reason"]
     again = api.push(eid, org, "desk", ops).get_json()
     assert again["results"] == first["results"]
-    # a replay overlapping new operations: old verdicts + new ones
-    more = api.push(eid, org, "desk", register_ops(PLAYERS[1:3]), first_seq=3).get_json()
+    # a replay overlapping new operations: old verdicts + new ones (the replayed seq with the same body)
+    more = api.push(eid, org, "desk", register_ops(PLAYERS[:1]) + register_ops(PLAYERS[2:3]),
+                    first_seq=3).get_json()
     assert more["results"][0] == first["results"][2]
     assert more["results"][1]["status"] == "accepted"
     pulled = api.pull(eid, org, device="desk")

@@ -1,0 +1,59 @@
+"""Web Push for Topcut: players' phones learn their table, results to confirm, disputes, time and the cut.
+
+* :mod:`.vapid` — the server's VAPID key pair (instance folder);
+* :mod:`.subscriptions` — the blueprint: public key, subscribe, renew, unsubscribe, status;
+* :mod:`.notifications` — which accepted operations notify whom, queued in the operation's transaction;
+* :mod:`.queue` — the durable outbox and its drainer (claims, retries, backoff);
+* :mod:`.sender` — pywebpush through a guarded session; :mod:`.security` — endpoint validation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from flask import Flask, current_app
+
+__all__ = ["init_app", "on_ops_accepted"]
+
+
+def on_ops_accepted(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any]) -> int:
+    """The ledger's hook (inside the accepting transaction): queue what these operations announce."""
+    from backend.push.notifications import enqueue_for_ops
+
+    return enqueue_for_ops(event_id, ops, state, current_app.config)
+
+
+def init_app(app: Flask) -> None:
+    from backend.push import queue, subscriptions, vapid
+
+    queue.init_app(app)
+    vapid.ensure_keys(app)
+    app.register_blueprint(subscriptions.bp)
+
+    @app.cli.command("topcut-vapid")
+    @click.option("--rotate", is_flag=True, help="Replace the key pair (every existing subscription stops working).")
+    def vapid_command(rotate: bool) -> None:
+        """Create the VAPID key pair if missing and print the public key."""
+        path = vapid.key_path(app)
+        if rotate:
+            vapid.generate_key_file(path, replace=True)
+            app.extensions.pop("topcut_vapid", None)
+        keys = vapid.ensure_keys(app)
+        click.echo(f"VAPID key file: {path}")
+        click.echo(f"public key (applicationServerKey): {keys.public_key}")
+
+    @app.cli.command("topcut-push-worker")
+    @click.option("--once", is_flag=True, help="Send what is due now, then exit.")
+    def worker_command(once: bool) -> None:
+        """Drain the push outbox in the foreground (alongside, or instead of, the web workers' drainers)."""
+        drainer = queue.drainer(app)
+        if once:
+            click.echo(f"handled {drainer.drain_until_idle(timeout=300)} notification(s)")
+            return
+        app.config["PUSH_WORKER"] = True
+        click.echo(f"push drainer {drainer.worker_id} running; Ctrl-C stops it")
+        try:
+            drainer.run_forever()
+        except KeyboardInterrupt:
+            pass

@@ -1,0 +1,360 @@
+"""What to send for which accepted operation: outbox rows, written in the operation's own transaction.
+
+:func:`enqueue_for_ops` is the single hook the ledger calls after a batch of
+operations is accepted and before it commits. It reads the event's push
+subscriptions (one query, only when an operation can notify anyone) and
+inserts one ``push_outbox`` row per (notification, subscription) with
+``INSERT ... ON CONFLICT (key) DO NOTHING``. Keys are content-addressed, so the
+same news is never queued twice: a round that is published and then started
+notifies each player once; a swap or re-pairing notifies only the players
+whose table or opponent changed.
+
+Notifications (``kind``; who; when):
+
+* ``round.paired`` — each player of a round: table and opponent(s), or the bye,
+  when the round is published or started (a ``round.pair`` alone is a draft
+  the desk may still swap), and again for a player whose seat changes after.
+* ``cut.made`` / ``cut.posted`` — when the first elimination round is
+  published or started: its players learn their table and opponent, every
+  other subscribed player that the cut is posted.
+* ``result.reported`` — the opponent(s) of a player who reported, while the
+  match awaits their confirmation.
+* ``result.disputed`` — both players and the staff devices, once per dispute.
+* ``result.resolved`` — the players, when a judge resolves or corrects.
+* ``time.warning`` — each player of an unfinished match, ``PUSH_TIME_WARNING_MINUTES``
+  before the round's clock ends (scheduled when the round starts; moved by
+  pause, resume and extensions; cancelled when the match's result settles).
+* ``round.complete`` — staff devices, when every result of a round is in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any, Iterable
+
+from sqlalchemy import select, update
+
+from backend.db import db
+from backend.models import PushOutbox, PushSubscription, Token, now_ms
+from shared_rules.state.lookup import current_round, find_match, find_round
+from shared_rules.state.state import SETTLED
+
+__all__ = ["enqueue_for_ops", "NOTIFYING_TYPES", "player_url", "short_name", "PENDING_WAKE"]
+
+#: Operation types that may queue a notification (anything else costs nothing).
+NOTIFYING_TYPES = frozenset({"round.publish", "round.start", "round.swap", "round.pair", "cut.make",
+                             "result.report", "result.confirm", "result.correct", "result.resolve",
+                             "timer.pause", "timer.resume", "timer.extend"})
+#: (TTL seconds, urgency) per kind: how long the push service may hold it, and how eagerly it delivers.
+DELIVERY = {
+    "round.paired": (3600, "high"),
+    "cut.made": (6 * 3600, "high"),
+    "cut.posted": (6 * 3600, "normal"),
+    "result.reported": (1800, "high"),
+    "result.disputed": (3600, "high"),
+    "result.resolved": (3600, "normal"),
+    "time.warning": (300, "high"),
+    "round.complete": (1800, "normal"),
+}
+STAFF_ROLES = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+#: The session.info flag that tells the commit hook to wake this process's drainer.
+PENDING_WAKE = "topcut_push_wake"
+FAR_FUTURE_MS = 2**62
+
+log = logging.getLogger(__name__)
+
+
+def player_url(event_id: str) -> str:
+    return f"/#/event/{event_id}/player"
+
+
+def screen_url(event_id: str, screen: str) -> str:
+    """A screen of the app's router (pwa/main.js SCREENS): disputes, rounds, bracket, ..."""
+    return f"/#/event/{event_id}/{screen}"
+
+
+def short_name(name: str) -> str:
+    """'Misty Williams' -> 'Misty W.' (what a lock screen shows of the opponent)."""
+    words = name.split()
+    if len(words) < 2 or not words[-1][0].isalpha():
+        return " ".join(words)
+    return f"{words[0]} {words[-1][0]}."
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+def _topic(tag: str) -> str:
+    """Web Push ``Topic`` (<= 32 base64url characters): a newer message of the same topic replaces an undelivered one."""
+    return hashlib.sha256(tag.encode()).hexdigest()[:32]
+
+
+class _Batch:
+    """The notifications of one batch of operations, expanded to subscriptions."""
+
+    def __init__(self, event_id: str, state: dict[str, Any], subscriptions: list[tuple[str, str, str | None]],
+                 config: dict[str, Any]) -> None:
+        self.event_id = event_id
+        self.state = state
+        self.names = {p["id"]: p["name"] for p in state["players"]}
+        self.by_player: dict[str, list[str]] = {}
+        self.staff: list[str] = []
+        for sid, role, player in subscriptions:
+            if role == "player" and player is not None:
+                self.by_player.setdefault(player, []).append(sid)
+            elif role in STAFF_ROLES:
+                self.staff.append(sid)
+        self.rows: list[dict[str, Any]] = []
+        self.updates: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (where, values)
+        self.now = now_ms()
+        self.title = state.get("name") or "Topcut"
+        self.warn_minutes = config.get("PUSH_TIME_WARNING_MINUTES", 5)
+
+    def name(self, pid: str) -> str:
+        return short_name(self.names.get(pid, pid))
+
+    def add(self, kind: str, targets: Iterable[str], ident: tuple, body: str, url: str, tag: str,
+            player: str | None = None, ref: str = "", data: dict[str, Any] | None = None,
+            not_before: int | None = None, expires_at: int | None = None) -> None:
+        ttl, urgency = DELIVERY[kind]
+        payload = json.dumps({"v": 1, "kind": kind, "event": self.event_id, "title": self.title, "body": body,
+                              "url": url, "tag": tag, "data": data or {}},
+                             separators=(",", ":"), ensure_ascii=False)
+        due = self.now if not_before is None else not_before
+        expiry = expires_at if expires_at is not None else max(due, self.now) + ttl * 1000
+        topic = _topic(tag)
+        base = _digest(kind, *ident)
+        for sid in targets:
+            self.rows.append({"key": f"{self.event_id}:{kind}:{base}:{sid}", "event_id": self.event_id,
+                              "subscription_id": sid, "kind": kind, "ref": ref, "player": player,
+                              "payload": payload, "ttl": ttl, "urgency": urgency, "topic": topic,
+                              "state": "pending", "attempts": 0, "next_attempt_at": due, "created_at": self.now,
+                              "expires_at": expiry})
+
+    # ------------------------------------------------------------ rounds
+
+    def _round(self, number: int | None, stage: str | None) -> dict[str, Any] | None:
+        try:
+            if number is None:
+                return current_round(self.state)
+            return find_round(self.state, number, stage)[1]
+        except Exception:
+            return None
+
+    def round_label(self, rnd: dict[str, Any]) -> str:
+        return f"Round {rnd['number']}"
+
+    def paired(self, rnd: dict[str, Any]) -> None:
+        if rnd["status"] == "draft":
+            return
+        elim = [r for r in self.state["rounds"] if r["stage"] == "elimination"]
+        is_cut = rnd["stage"] == "elimination" and self.state.get("cut") and elim and elim[0] is rnd
+        label = self.round_label(rnd)
+        ref = f"{rnd['stage']}:{rnd['number']}"
+        seated: set[str] = set()
+        url = player_url(self.event_id)
+        for match in rnd["matches"]:
+            players = match["players"]
+            seated.update(players)
+            for pid in players:
+                targets = self.by_player.get(pid)
+                if not targets:
+                    continue
+                others = [q for q in players if q != pid]
+                table = match["table"]
+                where = f"{label} — table {table}" if table is not None else label
+                if others:
+                    names = [self.name(q) for q in others]
+                    text = f"{where} vs {_join(names)}"
+                else:
+                    text = f"{label} — you have a bye"
+                kind = "round.paired"
+                if is_cut:
+                    kind = "cut.made"
+                    text = f"You made the top {self.state['cut']}! {text}"
+                self.add(kind, targets, (ref, table, sorted(others), pid), text, url,
+                         f"{self.event_id}:round:{ref}", player=pid, ref=ref,
+                         data={"round": rnd["number"], "stage": rnd["stage"], "table": table,
+                               "opponents": [self.name(q) for q in others], "bye": not others})
+        if is_cut:
+            text = f"The top {self.state['cut']} cut is posted"
+            for pid, targets in self.by_player.items():
+                if pid not in seated:
+                    self.add("cut.posted", targets, (ref, pid), text, screen_url(self.event_id, "bracket"), f"{self.event_id}:cut", player=pid,
+                             ref=ref, data={"cut": self.state["cut"]})
+
+    # ------------------------------------------------------------ clock
+
+    def schedule_warnings(self, rnd: dict[str, Any]) -> None:
+        timer = rnd.get("timer")
+        if not timer or not timer.get("duration_s") or not self.warn_minutes:
+            return
+        ref = f"{rnd['stage']}:{rnd['number']}"
+        where = {"event_id": self.event_id, "kind": "time.warning", "ref": ref}
+        if timer["paused_at"] is not None:
+            self.updates.append((where, {"next_attempt_at": FAR_FUTURE_MS, "expires_at": FAR_FUTURE_MS}))
+            return
+        end = timer["started_at"] + timer["paused_ms"] + (timer["duration_s"] + timer["extended_s"]) * 1000
+        warn_at = end - self.warn_minutes * 60_000
+        if warn_at <= timer["started_at"]:
+            return
+        self.updates.append((where, {"next_attempt_at": warn_at, "expires_at": end}))
+        if end <= self.now:
+            return
+        text = f"{self.warn_minutes} minutes left in {self.round_label(rnd).lower()}"
+        for match in rnd["matches"]:
+            if match["status"] in SETTLED:
+                continue
+            for pid in match["players"]:
+                targets = self.by_player.get(pid)
+                if targets:
+                    self.add("time.warning", targets, (ref, self.warn_minutes, pid), text,
+                             player_url(self.event_id), f"{self.event_id}:time:{ref}", player=pid, ref=ref,
+                             data={"round": rnd["number"], "minutes": self.warn_minutes},
+                             not_before=warn_at, expires_at=end)
+
+    # ------------------------------------------------------------ results
+
+    def result(self, op: dict[str, Any]) -> None:
+        p = op.get("payload") or {}
+        rnd = self._round(p.get("round"), p.get("stage"))
+        if rnd is None:
+            return
+        try:
+            index, match = find_match(rnd, p.get("table"), p.get("match"))
+        except Exception:
+            return
+        ref = f"{rnd['stage']}:{rnd['number']}"
+        table = match["table"]
+        where = f"{self.round_label(rnd)}, table {table}" if table is not None else \
+            f"{self.round_label(rnd)}, match {index + 1}"
+        url = player_url(self.event_id)
+        tag = f"{self.event_id}:result:{ref}:{index}"
+        status = match["status"]
+        if status in SETTLED:
+            self.updates.append(({"event_id": self.event_id, "kind": "time.warning", "ref": ref,
+                                  "players": list(match["players"])}, {"state": "cancelled"}))
+        if status != "reported":  # a "confirm it" not yet sent is stale now
+            self.updates.append(({"event_id": self.event_id, "kind": "result.reported", "ref": ref,
+                                  "players": list(match["players"])}, {"state": "cancelled"}))
+        if op["type"] == "result.report" and status == "reported":
+            reporter = (op.get("actor") or {}).get("player")
+            reported = {r["actor"].get("player") for r in match["reports"] if r["actor"]["role"] == "player"}
+            latest = [r for r in match["reports"] if r["op_id"] == op["op_id"]]
+            outcomes = latest[-1]["result"]["outcomes"] if latest else []
+            for i, pid in enumerate(match["players"]):
+                if pid in reported or pid == reporter or not self.by_player.get(pid):
+                    continue
+                mine = outcomes[i] if i < len(outcomes) else "?"
+                who = self.name(reporter) if reporter else "Your opponent"
+                text = f"{where}: {who} reported a {mine} for you. Tap to confirm."
+                self.add("result.reported", self.by_player[pid], (op["op_id"], pid), text, url, tag, player=pid,
+                         ref=ref, data={"round": rnd["number"], "table": table, "outcome": mine})
+        elif status == "disputed":
+            conflicting = sorted(r["op_id"] for r in match["reports"])
+            for pid in match["players"]:
+                if self.by_player.get(pid):
+                    self.add("result.disputed", self.by_player[pid], (ref, index, conflicting, pid),
+                             f"{where}: the reported results disagree. A judge will come to your table.",
+                             url, tag, player=pid, ref=ref, data={"round": rnd["number"], "table": table})
+            if self.staff:
+                self.add("result.disputed", self.staff, (ref, index, conflicting, "staff"),
+                         f"Dispute at {where.lower()}: a judge is needed.", screen_url(self.event_id, "disputes"),
+                         f"{self.event_id}:dispute:{ref}:{index}", ref=ref,
+                         data={"round": rnd["number"], "table": table})
+        elif op["type"] in ("result.resolve", "result.correct") and status == "resolved":
+            outcomes = match.get("outcomes") or []
+            for i, pid in enumerate(match["players"]):
+                if self.by_player.get(pid):
+                    mine = outcomes[i] if i < len(outcomes) else "?"
+                    self.add("result.resolved", self.by_player[pid], (op["op_id"], pid),
+                             f"{where}: a judge recorded a {mine} for you.", url, tag, player=pid, ref=ref,
+                             data={"round": rnd["number"], "table": table, "outcome": mine})
+        if rnd["status"] == "complete" and self.staff:
+            self.add("round.complete", self.staff, (ref,), f"{self.round_label(rnd)}: every result is in.",
+                     screen_url(self.event_id, "rounds"), f"{self.event_id}:complete:{ref}", ref=ref,
+                     data={"round": rnd["number"]})
+
+
+def _subscriptions(event_id: str) -> list[tuple[str, str, str | None]]:
+    return [tuple(row) for row in db.session.execute(
+        select(PushSubscription.id, PushSubscription.role, PushSubscription.player)
+        .join(Token, Token.id == PushSubscription.token_id)
+        .where(PushSubscription.event_id == event_id, Token.revoked_at.is_(None))).all()]
+
+
+_COLUMNS = ("key", "event_id", "subscription_id", "kind", "ref", "player", "payload", "ttl", "urgency", "topic",
+            "state", "attempts", "next_attempt_at", "created_at", "expires_at")
+
+
+def _insert_ignore(rows: list[dict[str, Any]]) -> None:
+    """``INSERT ... ON CONFLICT (key) DO NOTHING`` as one DBAPI executemany (1,000 rows in a few ms)."""
+    connection = db.session.connection()
+    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    sql = (f"INSERT INTO {PushOutbox.__tablename__} ({', '.join(_COLUMNS)}) "
+           f"VALUES ({', '.join([marker] * len(_COLUMNS))}) ON CONFLICT (key) DO NOTHING")
+    connection.exec_driver_sql(sql, [tuple(row[c] for c in _COLUMNS) for row in rows])
+
+
+def _collect(batch: _Batch, relevant: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    seen_rounds: set[int] = set()
+    for op in relevant:
+        kind, p = op["type"], op.get("payload") or {}
+        if kind in ("round.publish", "round.start", "round.swap", "round.pair", "cut.make"):
+            stage = p.get("stage") or {"cut.make": "elimination", "round.pair": "swiss"}.get(kind)
+            rnd = batch._round(p.get("number"), stage) if p.get("number") is not None else None
+            if rnd is None and kind == "cut.make":
+                elim = [r for r in state["rounds"] if r["stage"] == "elimination"]
+                rnd = elim[0] if elim else None
+            if rnd is not None and id(rnd) not in seen_rounds:
+                seen_rounds.add(id(rnd))
+                batch.paired(rnd)
+            if kind == "round.start" and rnd is not None:
+                batch.schedule_warnings(rnd)
+        elif kind.startswith("timer."):
+            rnd = batch._round(p.get("round"), p.get("stage"))
+            if rnd is not None:
+                batch.schedule_warnings(rnd)
+        else:
+            batch.result(op)
+
+
+def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any], config: dict[str, Any]) -> int:
+    """Queue the notifications ``ops`` (accepted, in log order) cause; ``state`` is the state after them.
+
+    Runs inside the accepting transaction (so the outbox commits or rolls back
+    with the operations); returns the number of rows offered to the outbox.
+    """
+    if not config.get("PUSH_ENABLED", True):
+        return 0
+    relevant = [op for op in ops if op.get("type") in NOTIFYING_TYPES]
+    if not relevant:
+        return 0
+    subscriptions = _subscriptions(event_id)
+    if not subscriptions:
+        return 0
+    batch = _Batch(event_id, state, subscriptions, config)
+    try:
+        _collect(batch, relevant, state)
+    except Exception:  # a bug here must never refuse the operations themselves
+        log.exception("push: could not work out the notifications of event %s", event_id)
+        return 0
+    if batch.rows:
+        _insert_ignore(batch.rows)
+    for where, values in batch.updates:
+        statement = update(PushOutbox).where(PushOutbox.event_id == where["event_id"],
+                                             PushOutbox.kind == where["kind"], PushOutbox.ref == where["ref"],
+                                             PushOutbox.state == "pending")
+        if "players" in where:
+            statement = statement.where(PushOutbox.player.in_(where["players"]))
+        db.session.execute(statement.values(**values))
+    if batch.rows:
+        db.session.info[PENDING_WAKE] = True
+    return len(batch.rows)

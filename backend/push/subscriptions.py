@@ -1,0 +1,259 @@
+"""Push subscriptions: the VAPID public key, subscribe, renew (``pushsubscriptionchange``), unsubscribe.
+
+A subscription belongs to the token that registered it: a player's token (got
+by redeeming their claim code) subscribes that player's phone; a staff token
+subscribes a staff device. Subscribing the same endpoint again for the same
+event replaces its keys and owner. Renewal needs no token (a service worker
+has none): it proves possession of the old subscription with its ``auth``
+secret, which only the browser and this server know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from flask import Blueprint, current_app
+from marshmallow import EXCLUDE, Schema, fields, validate
+from sqlalchemy import delete, func, select
+
+from backend.api import load_body, respond
+from backend.auth import authenticate, new_id
+from backend.db import begin_write, db
+from backend.errors import ApiError
+from backend.models import PushOutbox, PushSubscription, Token, now_ms
+from backend.push import security, vapid
+
+bp = Blueprint("push", __name__, url_prefix="/api")
+
+STAFF_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
+
+
+class PushKeysSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    p256dh = fields.String(required=True, validate=validate.Length(1, 128),
+                           metadata={"description": "base64url P-256 public key of the browser"})
+    auth = fields.String(required=True, validate=validate.Length(1, 64),
+                         metadata={"description": "base64url 16-byte auth secret"})
+
+
+class PushSubscriptionInfoSchema(Schema):
+    """``PushSubscription.toJSON()``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    endpoint = fields.String(required=True, validate=validate.Length(1, security.MAX_ENDPOINT_LENGTH))
+    keys = fields.Nested(PushKeysSchema, required=True)
+    expirationTime = fields.Integer(allow_none=True, load_default=None)
+
+
+class SubscribeRequestSchema(Schema):
+    subscription = fields.Nested(PushSubscriptionInfoSchema, required=True)
+
+
+class RenewRequestSchema(Schema):
+    old_endpoint = fields.String(required=True, validate=validate.Length(1, security.MAX_ENDPOINT_LENGTH))
+    old_auth = fields.String(required=True, validate=validate.Length(1, 64),
+                             metadata={"description": "the old subscription's auth secret (proof of possession)"})
+    subscription = fields.Nested(PushSubscriptionInfoSchema, required=True)
+
+
+class UnsubscribeRequestSchema(Schema):
+    endpoint = fields.String(required=True, validate=validate.Length(1, security.MAX_ENDPOINT_LENGTH))
+
+
+class VapidKeySchema(Schema):
+    public_key = fields.String(required=True, metadata={"description": "applicationServerKey (base64url)"})
+
+
+class SubscriptionSchema(Schema):
+    subscription_id = fields.String(required=True)
+    event_id = fields.String(required=True)
+    role = fields.String(required=True)
+    player = fields.String(allow_none=True)
+
+
+class RenewResponseSchema(Schema):
+    renewed = fields.Integer(required=True, metadata={"description": "how many events' subscriptions moved"})
+
+
+class UnsubscribeResponseSchema(Schema):
+    removed = fields.Boolean(required=True)
+
+
+class PushStatusSchema(Schema):
+    subscriptions = fields.Integer(required=True)
+    players_subscribed = fields.Integer(required=True)
+    outbox = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                         metadata={"description": "notification count by state"})
+
+
+def endpoint_hash(endpoint: str) -> str:
+    return hashlib.sha256(endpoint.encode("utf-8")).hexdigest()
+
+
+def _checked(info: dict) -> tuple[str, str, str]:
+    endpoint, keys = info["endpoint"], info["keys"]
+    cfg = current_app.config
+    try:
+        security.check_endpoint(endpoint, cfg["PUSH_ALLOWED_HOSTS"], cfg["PUSH_RESOLVER"])
+        security.check_keys(keys["p256dh"], keys["auth"])
+    except security.BlockedEndpoint as exc:
+        raise ApiError(422, exc.code, str(exc)) from None
+    return endpoint, keys["p256dh"], keys["auth"]
+
+
+@bp.get("/push/vapid-public-key")
+def vapid_public_key():
+    """The server's VAPID public key.
+    ---
+    get:
+      summary: The applicationServerKey to pass to PushManager.subscribe
+      responses:
+        200:
+          content:
+            application/json:
+              schema: VapidKeySchema
+    """
+    return respond(VapidKeySchema(), {"public_key": vapid.keys().public_key})
+
+
+@bp.post("/events/<event_id>/push/subscriptions")
+def subscribe(event_id: str):
+    """Register (or replace) this browser's push subscription for the event.
+    ---
+    post:
+      summary: Subscribe a player's phone (player token) or a staff device (staff token)
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: SubscribeRequestSchema
+      responses:
+        201:
+          content:
+            application/json:
+              schema: SubscriptionSchema
+    """
+    data = load_body(SubscribeRequestSchema())
+    principal = authenticate(event_id)
+    endpoint, p256dh, auth = _checked(data["subscription"])  # DNS before taking the write lock
+    begin_write()
+    digest = endpoint_hash(endpoint)
+    row = db.session.execute(select(PushSubscription).where(PushSubscription.event_id == event_id,
+                                                            PushSubscription.endpoint_hash == digest)
+                             ).scalar_one_or_none()
+    stamp = now_ms()
+    if row is None:
+        row = PushSubscription(id=new_id(), event_id=event_id, endpoint=endpoint, endpoint_hash=digest,
+                               created_at=stamp)
+        db.session.add(row)
+    row.token_id, row.role, row.player = principal.token_id, principal.role, principal.player
+    row.p256dh, row.auth, row.updated_at = p256dh, auth, stamp
+    subscription_id = row.id
+    db.session.commit()
+    return respond(SubscriptionSchema(), {"subscription_id": subscription_id, "event_id": event_id,
+                                          "role": principal.role, "player": principal.player}, 201)
+
+
+@bp.post("/events/<event_id>/push/unsubscribe")
+def unsubscribe(event_id: str):
+    """Remove this browser's subscription (the token's own, or any for the organizer).
+    ---
+    post:
+      summary: Unsubscribe an endpoint from the event's notifications
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: UnsubscribeRequestSchema
+      responses:
+        200:
+          content:
+            application/json:
+              schema: UnsubscribeResponseSchema
+    """
+    data = load_body(UnsubscribeRequestSchema())
+    principal = authenticate(event_id)
+    begin_write()
+    query = delete(PushSubscription).where(PushSubscription.event_id == event_id,
+                                           PushSubscription.endpoint_hash == endpoint_hash(data["endpoint"]))
+    if principal.role != "organizer":
+        if principal.player is not None:
+            owners = select(Token.id).where(Token.event_id == event_id, Token.player == principal.player)
+            query = query.where(PushSubscription.token_id.in_(owners))
+        else:
+            query = query.where(PushSubscription.token_id == principal.token_id)
+    removed = db.session.execute(query).rowcount
+    db.session.commit()
+    return respond(UnsubscribeResponseSchema(), {"removed": bool(removed)})
+
+
+@bp.post("/push/renew")
+def renew():
+    """Move subscriptions to the browser's new endpoint (``pushsubscriptionchange``).
+    ---
+    post:
+      summary: Replace an expired subscription, proven by its old auth secret (no token needed)
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: RenewRequestSchema
+      responses:
+        200:
+          content:
+            application/json:
+              schema: RenewResponseSchema
+    """
+    data = load_body(RenewRequestSchema())
+    endpoint, p256dh, auth = _checked(data["subscription"])
+    begin_write()
+    rows = db.session.execute(select(PushSubscription).where(
+        PushSubscription.endpoint_hash == endpoint_hash(data["old_endpoint"]))).scalars().all()
+    rows = [r for r in rows if r.endpoint == data["old_endpoint"]
+            and hmac.compare_digest(r.auth.encode(), data["old_auth"].encode())]
+    if not rows:
+        raise ApiError(404, "unknown-subscription", "no subscription has that endpoint and auth secret")
+    digest, stamp = endpoint_hash(endpoint), now_ms()
+    for row in rows:
+        clash = db.session.execute(select(PushSubscription).where(
+            PushSubscription.event_id == row.event_id, PushSubscription.endpoint_hash == digest,
+            PushSubscription.id != row.id)).scalar_one_or_none()
+        if clash is not None:
+            db.session.delete(clash)
+            db.session.flush()
+        row.endpoint, row.endpoint_hash, row.p256dh, row.auth, row.updated_at = endpoint, digest, p256dh, auth, stamp
+    db.session.commit()
+    return respond(RenewResponseSchema(), {"renewed": len(rows)})
+
+
+@bp.get("/events/<event_id>/push/status")
+def status(event_id: str):
+    """How many devices are subscribed and where the event's notifications are.
+    ---
+    get:
+      summary: Subscription and outbox counts (organizer, head judge, scorekeeper)
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: PushStatusSchema
+    """
+    authenticate(event_id, STAFF_READERS)
+    subscriptions = db.session.execute(select(func.count()).select_from(PushSubscription)
+                                       .where(PushSubscription.event_id == event_id)).scalar_one()
+    players = db.session.execute(select(func.count(func.distinct(PushSubscription.player)))
+                                 .where(PushSubscription.event_id == event_id,
+                                        PushSubscription.player.is_not(None))).scalar_one()
+    outbox = {state: count for state, count in db.session.execute(
+        select(PushOutbox.state, func.count()).where(PushOutbox.event_id == event_id)
+        .group_by(PushOutbox.state)).all()}
+    return respond(PushStatusSchema(), {"subscriptions": subscriptions, "players_subscribed": players,
+                                        "outbox": outbox})

@@ -1,0 +1,367 @@
+"""Web Push end to end: operations -> outbox -> drainer -> pywebpush -> the fake push service (decrypted).
+
+Every test runs on SQLite and PostgreSQL. The drainer is driven by hand
+(``drain_until_idle``) unless a test starts its thread, so nothing is timing-bound.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from backend import create_app
+from backend.db import db
+from backend.models import PushOutbox, PushSubscription
+from backend.push.queue import drainer
+from tests.backend.conftest import dispose
+from tests.backend.helpers import Api, bearer, register_ops, report
+from tests.fakepush import FakePushService
+
+NAMES = ["Ash Ketchum", "Misty Williams", "Brock Harrison", "Gary Oak", "Dawn Berlitz", "May Maple",
+         "Iris Dragon", "Cilan Striaton", "Serena Yvonne"]
+PLAYERS = [{"id": f"p{i + 1}", "name": name} for i, name in enumerate(NAMES)]  # 9: one bye
+
+
+@pytest.fixture
+def fake():
+    with FakePushService() as service:
+        yield service
+
+
+def push_config(database_url: str, instance: Path, fake: FakePushService, **extra):
+    return {"TESTING": True, "INSTANCE_PATH": instance, "SQLALCHEMY_DATABASE_URI": database_url,
+            "PUSH_ALLOWED_HOSTS": [fake.host], "PUSH_BACKOFF_BASE": 0.05, "PUSH_BACKOFF_MAX": 0.2,
+            "PUSH_TIMEOUT": (2.0, 5.0), **extra}
+
+
+@pytest.fixture
+def push_app(database_url, tmp_path, fake):
+    app = create_app(push_config(database_url, tmp_path / "instance", fake))
+    fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
+    yield app
+    drainer(app).stop()
+    dispose(app)
+
+
+class World:
+    """An event with 9 registered players, each with a subscribed phone, and a subscribed judge tablet."""
+
+    def __init__(self, app, fake: FakePushService) -> None:
+        self.app, self.fake = app, fake
+        self.api = Api(app.test_client())
+        created = self.api.create(name="Pallet Town Cup")
+        self.eid, self.org = created["event_id"], created["token"]
+        self.seq = 0
+        registered = self.desk(register_ops(PLAYERS))
+        self.tokens: dict[str, str] = {}
+        self.subs = {}
+        for pid, token in player_tokens(app, self.api, self.eid, self.org, registered).items():
+            self.tokens[pid] = token
+            self.subs[pid] = self.subscribe(token)
+        self.judge = self.api.staff_token(self.eid, self.org, "judge")
+        self.judge_sub = self.subscribe(self.judge)
+        self.player_seq: dict[str, int] = {}
+
+    def subscribe(self, token: str, sub=None):
+        sub = sub or self.fake.subscribe()
+        r = self.api.client.post(f"/api/events/{self.eid}/push/subscriptions", json={"subscription": sub.info},
+                                 headers=bearer(token))
+        assert r.status_code == 201, r.get_json()
+        return sub
+
+    def desk(self, ops, token=None, device="desk"):
+        if device == "desk":
+            result = self.api.push_ok(self.eid, token or self.org, device, ops, first_seq=self.seq + 1)
+            self.seq += len(ops)
+            return result
+        first = self.player_seq.get(device, 0) + 1
+        self.player_seq[device] = first + len(ops) - 1
+        return self.api.push_ok(self.eid, token, device, ops, first_seq=first)
+
+    def as_player(self, pid: str, op):
+        seq = self.player_seq.get(pid, 0) + 1
+        self.player_seq[pid] = seq
+        return self.api.push_ok(self.eid, self.tokens[pid], f"phone-{pid}", [op], first_seq=seq)
+
+    def drain(self) -> int:
+        return drainer(self.app).drain_until_idle()
+
+    def received(self, pid: str):
+        return self.fake.for_subscription(self.subs[pid].id)
+
+    def outbox(self):
+        with self.app.app_context():
+            return db.session.execute(select(PushOutbox.kind, PushOutbox.state, PushOutbox.attempts,
+                                             PushOutbox.subscription_id)).all()
+
+
+def player_tokens(app, api: Api, event_id: str, organizer: str, registered: dict) -> dict[str, str]:
+    """A player token per player: by redeeming the claim codes shown when they were registered (or listed,
+    on servers that list them); minted directly if neither is available."""
+    shown = registered.get("claims") or []
+    codes = {c["player"]: c["code"] for c in shown if c.get("code")}
+    if not codes:
+        r = api.client.get(f"/api/events/{event_id}/players/claims", headers=bearer(organizer))
+        if r.status_code == 200:
+            codes = {c["player"]: c["code"] for c in r.get_json()["claims"] if c.get("code")}
+    if codes:
+        return {pid: api.redeem(code)["token"] for pid, code in codes.items()}
+    from backend.auth import new_token
+
+    with app.app_context():
+        tokens = {p["id"]: new_token(event_id, "player", p["id"])[1] for p in registered.get("_players", PLAYERS)}
+        db.session.commit()
+    return tokens
+
+
+def round1(minutes: int | None = None):
+    ids = [p["id"] for p in PLAYERS]
+    matches = [{"table": i // 2 + 1, "players": [ids[i], ids[i + 1]]} for i in range(0, 8, 2)]
+    matches.append({"players": [ids[8]], "outcomes": ["bye"]})
+    start = {"type": "round.start", "payload": {"number": 1}}
+    if minutes:
+        start["payload"]["duration_s"] = minutes * 60
+    return [{"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+            {"type": "round.publish", "payload": {"number": 1}}, start]
+
+
+def test_round_paired_reaches_each_phone_encrypted_with_table_and_opponent(push_app, fake):
+    w = World(push_app, fake)
+    w.desk(round1()[:1])  # a draft: nobody is told yet
+    assert w.drain() == 0
+    w.desk(round1()[1:])  # published, then started: one notification each, not two
+    assert w.drain() == 9
+    assert fake.errors == []
+    ash = w.received("p1")
+    assert len(ash) == 1
+    assert ash[0]["body"] == "Round 1 — table 1 vs Misty W."
+    assert ash[0]["title"] == "Pallet Town Cup"
+    assert ash[0]["url"] == f"/#/event/{w.eid}/player"
+    assert ash[0]["data"]["table"] == 1 and ash[0]["data"]["opponents"] == ["Misty W."]
+    assert w.received("p2")[0]["body"] == "Round 1 — table 1 vs Ash K."
+    assert w.received("p9")[0]["body"] == "Round 1 — you have a bye"
+    assert w.fake.for_subscription(w.judge_sub.id) == []
+    headers = fake.deliveries[0].headers
+    assert headers["urgency"] == "high" and headers["ttl"] == "3600" and headers["content-encoding"] == "aes128gcm"
+    # Nothing is queued twice: replaying the operations and draining again sends nothing.
+    w.api.push_ok(w.eid, w.org, "desk", round1()[1:], first_seq=w.seq - 1)
+    assert w.drain() == 0
+    assert len(fake.deliveries) == 9
+    assert {state for _, state, _, _ in w.outbox()} == {"sent"}
+
+
+def test_results_disputes_resolutions_and_round_complete(push_app, fake):
+    w = World(push_app, fake)
+    w.desk(round1())
+    w.drain()
+    base = len(fake.deliveries)
+    # Ash reports a win: Misty is asked to confirm.
+    w.as_player("p1", report(1, 1, ["win", "loss"]))
+    w.drain()
+    misty = w.received("p2")[-1]
+    assert misty["kind"] == "result.reported"
+    assert "Ash K. reported a loss for you" in misty["body"] and "confirm" in misty["body"]
+    assert w.received("p1")[-1]["kind"] == "round.paired"  # the reporter is not told
+    # Brock and Gary disagree: both players and the judge hear of the dispute, once.
+    w.as_player("p3", report(1, 2, ["win", "loss"]))
+    w.as_player("p4", report(1, 2, ["loss", "win"]))
+    w.drain()
+    assert w.received("p3")[-1]["kind"] == "result.disputed"
+    assert w.received("p4")[-1]["kind"] == "result.disputed"
+    judge = fake.for_subscription(w.judge_sub.id)
+    assert [n["kind"] for n in judge] == ["result.disputed"]
+    assert "table 2" in judge[0]["body"] and judge[0]["url"] == f"/#/event/{w.eid}/disputes"
+    # The judge resolves it: both players learn the result.
+    w.desk([{"type": "result.resolve", "payload": {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]},
+                                                   "reason": "slips"}}])
+    w.drain()
+    assert w.received("p3")[-1]["kind"] == "result.resolved" and "a loss for you" in w.received("p3")[-1]["body"]
+    assert "a win for you" in w.received("p4")[-1]["body"]
+    # The rest of the round: staff report; the judge hears the round is complete.
+    w.as_player("p2", {"type": "result.confirm", "payload": {"round": 1, "table": 1}})
+    w.desk([report(1, 3, ["win", "loss"]), report(1, 4, ["loss", "win"])])
+    w.drain()
+    judge = fake.for_subscription(w.judge_sub.id)
+    assert [n["kind"] for n in judge] == ["result.disputed", "round.complete"]
+    assert fake.errors == []
+    assert len(fake.deliveries) == base + 1 + 3 + 2 + 1  # reported, disputed x3, resolved x2, complete
+
+
+def test_cut_made_and_cut_posted(push_app, fake):
+    w = World(push_app, fake)
+    w.desk(round1())
+    w.desk([report(1, t, ["win", "loss"]) for t in range(1, 5)])
+    w.drain()
+    cut = {"type": "cut.make", "payload": {"size": 4, "matches": [{"table": 1, "players": ["p1", "p9"]},
+                                                                  {"table": 2, "players": ["p3", "p5"]}]}}
+    w.desk([cut])
+    assert w.drain() == 0  # a draft cut: not posted yet
+    w.desk([{"type": "round.publish", "payload": {"number": 2}}])
+    w.drain()
+    made = w.received("p1")[-1]
+    assert made["kind"] == "cut.made"
+    assert made["body"] == "You made the top 4! Round 2 — table 1 vs Serena Y."
+    assert w.received("p2")[-1]["kind"] == "cut.posted"
+    assert w.received("p2")[-1]["body"] == "The top 4 cut is posted"
+    assert w.received("p2")[-1]["url"] == f"/#/event/{w.eid}/bracket"
+    assert fake.errors == []
+
+
+def test_time_warning_is_scheduled_moved_and_cancelled(push_app, fake):
+    w = World(push_app, fake)
+    w.desk(round1(minutes=50))
+    w.drain()
+    with push_app.app_context():
+        rows = db.session.execute(select(PushOutbox).where(PushOutbox.kind == "time.warning")).scalars().all()
+        assert len(rows) == 8  # not the bye
+        due = {r.next_attempt_at for r in rows}
+        assert len(due) == 1 and abs(due.pop() - (time.time() * 1000 + 45 * 60_000)) < 60_000
+    # Ash and Misty finish: their warnings are cancelled; an extension moves the others.
+    w.as_player("p1", report(1, 1, ["win", "loss"]))
+    w.as_player("p2", {"type": "result.confirm", "payload": {"round": 1, "table": 1}})
+    w.desk([{"type": "timer.extend", "payload": {"seconds": 600}}])
+    with push_app.app_context():
+        rows = db.session.execute(select(PushOutbox).where(PushOutbox.kind == "time.warning")).scalars().all()
+        states = {r.player: r.state for r in rows}
+        assert states["p1"] == states["p2"] == "cancelled" and states["p3"] == "pending"
+        pending = {r.next_attempt_at for r in rows if r.state == "pending"}
+        assert len(pending) == 1 and abs(pending.pop() - (time.time() * 1000 + 55 * 60_000)) < 60_000
+        # Jump to 5 minutes before the end: the warnings go out.
+        db.session.execute(PushOutbox.__table__.update().where(PushOutbox.state == "pending")
+                           .values(next_attempt_at=0))
+        db.session.commit()
+    w.drain()
+    warned = [d.payload for d in fake.deliveries if d.payload["kind"] == "time.warning"]
+    assert len(warned) == 6 and warned[0]["body"] == "5 minutes left in round 1"
+    assert fake.deliveries[-1].headers["ttl"] == "300"
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_gone_subscription_is_removed(push_app, fake, status):
+    w = World(push_app, fake)
+    fake.fail_with[w.subs["p1"].id] = status
+    w.desk(round1())
+    w.drain()
+    with push_app.app_context():
+        ids = set(db.session.execute(select(PushSubscription.player)).scalars())
+        assert "p1" not in ids and "p2" in ids
+        states = dict(db.session.execute(select(PushOutbox.player, PushOutbox.state)
+                                         .where(PushOutbox.kind == "round.paired")).all())
+    assert states["p1"] == "gone" and states["p2"] == "sent"
+    # Later news is not queued for the removed subscription at all.
+    w.as_player("p2", report(1, 1, ["loss", "win"]))
+    assert w.drain() == 0
+
+
+def test_down_service_is_retried_with_backoff_and_delivered_when_back(push_app, fake):
+    w = World(push_app, fake)
+    fake.stop()  # connection refused
+    w.desk(round1())
+    before = time.time() * 1000
+    assert drainer(w.app).drain_once() == 9  # one pass: every send is refused
+    rows = w.outbox()
+    assert {state for _, state, _, _ in rows} == {"pending"} and {a for _, _, a, _ in rows} == {1}
+    with push_app.app_context():
+        due = db.session.execute(select(PushOutbox.next_attempt_at)).scalars().all()
+        assert min(due) >= before + 30  # backed off (>= 0.75 x 50 ms), not retried at once
+    fake.fail_with["*"] = 503  # up, but overloaded
+    fake.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(state != "sent" for _, state, _, _ in w.outbox()):
+        if any(a >= 3 for _, _, a, _ in w.outbox()):
+            fake.fail_with.clear()
+        w.drain()
+        time.sleep(0.05)
+    rows = w.outbox()
+    assert {state for _, state, _, _ in rows} == {"sent"}
+    assert min(a for _, _, a, _ in rows) >= 3
+    assert len(fake.deliveries) == 9 and fake.errors == []
+
+
+def test_restart_loses_nothing_and_sends_nothing_twice(database_url, tmp_path, fake):
+    app1 = create_app(push_config(database_url, tmp_path / "instance", fake))
+    w = World(app1, fake)
+    w.desk(round1())
+    fake.fail_with[w.subs["p1"].id] = 503
+    fake.fail_with[w.subs["p2"].id] = 503
+    w.drain()  # 7 sent; 2 waiting for a retry
+    assert len(fake.deliveries) == 7
+    w.as_player("p3", report(1, 2, ["win", "loss"]))  # queued, never drained by app1
+    key1 = app1.extensions["topcut_vapid"].public_key
+    dispose(app1)  # "crash"
+
+    fake.fail_with.clear()
+    app2 = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_WORKER=True,
+                                  PUSH_POLL_SECONDS=0.05))
+    try:
+        assert app2.extensions["topcut_vapid"].public_key == key1  # same key from the instance folder
+        drainer(app2).ensure_started()
+        fake.wait_for(10, timeout=10)
+        time.sleep(0.3)  # anything extra would arrive now
+    finally:
+        drainer(app2).stop()
+        dispose(app2)
+    got = [(d.subscription, d.payload["kind"]) for d in fake.deliveries]
+    assert len(got) == len(set(got)) == 10
+    assert (w.subs["p4"].id, "result.reported") in got
+    assert fake.errors == []
+
+
+def test_concurrent_drainers_send_each_notification_once(push_app, fake, database_url, tmp_path):
+    w = World(push_app, fake)
+    extra = [create_app(push_config(database_url, tmp_path / f"i{n}", fake, PUSH_BATCH_SIZE=3))
+             for n in range(3)]
+    for other in extra:
+        other.extensions["topcut_vapid"] = push_app.extensions["topcut_vapid"]
+    w.desk(round1())
+    w.as_player("p1", report(1, 1, ["win", "loss"]))
+    barrier = threading.Barrier(len(extra))
+
+    def run(app):
+        barrier.wait()
+        drainer(app).drain_until_idle()
+
+    threads = [threading.Thread(target=run, args=(a,)) for a in extra]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    for other in extra:
+        drainer(other).stop()
+        dispose(other)
+    got = [(d.subscription, d.payload["kind"]) for d in fake.deliveries]
+    assert len(got) == len(set(got)) == 10
+    assert {state for _, state, _, _ in w.outbox()} == {"sent"}
+
+
+def test_background_drainer_sends_within_moments_of_the_request(database_url, tmp_path, fake):
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_WORKER=True,
+                                 PUSH_POLL_SECONDS=30))
+    try:
+        w = World(app, fake)
+        started = time.monotonic()
+        w.desk(round1())
+        assert len(fake.wait_for(9, timeout=5)) == 9  # woken by the commit, not by the 30 s poll
+        assert time.monotonic() - started < 5
+    finally:
+        drainer(app).stop()
+        dispose(app)
+
+
+def test_endpoint_is_rechecked_at_send_time(database_url, tmp_path, fake):
+    app = create_app(push_config(database_url, tmp_path / "instance", fake))
+    w = World(app, fake)
+    app.config["PUSH_ALLOWED_HOSTS"] = ()  # the loopback push service is no longer allowed
+    drainer(app)._sender = None
+    w.desk(round1())
+    w.drain()
+    assert fake.requests == 0
+    assert {state for _, state, _, _ in w.outbox()} == {"failed"}
+    with app.app_context():
+        # The players' subscriptions point somewhere refused: they are dropped (the judge's was not used).
+        assert set(db.session.execute(select(PushSubscription.role)).scalars()) == {"judge"}
+    dispose(app)
