@@ -1,8 +1,43 @@
-// Page bootstrap: start the rules worker and show what it reports.
+// Page bootstrap: the service worker, the rules worker, the router and the sync indicator.
 import { startRulesWorker } from "./rules-client.js";
+import { storeFor } from "./store.js";
+import { h, replace, when } from "./ui.js";
+import home from "./views/home.js";
+import players from "./views/players.js";
+import rounds from "./views/rounds.js";
+import judge from "./views/judge.js";
+import disputes from "./views/disputes.js";
+import standings from "./views/standings.js";
+import board from "./views/board.js";
+import bracket from "./views/bracket.js";
+import print from "./views/print.js";
+import staff from "./views/staff.js";
+import player from "./views/player.js";
+import publicPage from "./views/public.js";
+
+const DESK = ["organizer", "head-judge", "scorekeeper"];
+const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
+export const SCREENS = {
+  players: { view: players, title: "Players", roles: DESK },
+  rounds: { view: rounds, title: "Rounds", roles: DESK },
+  judge: { view: judge, title: "Results", roles: STAFF },
+  disputes: { view: disputes, title: "Disputes", roles: STAFF },
+  standings: { view: standings, title: "Standings", roles: [...STAFF, "player"] },
+  board: { view: board, title: "Big screen", roles: STAFF },
+  bracket: { view: bracket, title: "Bracket", roles: [...STAFF, "player"] },
+  print: { view: print, title: "Print", roles: STAFF },
+  staff: { view: staff, title: "Staff & export", roles: ["organizer"] },
+  player: { view: player, title: "My table", roles: ["player"] },
+};
+const DEFAULT_SCREEN = { organizer: "players", "head-judge": "judge", judge: "judge", scorekeeper: "rounds", player: "player" };
 
 const status = document.getElementById("status");
 const pythonVersion = document.getElementById("python-version");
+const viewRoot = document.getElementById("view");
+const tabs = document.getElementById("tabs");
+const syncBox = document.getElementById("sync");
+const syncText = document.getElementById("sync-text");
+const eventTitle = document.getElementById("event-title");
 
 function show(state, text) {
   status.dataset.state = state;
@@ -15,6 +50,153 @@ startRulesWorker().then(
     pythonVersion.textContent = `Python ${major}.${minor}.${micro}`;
     pythonVersion.title = about.version;
     show("ready", `Rules engine ready (Pyodide ${about.pyodide})`);
+    globalThis.topcutReady = { at: performance.now(), boot_ms: about.boot_ms };
   },
   (error) => show("error", `Rules engine failed to start: ${error.message}`),
 );
+
+// ---------------------------------------------------------------- service worker and updates
+
+function askVersion(worker) {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => resolve(event.data?.version ?? null);
+    worker.postMessage({ type: "VERSION" }, [channel.port2]);
+    setTimeout(() => resolve(null), 2000);
+  });
+}
+
+async function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const hadController = Boolean(navigator.serviceWorker.controller);
+  const registration = await navigator.serviceWorker.register("/pwa/sw.js", { type: "module", scope: "/" });
+  // Offer (never force) an update: only to a page an older version controls, and only for a real new version.
+  const offer = async (worker) => {
+    const controller = navigator.serviceWorker.controller;
+    if (!worker || !hadController || !controller || worker === controller) return;
+    const [next, running] = await Promise.all([askVersion(worker), askVersion(controller)]);
+    if (!next || next === running) return;
+    const banner = document.getElementById("update-banner");
+    banner.dataset.version = next;
+    banner.hidden = false;
+    document.getElementById("update-reload").onclick = () => worker.postMessage({ type: "SKIP_WAITING" });
+  };
+  if (registration.waiting) offer(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed") offer(worker);
+    });
+  });
+  let reloading = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (reloading || !hadController) return;  // the first install taking over needs no reload
+    reloading = true;
+    location.reload();
+  });
+  setInterval(() => registration.update().catch(() => {}), 10 * 60 * 1000);
+}
+
+registerServiceWorker().catch((error) => console.warn("service worker:", error));
+
+// ---------------------------------------------------------------- sync indicator
+
+let activeStore = null;
+
+function renderSync() {
+  const online = activeStore ? activeStore.status().online : navigator.onLine;
+  syncBox.dataset.online = online ? "online" : "offline";
+  if (!activeStore) {
+    syncBox.dataset.waiting = "0";
+    syncText.textContent = online ? "Online" : "Offline";
+    return;
+  }
+  const s = activeStore.status();
+  syncBox.dataset.waiting = String(s.waiting);
+  syncBox.dataset.rejected = String(s.rejected);
+  syncBox.dataset.syncing = s.syncing ? "yes" : "no";
+  const waiting = s.waiting === 0 ? "all changes synced" : `${s.waiting} change${s.waiting === 1 ? "" : "s"} waiting`;
+  const refused = s.rejected ? ` · ${s.rejected} refused` : "";
+  syncText.textContent = `${online ? "Online" : "Offline"} · ${waiting}${refused} · last sync ${when(s.lastSync)}`;
+}
+
+globalThis.addEventListener("online", renderSync);
+globalThis.addEventListener("offline", renderSync);
+
+// ---------------------------------------------------------------- router
+
+let current = null;
+let renderedRevision = -1;
+
+function parseRoute() {
+  const hash = location.hash.replace(/^#/, "");
+  if (hash.startsWith("join=")) return { name: "home", join: decodeURIComponent(hash.slice(5)) };
+  const parts = hash.replace(/^\//, "").split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "public" && parts[1]) return { name: "public", eventId: parts[1] };
+  if (parts[0] === "event" && parts[1]) return { name: "event", eventId: parts[1], screen: parts[2] || null };
+  return { name: "home" };
+}
+
+export function navigate(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+async function route() {
+  current?.destroy?.();
+  current = null;
+  delete document.body.dataset.ready;
+  const r = parseRoute();
+  tabs.hidden = true;
+  eventTitle.textContent = "";
+  if (activeStore) activeStore.removeEventListener("change", onStoreChange);
+  activeStore = null;
+  renderSync();
+  if (r.name === "home") {
+    current = await home.mount(viewRoot, { navigate, join: r.join });
+  } else if (r.name === "public") {
+    current = await publicPage.mount(viewRoot, { eventId: r.eventId });
+  } else {
+    await mountEventScreen(r);
+  }
+  document.title = `${viewRoot.querySelector("h1,h2")?.textContent || "Topcut"} — Topcut`;
+}
+
+function onStoreChange() {
+  renderSync();
+  if (activeStore?.state) eventTitle.textContent = activeStore.state.name || "";
+  if (activeStore && activeStore.revision !== renderedRevision) {
+    renderedRevision = activeStore.revision;
+    current?.update?.();
+  }
+}
+
+async function mountEventScreen(r) {
+  const store = storeFor(r.eventId);
+  replace(viewRoot, h("p", { class: "loading" }, "Opening the event…"));
+  try {
+    await store.open();
+  } catch (error) {
+    replace(viewRoot, h("section", {}, h("h1", {}, "This event is not on this device"),
+      h("p", {}, error.message), h("a", { href: "#/" }, "Join with a code")));
+    return;
+  }
+  activeStore = store;
+  store.addEventListener("change", onStoreChange);
+  const role = store.role;
+  const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : DEFAULT_SCREEN[role];
+  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role)).map(([key, s]) =>
+    h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null }, s.title)))));
+  tabs.hidden = false;
+  document.body.dataset.screen = screen;
+  eventTitle.textContent = store.state?.name || "";
+  renderSync();
+  viewRoot.replaceChildren();
+  current = await SCREENS[screen].view.mount(viewRoot, { store, eventId: r.eventId, navigate, role });
+  renderedRevision = store.revision;
+  await current?.update?.();
+  document.body.dataset.ready = screen;
+}
+
+window.addEventListener("hashchange", () => route().then(() => viewRoot.focus({ preventScroll: true })));
+route();

@@ -2,17 +2,36 @@
 
 const WORKER_URL = new URL("./rules-worker.js", import.meta.url);
 
+export class RulesError extends Error {}
+
+let started = null;
+
 /**
- * Start the module worker that runs shared_rules in Pyodide.
- * Resolves with the worker's "ready" report: {version, version_info, pyodide}.
+ * Start (once) the module worker that runs shared_rules in Pyodide.
+ * Resolves with the worker's "ready" report: {worker, version, version_info, pyodide, boot_ms, call}.
  */
 export function startRulesWorker() {
-  return new Promise((resolve, reject) => {
+  if (started) return started;
+  started = new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_URL, { type: "module" });
+    const waiting = new Map();
+    let nextId = 1;
+    const call = (fn, args = {}) =>
+      new Promise((ok, fail) => {
+        const id = nextId++;
+        waiting.set(id, { ok, fail, fn });
+        worker.postMessage(JSON.stringify({ id, fn, args }));
+      });
     worker.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "ready") {
-        resolve({ worker, ...message.about });
+      if (message.type === "reply") {
+        const pending = waiting.get(message.id);
+        waiting.delete(message.id);
+        if (!pending) return;
+        if (message.body.ok) pending.ok(message.body.result);
+        else pending.fail(new RulesError(message.body.error));
+      } else if (message.type === "ready") {
+        resolve({ worker, call, ...message.about });
       } else if (message.type === "error") {
         reject(new Error(message.message));
       }
@@ -21,4 +40,11 @@ export function startRulesWorker() {
       reject(new Error(event.message || "the rules worker could not start"));
     });
   });
+  return started;
+}
+
+/** Call a rules_api function in the worker: `rules("standings", {event_id})`. */
+export async function rules(fn, args = {}) {
+  const { call } = await startRulesWorker();
+  return call(fn, args);
 }

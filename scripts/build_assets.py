@@ -4,6 +4,9 @@
 * build/web/pyodide/      the Pyodide runtime copied from node_modules/pyodide
 * build/web/shared_rules.zip   the rules engine (.py files only), packed
   deterministically, for the browser worker to unpack into Pyodide
+* build/web/vendor/       front-end npm packages' ESM files (no bundler), e.g. idb
+* build/web/precache-manifest.json   what the service worker precaches, and the
+  version (a hash of all of it) that names its cache and marks an update
 
 Idempotent and fast: a runtime file is copied only when its size or mtime
 differs from the copy, and the zip is rewritten only when its bytes change.
@@ -36,6 +39,18 @@ ASM_JS = ("pyodide.asm.mjs", "pyodide.asm.js")
 OPTIONAL = ("pyodide.js", "pyodide.js.map", "pyodide.mjs.map", "package.json")
 
 ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
+
+NODE_MODULES = ROOT / "node_modules"
+VENDOR_DEST = WEB_DIR / "vendor"
+PWA_SRC = ROOT / "pwa"
+PRECACHE_MANIFEST = WEB_DIR / "precache-manifest.json"
+#: npm ESM files served as-is: (source under node_modules, name under build/web/vendor/).
+VENDOR_FILES = (("idb/build/index.js", "idb.js"),)
+#: Pyodide files the worker fetches to boot (precached for offline starts).
+PYODIDE_PRECACHE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
+                    "python_stdlib.zip", "pyodide-lock.json")
+#: PWA files never precached: the service worker itself (the browser fetches and updates it).
+PWA_SKIP = {"sw.js"}
 
 
 class BuildError(Exception):
@@ -125,10 +140,53 @@ def pyodide_version(src: Path = PYODIDE_SRC) -> str:
         return "unknown"
 
 
+def sync_vendor(src: Path = NODE_MODULES, dest: Path = VENDOR_DEST) -> int:
+    """Copy the vendored npm ESM files; return how many were (re)written."""
+    written = 0
+    for source, name in VENDOR_FILES:
+        path = src / source
+        if not path.is_file():
+            raise BuildError(f"{path} is missing: run `npm ci` again")
+        written += write_if_changed(dest / name, path.read_bytes())
+    return written
+
+
+def precache_entries() -> list[tuple[str, Path]]:
+    """(URL, file) for everything the app needs offline, sorted by URL."""
+    entries = [("/", PWA_SRC / "index.html")]
+    for path in sorted(PWA_SRC.rglob("*")):
+        rel = path.relative_to(PWA_SRC).as_posix()
+        if path.is_file() and rel not in PWA_SKIP and "__pycache__" not in rel and not rel.startswith("."):
+            entries.append((f"/pwa/{rel}", path))
+    for _, name in VENDOR_FILES:
+        entries.append((f"/vendor/{name}", VENDOR_DEST / name))
+    for name in PYODIDE_PRECACHE:
+        if (PYODIDE_DEST / name).is_file():
+            entries.append((f"/pyodide/{name}", PYODIDE_DEST / name))
+    entries.append(("/shared_rules.zip", RULES_ZIP))
+    return sorted(entries)
+
+
+def precache_manifest() -> bytes:
+    """``{"version", "urls"}``: the version hashes every precached URL and its bytes."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    urls = []
+    for url, path in precache_entries():
+        digest.update(url.encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        urls.append(url)
+    manifest = {"version": digest.hexdigest()[:16], "urls": urls}
+    return (json.dumps(manifest, indent=1) + "\n").encode("utf-8")
+
+
 def build(quiet: bool = False) -> None:
     copied, removed = sync_runtime()
     zipped = pack_rules()
     changed = write_if_changed(RULES_ZIP, zipped)
+    sync_vendor()
+    write_if_changed(PRECACHE_MANIFEST, precache_manifest())
     if not quiet:
         count = len(rules_sources())
         print(

@@ -1,0 +1,35 @@
+// Direct server calls that are not part of the sync protocol (they need the network).
+export class ApiError extends Error {
+  constructor(message, status, code) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function request(path, { method = "GET", body, token } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      cache: "no-store",
+      headers: { ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+                 ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiError("You are offline: this needs the network. Try again when the connection is back.", 0, "offline");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError(data?.message || `HTTP ${response.status}`, response.status, data?.error || "http");
+  }
+  return data;
+}
+
+export const createEvent = (body) => request("/api/events", { method: "POST", body });
+export const redeem = (code, label) => request("/api/invitations/redeem", { method: "POST", body: { code, label } });
+export const invite = (session, role) =>
+  request(`/api/events/${session.event_id}/invitations`, { method: "POST", body: { role }, token: session.token });
+export const claims = (session) => request(`/api/events/${session.event_id}/players/claims`, { token: session.token });
+export const publicView = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/public`);

@@ -1,0 +1,102 @@
+// The device's IndexedDB schema (via idb, vendored from npm into /vendor/).
+//
+//   sessions  key event_id: {event_id, token, role, player, device, next_seq,
+//                            cursor, base, name, ruleset, last_sync, last_error}
+//             one per event this device has joined; `device` is this device's id
+//             for the event and `next_seq` its gapless per-device sequence.
+//   log       key [event_id, server_seq]: {event_id, server_seq, op}
+//             the server's accepted operations, as pulled (the truth).
+//   outbox    key [event_id, seq]: {event_id, seq, op: {type, payload, at},
+//             status: "pending" | "sent" | "rejected", server_seq, reason, error, created_at}
+//             this device's operations not yet seen in the log.
+import { openDB } from "/vendor/idb.js";
+
+export const DB_NAME = "topcut";
+export const DB_VERSION = 1;
+
+let opening = null;
+
+export function db() {
+  if (!opening) {
+    opening = openDB(DB_NAME, DB_VERSION, {
+      upgrade(database, oldVersion) {
+        if (oldVersion < 1) {
+          database.createObjectStore("sessions", { keyPath: "event_id" });
+          database.createObjectStore("log", { keyPath: ["event_id", "server_seq"] });
+          database.createObjectStore("outbox", { keyPath: ["event_id", "seq"] });
+        }
+      },
+      blocking() {
+        // A newer version of the app wants to upgrade the schema: let it.
+        opening?.then((d) => d.close());
+        opening = null;
+      },
+    });
+  }
+  return opening;
+}
+
+/** Every key range of one event in a store keyed [event_id, n]. */
+export function eventRange(eventId, from = 0) {
+  return IDBKeyRange.bound([eventId, from], [eventId, Number.MAX_SAFE_INTEGER]);
+}
+
+function randomId(n = 8) {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  return Array.from(bytes, (b) => "abcdefghijkmnpqrstuvwxyz23456789"[b % 32]).join("");
+}
+
+export { randomId };
+
+export async function getSession(eventId) {
+  return (await db()).get("sessions", eventId);
+}
+
+export async function allSessions() {
+  return (await db()).getAll("sessions");
+}
+
+/** Save a new session from a token grant (create or redeem), with a fresh device id. */
+export async function saveSession(grant, extra = {}) {
+  const session = {
+    event_id: grant.event_id,
+    token: grant.token,
+    role: grant.role,
+    player: grant.player ?? null,
+    device: `${grant.role}-${randomId(10)}`,
+    next_seq: 1,
+    cursor: 0,
+    base: null,
+    name: grant.name ?? "",
+    ruleset: grant.ruleset ?? null,
+    last_sync: null,
+    last_error: null,
+    ...extra,
+  };
+  await (await db()).put("sessions", session);
+  return session;
+}
+
+/** Change some fields of a session (read-modify-write in one transaction). */
+export async function updateSession(eventId, changes) {
+  const tx = (await db()).transaction("sessions", "readwrite");
+  const session = await tx.store.get(eventId);
+  if (!session) throw new Error(`no session for event ${eventId}`);
+  Object.assign(session, typeof changes === "function" ? changes(session) : changes);
+  await tx.store.put(session);
+  await tx.done;
+  return session;
+}
+
+export async function forgetEvent(eventId) {
+  const tx = (await db()).transaction(["sessions", "log", "outbox"], "readwrite");
+  await tx.objectStore("sessions").delete(eventId);
+  await tx.objectStore("log").delete(eventRange(eventId));
+  await tx.objectStore("outbox").delete(eventRange(eventId));
+  await tx.done;
+}
+
+/** Confirmed operations after `cursor`, in server order. */
+export async function logAfter(eventId, cursor = 0) {
+  return (await db()).getAll("log", eventRange(eventId, cursor + 1));
+}

@@ -1,0 +1,95 @@
+// The outbox: this device's operations, applied at once on the device and kept
+// until the server's log holds them (or refused them). Sequence numbers are
+// gapless per device: the next one is taken in the same transaction that stores
+// the operation.
+import { db, eventRange } from "./db.js";
+
+/** Store an operation; resolves with its row (seq assigned). */
+export async function enqueue(eventId, type, payload) {
+  const tx = (await db()).transaction(["sessions", "outbox"], "readwrite");
+  const sessions = tx.objectStore("sessions");
+  const session = await sessions.get(eventId);
+  if (!session) throw new Error(`this device has not joined event ${eventId}`);
+  const row = {
+    event_id: eventId,
+    seq: session.next_seq,
+    op: { type, payload, at: Date.now() },
+    status: "pending",
+    server_seq: null,
+    reason: null,
+    error: null,
+    created_at: Date.now(),
+  };
+  session.next_seq += 1;
+  await tx.objectStore("outbox").add(row);
+  await sessions.put(session);
+  await tx.done;
+  return row;
+}
+
+export async function rows(eventId) {
+  return (await db()).getAll("outbox", eventRange(eventId));
+}
+
+/** Not yet pushed (or pushed without an answer): what the next push sends, in order. */
+export async function unsent(eventId) {
+  return (await rows(eventId)).filter((r) => r.status === "pending");
+}
+
+/** What the device folds on top of the confirmed log: everything not refused. */
+export async function waiting(eventId) {
+  return (await rows(eventId)).filter((r) => r.status !== "rejected");
+}
+
+export async function rejected(eventId) {
+  return (await rows(eventId)).filter((r) => r.status === "rejected");
+}
+
+/** Apply a push's verdicts: accepted -> sent (until the pull brings it back), rejected -> rejected. */
+export async function applyVerdicts(eventId, results) {
+  const tx = (await db()).transaction("outbox", "readwrite");
+  for (const verdict of results) {
+    const row = await tx.store.get([eventId, verdict.seq]);
+    if (!row) continue;
+    if (verdict.status === "accepted") {
+      row.status = "sent";
+      row.server_seq = verdict.server_seq;
+    } else {
+      row.status = "rejected";
+      row.reason = verdict.reason;
+      row.error = verdict.error;
+    }
+    await tx.store.put(row);
+  }
+  await tx.done;
+}
+
+/**
+ * After a complete pull: every operation the server has processed (seq <= lastSeq)
+ * is either in the log (drop it) or refused (keep it, marked, to show where it happened).
+ */
+export async function settle(eventId, lastSeq, rejections) {
+  const refused = new Map(rejections.map((r) => [r.seq, r]));
+  const tx = (await db()).transaction("outbox", "readwrite");
+  let cursor = await tx.store.openCursor(eventRange(eventId));
+  while (cursor) {
+    const row = cursor.value;
+    if (row.seq <= lastSeq) {
+      const why = refused.get(row.seq);
+      if (why) {
+        if (row.status !== "rejected") {
+          await cursor.update({ ...row, status: "rejected", reason: why.reason, error: why.error });
+        }
+      } else if (row.status !== "rejected") {
+        await cursor.delete();
+      }
+    }
+    cursor = await cursor.continue();
+  }
+  await tx.done;
+}
+
+/** The user has read a refusal: forget it. */
+export async function dismiss(eventId, seq) {
+  await (await db()).delete("outbox", [eventId, seq]);
+}

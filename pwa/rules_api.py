@@ -1,0 +1,285 @@
+"""What the rules worker exposes to the page: JSON in, JSON out, nothing else.
+
+Runs inside Pyodide next to ``shared_rules`` (the page never sees a Python
+object). Every number a screen shows comes from here, computed by the same
+code the server runs: the state is ``replay`` of the confirmed log plus the
+device's pending operations applied on top (optimistic), standings are
+``standings_json`` of that state, pairings ``pair_next_round_json``.
+
+The worker keeps one folded state per event so a sync only folds the new
+operations: ``confirmed`` at ``cursor`` (the server's log) and ``state``
+(confirmed + pending, the last fold).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from shared_rules.errors import RulesError
+from shared_rules.event import load_event
+from shared_rules.state import apply, from_event_document, initial_state, replay, timer_remaining_ms
+from shared_rules.state import to_event_document
+
+_EVENTS: dict[str, dict[str, Any]] = {}
+
+
+def _event(state: dict[str, Any]) -> Any:
+    return load_event(to_event_document(state, operational=False))
+
+
+def _current(event_id: str) -> dict[str, Any]:
+    try:
+        return _EVENTS[event_id]["state"]
+    except KeyError:
+        raise RulesError(f"event {event_id} is not loaded on this device") from None
+
+
+# ---------------------------------------------------------------- the fold
+
+def fold(event_id: str, reset: bool, base: Any, confirmed: list[dict[str, Any]], pending: list[dict[str, Any]],
+         with_state: bool = True) -> dict[str, Any]:
+    """Fold new confirmed operations into the cached state, then the pending ones on top.
+
+    ``confirmed``: ``[{server_seq, op}]`` after the worker's cursor (older ones are skipped);
+    ``pending``: full operations (envelope + payload) in device order. A pending
+    operation the rules refuse is left out and reported in ``local_rejections``
+    (the server will refuse it too; the device shows why where it happened).
+    """
+    entry = _EVENTS.get(event_id)
+    if reset or entry is None:
+        start = from_event_document(base) if base else initial_state()
+        entry = {"cursor": 0, "confirmed": start, "state": start}
+        _EVENTS[event_id] = entry
+    fresh = [row["op"] for row in confirmed if row["server_seq"] > entry["cursor"]]
+    if fresh:
+        try:  # the server accepted them: fold in place (one copy of the state)
+            entry["confirmed"] = replay(fresh, entry["confirmed"])
+        except RulesError:  # a rules change on this device: keep what still folds
+            entry["confirmed"] = replay(fresh, entry["confirmed"], skip_rejected=True)
+        entry["cursor"] = max(row["server_seq"] for row in confirmed)
+    state = entry["confirmed"]
+    rejections = []
+    for op in pending:
+        try:
+            state = apply(state, op)
+        except RulesError as exc:
+            rejections.append({"op_id": op.get("op_id"), "reason": str(exc)})
+    entry["state"] = state
+    out: dict[str, Any] = {"cursor": entry["cursor"], "local_rejections": rejections}
+    if with_state:
+        out["state"] = state
+    return out
+
+
+def state(event_id: str) -> dict[str, Any]:
+    return _current(event_id)
+
+
+def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
+    """Would this operation apply on top of the current state? ``{ok, reason}``."""
+    try:
+        apply(_current(event_id), op)
+        return {"ok": True, "reason": None}
+    except RulesError as exc:
+        return {"ok": False, "reason": str(exc)}
+
+
+# ---------------------------------------------------------------- derived numbers
+
+def standings(event_id: str) -> dict[str, Any]:
+    from shared_rules.standings import standings_json
+
+    st = _current(event_id)
+    if st["ruleset"] is None or not st["rounds"]:
+        return {"standings": [], "note": "no rounds yet"}
+    try:
+        return {**standings_json(_event(st)), "note": None}
+    except RulesError as exc:
+        return {"standings": [], "note": f"standings unavailable: {exc}"}
+
+
+def pair_draft(event_id: str) -> dict[str, Any]:
+    """The next Swiss round as the server would pair it (``round.pair`` payload material)."""
+    from shared_rules.pairing.next_round import pair_next_round_json
+
+    return pair_next_round_json(_event(_current(event_id)))
+
+
+def _find_round(st: dict[str, Any], number: int, stage: str | None):
+    for rnd in _event(st).rounds:
+        if rnd.number == number and (stage is None or rnd.stage == stage):
+            return rnd
+    raise RulesError(f"round {number} is not paired")
+
+
+def round_warnings(event_id: str, number: int, stage: str | None = None) -> list[str]:
+    """Every problem of a drafted round (rematches, repeated byes, score gaps, dropped players...)."""
+    from shared_rules.pairing.draft import validate_pairing
+
+    st = _current(event_id)
+    event = _event(st)
+    rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
+    if rnd is None:
+        raise RulesError(f"round {number} is not paired")
+    return validate_pairing(event, rnd)
+
+
+def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None = None) -> list[str]:
+    """What swapping ``a`` and ``b`` in a drafted round would break."""
+    from shared_rules.pairing.draft import _as_paired, swap_players
+
+    st = _current(event_id)
+    event = _event(st)
+    rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
+    if rnd is None:
+        raise RulesError(f"round {number} is not paired")
+    _, warnings = swap_players(_as_paired(rnd), a, b, event)
+    return warnings
+
+
+def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, Any]:
+    from shared_rules.structures import structure_names, suggest_structure
+
+    try:
+        return {**suggest_structure(ruleset, players, name).to_json(), "names": list(structure_names(ruleset))}
+    except RulesError as exc:
+        return {"error": str(exc), "names": list(structure_names(ruleset))}
+
+
+def rulesets() -> list[dict[str, Any]]:
+    from shared_rules.rulesets import get_ruleset
+    from shared_rules.structures import RULESETS
+
+    out = []
+    for rid in RULESETS:
+        try:
+            out.append({"id": rid, "title": get_ruleset(rid, {}).title})
+        except Exception:  # a ruleset that needs settings still gets listed
+            out.append({"id": rid, "title": rid})
+    return out
+
+
+def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a result form needs: outcomes (solo or not), endings, table sizes, time limits."""
+    from shared_rules.rulesets import get_ruleset
+
+    rs = get_ruleset(ruleset, settings or {})
+    return {"id": rs.id, "title": rs.title, "document": rs.document,
+            "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo}
+                         for o in rs.outcomes],
+            "endings": list(rs.endings), "match_sizes": list(rs.match_sizes),
+            "time_limits": {str(k): v for k, v in rs.time_limits.items()}}
+
+
+def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
+    """Every started round's clock at ``now_ms`` (this device's clock): remaining ms, paused?"""
+    out = []
+    for rnd in _current(event_id)["rounds"]:
+        if rnd["timer"] is not None and rnd["status"] in ("started", "complete"):
+            t = rnd["timer"]
+            out.append({"round": rnd["number"], "stage": rnd["stage"], "status": rnd["status"],
+                        "remaining_ms": timer_remaining_ms(t, now_ms), "paused": t["paused_at"] is not None,
+                        "duration_s": t["duration_s"], "extended_s": t["extended_s"]})
+    return out
+
+
+def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The game-end helpers (``shared_rules.game_end``) for the ruleset, by name."""
+    from shared_rules import game_end as ge
+
+    try:
+        if ruleset == "doomtown":
+            result = ge.doomtown_time_called(args["control"], args["influence"], args["bullets"],
+                                             args.get("pulls") or (), coin=args.get("coin"))
+        elif ruleset == "shatterpoint":
+            if args.get("conceding") is not None:
+                result = ge.shatterpoint_concession(args["conceding"], args["struggle"], args["wounds"])
+            else:
+                result = ge.shatterpoint_time_called(args["struggle"], args["wounds"])
+        elif ruleset == "agot":
+            result = ge.agot_time_called(args["power"])
+        elif ruleset in ("startrek-1e", "startrek-2e"):
+            result = ge.startrek_time_called(ruleset, args["scores"], args.get("planet_missions"),
+                                             args.get("space_missions"))
+        else:
+            return {"error": f"{ruleset} has no time-called helper"}
+    except (RulesError, KeyError, TypeError) as exc:
+        return {"error": str(exc)}
+    return result.to_json()
+
+
+def round_minutes(dice_faces: list[str]) -> dict[str, Any]:
+    """Shatterpoint: round length from the five attack dice, and when Mission Critical starts."""
+    from shared_rules import game_end as ge
+
+    try:
+        minutes = ge.shatterpoint_round_minutes(dice_faces)
+    except RulesError as exc:
+        return {"error": str(exc)}
+    return {"minutes": minutes, "mission_critical_minute": ge.shatterpoint_mission_critical_minute(minutes)}
+
+
+def _round_payload(rnd: Any) -> list[dict[str, Any]]:
+    out = []
+    for m in rnd.matches:
+        row: dict[str, Any] = {}
+        if m.table is not None:
+            row["table"] = m.table
+        row["players"] = list(m.players)
+        if m.outcomes is not None and len(m.players) == 1:
+            row["outcomes"] = list(m.outcomes)
+        row.update({k: v for k, v in dict(m.extra).items() if k not in ("state", "disputed")})
+        out.append(row)
+    return out
+
+
+def cut(event_id: str, size: int | None = None) -> dict[str, Any]:
+    """The cut as ``cut.make`` wants it: ``{size, number, matches}``."""
+    from shared_rules.brackets import make_cut
+
+    rnd = make_cut(_event(_current(event_id)), size)
+    matches = _round_payload(rnd)
+    return {"size": sum(len(m["players"]) for m in matches), "number": rnd.number, "matches": matches}
+
+
+def next_elimination(event_id: str) -> dict[str, Any]:
+    from shared_rules.brackets import next_elimination_round
+
+    rnd = next_elimination_round(_event(_current(event_id)))
+    return {"number": rnd.number, "stage": rnd.stage, "matches": _round_payload(rnd)}
+
+
+def bracket(event_id: str) -> dict[str, Any]:
+    from shared_rules.brackets import bracket_view
+
+    st = _current(event_id)
+    if not any(r["stage"] == "elimination" for r in st["rounds"]):
+        return {"rounds": [], "note": "no cut yet"}
+    return bracket_view(_event(st))
+
+
+def export(event_id: str) -> dict[str, Any]:
+    return to_event_document(_current(event_id))
+
+
+# ---------------------------------------------------------------- dispatch
+
+FUNCTIONS = {f.__name__: f for f in (fold, state, check_op, standings, pair_draft, round_warnings, swap_warnings,
+                                     structure, rulesets, ruleset_info, timer, time_called, round_minutes, cut,
+                                     next_elimination, bracket, export)}
+
+
+def call(text: str) -> str:
+    """``{"fn", "args"}`` as JSON text -> ``{"ok": true, "result"}`` or ``{"ok": false, "error"}`` as JSON text."""
+    request = json.loads(text)
+    fn = FUNCTIONS.get(request.get("fn"))
+    if fn is None:
+        return json.dumps({"ok": False, "error": f"unknown function {request.get('fn')!r}"})
+    try:
+        result = fn(**(request.get("args") or {}))
+    except RulesError as exc:
+        return json.dumps({"ok": False, "error": str(exc), "rules": True})
+    except Exception as exc:  # a bug must reach the screen as a message, not kill the worker
+        return json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"})
+    return json.dumps({"ok": True, "result": result}, separators=(",", ":"))

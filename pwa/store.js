@@ -1,0 +1,168 @@
+// One event on this device: its session, the folded state (from the rules
+// worker: confirmed log + pending outbox), and the sync schedule (on load, on
+// reconnect, on a timer, after every change, and by Background Sync).
+import { getSession, logAfter } from "./db.js";
+import * as outbox from "./outbox.js";
+import { rules } from "./rules-client.js";
+import { BACKGROUND_SYNC_TAG, syncEvent } from "./sync.js";
+
+const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 5000;
+const stores = new Map();
+
+export function storeFor(eventId) {
+  if (!stores.has(eventId)) stores.set(eventId, new EventStore(eventId));
+  return stores.get(eventId);
+}
+
+export class EventStore extends EventTarget {
+  constructor(eventId) {
+    super();
+    this.eventId = eventId;
+    this.session = null;
+    this.state = null;
+    this.rows = [];
+    this.localRejections = [];
+    this.workerCursor = -1;
+    this.syncing = null;
+    this.reachable = true;
+    this.timer = null;
+    this.opened = null;
+  }
+
+  open() {
+    if (!this.opened) {
+      this.opened = (async () => {
+        this.session = await getSession(this.eventId);
+        if (!this.session) throw new Error("this device has not joined this event");
+        await this.refold(true);
+        this.startSyncing();
+      })();
+    }
+    return this.opened;
+  }
+
+  get role() {
+    return this.session?.role;
+  }
+
+  actor() {
+    const s = this.session;
+    return s.player ? { role: s.role, player: s.player } : { role: s.role };
+  }
+
+  envelope(row) {
+    return { type: row.op.type, op_id: `${this.session.device}:${row.seq}`, device: this.session.device,
+             actor: this.actor(), at: row.op.at, payload: row.op.payload };
+  }
+
+  /** Fold what is new in the log, plus every waiting operation, in the worker. */
+  async refold(reset = false) {
+    this.session = await getSession(this.eventId);
+    const fresh = reset || this.workerCursor < 0;
+    const confirmed = await logAfter(this.eventId, fresh ? 0 : this.workerCursor);
+    this.rows = await outbox.rows(this.eventId);
+    const pending = this.rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r));
+    const out = await rules("fold", {
+      event_id: this.eventId, reset: fresh, base: this.session.base,
+      confirmed: confirmed.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
+    });
+    this.workerCursor = out.cursor;
+    this.state = out.state;
+    this.localRejections = out.local_rejections;
+    const signature = JSON.stringify([out.cursor, this.rows.map((r) => [r.seq, r.status]), out.local_rejections]);
+    if (signature !== this.signature) {
+      this.signature = signature;
+      this.revision = (this.revision || 0) + 1;  // views re-render only when the data changed
+    }
+    this.emit();
+  }
+
+  emit() {
+    this.dispatchEvent(new Event("change"));
+  }
+
+  /** Apply a change on this device now; it waits in the outbox until the server has it. */
+  async act(type, payload) {
+    const row = await outbox.enqueue(this.eventId, type, payload);
+    await this.refold();
+    const opId = `${this.session.device}:${row.seq}`;
+    const refused = this.localRejections.find((r) => r.op_id === opId);
+    this.requestBackgroundSync();
+    this.syncNow();
+    return { row, refused: refused ? refused.reason : null };
+  }
+
+  async dismiss(seq) {
+    await outbox.dismiss(this.eventId, seq);
+    await this.refold();
+  }
+
+  /** Problems to show where they happened: refused by the server, or by the rules on this device. */
+  problems() {
+    const out = [];
+    for (const row of this.rows) {
+      if (row.status === "rejected") out.push({ seq: row.seq, op: row.op, reason: row.reason, error: row.error, server: true });
+    }
+    for (const r of this.localRejections) {
+      const seq = Number(r.op_id.split(":").pop());
+      const row = this.rows.find((x) => x.seq === seq);
+      if (row) out.push({ seq, op: row.op, reason: r.reason, error: "local", server: false });
+    }
+    return out;
+  }
+
+  status() {
+    const waiting = this.rows.filter((r) => r.status === "pending" || r.status === "sent").length;
+    return {
+      online: navigator.onLine && this.reachable,
+      waiting,
+      rejected: this.rows.filter((r) => r.status === "rejected").length,
+      lastSync: this.session?.last_sync ?? null,
+      syncing: Boolean(this.syncing),
+      error: this.session?.last_error ?? null,
+    };
+  }
+
+  syncNow() {
+    if (this.syncing) {
+      this.again = true;
+      return this.syncing;
+    }
+    this.syncing = (async () => {
+      this.emit();
+      try {
+        do {
+          this.again = false;
+          await syncEvent(this.eventId);
+          this.reachable = true;
+        } while (this.again);
+      } catch (error) {
+        if (error.offline) this.reachable = false;
+      } finally {
+        this.syncing = null;
+      }
+      await this.refold();
+    })();
+    return this.syncing;
+  }
+
+  startSyncing() {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.syncNow(), SYNC_MS);
+    globalThis.addEventListener("online", () => this.syncNow());
+    globalThis.addEventListener("offline", () => this.emit());
+    navigator.serviceWorker?.addEventListener("message", (event) => {
+      if (event.data?.type === "SYNCED") this.refold();
+    });
+    this.syncNow();
+  }
+
+  async requestBackgroundSync() {
+    try {
+      const registration = await navigator.serviceWorker?.getRegistration();
+      if (registration?.sync) await registration.sync.register(BACKGROUND_SYNC_TAG);
+    } catch {
+      // Background Sync is a bonus: the timer and the online event still sync.
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// The service worker: it only wires events to the modules that do the work
+// (precache list, caching strategies, sync client, push handlers).
+// The server stamps the build's version below, so every change to a precached
+// file installs a new worker; it waits until the page says "reload now".
+import { activatePrecache, installPrecache } from "./sw/precache.js";
+import { handleFetch } from "./sw/strategies.js";
+import { BACKGROUND_SYNC_TAG, syncAll } from "./sync.js";
+import { handleNotificationClick, handlePush } from "./sw-push.js";
+
+const VERSION = "__TOPCUT_VERSION__";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(installPrecache(VERSION));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(activatePrecache(VERSION).then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const response = handleFetch(event.request, VERSION);
+  if (response) event.respondWith(response);
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "SKIP_WAITING") self.skipWaiting();
+  if (data.type === "VERSION") (event.ports[0] || event.source)?.postMessage({ type: "VERSION", version: VERSION });
+});
+
+async function tellClients(message) {
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true })) client.postMessage(message);
+}
+
+self.addEventListener("sync", (event) => {
+  if (event.tag === BACKGROUND_SYNC_TAG) {
+    event.waitUntil(syncAll().then((results) => tellClients({ type: "SYNCED", results })));
+  }
+});
+
+self.addEventListener("push", (event) => handlePush(event));
+self.addEventListener("notificationclick", (event) => handleNotificationClick(event));

@@ -1,0 +1,50 @@
+// Caching strategies, by kind of request:
+//   app files (precached)     cache first; the version names the cache, updates come with a new worker
+//   page navigations          the cached app shell ("/"): the router reads the hash
+//   public read-only API      network first, the last answer when offline (public standings)
+//   the rest of the API       network only: the outbox and sync client handle being offline
+import { cacheName } from "./precache.js";
+
+const PUBLIC_API = /^\/api\/events\/[^/]+\/(public|pairings|standings)$/;
+const RUNTIME_CACHE = "topcut-runtime";
+
+async function cacheFirst(request, version) {
+  const cache = await caches.open(cacheName(version));
+  const hit = await cache.match(request, { ignoreSearch: true });
+  if (hit) return hit;
+  return fetch(request);
+}
+
+async function appShell(version) {
+  const cache = await caches.open(cacheName(version));
+  const hit = await cache.match("/");
+  return hit || fetch("/");
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(RUNTIME_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    throw error;
+  }
+}
+
+/** A Promise<Response> for requests the worker handles, or null to let the browser fetch. */
+export function handleFetch(request, version) {
+  if (request.method !== "GET") return null;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return null;
+  if (request.mode === "navigate" && (url.pathname === "/" || url.pathname === "/index.html")) {
+    return appShell(version);
+  }
+  if (url.pathname.startsWith("/api/")) {
+    return PUBLIC_API.test(url.pathname) ? networkFirst(request) : null;
+  }
+  if (url.pathname === "/precache-manifest.json" || url.pathname === "/pwa/sw.js") return null;
+  return cacheFirst(request, version);
+}

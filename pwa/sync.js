@@ -1,0 +1,112 @@
+// The sync client (page and service worker): push the outbox, pull the log.
+//
+// push: the unsent outbox rows in seq order, in batches; verdicts mark rows
+// sent or rejected. pull: the log after the session's cursor until `more` is
+// false; then every outbox row the server has processed is dropped (it is in
+// the log now) or kept as refused. Works with fetch and IndexedDB only, so the
+// service worker's Background Sync runs the very same code.
+import { allSessions, db, getSession, updateSession } from "./db.js";
+import { applyVerdicts, settle, unsent } from "./outbox.js";
+
+const PUSH_BATCH = 200;
+
+export class SyncError extends Error {
+  constructor(message, { status = 0, code = "network", offline = false } = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.offline = offline;
+  }
+}
+
+async function api(session, path, options = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      ...options,
+      cache: "no-store",
+      headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" },
+    });
+  } catch (error) {
+    throw new SyncError("the server cannot be reached", { offline: true });
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const offline = response.status >= 500 || body === null;  // a dead server behind a proxy, or the SW's 503
+    throw new SyncError(body?.message || `HTTP ${response.status}`,
+                        { status: response.status, code: body?.error || "http", offline, body });
+  }
+  return body;
+}
+
+async function push(session) {
+  let sent = 0;
+  for (;;) {
+    const batch = (await unsent(session.event_id)).slice(0, PUSH_BATCH);
+    if (!batch.length) return sent;
+    const body = await api(session, `/api/events/${encodeURIComponent(session.event_id)}/push`, {
+      method: "POST",
+      body: JSON.stringify({ device: session.device, ops: batch.map((row) => ({ seq: row.seq, op: row.op })) }),
+    });
+    await applyVerdicts(session.event_id, body.results);
+    sent += batch.length;
+  }
+}
+
+async function pull(session) {
+  let cursor = session.cursor;
+  let pulled = 0;
+  let last = null;
+  for (;;) {
+    const query = `cursor=${cursor}&device=${encodeURIComponent(session.device)}`;
+    const body = await api(session, `/api/events/${encodeURIComponent(session.event_id)}/pull?${query}`);
+    const tx = (await db()).transaction(["log", "sessions"], "readwrite");
+    const log = tx.objectStore("log");
+    for (const row of body.ops) {
+      await log.put({ event_id: session.event_id, server_seq: row.server_seq, op: row.op });
+    }
+    const sessions = tx.objectStore("sessions");
+    const current = await sessions.get(session.event_id);
+    current.cursor = body.cursor;
+    if (body.base && cursor === 0) current.base = body.base;
+    await sessions.put(current);
+    await tx.done;
+    pulled += body.ops.length;
+    cursor = body.cursor;
+    last = body;
+    if (!body.more) break;
+  }
+  const mine = last.devices[session.device];
+  await settle(session.event_id, mine ? mine.last_seq : 0, last.rejections || []);
+  return pulled;
+}
+
+/** One full sync of one event. Resolves with {pushed, pulled}; rejects with a SyncError. */
+export async function syncEvent(eventId) {
+  const session = await getSession(eventId);
+  if (!session) throw new Error(`no session for event ${eventId}`);
+  try {
+    const pushed = await push(session);
+    const pulled = await pull(await getSession(eventId));
+    await updateSession(eventId, { last_sync: Date.now(), last_error: null });
+    return { pushed, pulled };
+  } catch (error) {
+    await updateSession(eventId, { last_error: error.message, last_error_at: Date.now() });
+    throw error;
+  }
+}
+
+/** Sync every event this device holds (the service worker's Background Sync). */
+export async function syncAll() {
+  const results = [];
+  for (const session of await allSessions()) {
+    try {
+      results.push({ event_id: session.event_id, ...(await syncEvent(session.event_id)) });
+    } catch (error) {
+      results.push({ event_id: session.event_id, error: error.message });
+    }
+  }
+  return results;
+}
+
+export const BACKGROUND_SYNC_TAG = "topcut-sync";

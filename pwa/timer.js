@@ -1,0 +1,60 @@
+// The round clock: derived from the round's `timer` in the state and this
+// device's clock (shared_rules' timer_remaining_ms in the worker), so it keeps
+// running offline and every device shows the same time. Per-ruleset extras:
+// Doomtown's secret d6 (players see the clock to the hour, then "secret time"),
+// Doomtown's 55-minute warning, Shatterpoint's Mission Critical.
+import { rules } from "./rules-client.js";
+import { clock, h, replace } from "./ui.js";
+
+const infoCache = new Map();
+
+export async function rulesetInfo(state) {
+  const key = `${state.ruleset}:${JSON.stringify(state.settings)}`;
+  if (!infoCache.has(key)) infoCache.set(key, rules("ruleset_info", { ruleset: state.ruleset, settings: state.settings }));
+  return infoCache.get(key);
+}
+
+/** A live clock element for the latest started round; `reveal` shows Doomtown's secret end to staff. */
+export function timerPanel(store, { reveal = false, big = false } = {}) {
+  const el = h("div", { class: big ? "clock big" : "clock", role: "timer", "aria-live": "off" });
+  let stopped = false;
+  const tick = async () => {
+    if (stopped || !store.state) return;
+    const clocks = await rules("timer", { event_id: store.eventId, now_ms: Date.now() });
+    const c = clocks[clocks.length - 1];
+    if (!c || c.status === "complete") {
+      replace(el, c ? h("span", { class: "time done" }, `Round ${c.round} complete`) : h("span", { class: "time" }, "No round running"));
+      el.dataset.remaining = "";
+      return;
+    }
+    const info = await rulesetInfo(store.state);
+    const limits = info.time_limits || {};
+    let shown = c.remaining_ms;
+    const notes = [];
+    if (store.state.ruleset === "doomtown" && limits.round_minutes && c.duration_s > limits.round_minutes * 60) {
+      const secret = (c.duration_s - limits.round_minutes * 60) * 1000;
+      shown = c.remaining_ms - secret;
+      if (shown <= 0) {
+        notes.push(reveal ? `Secret time: ${clock(c.remaining_ms)} left (d6 = ${secret / 60000})` : "Secret time: the round ends at any moment");
+        shown = reveal ? c.remaining_ms : null;
+      }
+      const elapsed = limits.round_minutes * 60 * 1000 - (c.remaining_ms - secret);
+      if (limits.warning_minute && elapsed >= limits.warning_minute * 60000 && elapsed < limits.round_minutes * 60000) {
+        notes.push(`${limits.round_minutes - limits.warning_minute}-minute warning`);
+      }
+    }
+    if (store.state.ruleset === "shatterpoint" && c.remaining_ms !== null && c.remaining_ms <= 30 * 60 * 1000 && c.remaining_ms > 0) {
+      notes.push("Mission Critical");
+    }
+    if (c.remaining_ms !== null && c.remaining_ms <= 0 && !notes.length) notes.push("Time! Finish the current turn");
+    if (c.paused) notes.push("Paused");
+    el.dataset.remaining = String(c.remaining_ms);
+    replace(el, h("span", { class: "label" }, `Round ${c.round}`),
+      h("span", { class: "time" }, shown === null ? "—:—" : clock(shown)),
+      notes.map((n) => h("span", { class: "note" }, n)));
+  };
+  const safeTick = () => tick().catch((error) => { el.dataset.error = error.message; });
+  const interval = setInterval(safeTick, 1000);
+  safeTick();
+  return { el, tick: safeTick, stop: () => { stopped = true; clearInterval(interval); } };
+}

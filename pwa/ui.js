@@ -1,0 +1,115 @@
+// Small DOM helpers shared by the views (no framework).
+
+/** h("button", {class: "big", onclick}, "Save") -> element. Attributes starting with "on" are listeners. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "html") el.innerHTML = value;
+    else if (key in el && typeof value !== "string") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** Say something to screen readers (and show it briefly). */
+export function announce(text) {
+  const live = document.getElementById("announce");
+  if (live) {
+    live.textContent = "";
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+}
+
+export function names(state) {
+  return new Map((state?.players || []).map((p) => [p.id, p.name]));
+}
+
+export function nameOf(state, id) {
+  return names(state).get(id) || id;
+}
+
+/** The round people are playing (or about to): the last one, whatever its status. */
+export function latestRound(state) {
+  const rounds = state?.rounds || [];
+  return rounds.length ? rounds[rounds.length - 1] : null;
+}
+
+export function clock(ms) {
+  if (ms === null || ms === undefined) return "untimed";
+  const sign = ms < 0 ? "−" : "";
+  const total = Math.floor(Math.abs(ms) / 1000);
+  const m = Math.floor(total / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return `${sign}${m}:${s}`;
+}
+
+export function when(ms) {
+  return ms ? new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "never";
+}
+
+export function label(key) {
+  return String(key).replace(/-/g, " ");
+}
+
+export function statusBadge(status) {
+  return h("span", { class: `badge status-${status}` }, label(status));
+}
+
+/** What to do about a refused operation, by its error code. */
+export function adviceFor(problem) {
+  if (problem.error === "not-authorized") return "Your role may not do this: ask the head judge or the organizer.";
+  if (/record cannot change/.test(problem.reason || "")) return "This round is frozen: ask the head judge.";
+  if (/already paired|reload/.test(problem.reason || "")) return "Someone else did this first: check the screen and try again if needed.";
+  if (!problem.server) return "The rules refuse this on this device: correct it and enter it again.";
+  return "Check the details, enter it again if needed, then dismiss this message.";
+}
+
+/** A refused-operation notice with a dismiss button. */
+export function problemNotice(store, problem) {
+  return h("div", { class: "problem", role: "alert", dataset: { seq: problem.seq } },
+    h("strong", {}, problem.server ? "Refused by the server: " : "Not applied: "),
+    `${label(problem.op.type)} — ${problem.reason}`,
+    h("p", { class: "advice" }, adviceFor(problem)),
+    h("button", { type: "button", class: "small", onclick: () => store.dismiss(problem.seq) }, "Dismiss"));
+}
+
+/** Problems whose payload names this round (and table, when given). */
+export function problemsAt(store, round, table = undefined) {
+  return store.problems().filter((p) => {
+    const pl = p.op.payload || {};
+    const r = pl.round ?? pl.number;
+    return r === round && (table === undefined || pl.table === table);
+  });
+}
+
+export function field(labelText, input, hint) {
+  const id = input.id || `f-${Math.random().toString(36).slice(2, 9)}`;
+  input.id = id;
+  return h("div", { class: "field" }, h("label", { for: id }, labelText), input, hint ? h("small", {}, hint) : null);
+}
+
+export function numberInput(attrs = {}) {
+  return h("input", { type: "number", inputmode: "numeric", min: "0", ...attrs });
+}
+
+export function select(options, attrs = {}) {
+  return h("select", attrs, options.map(([value, text]) => h("option", { value }, text)));
+}

@@ -1,0 +1,26 @@
+// The elimination bracket, from shared_rules.brackets.bracket_view.
+import { rules } from "../rules-client.js";
+import { h, nameOf, replace } from "../ui.js";
+
+async function mount(root, { store }) {
+  const body = h("div", { class: "bracket" });
+  replace(root, h("h1", {}, "Bracket"), body);
+  return {
+    async update() {
+      const st = store.state;
+      const view = await rules("bracket", { event_id: store.eventId }).catch((e) => ({ rounds: [], note: e.message }));
+      if (!view.rounds.length) {
+        replace(body, h("p", {}, view.note || "No cut yet."));
+        return;
+      }
+      replace(body, h("div", { class: "bracket-rounds" }, view.rounds.map((r) => h("section", { class: "bracket-round" },
+        h("h2", {}, `${r.name}${r.best_of ? ` (best of ${r.best_of})` : ""}`),
+        h("ol", {}, r.slots.map((s) => h("li", { class: s.decided ? "decided" : "" },
+          s.players.map((p) => h("div", { class: p.player === s.winner ? "winner" : "" }, `(${p.seed}) ${nameOf(st, p.player)}`)),
+          s.bye ? h("small", {}, "bye") : null)))))),
+      view.champion ? h("p", { class: "champion" }, `Champion: ${nameOf(st, view.champion)}`) : null);
+    },
+  };
+}
+
+export default { mount };

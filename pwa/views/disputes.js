@@ -1,0 +1,50 @@
+// The dispute queue: matches whose reports disagree. The head judge (or the
+// organizer) upholds one report or rules a different result.
+import { resultForm, resultText } from "../result-form.js";
+import { announce, h, nameOf, problemNotice, replace } from "../ui.js";
+
+async function mount(root, { store, role }) {
+  const lead = role === "organizer" || role === "head-judge";
+  const body = h("div", { id: "dispute-list" });
+  replace(root, h("h1", {}, "Disputes"),
+    h("p", { class: "hint" }, lead ? "Talk to both reporters, then uphold the right result or enter the ruling."
+      : "Only the head judge resolves disputes: send them here."), body);
+
+  const resolve = async (d, result, reason) => {
+    const target = d.table !== null ? { table: d.table } : { match: d.match };
+    const { refused } = await store.act("result.resolve", { round: d.round, stage: d.stage, ...target, result, reason });
+    announce(refused || `Dispute at table ${d.table} resolved`);
+  };
+
+  return {
+    async update() {
+      const st = store.state;
+      const problems = store.problems().filter((p) => p.op.type === "result.resolve");
+      if (!st.disputes.length) {
+        replace(body, problems.map((p) => problemNotice(store, p)), h("p", { class: "ok", id: "no-disputes" }, "No disputes."));
+        return;
+      }
+      const cards = [];
+      for (const d of st.disputes) {
+        const rnd = st.rounds.find((r) => r.number === d.round && r.stage === d.stage);
+        const match = rnd.matches[d.match];
+        const reports = match.reports.filter((r) => d.reports.includes(r.op_id));
+        const custom = h("div");
+        cards.push(h("li", { class: "card dispute", dataset: { table: d.table ?? "bye", round: d.round } },
+          h("h2", {}, `Round ${d.round} · Table ${d.table ?? "—"}: ${d.players.map((p) => nameOf(st, p)).join(" v ")}`),
+          h("ul", {}, reports.map((r) => h("li", { class: "report" },
+            h("span", {}, `${r.actor.role}${r.actor.player ? ` ${nameOf(st, r.actor.player)}` : ""} on ${r.device}: `),
+            h("strong", {}, resultText(st, match, r.result)),
+            lead && h("button", { type: "button", class: "small uphold", onclick: () => resolve(d, r.result, `upheld the report from ${r.device}`) }, "Uphold this")))),
+          lead && h("button", { type: "button", class: "small", onclick: async () => {
+            replace(custom, await resultForm(st, rnd, match, { submitLabel: "Rule this result", helpers: false,
+              onSubmit: (result) => resolve(d, result, "head judge's ruling") }));
+          } }, "Enter a different ruling"),
+          custom));
+      }
+      replace(body, problems.map((p) => problemNotice(store, p)), h("ul", { class: "disputes" }, cards));
+    },
+  };
+}
+
+export default { mount };

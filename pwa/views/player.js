@@ -1,0 +1,108 @@
+// Player phone: my table and opponent, report my result, confirm my opponent's
+// report, my matches, notifications.
+import { request } from "../api.js";
+import { resultForm, resultText } from "../result-form.js";
+import { subscribeToPush } from "../sw-push.js";
+import { timerPanel } from "../timer.js";
+import { announce, h, nameOf, problemNotice, problemsAt, replace, statusBadge } from "../ui.js";
+
+async function turnOnNotifications(store, out) {
+  try {
+    const registration = await navigator.serviceWorker.ready;
+    const { public_key: key } = await request("/api/push/vapid-public-key");
+    const subscription = await subscribeToPush(registration, key);
+    if (subscription) {
+      await request(`/api/events/${store.eventId}/push/subscriptions`, {
+        method: "POST", token: store.session.token,
+        body: { subscription: typeof subscription.toJSON === "function" ? subscription.toJSON() : subscription },
+      }).catch(() => {});  // the push module may register it itself
+    }
+    out.textContent = "Notifications are on: you will hear when pairings go up.";
+  } catch (err) {
+    out.textContent = `Notifications could not be turned on: ${err.message}`;
+  }
+}
+
+async function mount(root, { store }) {
+  const me = store.session.player;
+  const clockBox = timerPanel(store);
+  const current = h("section", { class: "card my-table", id: "my-table", "aria-live": "polite" });
+  const history = h("section", { class: "card" });
+  const notifyOut = h("p", { role: "status" });
+  const notify = h("button", { type: "button", id: "notify", onclick: () => turnOnNotifications(store, notifyOut) }, "Turn on notifications");
+  const reportBox = h("div");
+  let reportOpen = false;
+  replace(root, h("h1", { id: "player-name" }, "My table"), clockBox.el, current, reportBox, history,
+    h("section", { class: "card" }, h("h2", {}, "Notifications"), notify, notifyOut));
+
+  const act = async (type, payload, done) => {
+    const { refused } = await store.act(type, payload);
+    announce(refused || done);
+    return refused;
+  };
+
+  async function openReport(rnd, match) {
+    reportOpen = true;
+    const form = await resultForm(store.state, rnd, match, { submitLabel: "Send my result", helpers: false,
+      onSubmit: async (result, error) => {
+        const refused = await act("result.report", { round: rnd.number, stage: rnd.stage, table: match.table, ...result }, "Result sent");
+        if (refused) error.textContent = refused;
+        else { reportOpen = false; replace(reportBox); }
+      } });
+    replace(reportBox, h("section", { class: "card", id: "report" }, h("h2", {}, "Report the result"), form,
+      h("button", { type: "button", onclick: () => { reportOpen = false; replace(reportBox); } }, "Cancel")));
+    reportBox.querySelector("button.big")?.focus();
+  }
+
+  return {
+    update() {
+      const st = store.state;
+      document.getElementById("player-name").textContent = `My table — ${nameOf(st, me)}`;
+      const mine = [];
+      for (const rnd of st.rounds) {
+        if (rnd.status === "draft") continue;
+        rnd.matches.forEach((m) => { if (m.players.includes(me)) mine.push([rnd, m]); });
+      }
+      const last = mine[mine.length - 1];
+      if (!last) {
+        replace(current, h("h2", {}, "Waiting for pairings"), h("p", {}, "Your table shows here as soon as the round is posted."));
+      } else {
+        const [rnd, m] = last;
+        const opponents = m.players.filter((p) => p !== me);
+        const myReport = [...m.reports].reverse().find((r) => r.actor.player === me);
+        const theirs = [...m.reports].reverse().find((r) => r.actor.role === "player" && r.actor.player !== me);
+        const actions = [];
+        if (rnd.status === "started" || rnd.status === "complete") {
+          if (m.status === "reported" && theirs && !myReport) {
+            actions.push(h("p", {}, "Your opponent reported: ", h("strong", { id: "their-report" }, resultText(st, m, theirs.result))),
+              h("button", { type: "button", class: "primary big", id: "confirm-result",
+                onclick: () => act("result.confirm", { round: rnd.number, stage: rnd.stage, table: m.table }, "Result confirmed") }, "Confirm"),
+              h("button", { type: "button", onclick: () => openReport(rnd, m) }, "That is not right — report mine"));
+          } else if (m.status === "reported" && myReport) {
+            actions.push(h("p", { id: "awaiting" }, "Waiting for your opponent to confirm: ", resultText(st, m, myReport.result)));
+          } else if (m.status === "pending" && m.players.length > 1) {
+            actions.push(h("button", { type: "button", class: "primary big", id: "report-result", onclick: () => openReport(rnd, m) }, "Report the result"));
+          } else if (m.status === "disputed") {
+            actions.push(h("p", { class: "warn" }, "The reports disagree: a judge is coming to your table."));
+          } else if (m.outcomes) {
+            actions.push(h("p", { id: "final-result" }, "Result: ", resultText(st, m, m)));
+          }
+        }
+        replace(current,
+          h("h2", {}, `Round ${rnd.number}`),
+          h("p", { class: "table-big", id: "table-number" }, m.table !== null ? `Table ${m.table}` : "Bye"),
+          opponents.length ? h("p", { class: "opponent", id: "opponent" }, "Opponent: ", h("strong", {}, opponents.map((p) => nameOf(st, p)).join(", "))) : null,
+          statusBadge(m.status), problemsAt(store, rnd.number, m.table).map((p) => problemNotice(store, p)), actions);
+      }
+      replace(history, h("h2", {}, "My matches"), h("ol", { class: "history" }, mine.map(([rnd, m]) =>
+        h("li", {}, `Round ${rnd.number}: `, m.players.filter((p) => p !== me).map((p) => nameOf(st, p)).join(", ") || "bye", " — ",
+          statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))));
+      if (!reportOpen) replace(reportBox);
+    },
+    destroy() {
+      clockBox.stop();
+    },
+  };
+}
+
+export default { mount };

@@ -1,0 +1,181 @@
+// Rounds: pair the next round as a draft, review and adjust it (swaps with
+// warnings, fixed tables from the roster), publish, start the clock (per-ruleset
+// lengths: Doomtown's secret d6, Shatterpoint's five dice), pause/extend, the cut
+// and the elimination rounds.
+import { rules } from "../rules-client.js";
+import { rulesetInfo, timerPanel } from "../timer.js";
+import { announce, field, h, latestRound, nameOf, numberInput, problemsAt, problemNotice, replace, select, statusBadge } from "../ui.js";
+
+const FACES = [["failure", "Failure"], ["expertise", "Expertise"], ["strike", "Strike"], ["critical", "Critical"]];
+
+async function mount(root, { store, role }) {
+  const lead = role === "organizer" || role === "head-judge";
+  const body = h("div");
+  const message = h("p", { class: "error", role: "alert" });
+  const clockBox = timerPanel(store, { reveal: true });
+  replace(root, h("h1", {}, "Rounds"), message, h("section", { class: "card" }, h("h2", {}, "Clock"), clockBox.el), body);
+
+  const run = async (fn) => {
+    message.textContent = "";
+    try {
+      await fn();
+    } catch (err) {
+      message.textContent = err.message;
+    }
+  };
+
+  const act = async (type, payload, done) => {
+    const { refused } = await store.act(type, payload);
+    if (refused) message.textContent = refused;
+    else if (done) announce(done);
+  };
+
+  async function startForm(rnd) {
+    const st = store.state;
+    const info = await rulesetInfo(st);
+    const limits = info.time_limits || {};
+    const minutes = numberInput({ value: String(limits.round_minutes || limits["in-person"] || 50), id: "round-minutes" });
+    const extras = [];
+    let dice = null;
+    if (st.ruleset === "shatterpoint") {
+      dice = Array.from({ length: 5 }, (_, i) => select(FACES, { "aria-label": `Attack die ${i + 1}` }));
+      const total = h("output", {}, "");
+      const recompute = async () => {
+        const r = await rules("round_minutes", { dice_faces: dice.map((d) => d.value) });
+        if (!r.error) {
+          minutes.value = String(r.minutes);
+          total.textContent = `${r.minutes} minutes; Mission Critical from minute ${r.mission_critical_minute}`;
+        }
+      };
+      dice.forEach((d) => d.addEventListener("change", recompute));
+      recompute();
+      extras.push(h("fieldset", { class: "dice" }, h("legend", {}, "Five attack dice (+1 minute per critical or strike)"), dice, total));
+    }
+    let secret = null;
+    if (st.ruleset === "doomtown") {
+      secret = h("input", { type: "checkbox", checked: true, id: "secret-d6" });
+      extras.push(h("div", { class: "field inline" }, secret, h("label", { for: "secret-d6" },
+        `Add a secret d6 (1-${limits.secret_d6_sides || 6} minutes, rolled on this device, hidden from players)`)));
+    }
+    return h("form", {
+      class: "card", onsubmit: (e) => {
+        e.preventDefault();
+        let total = Number(minutes.value) * 60;
+        if (secret?.checked) {
+          const sides = limits.secret_d6_sides || 6;
+          total += (1 + (crypto.getRandomValues(new Uint8Array(1))[0] % sides)) * 60;
+        }
+        run(() => act("round.start", { number: rnd.number, stage: rnd.stage, duration_s: total }, `Round ${rnd.number} started`));
+      },
+    }, h("h3", {}, `Start round ${rnd.number}`), field("Round length (minutes)", minutes), extras,
+    h("button", { type: "submit", class: "primary", id: "start-round" }, `Start round ${rnd.number}`));
+  }
+
+  async function draftPanel(rnd) {
+    const st = store.state;
+    const warnings = await rules("round_warnings", { event_id: store.eventId, number: rnd.number, stage: rnd.stage }).catch((e) => [e.message]);
+    const ids = rnd.matches.flatMap((m) => m.players);
+    const opts = ids.map((id) => [id, nameOf(st, id)]);
+    const a = select(opts, { "aria-label": "First player to swap", id: "swap-a" });
+    const b = select(opts, { "aria-label": "Second player to swap", id: "swap-b" });
+    if (opts.length > 1) b.value = opts[1][0];
+    const preview = h("div", { "aria-live": "polite", class: "warnings" });
+    const check = async () => {
+      const w = await rules("swap_warnings", { event_id: store.eventId, number: rnd.number, stage: rnd.stage, a: a.value, b: b.value }).catch((e) => [e.message]);
+      replace(preview, w.length ? h("ul", {}, w.map((x) => h("li", {}, x))) : h("p", {}, "No problems with this swap."));
+    };
+    a.addEventListener("change", check);
+    b.addEventListener("change", check);
+    return h("div", {},
+      warnings.length ? h("div", { class: "warnings", role: "note" }, h("h3", {}, "Warnings"), h("ul", {}, warnings.map((w) => h("li", {}, w))))
+        : h("p", { class: "ok" }, "No pairing problems found."),
+      lead && h("form", {
+        class: "card swap", onsubmit: (e) => {
+          e.preventDefault();
+          run(() => act("round.swap", { number: rnd.number, stage: rnd.stage, a: a.value, b: b.value }, "Players swapped"));
+        },
+      }, h("h3", {}, "Swap two players"), field("Player", a), field("With", b), preview,
+      h("button", { type: "button", onclick: check }, "Check"), h("button", { type: "submit" }, "Swap")),
+      h("button", { type: "button", class: "primary", id: "publish-round",
+        onclick: () => run(() => act("round.publish", { number: rnd.number, stage: rnd.stage }, `Round ${rnd.number} published`)) },
+      `Publish round ${rnd.number}`));
+  }
+
+  function matchesTable(rnd) {
+    const st = store.state;
+    return h("table", { class: "matches" }, h("caption", {}, `Round ${rnd.number} (${rnd.stage}) — ${rnd.status}`),
+      h("thead", {}, h("tr", {}, ["Table", "Players", "Result"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, rnd.matches.map((m) => h("tr", {},
+        h("td", {}, m.table ?? "bye"), h("td", {}, m.players.map((p) => nameOf(st, p)).join(" v ")),
+        h("td", {}, statusBadge(m.status), m.outcomes ? ` ${m.outcomes.join(" / ")}` : "")))));
+  }
+
+  async function nextActions() {
+    const st = store.state;
+    const rnd = latestRound(st);
+    const out = [];
+    if (!lead) return out;
+    const swissDone = !rnd || rnd.status === "complete";
+    if (swissDone && (!rnd || rnd.stage !== "elimination")) {
+      out.push(h("button", { type: "button", class: "primary", id: "pair-next", onclick: () => run(async () => {
+        const draft = await rules("pair_draft", { event_id: store.eventId });
+        await act("round.pair", { number: draft.round, stage: draft.stage, matches: draft.matches }, `Round ${draft.round} paired as a draft`);
+      }) }, `Pair round ${rnd ? rnd.number + 1 : 1} (draft)`));
+      if (rnd) {
+        const size = numberInput({ value: "", placeholder: "from the structure", id: "cut-size" });
+        out.push(h("form", { class: "card", onsubmit: (e) => {
+          e.preventDefault();
+          run(async () => {
+            const cut = await rules("cut", { event_id: store.eventId, size: size.value ? Number(size.value) : null });
+            await act("cut.make", cut, `Top ${cut.size} cut made`);
+          });
+        } }, h("h3", {}, "The cut"), field("Players in the cut", size), h("button", { type: "submit" }, "Make the cut")));
+      }
+    }
+    if (rnd && rnd.stage === "elimination" && rnd.status === "complete") {
+      out.push(h("button", { type: "button", class: "primary", onclick: () => run(async () => {
+        const next = await rules("next_elimination", { event_id: store.eventId });
+        await act("round.pair", { number: next.number, stage: "elimination", matches: next.matches }, "Next elimination round paired");
+      }) }, "Pair the next elimination round"));
+    }
+    return out;
+  }
+
+  async function clockActions(rnd) {
+    if (!rnd?.timer || rnd.status !== "started" || !rnd.timer.duration_s) return null;
+    const paused = rnd.timer.paused_at !== null;
+    return h("div", { class: "row" },
+      h("button", { type: "button", onclick: () => run(() => act(paused ? "timer.resume" : "timer.pause", { round: rnd.number, stage: rnd.stage })) },
+        paused ? "Resume clock" : "Pause clock"),
+      h("button", { type: "button", onclick: () => run(() => act("timer.extend", { round: rnd.number, stage: rnd.stage, seconds: 60 })) }, "+1 minute"),
+      h("button", { type: "button", onclick: () => run(() => act("timer.extend", { round: rnd.number, stage: rnd.stage, seconds: 300 })) }, "+5 minutes"));
+  }
+
+  return {
+    async update() {
+      const st = store.state;
+      if (!st) return;
+      const rnd = latestRound(st);
+      const parts = [];
+      if (rnd) {
+        parts.push(problemsAt(store, rnd.number).map((p) => problemNotice(store, p)));
+        if (rnd.status === "draft") parts.push(await draftPanel(rnd));
+        if (rnd.status === "draft" || rnd.status === "published") parts.push(await startForm(rnd));
+        parts.push(await clockActions(rnd));
+        const settled = rnd.matches.filter((m) => m.status === "confirmed" || m.status === "resolved").length;
+        parts.push(h("p", { class: "progress", id: "round-progress" }, `${settled} of ${rnd.matches.length} results in`,
+          st.disputes.length ? ` · ${st.disputes.length} disputed` : ""));
+      }
+      parts.push(await nextActions());
+      if (rnd) parts.push(matchesTable(rnd));
+      if (!st.players.length) parts.push(h("p", {}, "Register players first."));
+      replace(body, parts);
+      clockBox.tick();
+    },
+    destroy() {
+      clockBox.stop();
+    },
+  };
+}
+
+export default { mount };

@@ -1,0 +1,28 @@
+// Standings, computed on this device by shared_rules (identical to the server's).
+import { rules } from "../rules-client.js";
+import { h, label, nameOf, replace } from "../ui.js";
+
+export function standingsTable(state, data, { big = false } = {}) {
+  if (!data.standings.length) return h("p", {}, data.note || "No standings yet.");
+  const keys = Object.keys(data.standings[0].tiebreakers || {});
+  return h("table", { class: big ? "standings big" : "standings", id: "standings-table" },
+    h("caption", {}, "Standings"),
+    h("thead", {}, h("tr", {}, ["Rank", "Player", "Points", "Record", ...keys.map(label)].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, data.standings.map((s) => h("tr", { dataset: { player: s.player }, class: s.dropped ? "dropped" : "" },
+      h("td", {}, s.rank), h("th", { scope: "row" }, nameOf(state, s.player), s.dropped ? " (dropped)" : ""),
+      h("td", {}, s.points), h("td", {}, s.record),
+      keys.map((k) => h("td", {}, typeof s.tiebreakers[k] === "number" ? s.tiebreakers[k].toFixed(2) : String(s.tiebreakers[k])))))));
+}
+
+async function mount(root, { store }) {
+  const body = h("div");
+  replace(root, h("h1", {}, "Standings"), body);
+  return {
+    async update() {
+      const data = await rules("standings", { event_id: store.eventId });
+      replace(body, standingsTable(store.state, data));
+    },
+  };
+}
+
+export default { mount };

@@ -1,0 +1,83 @@
+"""A player's phone: claim code -> my table and opponent -> report -> the opponent confirms; the public page."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from tests.browser.helpers import shot, wait_ready, wait_synced
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def api(url, path, body=None, token=None):
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def setup_event(url):
+    """A four-player Doomtown event with round 1 started, made through the API."""
+    event = api(url, "/api/events", {"name": "Phone Night", "ruleset": "doomtown"})
+    eid, token = event["event_id"], event["token"]
+    ops = [{"type": "player.register", "payload": {"player": {"id": pid, "name": name}}}
+           for pid, name in (("p1", "Annie Oakley"), ("p2", "Bat Masterson"), ("p3", "Calamity Jane"), ("p4", "Doc Holliday"))]
+    ops += [{"type": "round.pair", "payload": {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]},
+                                                                       {"table": 2, "players": ["p3", "p4"]}]}},
+            {"type": "round.publish", "payload": {"number": 1}},
+            {"type": "round.start", "payload": {"number": 1, "duration_s": 3600}}]
+    result = api(url, f"/api/events/{eid}/push", {"device": "setup", "ops": [{"seq": i + 1, "op": op} for i, op in enumerate(ops)]}, token)
+    assert all(r["status"] == "accepted" for r in result["results"]), result
+    claims = {c["player"]: c["code"] for c in result["claims"]}  # shown once, when issued (stored hashed)
+    return eid, token, claims
+
+
+def phone(browser, url, code):
+    context = browser.new_context(**PHONE)
+    context.add_init_script("localStorage.setItem('topcut.syncMs', '1000')")
+    page = context.new_page()
+    page.goto(f"{url}/#join={code}")
+    wait_ready(page, "player")
+    return context, page
+
+
+def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
+    url = live_server.url
+    eid, token, claims = setup_event(url)
+
+    ctx1, annie = phone(browser, url, claims["p1"])
+    annie.wait_for_selector("#table-number:has-text('Table 1')")
+    assert "Bat Masterson" in annie.text_content("#opponent")
+    shot(annie, "player-01-my-table")
+
+    annie.click("#report-result")
+    annie.click("#report [data-quick='win-0']")
+    annie.click("#save-result")
+    annie.wait_for_selector("#awaiting")
+    wait_synced(annie)
+    shot(annie, "player-02-awaiting-confirmation")
+
+    ctx2, bat = phone(browser, url, claims["p2"])
+    bat.wait_for_selector("#their-report", timeout=30_000)
+    assert "Annie Oakley: win" in bat.text_content("#their-report")
+    shot(bat, "player-03-confirm")
+    bat.click("#confirm-result")
+    bat.wait_for_selector("#final-result")
+    wait_synced(bat)
+    annie.wait_for_selector("#final-result", timeout=30_000)
+    shot(annie, "player-04-confirmed")
+
+    server_match = api(url, f"/api/events/{eid}/pairings")["rounds"][0]["matches"][0]
+    assert (server_match["status"], server_match["outcomes"]) == ("confirmed", ["win", "loss"])
+
+    # The public standings page, no token, on a phone.
+    annie.goto(f"{url}/#/public/{eid}")
+    annie.wait_for_selector("#public-standings")
+    rows = annie.locator("#public-standings tbody tr")
+    assert rows.count() == 4
+    assert "Annie Oakley" in rows.first.text_content()
+    shot(annie, "player-05-public-standings")
+    ctx1.close()
+    ctx2.close()
