@@ -5,7 +5,7 @@
 import { activatePrecache, installPrecache } from "./sw/precache.js";
 import { handleFetch } from "./sw/strategies.js";
 import { BACKGROUND_SYNC_TAG, syncAll } from "./sync.js";
-import { handleNotificationClick, handlePush } from "./sw-push.js";
+import { handleNotificationClick, handlePush, handlePushSubscriptionChange } from "./sw-push.js";
 
 const VERSION = "__TOPCUT_VERSION__";
 
@@ -40,3 +40,4 @@ self.addEventListener("sync", (event) => {
 
 self.addEventListener("push", (event) => handlePush(event));
 self.addEventListener("notificationclick", (event) => handleNotificationClick(event));
+self.addEventListener("pushsubscriptionchange", (event) => handlePushSubscriptionChange(event));

@@ -1,0 +1,50 @@
+"""The app's own service worker shows a pushed notification and opens its screen.
+
+The push-module test drives ``pwa/sw-push.js`` through a minimal worker; this one
+checks that the real ``/pwa/sw.js`` wires ``push``, ``notificationclick`` and
+``pushsubscriptionchange`` to it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+
+def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None:
+    origin = live_server.url.rstrip("/")
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=origin)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        cdp = context.new_cdp_session(page)
+        registrations: dict[str, str] = {}
+        cdp.on("ServiceWorker.workerRegistrationUpdated",
+               lambda event: registrations.update({r["scopeURL"]: r["registrationId"]
+                                                   for r in event["registrations"] if not r.get("isDeleted")}))
+        cdp.send("ServiceWorker.enable")
+        page.goto(origin + "/")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        scope = origin + "/"
+        deadline = time.monotonic() + 10
+        while scope not in registrations and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        payload = {"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.", "kind": "round.paired",
+                   "tag": "ev1:round:swiss:3", "url": "/#/event/ev1/player", "table": 12}
+        cdp.send("ServiceWorker.deliverPushMessage",
+                 {"origin": origin, "registrationId": registrations[scope], "data": json.dumps(payload)})
+        page.wait_for_function(
+            "async () => (await (await navigator.serviceWorker.ready).getNotifications()).length > 0",
+            timeout=10_000)
+        shown = page.evaluate("""async () => (await (await navigator.serviceWorker.ready).getNotifications())
+            .map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }))""")
+        assert shown == [{"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.",
+                          "url": f"{origin}/#/event/ev1/player"}]
+        wired = page.evaluate("async () => (await (await fetch('/pwa/sw.js')).text())")
+        for event in ("push", "notificationclick", "pushsubscriptionchange"):
+            assert f'addEventListener("{event}"' in wired
+        assert errors == []
+    finally:
+        context.close()
