@@ -11,8 +11,8 @@ binding; the metric readings are detailed in ``shared_rules.standings.pokemon``)
 
 - Win %: a tie is half a win; a normal bye is neither a win nor a round and
   is no opponent; an earned bye (``"earned": true`` on the one-player bye,
-  or the player's first ``earned_byes`` byes) is a won round and a 100 %
-  opponent in that player's OWP. Floor 25 %; the 75 % cap only for a player
+  or a bye in the player's opening rounds 1..``earned_byes``; a later bye is
+  a random bye) is a won round and a 100 % opponent in that player's OWP. Floor 25 %; the 75 % cap only for a player
   who dropped before playing every Swiss round their pod plans
   (``settings.rounds_by_pod[pod]``, else ``settings.rounds``, never fewer than
   the rounds paired). A dropped player's OWP/OOWP are frozen at their drop.
@@ -26,6 +26,9 @@ binding; the metric readings are detailed in ``shared_rules.standings.pokemon``)
   a Swiss rank (3.3.6).
 - Record = match points (a 3-0-1 record outranks 3-1-0).
 - Tardiness: a player is late when ``late`` is set or they have a ``late`` loss.
+- Late losses (3.1.3): a ``late`` player without rows for day-one Swiss
+  rounds of their pod played before their first row gets a ``late`` loss for
+  each (win %, record, opponents' OWP), as the reducer writes them.
 - Head-to-head decides only between exactly two tied players.
 - Standing of the last opponent: the place of each tied player's last Swiss
   opponent in that opponent's division standings by all earlier tiebreakers,
@@ -37,9 +40,10 @@ binding; the metric readings are detailed in ``shared_rules.standings.pokemon``)
   season-15..season-12, Juniors >= season-11), else Masters (no birth year or
   no season). Pairing may cross divisions (Age-Modified, 3.1.2) and every
   opponent counts in OWP, but each division is placed separately, as TOM's
-  ``<standings>`` does: ranks restart at 1 in each division, divisions are
-  listed Masters, Seniors, Juniors, and each row carries ``"division"`` when
-  the event has more than one.
+  ``<standings>`` does: ranks restart at 1 in each division (``rank`` is the
+  place within ``division``, docs/event-format-additions.md "Standings
+  output"), divisions are listed Masters, Seniors, Juniors, and each row
+  carries ``"division"`` when the event has more than one.
 - Day two (3.3.5, 3.1.4.1): match points carry over; OWP/OOWP of a player
   who played on day two (``swiss-day2``) come from day-two rounds only.
   Day-two players are placed above everyone who did not play on day two,
@@ -47,8 +51,10 @@ binding; the metric readings are detailed in ``shared_rules.standings.pokemon``)
 - Swiss plus Single Elimination (3.3.6): the top cut is placed by how far
   each player went; players eliminated in the same round (or still tied) by
   Swiss rank; an optional 3rd/4th playoff (a match marked
-  ``"playoff": "third-place"``, or a match between the two semifinal losers)
-  places its winner 3rd; everyone outside the cut keeps their Swiss place.
+  ``"playoff": "third-place"``, or a match between two already eliminated
+  players) places its winner 3rd and its loser 4th, below the losing
+  finalist, whether it is recorded in the final's round or in a round of its
+  own; everyone outside the cut keeps their Swiss place.
 - Single Elimination only (no Swiss round, 3.2): one bracket whatever the
   ages (3.2.1); players eliminated in the same round rank by the final
   record (elimination wins, byes included) of the player who knocked them
@@ -249,11 +255,11 @@ def _place_cut(event: "Event", ruleset: Ruleset, swiss_order: list[str]) -> list
 
 
 def pokemon_standings(event: "Event", ruleset: Ruleset) -> list["Standing"]:
-    """Final standings: each division placed separately (see the module docstring)."""
+    """Final standings: each division placed separately, ranks 1..n within it (see the module docstring)."""
     from ..event.model import SWISS_STAGES
     from ..standings.context import StandingsContext
-    from ..standings.engine import standings_from_order
-    from ..standings.pokemon import rank_universes
+    from ..standings.engine import format_record, standings_from_order
+    from ..standings.pokemon import implied_late_record, late_losses, rank_universes
 
     stages = {r.stage for r in event.rounds}
     if "elimination" in stages and not stages & SWISS_STAGES:
@@ -263,12 +269,16 @@ def pokemon_standings(event: "Event", ruleset: Ruleset) -> list["Standing"]:
     present = [d for d in DIVISIONS if d in division.values()]
     ctx = StandingsContext(event, ruleset)
     universes = [[p.id for p in event.players if division[p.id] == d] for d in present]
+    implied = late_losses(ctx)  # Pokémon TOP 3.1.3: a late player's missing late losses (0 points each)
     out: list["Standing"] = []
     for name, swiss_order in zip(present, rank_universes(ctx, universes)):
         order = _place_cut(event, ruleset, swiss_order)
         disqualified = [pid for pid in order if ctx.players[pid].extra.get("disqualified") is True]
         order = [pid for pid in order if pid not in disqualified] + disqualified
         rows = standings_from_order(ctx, order)
+        if implied:
+            rows = [dataclasses.replace(row, record=format_record(*implied_late_record(ctx, row.player)))
+                    if row.player in implied else row for row in rows]
         if len(present) > 1:
             rows = [dataclasses.replace(row, extra=MappingProxyType({"division": name})) for row in rows]
         out.extend(rows)

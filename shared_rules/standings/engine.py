@@ -126,7 +126,7 @@ def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
 
 
 def compute_standings(event: Event, ruleset: Ruleset | None = None) -> list[Standing]:
-    """The event's standings, best first, with unique ranks 1..N."""
+    """The event's standings, best first, ranks 1..N (Pokémon: 1..n within each division)."""
     # Standings build many small tuples and no reference cycles: the cyclic garbage
     # collector's passes over the growing heap only cost time (a third of a large event).
     paused = gc.isenabled()

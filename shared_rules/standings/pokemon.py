@@ -16,9 +16,20 @@ them all; these are the ones this module implements):
   event and a dropped player by the rounds they took part in (3.1.4.1). A late
   player's ``late`` loss is a lost round. A normal bye is left out entirely
   (3.1, 3.1.4.1: "not considered at all"); an earned bye (``"earned": true`` on
-  the match, an ``earned-bye`` outcome, or one of the player's first
-  ``earned_byes`` byes) is a won round and adds a 100 % opponent to the
-  player's OWP (not to their OOWP). No rounds at all gives 0, raised to 25 %.
+  the match, an ``earned-bye`` outcome, or a bye in the player's opening rounds
+  1..``earned_byes``) is a won round and adds a 100 % opponent to the player's
+  OWP (not to their OOWP). A later unflagged bye of a player with earned byes
+  is a random bye like any other. No rounds at all gives 0, raised to 25 %.
+- Late players (3.1.3: "will receive losses for all of the rounds that have
+  already started"): a late player (``late`` set) whose document has no row
+  for some day-one Swiss rounds of their pod (the whole event without pods)
+  played before their first row gets a ``late`` loss for each of them
+  (:func:`late_losses`): a lost round in win %, in the cap's round count and in
+  the W-L-T record (0 points), exactly as if the rows were written — which is
+  what the reducer writes when a late player registers, so both documents give
+  the same standings. Rejecting such a document instead would stop the
+  organizer's standings for a row the rules already determine; ignoring the
+  rounds would silently inflate the player's win % and their opponents' OWP.
 - Floor 25 % for everyone; cap 75 % only for a dropped player who has a result
   in fewer rounds (byes included) than the Swiss rounds their pod plans.
 - OWP = mean of the opponents' win %, OOWP = mean of the opponents' OWP as
@@ -56,13 +67,13 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from .metrics import GroupMetric, ValueMetric, register
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..event.model import Event
+    from ..event.model import Event, Player
     from .context import Game, StandingsContext
 
 __all__ = ["WIN_FLOOR", "DROPPED_CAP", "SIGNIFICANT_FIGURES", "DAY_ONE", "DAY_TWO", "PRE_LAST_OPPONENT",
            "PokemonTiebreakers", "round_significant", "round_significant_int", "floor_log10", "win_percentage", "tiebreakers", "phase_of",
            "last_opponents", "swiss_groups", "refine_by_last_opponent", "rank_universes",
-           "elimination_depth", "WinPercentage", "OpponentsWinPercentage",
+           "late_losses", "implied_late_record", "elimination_depth", "WinPercentage", "OpponentsWinPercentage",
            "OpponentsOpponentsWinPercentage", "Tardiness", "HeadToHead", "LastOpponent"]
 
 #: Pokémon TOP 3.1.4.1: "the minimum win percentage that ANY player can have is 25%".
@@ -180,26 +191,26 @@ def phase_of(ctx: "StandingsContext") -> dict[str, str]:
 
 
 def _earned_rounds(ctx: "StandingsContext") -> set[tuple[str, int]]:
-    """(player, round) of every earned bye (RULES.md Decision)."""
+    """(player, round) of every earned bye (RULES.md Decision).
+
+    A bye is earned when the match says so (``"earned": true``, an
+    ``earned-bye`` outcome) or when it falls in the opening rounds
+    1..``earned_byes`` of the player; any other bye is a random bye, "not
+    considered at all" (Pokémon TOP 3.1.4.1), even for a player with earned byes.
+    """
     earned: set[tuple[str, int]] = set()
     results = {o.key: o.result for o in ctx.ruleset.outcomes}
     players = ctx.players
     for pid, games in ctx.history.items():
         if () not in map(_OPPONENTS, games):
             continue
-        byes = [g for g in games if not g.opponents and results[g.outcome] == "win"]
-        if not byes:
-            continue
-        byes.sort(key=_ROUND_STAGE)
         allowance = players[pid].earned_byes
-        for index, g in enumerate(byes):
-            if index < allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
+        for g in games:
+            if g.opponents or results[g.outcome] != "win":
+                continue
+            if g.round <= allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
                 earned.add((pid, g.round))
     return earned
-
-
-def _ROUND_STAGE(g: "Game") -> tuple[int, str]:
-    return g.round, g.stage
 
 
 _FIRST = operator.itemgetter(0)
@@ -246,6 +257,113 @@ def _planned_rounds(ctx: "StandingsContext", stage: str) -> dict[str, int]:
     return out
 
 
+def late_losses(ctx: "StandingsContext") -> dict[str, tuple[int, ...]]:
+    """The ``late`` losses a late player is missing in the document, by player (Pokémon TOP 3.1.3).
+
+    A late player "will receive losses for all of the rounds that have already
+    started": every day-one Swiss round of the player's pod (the whole event
+    without pods) that comes before the player's first row in the document (a
+    match or a ``late`` loss, reported or not, in any stage), up to their drop
+    and the context's last round, counts as a ``late`` loss. Only late players
+    (``late`` set) get them, and only for rounds without a row: a document
+    with the rows (as the reducer writes them) and one without give the same
+    standings. Cached per context.
+
+    >>> from shared_rules.event import load_event
+    >>> from shared_rules.rulesets import get_ruleset
+    >>> from shared_rules.standings.context import StandingsContext
+    >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": "a", "entry": 1}, {"id": "b", "entry": 2},
+    ...     {"id": "c", "entry": 3, "late": True}],
+    ...     "rounds": [{"number": 1, "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]},
+    ...                {"number": 2, "matches": [{"players": ["a", "c"], "outcomes": ["win", "loss"]},
+    ...                                          {"players": ["b"], "outcomes": ["bye"]}]}]})
+    >>> late_losses(StandingsContext(ev, get_ruleset("pokemon-tcg")))
+    {'c': (1,)}
+    """
+    found = ctx.memo.get("pokemon-late-losses")
+    if found is not None:
+        return found
+    found = ctx.memo["pokemon-late-losses"] = {}
+    late = [p for p in ctx.players.values() if p.late]
+    if not late or DAY_ONE not in ctx.stages or "late" not in ctx.ruleset.outcome_keys:
+        return found
+    event, through = ctx.event, ctx.through_round
+    podded = any(p.extra.get("pod") for p in event.players if p.extra)
+
+    def pod_of(player: "Player") -> str:
+        return str(player.extra.get("pod", "")) if podded and player.extra else ""
+
+    pods = {pod_of(p) for p in late}
+    pod = {p.id: pod_of(p) for p in event.players} if podded else {}
+    paired: dict[str, set[int]] = {}  # pod -> day-one rounds with a match of that pod
+    for rnd in event.rounds:
+        if rnd.stage != DAY_ONE or (through is not None and rnd.number > through):
+            continue
+        for match in rnd.matches:
+            if not match.players:
+                continue
+            if not podded:
+                paired.setdefault("", set()).add(rnd.number)
+                break
+            for pid in match.players:
+                paired.setdefault(pod.get(pid, ""), set()).add(rnd.number)
+    first_of_pod = {name: min(paired[name]) for name in pods if name in paired}
+    # The earliest reported row is an upper bound on the first row: most late players have one in the first round.
+    history = ctx.history
+    open_players = {}
+    for p in late:
+        start = first_of_pod.get(pod_of(p))
+        if start is None:
+            continue
+        games = history.get(p.id)
+        if games and min(map(_ROUND_OF, games)) <= start:
+            continue
+        open_players[p.id] = p
+    if not open_players:
+        return found
+    first: dict[str, int] = {}
+    for rnd in event.rounds:
+        number = rnd.number
+        for match in rnd.matches:
+            for pid in match.players:
+                if pid in open_players and first.get(pid, number + 1) > number:
+                    first[pid] = number
+    for pid, p in open_players.items():
+        before = first.get(pid)
+        rounds = tuple(sorted(r for r in paired.get(pod_of(p), ())
+                              if (before is None or r < before)
+                              and (p.dropped_after is None or r <= p.dropped_after)))
+        if rounds:
+            found[pid] = rounds
+    return found
+
+
+def _history(ctx: "StandingsContext") -> Mapping[str, list["Game"]]:
+    """``ctx.history`` with every missing late loss (:func:`late_losses`) added as a ``late`` game."""
+    implied = late_losses(ctx)
+    if not implied:
+        return ctx.history
+    found = ctx.memo.get("pokemon-history")
+    if found is None:
+        from ..event.model import Match
+        from .context import Game
+
+        points = ctx.ruleset.outcome("late").points
+        found = dict(ctx.history)
+        for pid, rounds in implied.items():
+            match = Match((pid,), ("late",), extra={"implied": True})
+            games = [Game(r, DAY_ONE, "late", points, (), None, (), None, (), match, 0) for r in rounds]
+            found[pid] = sorted(games + found[pid], key=_ROUND_OF)
+        ctx.memo["pokemon-history"] = found
+    return found
+
+
+def implied_late_record(ctx: "StandingsContext", pid: str) -> tuple[int, int, int]:
+    """``ctx.record(pid)`` with the player's missing late losses (:func:`late_losses`) added."""
+    wins, losses, ties = ctx.record(pid)
+    return wins, losses + len(late_losses(ctx).get(pid, ())), ties
+
+
 #: (k, s): the value k / 10 ** s — how rounded OWP and OOWP are kept.
 _Rounded = tuple[int, int]
 
@@ -280,7 +398,8 @@ class _Phase:
         self.earned_byes: dict[str, int] = {}
         last = 0
         earned_players = {pid for pid, _ in earned}
-        for pid, games in ctx.history.items():
+        self.history = history = _history(ctx)  # Pokémon TOP 3.1.3: missing late losses added
+        for pid, games in history.items():
             if single and games and pid not in earned_players:
                 tables = list(map(_OPPONENTS, games))
                 if () not in tables:  # no bye, no late loss: every game counts (C-level passes)
@@ -328,7 +447,7 @@ class _Phase:
         if self._rows is None:
             self._rows = {}
             stage, earned, single = self.stage, self.earned, self.single
-            for pid, games in self.ctx.history.items():
+            for pid, games in self.history.items():
                 rows = []
                 for g in games:
                     if not single and g.stage != stage:
@@ -654,10 +773,26 @@ def elimination_depth(event: "Event", ids: Iterable[str], win_results: Mapping[s
     """How far each player of ``ids`` went in the elimination rounds (higher is further).
 
     The loser of the k-th elimination round scores 2k, a player still in after
-    it 2k + 2; a 3rd/4th playoff (a match marked ``"playoff": "third-place"``
-    or one between two players who lost in the previous elimination round)
-    gives its winner 2k - 1 and leaves its loser at 2k - 2 (Pokémon TOP 3.2.3,
-    3.3.6). ``win_results`` maps outcome keys to "win"/"loss"/"tie".
+    it 2k + 2. A 3rd/4th playoff (a match marked ``"playoff": "third-place"``,
+    or one between two players who had both already been eliminated) is "for
+    3rd and 4th place" (Pokémon TOP 3.2.3, 3.3.6): whatever round it is
+    recorded in, its loser keeps the score of the round they were eliminated
+    in (2s for the semifinal s; the higher of the two if they differ) and its
+    winner scores one more, so the winner ranks directly above the loser and
+    both below the losing finalist (2s + 2). ``win_results`` maps outcome keys
+    to "win"/"loss"/"tie".
+
+    >>> from shared_rules.event import load_event
+    >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": i, "entry": n} for n, i in enumerate("abcd")],
+    ...     "rounds": [{"number": 1, "stage": "elimination", "matches": [
+    ...                    {"players": ["a", "d"], "outcomes": ["win", "loss"]},
+    ...                    {"players": ["b", "c"], "outcomes": ["win", "loss"]}]},
+    ...                {"number": 2, "stage": "elimination", "matches": [
+    ...                    {"players": ["a", "b"], "outcomes": ["win", "loss"]}]},
+    ...                {"number": 3, "stage": "elimination", "matches": [
+    ...                    {"players": ["d", "c"], "outcomes": ["win", "loss"], "playoff": "third-place"}]}]})
+    >>> sorted(elimination_depth(ev, "abcd", {"win": "win", "loss": "loss"}).items())
+    [('a', 6), ('b', 4), ('c', 2), ('d', 3)]
     """
     from .context import is_counted
 
@@ -675,12 +810,15 @@ def elimination_depth(event: "Event", ids: Iterable[str], win_results: Mapping[s
             decided = is_counted(match) and match.outcomes is not None
             results = [win_results.get(o, "loss") for o in match.outcomes] if decided and match.outcomes else []
             playoff = match.extra.get("playoff") == "third-place" or (
-                len(match.players) == 2 and all(lost_in.get(pid) == k - 1 for pid in match.players))
-            for seat, pid in enumerate(match.players):
-                if playoff:
+                len(match.players) == 2 and all(pid in lost_in for pid in match.players))
+            if playoff:
+                # Pokémon TOP 3.2.3, 3.3.6: the playoff places 3rd and 4th, below the losing finalist.
+                base = max((2 * lost_in[pid] if pid in lost_in else 2 * k - 2 for pid in match.players), default=0)
+                for seat, pid in enumerate(match.players):
                     won = bool(results) and results[seat] == "win"
-                    depth[pid] = 2 * k - 1 if won else 2 * k - 2
-                    continue
+                    depth[pid] = base + 1 if won else base
+                continue
+            for seat, pid in enumerate(match.players):
                 if results and results[seat] != "win":
                     depth[pid] = 2 * k
                     lost_in[pid] = k

@@ -171,6 +171,64 @@ class WinPercentageTest(unittest.TestCase):
         self.assertEqual(win_pct(doc, "p"), Fraction(1, 2))
         self.assertEqual(context(doc).record("p"), (1, 1, 0))
 
+    def test_a_later_random_bye_of_a_player_with_an_earned_bye_is_not_earned(self) -> None:
+        """Pokémon TOP 3.1.4.1: "rounds in which a player received a random bye do not count as a win ... this
+        round is not considered at all". A bye is earned only when flagged or in rounds 1..earned_byes."""
+        players = [{"id": "p", "entry": 1, "earned_byes": 1}, "q", "r", "s"]
+        # p has an earned bye allowance but plays round 1; the random bye of round 3 is not the earned bye.
+        rounds = [[W("p", "q"), W("r", "s")], [W("r", "p"), W("q", "s")], [("p", "bye"), W("r", "q"), ("s", "bye")]]
+        table = tiebreakers(context(event_doc(players, rounds)))
+        self.assertEqual(table["p"].win, Fraction(1, 2))  # 1 win in 2 played rounds, the bye left out
+        self.assertEqual(table["p"].owp, round_significant((Fraction(1, 3) + Fraction(1)) / 2))  # q, r; no 100 %
+        # The same bye flagged "earned": true is an earned bye (a won round and a 100 % opponent).
+        flagged = event_doc(players, rounds)
+        flagged["rounds"][2]["matches"][0]["earned"] = True
+        self.assertEqual(tiebreakers(context(flagged))["p"].win, Fraction(2, 3))
+        # A bye in the opening rounds 1..earned_byes is earned without the flag.
+        opening = event_doc(players, [[("p", "bye"), W("r", "s"), ("q", "bye")], rounds[1], [W("p", "q"), W("r", "s")]])
+        self.assertEqual(tiebreakers(context(opening))["p"].win, Fraction(2, 3))
+        # Two byes, the first earned (round 1), the second random (round 3): only the first counts.
+        both = event_doc(players, [[("p", "bye"), W("r", "s"), ("q", "bye")], rounds[1], rounds[2]])
+        self.assertEqual(tiebreakers(context(both))["p"].win, Fraction(1, 2))
+        self.assertEqual(context(both).points["p"], 6)  # both byes still count as wins on the record (3.1)
+
+    def test_missing_late_losses_of_a_late_player_count_as_late_losses(self) -> None:
+        """Pokémon TOP 3.1.3: a late player "will receive losses for all of the rounds that have already
+        started". Rounds played before a late player's first row, without a row for them, are late losses:
+        the same standings as with the rows written (what the reducer writes when a late player registers)."""
+        players = ["a", "b", "c", {"id": "l", "entry": 4, "late": True}]
+        with_rows = event_doc(players, [[W("a", "b"), ("c", "bye"), ("l", "late")],
+                                        [W("l", "a"), W("b", "c")], [W("l", "b"), W("a", "c")]])
+        without = event_doc(players, [[W("a", "b"), ("c", "bye")],
+                                      [W("l", "a"), W("b", "c")], [W("l", "b"), W("a", "c")]])
+        self.assertEqual(win_pct(without, "l"), Fraction(2, 3))  # not 2/2
+        self.assertEqual(tiebreakers(context(without)), tiebreakers(context(with_rows)))  # opponents' OWP too
+        expected = standings_json(load_event(with_rows))
+        self.assertEqual(standings_json(load_event(without)), expected)
+        self.assertEqual([r["record"] for r in expected["standings"] if r["player"] == "l"], ["2-1-0"])
+        # A late player who has not played yet: every round so far, up to a drop.
+        waiting = event_doc(players, [[W("a", "b"), ("c", "bye")], [W("a", "c"), ("b", "bye")]])
+        self.assertEqual(win_pct(waiting, "l"), WIN_FLOOR)
+        row = [r for r in standings_json(load_event(waiting))["standings"] if r["player"] == "l"][0]
+        self.assertEqual((row["rank"], row["record"], row["points"]), (4, "0-2-0", 0))
+        waiting["players"][3]["dropped_after"] = 1
+        row = [r for r in standings_json(load_event(waiting))["standings"] if r["player"] == "l"][0]
+        self.assertEqual(row["record"], "0-1-0")
+        # Only late players: an on-time player missing a round gets nothing added.
+        on_time = event_doc(["a", "b", "c", "l"], [[W("a", "b"), ("c", "bye")], [W("l", "a"), W("b", "c")]])
+        self.assertEqual(win_pct(on_time, "l"), Fraction(1))
+
+    def test_missing_late_losses_follow_the_players_pod(self) -> None:
+        """Pokémon TOP 3.1.3 in an Age-Separated (podded, 3.1.1) event: only the rounds the late player's own
+        pod had already played are late losses."""
+        players = [{"id": i, "entry": n + 1, "pod": "masters" if i in "abcl" else "junior+senior"}
+                   for n, i in enumerate("abcdefl")]
+        players[6]["late"] = True
+        doc = event_doc(players, [[W("d", "e"), ("f", "bye")], [W("a", "b"), ("c", "bye"), W("e", "f"), ("d", "bye")],
+                                  [W("l", "a"), W("b", "c"), W("d", "f"), ("e", "bye")]])
+        ctx = context(doc)
+        self.assertEqual(ctx.metric("pokemon-win-pct")["l"], 0.5)  # round 2 (masters) only: 1/2, not 1/3
+
 
 class OpponentsWinPercentageTest(unittest.TestCase):
     def test_owp_is_the_mean_of_the_opponents_win_percentages(self) -> None:
@@ -340,6 +398,30 @@ class StructureTest(unittest.TestCase):
         del doc["rounds"][4]["matches"][1]  # no playoff: semifinal losers by Swiss rank
         self.assertEqual(order(doc)[:4], ["c", "b", "a", "e"])
 
+    def test_a_playoff_in_its_own_round_after_the_final_places_3rd_and_4th(self) -> None:
+        """Pokémon TOP 3.3.6 / 3.2.3: the players who lose in the Top 4 "play off for 3rd and 4th place": the
+        playoff winner ranks directly above its loser and both below the losing finalist, whatever round
+        number the playoff is recorded in."""
+        doc = event_doc(list("abcdefgh"), [
+            [W("a", "b"), W("c", "d"), W("e", "f"), W("g", "h")],
+            [W("a", "g"), W("c", "e")],
+            [W("a", "c")],
+            [W("g", "e")]], stages={2: "elimination", 3: "elimination", 4: "elimination"})
+        doc["rounds"][3]["matches"][0]["playoff"] = "third-place"
+        self.assertEqual(order(doc)[:4], ["a", "c", "g", "e"])
+        del doc["rounds"][3]["matches"][0]["playoff"]  # still found: both were already eliminated
+        self.assertEqual(order(doc)[:4], ["a", "c", "g", "e"])
+        doc["rounds"][3]["matches"][0]["outcomes"] = ["loss", "win"]
+        self.assertEqual(order(doc)[:4], ["a", "c", "e", "g"])
+        # Recorded between the semifinals and the final: the same places.
+        doc["rounds"][2], doc["rounds"][3] = doc["rounds"][3], doc["rounds"][2]
+        doc["rounds"][2]["number"], doc["rounds"][3]["number"] = 3, 4
+        self.assertEqual(order(doc)[:4], ["a", "c", "e", "g"])
+        # Single elimination only (3.2.3): the same.
+        single = event_doc(list("abcd"), [[W("a", "d"), W("b", "c")], [W("a", "b")], [W("d", "c")]],
+                           stages={1: "elimination", 2: "elimination", 3: "elimination"})
+        self.assertEqual(order(single), ["a", "b", "d", "c"])
+
     def test_single_elimination_ranks_losers_by_the_record_of_who_knocked_them_out(self) -> None:
         # Pokémon TOP 3.2.3: "a player who was eliminated in the first round by the winner of that tournament will
         # be ranked higher than any other player who was eliminated in the first round."
@@ -369,6 +451,23 @@ class StructureTest(unittest.TestCase):
         rows = standings_json(load_event(doc))["standings"]
         self.assertEqual([(r["division"], r["rank"], r["player"]) for r in rows],
                          [("masters", 1, "m"), ("senior", 1, "s"), ("senior", 2, "s2"), ("junior", 1, "j")])
+
+    def test_ranks_are_1_to_n_within_each_division_and_every_row_names_it(self) -> None:
+        """Pokémon TOP 3.1.1: Age-Separated Swiss is "essentially, three separate tournaments ... reported as one
+        tournament"; TOM places each division separately, so ``rank`` is the place within ``division``
+        (docs/event-format-additions.md, "Standings output")."""
+        players = [{"id": f"m{i}", "entry": i, "division": "masters"} for i in range(1, 4)]
+        players += [{"id": f"s{i}", "entry": 3 + i, "division": "senior"} for i in range(1, 3)]
+        players += [{"id": f"j{i}", "entry": 5 + i, "division": "junior"} for i in range(1, 5)]
+        doc = event_doc(players, [[W("m1", "j1"), W("s1", "m2"), W("j2", "s2"), W("m3", "j3"), ("j4", "bye")],
+                                  [W("j1", "s1"), W("m2", "m3"), W("s2", "j4"), W("j3", "m1"), ("j2", "bye")]])
+        rows = standings_json(load_event(doc))["standings"]
+        self.assertTrue(all("division" in r for r in rows))
+        self.assertEqual([r["division"] for r in rows], ["masters"] * 3 + ["senior"] * 2 + ["junior"] * 4)
+        for division in ("masters", "senior", "junior"):
+            ranks = [r["rank"] for r in rows if r["division"] == division]
+            self.assertEqual(ranks, list(range(1, len(ranks) + 1)), division)
+        self.assertEqual(sorted(r["player"] for r in rows), sorted(p["id"] for p in players))
 
     def test_one_division_has_no_division_field(self) -> None:
         rows = standings_json(load_event(event_doc(["a", "b"], [[W("a", "b")]])))["standings"]
