@@ -35,11 +35,16 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
                    "tag": "ev1:round:swiss:3", "url": "/#/event/ev1/player", "table": 12}
         cdp.send("ServiceWorker.deliverPushMessage",
                  {"origin": origin, "registrationId": registrations[scope], "data": json.dumps(payload)})
-        page.wait_for_function(
-            "async () => (await (await navigator.serviceWorker.ready).getNotifications()).length > 0",
-            timeout=10_000)
-        shown = page.evaluate("""async () => (await (await navigator.serviceWorker.ready).getNotifications())
-            .map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }))""")
+        # Read the notification in the same task that waits for it (one evaluate, polling inside the page).
+        shown = page.evaluate("""async (tag) => {
+            const registration = await navigator.serviceWorker.ready;
+            for (let i = 0; i < 200; i += 1) {
+                const found = await registration.getNotifications({ tag });
+                if (found.length) return found.map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }));
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            return [];
+        }""", payload["tag"])
         assert shown == [{"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.",
                           "url": f"{origin}/#/event/ev1/player"}]
         wired = page.evaluate("async () => (await (await fetch('/pwa/sw.js')).text())")
