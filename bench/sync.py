@@ -126,15 +126,10 @@ def main() -> int:
     sys.modules["postgres_for_tests"] = pg
     spec.loader.exec_module(pg)
     try:
-        cluster = pg.start()
+        with pg.throwaway_cluster() as cluster:
+            run("postgresql", cluster.url, args)
     except pg.PostgresUnavailable as exc:
         print(f"[postgresql] skipped: {exc}")
-        return 0
-    try:
-        run("postgresql", cluster.url, args)
-    finally:
-        cluster.stop()
-        shutil.rmtree(cluster.directory, ignore_errors=True)
     return 0
 
 

@@ -7,7 +7,9 @@ Used two ways:
   running :class:`Cluster` whose ``url`` is a ``postgresql+psycopg://`` URL;
   ``cluster.stop()`` stops it (the directory is a pytest temp dir);
 * by hand: ``python scripts/postgres_for_tests.py`` starts one in a temporary
-  directory, prints ``DATABASE_URL=...`` and keeps it running until Ctrl-C.
+  directory, prints ``DATABASE_URL=...`` and keeps it running until Ctrl-C;
+  ``with throwaway_cluster() as cluster:`` does the same for a block of code
+  (the sync benchmark).
 
 It needs Debian's ``postgresql`` package (``make test`` installs it via
 DEBIAN_PACKAGES). As root the cluster belongs to the ``postgres`` user (the
@@ -28,10 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
-__all__ = ["PostgresUnavailable", "Cluster", "find_bin_dir", "start"]
+__all__ = ["PostgresUnavailable", "Cluster", "find_bin_dir", "start", "throwaway_cluster"]
 
 DATABASE = "topcut_test"
 INSTALL_HINT = "install Debian's postgresql package (apt-get install --no-install-recommends postgresql)"
@@ -124,23 +128,32 @@ def start(directory: str | os.PathLike | None = None) -> Cluster:
     return cluster
 
 
-def main() -> int:
+@contextmanager
+def throwaway_cluster(directory: str | os.PathLike | None = None) -> Iterator[Cluster]:
+    """A cluster started as by :func:`start` for the ``with`` block; afterwards it is stopped
+    and its directory deleted. Raises PostgresUnavailable on entering when it cannot start."""
+    cluster = start(directory)
     try:
-        cluster = start()
-    except PostgresUnavailable as exc:
-        print(f"PostgreSQL unavailable: {exc}", file=sys.stderr)
-        return 1
-    print(f"DATABASE_URL={cluster.url}", flush=True)
-    stop = {"now": False}
-    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
-    try:
-        while not stop["now"]:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
+        yield cluster
     finally:
         cluster.stop()
         shutil.rmtree(cluster.directory, ignore_errors=True)
+
+
+def main() -> int:
+    try:
+        with throwaway_cluster() as cluster:
+            print(f"DATABASE_URL={cluster.url}", flush=True)
+            stop = {"now": False}
+            signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+            try:
+                while not stop["now"]:
+                    time.sleep(0.5)
+            except KeyboardInterrupt:
+                pass
+    except PostgresUnavailable as exc:
+        print(f"PostgreSQL unavailable: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -15,6 +15,7 @@ import math
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .._json import json_kind as _kind
 from ..errors import DocumentError
 from .model import STAGES, Event, Match, Player, Round
 
@@ -38,22 +39,6 @@ _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 def _extra(obj: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
     extra = {k: v for k, v in obj.items() if k not in known}
     return MappingProxyType(extra) if extra else _NO_EXTRA
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _need(obj: Mapping[str, Any], key: str, path: str) -> Any:

@@ -150,9 +150,20 @@ class _Solver:
         return _NONE
 
     # -- blossoms --------------------------------------------------------
+    def _walk_to_base(self, x: int, lca: int, fl: list[int]) -> None:
+        """Append the cycle's blossoms from ``x`` down to ``lca`` (each one, then its mate's) to ``fl``,
+        queueing the mates' blossoms, which become outer."""
+        st, mate, pa = self.st, self.mate, self.pa
+        while x != lca:
+            fl.append(x)
+            y = st[mate[x]]
+            fl.append(y)
+            self.q_push(y)
+            x = st[pa[y]]
+
     def add_blossom(self, u: int, lca: int, v: int) -> None:
         """Shrink the odd cycle through ``u``, ``v`` and their common ancestor."""
-        n, st, mate, pa = self.n, self.st, self.mate, self.pa
+        n, st, mate = self.n, self.st, self.mate
         b = n
         while b < self.nx and st[b] != _NONE:
             b += 1
@@ -162,21 +173,9 @@ class _Solver:
         self.S[b] = 0
         mate[b] = mate[lca]
         fl = [lca]
-        x = u
-        while x != lca:
-            fl.append(x)
-            y = st[mate[x]]
-            fl.append(y)
-            self.q_push(y)
-            x = st[pa[y]]
+        self._walk_to_base(u, lca, fl)
         fl[1:] = fl[1:][::-1]
-        x = v
-        while x != lca:
-            fl.append(x)
-            y = st[mate[x]]
-            fl.append(y)
-            self.q_push(y)
-            x = st[pa[y]]
+        self._walk_to_base(v, lca, fl)
         self.flower[b] = fl
         self.set_st(b, b)
         eu, ev = self.eu, self.ev

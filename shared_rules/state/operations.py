@@ -19,6 +19,7 @@ import math
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable, Mapping
 
+from .._json import json_kind as _kind
 from ..errors import RulesError
 
 __all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "Actor", "Operation",
@@ -40,22 +41,6 @@ class NotAuthorized(OperationRejected):
     """An operation the actor's role (or ownership) does not allow."""
 
     code = "not-authorized"
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _json_copy(value: Any, path: str) -> Any:
@@ -254,19 +239,21 @@ class RoundStart:
 
 
 @_payload
-class TimerPause:
-    """Pause a round's clock (``round`` defaults to the latest round)."""
+class _TimerAt:
+    """The fields of pausing and resuming a round's clock (not an operation itself)."""
     round: int | None = opt("round")
     at: int | None = opt("count")
     stage: str | None = opt("name")
 
 
 @_payload
-class TimerResume:
+class TimerPause(_TimerAt):
+    """Pause a round's clock (``round`` defaults to the latest round)."""
+
+
+@_payload
+class TimerResume(_TimerAt):
     """Resume a paused round's clock."""
-    round: int | None = opt("round")
-    at: int | None = opt("count")
-    stage: str | None = opt("name")
 
 
 @_payload
@@ -278,8 +265,8 @@ class TimerExtend:
 
 
 @_payload
-class ResultReport:
-    """A result for one match, named by ``table`` or by ``match`` (index in the round)."""
+class _MatchResult:
+    """The result fields ``result.report`` and ``result.correct`` share (not an operation itself)."""
     round: int = req("round")
     outcomes: list[str] = req("names")
     table: int | None = opt("count")
@@ -288,6 +275,11 @@ class ResultReport:
     stats: list[dict[str, Any]] | None = opt("objects")
     ending: str | None = opt("name")
     games: list[Any] | None = opt("list")
+
+
+@_payload
+class ResultReport(_MatchResult):
+    """A result for one match, named by ``table`` or by ``match`` (index in the round)."""
     stage: str | None = opt("name")
 
 
@@ -302,16 +294,8 @@ class ResultConfirm:
 
 
 @_payload
-class ResultCorrect:
+class ResultCorrect(_MatchResult):
     """A judge's override of a match's result (same fields as ``result.report``, plus ``reason``)."""
-    round: int = req("round")
-    outcomes: list[str] = req("names")
-    table: int | None = opt("count")
-    match: int | None = opt("count")
-    scores: list[float] | None = opt("numbers")
-    stats: list[dict[str, Any]] | None = opt("objects")
-    ending: str | None = opt("name")
-    games: list[Any] | None = opt("list")
     reason: str | None = opt("text")
     stage: str | None = opt("name")
 

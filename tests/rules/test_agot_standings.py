@@ -8,45 +8,19 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.errors import DocumentError
 from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
-from shared_rules.seeded import Rng, draw_key
+from shared_rules.seeded import draw_key
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
 from shared_rules.standings.agot import beat_all
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "golden")
+from .helpers import (GOLDEN, RejectsDocuments, bye, check_ranks_uniquely_and_reproducibly, context, event_doc, exact,
+                      lines, m, random_swiss_event, ranking)
 
-
-def m(a: str, b: str, oa: str = "win", ob: str = "loss") -> dict[str, Any]:
-    return {"players": [a, b], "outcomes": [oa, ob]}
-
-
-def bye(a: str) -> dict[str, Any]:
-    return {"players": [a], "outcomes": ["bye"]}
 
 
 def doc(ids: str, *rounds: list[dict[str, Any]], seed: str = "t", **dropped: int) -> dict[str, Any]:
-    return {"ruleset": "agot", "seed": seed,
-            "players": [{"id": p, "entry": i + 1, **({"dropped_after": dropped[p]} if p in dropped else {})}
-                        for i, p in enumerate(ids)],
-            "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)]}
-
-
-def ranking(d: dict[str, Any]) -> list[str]:
-    return [s.player for s in compute_standings(load_event(d))]
-
-
-def lines(d: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {row["player"]: row for row in standings_json(load_event(d))["standings"]}
-
-
-def context(d: dict[str, Any]) -> StandingsContext:
-    return StandingsContext(load_event(d), get_ruleset("agot"))
-
-
-def exact(d: dict[str, Any], key: str) -> dict[str, Fraction]:
-    return dict(context(d).metric(key).exact)  # type: ignore[attr-defined]
+    return event_doc("agot", ids, *rounds, seed=seed, **dropped)
 
 
 class AgotPointsTest(unittest.TestCase):
@@ -73,12 +47,7 @@ class AgotPointsTest(unittest.TestCase):
         self.assertEqual([(2, "0-0-1")] * 2, [(rows[p]["points"], rows[p]["record"]) for p in "ab"])
 
 
-class AgotDocumentTest(unittest.TestCase):
-    def assertRejected(self, d: dict[str, Any], path: str) -> None:
-        with self.assertRaises(DocumentError) as caught:
-            load_event(d)
-        self.assertEqual(path, caught.exception.path, str(caught.exception))
-
+class AgotDocumentTest(RejectsDocuments, unittest.TestCase):
     def test_win_against_modified_loss_is_rejected(self) -> None:
         """End of Round: a modified win goes with a modified loss, a win with a loss."""
         self.assertRejected(doc("ab", [m("a", "b", "win", "modified-loss")]), "rounds[0].matches[0].outcomes")
@@ -200,50 +169,14 @@ class AgotGoldenTest(unittest.TestCase):
 
 def random_event(seed: str, n: int, rounds: int) -> dict[str, Any]:
     """A plausible Joust: random pairings, all five results, byes, a drop."""
-    rng = Rng(seed, "agot-event")
-    ids = [f"p{i:02d}" for i in range(n)]
-    dropper = rng.choice(ids)
-    drop_after = 1 + rng.below(rounds)
-    results = [("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"),
-               ("modified-loss", "modified-win"), ("draw", "draw")]
-    out = []
-    for r in range(1, rounds + 1):
-        active = rng.shuffled([p for p in ids if p != dropper or r <= drop_after])
-        matches: list[dict[str, Any]] = []
-        if len(active) % 2:
-            matches.append(bye(active.pop()))
-        for i in range(0, len(active), 2):
-            matches.append(m(active[i], active[i + 1], *rng.choice(results)))
-        out.append({"number": r, "stage": "swiss", "matches": matches})
-    pl = [{"id": p, "entry": i + 1} for i, p in enumerate(ids)]
-    pl[ids.index(dropper)]["dropped_after"] = drop_after
-    return {"ruleset": "agot", "seed": seed, "players": pl, "rounds": out}
-
-
-def shuffled_document(d: dict[str, Any], seed: str) -> dict[str, Any]:
-    """The same event with players, rounds, matches and seats listed in another order."""
-    rng = Rng(seed, "reorder")
-    out = json.loads(json.dumps(d))
-    out["players"] = rng.shuffled(out["players"])
-    out["rounds"] = rng.shuffled(out["rounds"])
-    for rnd in out["rounds"]:
-        rnd["matches"] = rng.shuffled(rnd["matches"])
-        for match in rnd["matches"]:
-            if rng.below(2):
-                for key in ("players", "outcomes"):
-                    match[key] = match[key][::-1]
-    return out
+    return random_swiss_event("agot", seed, n, rounds,
+                              [("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"),
+                               ("modified-loss", "modified-win"), ("draw", "draw")])
 
 
 class AgotPropertiesTest(unittest.TestCase):
     def test_random_events_rank_uniquely_and_reproducibly(self) -> None:
-        for k in range(25):
-            d = random_event(f"ag-{k}", 4 + k % 13, 3 + k % 4)
-            first = standings_json(load_event(d))
-            self.assertEqual(list(range(1, len(d["players"]) + 1)), [row["rank"] for row in first["standings"]])
-            self.assertEqual(len(d["players"]), len({row["player"] for row in first["standings"]}))
-            self.assertEqual(first, standings_json(load_event(d)))
-            self.assertEqual(first, standings_json(load_event(shuffled_document(d, f"ag-{k}"))))
+        check_ranks_uniquely_and_reproducibly(self, lambda k: random_event(f"ag-{k}", 4 + k % 13, 3 + k % 4), "ag")
 
     def test_a_player_who_beat_all_the_tied_ranks_first_among_them(self) -> None:
         for k in range(25):

@@ -8,44 +8,17 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.errors import DocumentError
 from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
-from shared_rules.seeded import Rng
-from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
+from shared_rules.standings import get_metric, standings_json
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "golden")
+from .helpers import (GOLDEN, RejectsDocuments, bye, check_ordered_by, check_ranks_uniquely_and_reproducibly,
+                      event_doc, exact, lines, m, random_swiss_event, ranking)
 
-
-def players(ids: str, **dropped: int) -> list[dict[str, Any]]:
-    return [{"id": p, "entry": i + 1, **({"dropped_after": dropped[p]} if p in dropped else {})}
-            for i, p in enumerate(ids)]
-
-
-def m(a: str, b: str, oa: str, ob: str) -> dict[str, Any]:
-    return {"players": [a, b], "outcomes": [oa, ob]}
-
-
-def bye(a: str) -> dict[str, Any]:
-    return {"players": [a], "outcomes": ["bye"]}
 
 
 def doc(ids: str, *rounds: list[dict[str, Any]], **dropped: int) -> dict[str, Any]:
-    return {"ruleset": "doomtown", "seed": "t", "players": players(ids, **dropped),
-            "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)]}
-
-
-def ranking(d: dict[str, Any]) -> list[str]:
-    return [s.player for s in compute_standings(load_event(d))]
-
-
-def lines(d: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {row["player"]: row for row in standings_json(load_event(d))["standings"]}
-
-
-def exact(d: dict[str, Any], key: str) -> dict[str, Fraction]:
-    ctx = StandingsContext(load_event(d), get_ruleset("doomtown"))
-    return dict(ctx.metric(key).exact)  # type: ignore[attr-defined]
+    return event_doc("doomtown", ids, *rounds, **dropped)
 
 
 class DoomtownPointsTest(unittest.TestCase):
@@ -73,12 +46,7 @@ class DoomtownPointsTest(unittest.TestCase):
         self.assertEqual({"a": 0, "b": 0}, {p: r["points"] for p, r in lines(d).items()})
 
 
-class DoomtownDocumentTest(unittest.TestCase):
-    def assertRejected(self, d: dict[str, Any], path: str) -> None:
-        with self.assertRaises(DocumentError) as caught:
-            load_event(d)
-        self.assertEqual(path, caught.exception.path, str(caught.exception))
-
+class DoomtownDocumentTest(RejectsDocuments, unittest.TestCase):
     def test_draw_is_not_an_outcome(self) -> None:
         self.assertRejected(doc("ab", [m("a", "b", "draw", "draw")]), "rounds[0].matches[0].outcomes")
 
@@ -211,58 +179,18 @@ class DoomtownGoldenTest(unittest.TestCase):
 
 def random_event(seed: str, n: int, rounds: int) -> dict[str, Any]:
     """A plausible Doomtown event: random pairings, byes, double losses, a drop."""
-    rng = Rng(seed, "doomtown-event")
-    ids = [f"p{i:02d}" for i in range(n)]
-    dropper = rng.choice(ids)
-    drop_after = 1 + rng.below(rounds)
-    results = [("win", "loss"), ("win-at-time", "loss"), ("loss", "win"), ("loss", "win-at-time"), ("loss", "loss")]
-    out = []
-    for r in range(1, rounds + 1):
-        active = rng.shuffled([p for p in ids if p != dropper or r <= drop_after])
-        matches: list[dict[str, Any]] = []
-        if len(active) % 2:
-            matches.append(bye(active.pop()))
-        for i in range(0, len(active), 2):
-            oa, ob = rng.choice(results)
-            matches.append(m(active[i], active[i + 1], oa, ob))
-        out.append({"number": r, "stage": "swiss", "matches": matches})
-    pl = [{"id": p, "entry": i + 1} for i, p in enumerate(ids)]
-    pl[ids.index(dropper)]["dropped_after"] = drop_after
-    return {"ruleset": "doomtown", "seed": seed, "players": pl, "rounds": out}
-
-
-def shuffled_document(d: dict[str, Any], seed: str) -> dict[str, Any]:
-    """The same event with players, rounds, matches and seats listed in another order."""
-    rng = Rng(seed, "reorder")
-    out = json.loads(json.dumps(d))
-    out["players"] = rng.shuffled(out["players"])
-    out["rounds"] = rng.shuffled(out["rounds"])
-    for rnd in out["rounds"]:
-        rnd["matches"] = rng.shuffled(rnd["matches"])
-        for match in rnd["matches"]:
-            if rng.below(2):
-                for key in ("players", "outcomes", "stats"):
-                    if key in match:
-                        match[key] = match[key][::-1]
-    return out
+    return random_swiss_event("doomtown", seed, n, rounds,
+                              [("win", "loss"), ("win-at-time", "loss"), ("loss", "win"), ("loss", "win-at-time"),
+                               ("loss", "loss")])
 
 
 class DoomtownPropertiesTest(unittest.TestCase):
     def test_random_events_rank_uniquely_and_reproducibly(self) -> None:
-        for k in range(25):
-            d = random_event(f"dt-{k}", 5 + k % 12, 3 + k % 4)
-            first = standings_json(load_event(d))
-            ranks = [row["rank"] for row in first["standings"]]
-            self.assertEqual(list(range(1, len(d["players"]) + 1)), ranks)
-            self.assertEqual(len(d["players"]), len({row["player"] for row in first["standings"]}))
-            self.assertEqual(first, standings_json(load_event(d)))
-            self.assertEqual(first, standings_json(load_event(shuffled_document(d, f"dt-{k}"))))
+        check_ranks_uniquely_and_reproducibly(self, lambda k: random_event(f"dt-{k}", 5 + k % 12, 3 + k % 4), "dt")
 
     def test_standings_are_ordered_by_points_then_mwp_then_omwp(self) -> None:
         for k in range(10):
-            rows = standings_json(load_event(random_event(f"dt-order-{k}", 9, 4)))["standings"]
-            keys = [(r["points"], r["tiebreakers"]["mwp"], r["tiebreakers"]["omwp"]) for r in rows]
-            self.assertEqual(sorted(keys, reverse=True), keys)
+            check_ordered_by(self, random_event(f"dt-order-{k}", 9, 4), "mwp", "omwp")
 
 
 if __name__ == "__main__":

@@ -8,14 +8,13 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.errors import DocumentError
 from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng, draw_key
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "golden")
-
+from .helpers import (GOLDEN, RejectsDocuments, check_ordered_by, check_ranks_uniquely_and_reproducibly, event_doc,
+                      lines, ranking)
 
 def m(a: str, b: str, oa: str, ob: str, sa: tuple[int, int], sb: tuple[int, int], **kw: Any) -> dict[str, Any]:
     return {"players": [a, b], "outcomes": [oa, ob],
@@ -27,18 +26,7 @@ def solo(a: str, outcome: str, **kw: Any) -> dict[str, Any]:
 
 
 def doc(ids: str, *rounds: list[dict[str, Any]], seed: str = "t", **dropped: int) -> dict[str, Any]:
-    return {"ruleset": "shatterpoint", "seed": seed,
-            "players": [{"id": p, "entry": i + 1, **({"dropped_after": dropped[p]} if p in dropped else {})}
-                        for i, p in enumerate(ids)],
-            "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)]}
-
-
-def ranking(d: dict[str, Any]) -> list[str]:
-    return [s.player for s in compute_standings(load_event(d))]
-
-
-def lines(d: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {row["player"]: row for row in standings_json(load_event(d))["standings"]}
+    return event_doc("shatterpoint", ids, *rounds, seed=seed, **dropped)
 
 
 class ShatterpointPointsTest(unittest.TestCase):
@@ -67,12 +55,7 @@ class ShatterpointPointsTest(unittest.TestCase):
                                               row["tiebreakers"]["wounds"]))
 
 
-class ShatterpointDocumentTest(unittest.TestCase):
-    def assertRejected(self, d: dict[str, Any], path: str) -> None:
-        with self.assertRaises(DocumentError) as caught:
-            load_event(d)
-        self.assertEqual(path, caught.exception.path, str(caught.exception))
-
+class ShatterpointDocumentTest(RejectsDocuments, unittest.TestCase):
     def test_reported_swiss_game_without_stats_is_rejected(self) -> None:
         """Tiebreakers are built from the stats: a forgotten entry must not silently count 0."""
         self.assertRejected(doc("ab", [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]),
@@ -272,38 +255,13 @@ def random_event(seed: str, n: int, rounds: int) -> dict[str, Any]:
     return {"ruleset": "shatterpoint", "seed": seed, "players": pl, "rounds": out}
 
 
-def shuffled_document(d: dict[str, Any], seed: str) -> dict[str, Any]:
-    """The same event with players, rounds, matches and seats listed in another order."""
-    rng = Rng(seed, "reorder")
-    out = json.loads(json.dumps(d))
-    out["players"] = rng.shuffled(out["players"])
-    out["rounds"] = rng.shuffled(out["rounds"])
-    for rnd in out["rounds"]:
-        rnd["matches"] = rng.shuffled(rnd["matches"])
-        for match in rnd["matches"]:
-            if rng.below(2):
-                for key in ("players", "outcomes", "stats"):
-                    if key in match:
-                        match[key] = match[key][::-1]
-    return out
-
-
 class ShatterpointPropertiesTest(unittest.TestCase):
     def test_random_events_rank_uniquely_and_reproducibly(self) -> None:
-        for k in range(25):
-            d = random_event(f"sp-{k}", 4 + k % 13, 3 + k % 3)
-            first = standings_json(load_event(d))
-            self.assertEqual(list(range(1, len(d["players"]) + 1)), [row["rank"] for row in first["standings"]])
-            self.assertEqual(len(d["players"]), len({row["player"] for row in first["standings"]}))
-            self.assertEqual(first, standings_json(load_event(d)))
-            self.assertEqual(first, standings_json(load_event(shuffled_document(d, f"sp-{k}"))))
+        check_ranks_uniquely_and_reproducibly(self, lambda k: random_event(f"sp-{k}", 4 + k % 13, 3 + k % 3), "sp")
 
     def test_standings_are_ordered_by_points_struggle_sos_wounds(self) -> None:
         for k in range(10):
-            rows = standings_json(load_event(random_event(f"sp-order-{k}", 10, 4)))["standings"]
-            keys = [(r["points"], r["tiebreakers"]["struggle"], r["tiebreakers"]["sos"], r["tiebreakers"]["wounds"])
-                    for r in rows]
-            self.assertEqual(sorted(keys, reverse=True), keys)
+            check_ordered_by(self, random_event(f"sp-order-{k}", 10, 4), "struggle", "sos", "wounds")
 
 
 if __name__ == "__main__":

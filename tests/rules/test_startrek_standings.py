@@ -7,7 +7,6 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from shared_rules.errors import DocumentError
 from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
 from shared_rules.scoring.startrek import clamp_score, differential, differential_cap
@@ -15,6 +14,8 @@ from shared_rules.seeded import Rng
 from shared_rules.standings.context import StandingsContext
 from shared_rules.standings.engine import standings_json
 from shared_rules.standings.startrek import cumulative_victory_points, strength_of_schedule
+
+from .helpers import RejectsDocuments
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
@@ -312,11 +313,8 @@ class RulesetTest(unittest.TestCase):
             self.assertIn("Star Trek OP Guide", rs.policies[key].source)
 
 
-class DocumentValidationTest(unittest.TestCase):
-    def assertBad(self, doc: dict[str, Any], field: str) -> None:
-        with self.assertRaises(DocumentError) as caught:
-            load_event(doc)
-        self.assertEqual(field, caught.exception.path, str(caught.exception))
+class DocumentValidationTest(RejectsDocuments, unittest.TestCase):
+    assertBad = RejectsDocuments.assertRejected
 
     def test_unknown_ending_names_the_field(self) -> None:
         self.assertBad(event([[game("a", "b", "full-win", "full-loss", 100, 0, ending="surrender")]], ["a", "b"]),

@@ -12,29 +12,10 @@ from shared_rules.errors import DocumentError
 from shared_rules.importers import import_tdf, tom_dnf, tom_final_standings, tom_pods
 from shared_rules.importers.tom import division_for, season_for
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fixtures", "tom")
-
-FINALIZED = (
-    "cup-finalized.tdf",
-    "harness/challenge/11-final.tdf",
-    "harness/cup-solo/19-final.tdf",
-    "harness/cup/19-final.tdf",
-    "harness/drop-after-swiss/challenge-final.tdf",
-    "harness/drop-after-swiss/combined-final.tdf",
-    "harness/drop-after-swiss/cup-final.tdf",
-    "harness/earned-challenge/11-final.tdf",
-)
-
-
-def fixture_path(relative: str) -> str:
-    """Absolute path of a fixture given relative to tests/fixtures/tom."""
-    return os.path.join(FIXTURES, *relative.split("/"))
-
-
-def read(relative: str) -> str:
-    """A fixture's text."""
-    with open(fixture_path(relative), encoding="utf-8") as handle:
-        return handle.read()
+from .helpers import TOM_FINALIZED as FINALIZED
+from .helpers import TOM_FIXTURES as FIXTURES
+from .helpers import read_tom_fixture as read
+from .helpers import tom_fixture_path as fixture_path
 
 
 def sources() -> list[dict[str, str]]:

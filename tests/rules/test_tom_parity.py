@@ -18,23 +18,9 @@ from shared_rules.rulesets import get_ruleset
 from shared_rules.standings import StandingsContext, compute_standings
 from shared_rules.standings.pokemon import tiebreakers
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fixtures", "tom")
-
-FINALIZED = (
-    "cup-finalized.tdf",
-    "harness/challenge/11-final.tdf",
-    "harness/cup-solo/19-final.tdf",
-    "harness/cup/19-final.tdf",
-    "harness/drop-after-swiss/challenge-final.tdf",
-    "harness/drop-after-swiss/combined-final.tdf",
-    "harness/drop-after-swiss/cup-final.tdf",
-    "harness/earned-challenge/11-final.tdf",
-)
-
-
-def read(relative: str) -> str:
-    with open(os.path.join(FIXTURES, *relative.split("/")), encoding="utf-8") as handle:
-        return handle.read()
+from .helpers import TOM_FINALIZED as FINALIZED
+from .helpers import TOM_FIXTURES as FIXTURES
+from .helpers import read_tom_fixture as read
 
 
 def our_order(text: str) -> dict[str, list[str]]:

@@ -7,12 +7,13 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from shared_rules.errors import DocumentError
 from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
 from shared_rules.scoring.startrek import tribbles_concession_score
 from shared_rules.seeded import Rng
 from shared_rules.standings.engine import standings_json
+
+from .helpers import RejectsDocuments
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
@@ -87,11 +88,8 @@ class RulesetTest(unittest.TestCase):
         self.assertEqual(("tribbles-score", "tribbles-rounds-won", "random"), rs.tiebreakers)
 
 
-class DocumentValidationTest(unittest.TestCase):
-    def assertBad(self, doc: dict[str, Any], field: str) -> None:
-        with self.assertRaises(DocumentError) as caught:
-            load_event(doc)
-        self.assertEqual(field, caught.exception.path, str(caught.exception))
+class DocumentValidationTest(RejectsDocuments, unittest.TestCase):
+    assertBad = RejectsDocuments.assertRejected
 
     def test_pod_without_scores(self) -> None:
         self.assertBad(event([[pod(IDS, ["win", "loss", "loss", "loss"])]], IDS), "rounds[0].matches[0].scores")
