@@ -50,7 +50,7 @@ startRulesWorker().then(
     pythonVersion.textContent = `Python ${major}.${minor}.${micro}`;
     pythonVersion.title = about.version;
     show("ready", `Rules engine ready (Pyodide ${about.pyodide})`);
-    globalThis.topcutReady = { at: performance.now(), boot_ms: about.boot_ms };
+    globalThis.topcutReady = { at: performance.now(), boot_ms: about.boot_ms, phases: about.phases };
   },
   (error) => show("error", `Rules engine failed to start: ${error.message}`),
 );
@@ -66,20 +66,28 @@ function askVersion(worker) {
   });
 }
 
+// How often an open page asks the server for a new version (tests shorten it).
+const UPDATE_CHECK_MS = Number(globalThis.localStorage?.getItem("topcut.updateCheckMs")) || 10 * 60 * 1000;
+
 async function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
   const hadController = Boolean(navigator.serviceWorker.controller);
   const registration = await navigator.serviceWorker.register("/pwa/sw.js", { type: "module", scope: "/" });
-  // Offer (never force) an update: only to a page an older version controls, and only for a real new version.
+  let accepted = false;  // this page's user pressed "Reload now"
+  // Offer (never force) an update: only to a page a worker already controls (a first visit has
+  // nothing to update; it is claimed by the first install), and only for a real new version.
   const offer = async (worker) => {
     const controller = navigator.serviceWorker.controller;
-    if (!worker || !hadController || !controller || worker === controller) return;
+    if (!worker || !controller || worker === controller) return;
     const [next, running] = await Promise.all([askVersion(worker), askVersion(controller)]);
-    if (!next || next === running) return;
+    if (!next || next === running || worker.state === "redundant") return;
     const banner = document.getElementById("update-banner");
     banner.dataset.version = next;
     banner.hidden = false;
-    document.getElementById("update-reload").onclick = () => worker.postMessage({ type: "SKIP_WAITING" });
+    document.getElementById("update-reload").onclick = () => {
+      accepted = true;
+      worker.postMessage({ type: "SKIP_WAITING" });
+    };
   };
   if (registration.waiting) offer(registration.waiting);
   registration.addEventListener("updatefound", () => {
@@ -90,11 +98,15 @@ async function registerServiceWorker() {
   });
   let reloading = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (reloading || !hadController) return;  // the first install taking over needs no reload
+    // The first install taking over a first visit needs no reload; a new version does
+    // (asked for here, or in another tab of a page that was running a version already).
+    if (reloading || !(accepted || hadController)) return;
     reloading = true;
     location.reload();
   });
-  setInterval(() => registration.update().catch(() => {}), 10 * 60 * 1000);
+  const check = () => registration.update().catch(() => {});
+  setInterval(check, UPDATE_CHECK_MS);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") check(); });
 }
 
 registerServiceWorker().catch((error) => console.warn("service worker:", error));

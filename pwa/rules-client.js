@@ -13,6 +13,7 @@ let started = null;
 export function startRulesWorker() {
   if (started) return started;
   started = new Promise((resolve, reject) => {
+    const created = performance.now();
     const worker = new Worker(WORKER_URL, { type: "module" });
     const waiting = new Map();
     let nextId = 1;
@@ -31,7 +32,10 @@ export function startRulesWorker() {
         if (message.body.ok) pending.ok(message.body.result);
         else pending.fail(new RulesError(message.body.error));
       } else if (message.type === "ready") {
-        resolve({ worker, call, ...message.about });
+        const phases = { worker_created: created };
+        for (const [name, at] of Object.entries(message.about.marks || {})) phases[name] = at - performance.timeOrigin;
+        phases.ready = performance.now();
+        resolve({ worker, call, ...message.about, phases });
       } else if (message.type === "error") {
         reject(new Error(message.message));
       }

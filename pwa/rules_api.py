@@ -9,6 +9,11 @@ device's pending operations applied on top (optimistic), standings are
 The worker keeps one folded state per event so a sync only folds the new
 operations: ``confirmed`` at ``cursor`` (the server's log) and ``state``
 (confirmed + pending, the last fold).
+
+Importing this module imports nothing of ``shared_rules`` but its errors: the
+worker reports "ready" sooner, then calls ``warm()`` (the state machinery every
+event screen needs) while the page is still reading IndexedDB; every other part
+of the engine is imported by the first function that needs it.
 """
 
 from __future__ import annotations
@@ -17,14 +22,20 @@ import json
 from typing import Any
 
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
-from shared_rules.state import apply, from_event_document, initial_state, replay, timer_remaining_ms
-from shared_rules.state import to_event_document
 
 _EVENTS: dict[str, dict[str, Any]] = {}
 
 
+def warm() -> None:
+    """Import what every event screen needs (fold, state, check_op, timer)."""
+    import shared_rules.event  # noqa: F401
+    import shared_rules.state  # noqa: F401
+
+
 def _event(state: dict[str, Any]) -> Any:
+    from shared_rules.event import load_event
+    from shared_rules.state import to_event_document
+
     return load_event(to_event_document(state, operational=False))
 
 
@@ -46,6 +57,7 @@ def fold(event_id: str, reset: bool, base: Any, confirmed: list[dict[str, Any]],
     operation the rules refuse is left out and reported in ``local_rejections``
     (the server will refuse it too; the device shows why where it happened).
     """
+    from shared_rules.state import apply, from_event_document, initial_state, replay
     entry = _EVENTS.get(event_id)
     if reset or entry is None:
         start = from_event_document(base) if base else initial_state()
@@ -78,6 +90,7 @@ def state(event_id: str) -> dict[str, Any]:
 
 def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
     """Would this operation apply on top of the current state? ``{ok, reason}``."""
+    from shared_rules.state import apply
     try:
         apply(_current(event_id), op)
         return {"ok": True, "reason": None}
@@ -174,6 +187,7 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
 
 def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
     """Every started round's clock at ``now_ms`` (this device's clock): remaining ms, paused?"""
+    from shared_rules.state import timer_remaining_ms
     out = []
     for rnd in _current(event_id)["rounds"]:
         if rnd["timer"] is not None and rnd["status"] in ("started", "complete"):
@@ -260,6 +274,8 @@ def bracket(event_id: str) -> dict[str, Any]:
 
 
 def export(event_id: str) -> dict[str, Any]:
+    from shared_rules.state import to_event_document
+
     return to_event_document(_current(event_id))
 
 

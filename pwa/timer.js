@@ -14,17 +14,36 @@ export async function rulesetInfo(state) {
   return infoCache.get(key);
 }
 
-/** A live clock element for the latest started round; `reveal` shows Doomtown's secret end to staff. */
+/**
+ * A live clock element for the latest started round; `reveal` shows Doomtown's secret end to staff.
+ *
+ * It redraws every second and at once whenever the store's data changes (a
+ * round starting, pausing or getting more time shows without waiting for the
+ * next second). Ticks are asynchronous (the clock comes from the worker), so
+ * only the newest one draws: a tick that started before a sync brought the
+ * round in can never paint "No round running" over a running clock.
+ */
 export function timerPanel(store, { reveal = false, big = false } = {}) {
   const el = h("div", { class: big ? "clock big" : "clock", role: "timer", "aria-live": "off" });
   let stopped = false;
+  let started = 0;  // ticks begun
+  let drawn = 0;    // the newest tick that has drawn
+  let running = 0;  // ticks in flight
+  const draw = (seq, ...children) => {
+    if (stopped || seq < drawn) return false;
+    drawn = seq;
+    replace(el, ...children);
+    return true;
+  };
   const tick = async () => {
     if (stopped || !store.state) return;
+    const seq = ++started;
     const clocks = await rules("timer", { event_id: store.eventId, now_ms: Date.now() });
     const c = clocks[clocks.length - 1];
     if (!c || c.status === "complete") {
-      replace(el, c ? h("span", { class: "time done" }, `Round ${c.round} complete`) : h("span", { class: "time" }, "No round running"));
-      el.dataset.remaining = "";
+      if (draw(seq, c ? h("span", { class: "time done" }, `Round ${c.round} complete`) : h("span", { class: "time" }, "No round running"))) {
+        el.dataset.remaining = "";
+      }
       return;
     }
     const info = await rulesetInfo(store.state);
@@ -48,13 +67,29 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
     }
     if (c.remaining_ms !== null && c.remaining_ms <= 0 && !notes.length) notes.push("Time! Finish the current turn");
     if (c.paused) notes.push("Paused");
-    el.dataset.remaining = String(c.remaining_ms);
-    replace(el, h("span", { class: "label" }, `Round ${c.round}`),
+    if (draw(seq, h("span", { class: "label" }, `Round ${c.round}`),
       h("span", { class: "time" }, shown === null ? "—:—" : clock(shown)),
-      notes.map((n) => h("span", { class: "note" }, n)));
+      notes.map((n) => h("span", { class: "note" }, n)))) {
+      el.dataset.remaining = String(c.remaining_ms);
+      el.dataset.round = String(c.round);
+    }
   };
-  const safeTick = () => tick().catch((error) => { el.dataset.error = error.message; });
-  const interval = setInterval(safeTick, 1000);
+  const safeTick = () => {
+    running += 1;
+    return tick().catch((error) => { el.dataset.error = error.message; }).finally(() => { running -= 1; });
+  };
+  // The once-a-second redraw skips a beat while a tick is still waiting for a busy worker.
+  const interval = setInterval(() => { if (!running) safeTick(); }, 1000);
+  const onChange = () => safeTick();
+  store.addEventListener("change", onChange);
   safeTick();
-  return { el, tick: safeTick, stop: () => { stopped = true; clearInterval(interval); } };
+  return {
+    el,
+    tick: safeTick,
+    stop: () => {
+      stopped = true;
+      clearInterval(interval);
+      store.removeEventListener("change", onChange);
+    },
+  };
 }

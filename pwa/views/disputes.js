@@ -1,10 +1,12 @@
 // The dispute queue: matches whose reports disagree. The head judge (or the
 // organizer) upholds one report or rules a different result.
 import { resultForm, resultText } from "../result-form.js";
-import { announce, h, nameOf, problemNotice, replace } from "../ui.js";
+import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui.js";
 
 async function mount(root, { store, role }) {
   const lead = role === "organizer" || role === "head-judge";
+  const ruling = new Set();  // disputes whose "different ruling" form is open (kept open across redraws)
+  const keyOf = (d) => `${d.stage}:${d.round}:${d.match}`;
   const body = h("div", { id: "dispute-list" });
   replace(root, h("h1", {}, "Disputes"),
     h("p", { class: "hint" }, lead ? "Talk to both reporters, then uphold the right result or enter the ruling."
@@ -21,7 +23,8 @@ async function mount(root, { store, role }) {
       const st = store.state;
       const problems = store.problems().filter((p) => p.op.type === "result.resolve");
       if (!st.disputes.length) {
-        replace(body, problems.map((p) => problemNotice(store, p)), h("p", { class: "ok", id: "no-disputes" }, "No disputes."));
+        ruling.clear();
+        refresh(body, problems.map((p) => problemNotice(store, p)), h("p", { class: "ok", id: "no-disputes" }, "No disputes."));
         return;
       }
       const cards = [];
@@ -30,6 +33,9 @@ async function mount(root, { store, role }) {
         const match = rnd.matches[d.match];
         const reports = match.reports.filter((r) => d.reports.includes(r.op_id));
         const custom = h("div");
+        const ruleForm = () => resultForm(st, rnd, match, { submitLabel: "Rule this result", helpers: false,
+          onSubmit: (result) => { ruling.delete(keyOf(d)); return resolve(d, result, "head judge's ruling"); } });
+        if (lead && ruling.has(keyOf(d))) custom.append(await ruleForm());
         cards.push(h("li", { class: "card dispute", dataset: { table: d.table ?? "bye", round: d.round } },
           h("h2", {}, `Round ${d.round} · Table ${d.table ?? "—"}: ${d.players.map((p) => nameOf(st, p)).join(" v ")}`),
           h("ul", {}, reports.map((r) => h("li", { class: "report" },
@@ -37,12 +43,12 @@ async function mount(root, { store, role }) {
             h("strong", {}, resultText(st, match, r.result)),
             lead && h("button", { type: "button", class: "small uphold", onclick: () => resolve(d, r.result, `upheld the report from ${r.device}`) }, "Uphold this")))),
           lead && h("button", { type: "button", class: "small", onclick: async () => {
-            replace(custom, await resultForm(st, rnd, match, { submitLabel: "Rule this result", helpers: false,
-              onSubmit: (result) => resolve(d, result, "head judge's ruling") }));
+            ruling.add(keyOf(d));
+            replace(custom, await ruleForm());
           } }, "Enter a different ruling"),
           custom));
       }
-      replace(body, problems.map((p) => problemNotice(store, p)), h("ul", { class: "disputes" }, cards));
+      refresh(body, problems.map((p) => problemNotice(store, p)), h("ul", { class: "disputes" }, cards));
     },
   };
 }

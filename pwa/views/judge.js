@@ -3,7 +3,7 @@
 // wait in the outbox when offline; refusals show on the match they concern.
 import { resultForm, resultText } from "../result-form.js";
 import { timerPanel } from "../timer.js";
-import { announce, field, h, latestRound, nameOf, numberInput, problemNotice, problemsAt, replace, select, statusBadge } from "../ui.js";
+import { announce, field, h, latestRound, nameOf, numberInput, problemNotice, problemsAt, refresh, replace, select, statusBadge } from "../ui.js";
 
 const SETTLED = new Set(["confirmed", "resolved"]);
 
@@ -15,6 +15,7 @@ async function mount(root, { store, role }) {
   const penalties = h("section", { class: "card" });
   const clockBox = timerPanel(store);
   let chosen = null;  // round number picked (null: latest)
+  let penaltyNote = "";  // the last penalty's outcome, kept across redraws
 
   search.addEventListener("input", () => renderList());
   roundPick.addEventListener("change", () => { chosen = Number(roundPick.value); renderList(); });
@@ -73,7 +74,7 @@ async function mount(root, { store, role }) {
     const q = search.value.trim().toLowerCase();
     const shown = rnd.matches.map((m, i) => [m, i]).filter(([m]) =>
       !q || String(m.table) === q || m.players.some((p) => nameOf(st, p).toLowerCase().includes(q)));
-    replace(list,
+    refresh(list,
       h("p", { class: "progress" }, `${rnd.matches.filter((m) => SETTLED.has(m.status)).length} of ${rnd.matches.length} results in`),
       h("ul", { class: "cards" }, shown.map(([m, i]) => {
         const problems = m.table !== null ? problemsAt(store, rnd.number, m.table) : [];
@@ -99,16 +100,19 @@ async function mount(root, { store, role }) {
       : select((st.ruleset === "shatterpoint" ? [["warning", "Warning"], ["ejection", "Ejection"]]
         : [["warning", "Warning"], ["game-loss", "Game loss"], ["disqualification", "Disqualification"]]), { id: "penalty-kind" });
     const reason = h("input", { type: "text", required: true, id: "penalty-reason" });
-    const msg = h("p", { role: "status" });
-    replace(penalties, h("h2", {}, "Penalties"),
+    const msg = h("p", { role: "status", id: "penalty-msg" }, penaltyNote);
+    refresh(penalties, h("h2", {}, "Penalties"),
       role === "judge" && h("p", { class: "hint" }, "Floor judges issue warnings; harsher penalties go to the head judge."),
       h("form", { onsubmit: async (e) => {
         e.preventDefault();
         const payload = { player: who.value, reason: reason.value.trim() };
         if (levels) payload.level = Number(kind.value); else payload.kind = kind.value;
         const { refused } = await store.act("penalty.issue", payload);
-        msg.textContent = refused || "Penalty recorded.";
-        if (!refused) reason.value = "";
+        penaltyNote = refused || "Penalty recorded.";
+        // The section may have been redrawn meanwhile (the new penalty is data): write into what is on screen.
+        const live = document.getElementById("penalty-msg");
+        if (live) live.textContent = penaltyNote;
+        if (!refused) document.getElementById("penalty-reason").value = "";
       } }, field("Player", who), field("Penalty", kind), field("Reason", reason), h("button", { type: "submit" }, "Issue penalty"), msg),
       st.penalties.length ? h("ul", { class: "penalties" }, st.penalties.map((p) =>
         h("li", {}, `${nameOf(st, p.player)}: ${p.kind} (round ${p.round}) — ${p.reason}`))) : null,
@@ -123,7 +127,7 @@ async function mount(root, { store, role }) {
       replace(roundPick, playable.map((r) => h("option", { value: String(r.number) }, `Round ${r.number} (${r.stage})`)));
       roundPick.value = value;
       renderList();
-      if (!penalties.contains(document.activeElement)) renderPenalties();
+      renderPenalties();  // refresh() keeps a penalty being written
     },
     destroy() {
       clockBox.stop();

@@ -4,7 +4,7 @@ import { request } from "../api.js";
 import { resultForm, resultText } from "../result-form.js";
 import { subscribeToPush } from "../sw-push.js";
 import { timerPanel } from "../timer.js";
-import { announce, h, nameOf, problemNotice, problemsAt, replace, statusBadge } from "../ui.js";
+import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
 
 async function turnOnNotifications(store, out) {
   try {
@@ -88,7 +88,7 @@ async function mount(root, { store }) {
             actions.push(h("p", { id: "final-result" }, "Result: ", resultText(st, m, m)));
           }
         }
-        replace(current,
+        refresh(current,
           h("h2", {}, `Round ${rnd.number}`),
           h("p", { class: "table-big", id: "table-number" }, m.table !== null ? `Table ${m.table}` : "Bye"),
           opponents.length ? h("p", { class: "opponent", id: "opponent" }, "Opponent: ", h("strong", {}, opponents.map((p) => nameOf(st, p)).join(", "))) : null,

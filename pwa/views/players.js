@@ -2,7 +2,7 @@
 import { claims } from "../api.js";
 import { randomId } from "../db.js";
 import { rules } from "../rules-client.js";
-import { announce, field, h, numberInput, problemNotice, replace } from "../ui.js";
+import { announce, field, h, numberInput, problemNotice, refresh, replace } from "../ui.js";
 
 async function mount(root, { store }) {
   const list = h("div", { class: "table-wrap" });
@@ -71,7 +71,7 @@ async function mount(root, { store }) {
             !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
             dropped && !p.ejected && h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate")));
       });
-      replace(list, h("table", {}, h("caption", {}, `${st.players.length} registered, ${active} active`),
+      refresh(list, h("table", {}, h("caption", {}, `${st.players.length} registered, ${active} active`),
         h("thead", {}, h("tr", {}, ["#", "Name", "Status", "Fixed table", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, rows)));
       if (st.ruleset) {

@@ -4,7 +4,7 @@
 // and the elimination rounds.
 import { rules } from "../rules-client.js";
 import { rulesetInfo, timerPanel } from "../timer.js";
-import { announce, field, h, latestRound, nameOf, numberInput, problemsAt, problemNotice, replace, select, statusBadge } from "../ui.js";
+import { announce, field, forgetEdits, h, isEdited, latestRound, nameOf, numberInput, problemsAt, problemNotice, refresh, replace, select, statusBadge } from "../ui.js";
 
 const FACES = [["failure", "Failure"], ["expertise", "Expertise"], ["strike", "Strike"], ["critical", "Critical"]];
 
@@ -47,7 +47,11 @@ async function mount(root, { store, role }) {
           total.textContent = `${r.minutes} minutes; Mission Critical from minute ${r.mission_critical_minute}`;
         }
       };
-      dice.forEach((d) => d.addEventListener("change", recompute));
+      dice.forEach((d) => d.addEventListener("change", (event) => {
+        if (event.detail?.restored && isEdited(minutes)) return;  // a redraw: the length typed in stays
+        if (!event.detail?.restored) forgetEdits(minutes);        // a new die: the length follows the dice
+        recompute();
+      }));
       recompute();
       extras.push(h("fieldset", { class: "dice" }, h("legend", {}, "Five attack dice (+1 minute per critical or strike)"), dice, total));
     }
@@ -169,7 +173,7 @@ async function mount(root, { store, role }) {
       parts.push(await nextActions());
       if (rnd) parts.push(matchesTable(rnd));
       if (!st.players.length) parts.push(h("p", {}, "Register players first."));
-      replace(body, parts);
+      refresh(body, parts);
       clockBox.tick();
     },
     destroy() {

@@ -34,9 +34,11 @@ def setup_event(url):
     return eid, token, claims
 
 
-def phone(browser, url, code):
+def phone(browser, url, code, init_script=None):
     context = browser.new_context(**PHONE)
     context.add_init_script("localStorage.setItem('topcut.syncMs', '1000')")
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     page.goto(f"{url}/#join={code}")
     wait_ready(page, "player")
@@ -50,6 +52,8 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     ctx1, annie = phone(browser, url, claims["p1"])
     annie.wait_for_selector("#table-number:has-text('Table 1')")
     assert "Bat Masterson" in annie.text_content("#opponent")
+    annie.wait_for_selector(".clock[data-round='1'] .label:has-text('Round 1')", timeout=5_000)
+    assert "No round running" not in annie.text_content(".clock")
     shot(annie, "player-01-my-table")
 
     annie.click("#report-result")
@@ -81,3 +85,26 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     shot(annie, "player-05-public-standings")
     ctx1.close()
     ctx2.close()
+
+
+# The clock's once-a-second redraw, switched off: what is left is the redraw on a data change.
+NO_SECOND_HAND = """
+const setIntervalFor = window.setInterval.bind(window);
+window.setInterval = (fn, ms, ...args) => (ms === 1000 ? 0 : setIntervalFor(fn, ms, ...args));
+"""
+
+
+def test_clock_shows_the_started_round_as_soon_as_the_phone_knows_it(browser, live_server) -> None:
+    """A fresh phone has no data when its clock first asks (it says "No round running"); the sync
+    that brings the started round in must redraw the clock, not leave that until the next second."""
+    eid, token, claims = setup_event(live_server.url)
+    context = phone(browser, live_server.url, claims["p3"], NO_SECOND_HAND)[0]
+    page = context.pages[0]
+    page.wait_for_selector("#table-number:has-text('Table 2')")
+    page.wait_for_selector(".clock[data-round='1']", timeout=5_000)
+    text = page.text_content(".clock")
+    assert text.startswith("Round 1") and "No round running" not in text, text
+    remaining = int(page.get_attribute(".clock", "data-remaining"))
+    assert 0 < remaining <= 3600 * 1000
+    shot(page, "player-06-clock-after-first-sync")
+    context.close()
