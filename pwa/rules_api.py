@@ -135,7 +135,21 @@ def round_warnings(event_id: str, number: int, stage: str | None = None) -> list
     rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
     if rnd is None:
         raise RulesError(f"round {number} is not paired")
-    return validate_pairing(event, rnd)
+    return validate_pairing(event, rnd) + _fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches])
+
+
+def _fixed_table_warnings(event: Any, seats: list[tuple[int | None, Any]]) -> list[str]:
+    """A player with a fixed table (accessibility) who is not at it."""
+    from shared_rules.pairing.tables import fixed_table_of
+
+    fixed = {p.id: t for p in event.players if (t := fixed_table_of(p.extra)) is not None}
+    out = []
+    for table, players in seats:
+        for pid in players:
+            if pid in fixed and table != fixed[pid]:
+                where = f"table {table}" if table is not None else "a bye"
+                out.append(f"fixed table: {pid} needs table {fixed[pid]} and is at {where}")
+    return out
 
 
 def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None = None) -> list[str]:
@@ -147,8 +161,10 @@ def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None 
     rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
     if rnd is None:
         raise RulesError(f"round {number} is not paired")
-    _, warnings = swap_players(_as_paired(rnd), a, b, event)
-    return warnings
+    swapped, warnings = swap_players(_as_paired(rnd), a, b, event)
+    before = set(_fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches]))
+    after = _fixed_table_warnings(event, [(m.table, m.players) for m in swapped.matches])
+    return warnings + [w for w in after if w not in before]
 
 
 def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, Any]:

@@ -231,6 +231,15 @@ export function nameOf(state, id) {
   return names(state).get(id) || id;
 }
 
+/** A rules message with each player id it names replaced by the player's name. */
+export function withNames(state, text) {
+  const ids = [...names(state).keys()].sort((a, b) => b.length - a.length);
+  if (!ids.length) return text;
+  const escaped = ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![\\w-])(${escaped.join("|")})(?![\\w-])`, "g");
+  return String(text).replace(pattern, (id) => nameOf(state, id));
+}
+
 /** The round people are playing (or about to): the last one, whatever its status. */
 export function latestRound(state) {
   const rounds = state?.rounds || [];

@@ -16,7 +16,8 @@ async function mount(root, { store }) {
       replace(body, h("div", { class: "bracket-rounds" }, view.rounds.map((r) => h("section", { class: "bracket-round" },
         h("h2", {}, `${r.name}${r.best_of ? ` (best of ${r.best_of})` : ""}`),
         h("ol", {}, r.slots.map((s) => h("li", { class: s.decided ? "decided" : "" },
-          s.players.map((p) => h("div", { class: p.player === s.winner ? "winner" : "" }, `(${p.seed}) ${nameOf(st, p.player)}`)),
+          s.players.length ? s.players.map((p) => h("div", { class: p.player === s.winner ? "winner" : "" }, `(${p.seed}) ${nameOf(st, p.player)}`))
+            : (s.from || [null, null]).map((k) => h("div", { class: "to-come" }, k ? `Winner of match ${k}` : "To be decided")),
           s.bye ? h("small", {}, "bye") : null)))))),
       view.champion ? h("p", { class: "champion" }, `Champion: ${nameOf(st, view.champion)}`) : null);
     },

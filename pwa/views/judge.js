@@ -3,7 +3,7 @@
 // wait in the outbox when offline; refusals show on the match they concern.
 import { resultForm, resultText } from "../result-form.js";
 import { timerPanel } from "../timer.js";
-import { announce, field, h, latestRound, nameOf, numberInput, problemNotice, problemsAt, refresh, replace, select, statusBadge } from "../ui.js";
+import { announce, field, h, label, latestRound, nameOf, numberInput, problemNotice, problemsAt, refresh, replace, select, statusBadge } from "../ui.js";
 
 const SETTLED = new Set(["confirmed", "resolved"]);
 
@@ -91,31 +91,57 @@ async function mount(root, { store, role }) {
       })));
   }
 
+  // Penalty systems (shared_rules/state/penalties.py): Star Trek OP Guide Appendix B levels,
+  // Shatterpoint warnings and ejection, the rest warning / game loss / disqualification.
+  // A floor judge (role "judge") may issue warnings only: nothing else is offered.
+  const LEVELS = [["0", "Level 0 — verbal warning"], ["1", "Level 1 — written warning"], ["2", "Level 2 — turn loss"],
+    ["3", "Level 3 — game loss"], ["4", "Level 4 — disqualification"]];
+  const FLOOR_LEVELS = ["0", "1"];  // verbal and written warnings
+  const KINDS = { shatterpoint: [["warning", "Warning"], ["ejection", "Ejection"]] };
+  const GENERIC = [["warning", "Warning"], ["game-loss", "Game loss"], ["disqualification", "Disqualification"]];
+
+  const penaltyText = (p) => (p.level !== null && p.level !== undefined
+    ? `Level ${p.level} — ${label(p.kind)}` : label(p.kind).replace(/^./, (c) => c.toUpperCase()));
+
   function renderPenalties() {
     const st = store.state;
     const levels = ["startrek-1e", "startrek-2e", "tribbles"].includes(st.ruleset);
+    const floor = role === "judge";
     const who = select(st.players.map((p) => [p.id, p.name]), { id: "penalty-player" });
-    const kind = levels
-      ? select([["0", "Level 0 — verbal warning"], ["1", "Level 1 — written warning"], ["2", "Level 2 — turn loss"], ["3", "Level 3 — game loss"], ["4", "Level 4 — disqualification"]], { id: "penalty-kind" })
-      : select((st.ruleset === "shatterpoint" ? [["warning", "Warning"], ["ejection", "Ejection"]]
-        : [["warning", "Warning"], ["game-loss", "Game loss"], ["disqualification", "Disqualification"]]), { id: "penalty-kind" });
+    const choices = levels ? LEVELS.filter(([v]) => !floor || FLOOR_LEVELS.includes(v))
+      : (KINDS[st.ruleset] || GENERIC).filter(([v]) => !floor || v === "warning");
+    const kind = select(choices, { id: "penalty-kind" });
+    const infraction = levels ? h("input", { type: "text", id: "penalty-infraction", placeholder: "e.g. A3", autocomplete: "off", class: "narrow" }) : null;
     const reason = h("input", { type: "text", required: true, id: "penalty-reason" });
     const msg = h("p", { role: "status", id: "penalty-msg" }, penaltyNote);
     refresh(penalties, h("h2", {}, "Penalties"),
-      role === "judge" && h("p", { class: "hint" }, "Floor judges issue warnings; harsher penalties go to the head judge."),
+      floor && h("p", { class: "hint" }, "Floor judges issue warnings; harsher penalties go to the head judge."),
+      levels && h("p", { class: "hint" }, "Star Trek OP Guide Appendix B: a repeat of the same infraction is upgraded one level."),
       h("form", { onsubmit: async (e) => {
         e.preventDefault();
         const payload = { player: who.value, reason: reason.value.trim() };
         if (levels) payload.level = Number(kind.value); else payload.kind = kind.value;
+        const code = infraction?.value.trim();
+        if (code) payload.infraction = code;
         const { refused } = await store.act("penalty.issue", payload);
-        penaltyNote = refused || "Penalty recorded.";
+        if (refused) {
+          penaltyNote = refused;
+        } else {
+          const given = store.state.penalties.filter((p) => p.player === payload.player).at(-1);
+          const upgraded = levels && given && given.level !== payload.level;
+          penaltyNote = given ? `Penalty recorded: ${nameOf(store.state, given.player)}, ${penaltyText(given)}`
+            + (upgraded ? ` (a repeat infraction: upgraded from level ${payload.level})` : "") + "." : "Penalty recorded.";
+        }
         // The section may have been redrawn meanwhile (the new penalty is data): write into what is on screen.
         const live = document.getElementById("penalty-msg");
         if (live) live.textContent = penaltyNote;
         if (!refused) document.getElementById("penalty-reason").value = "";
-      } }, field("Player", who), field("Penalty", kind), field("Reason", reason), h("button", { type: "submit" }, "Issue penalty"), msg),
+      } }, h("div", { class: "penalty-fields" }, field("Player", who), field("Penalty", kind),
+        infraction && field("Infraction code (Appendix B)", infraction), field("Reason", reason)),
+      h("button", { type: "submit" }, "Issue penalty"), msg),
       st.penalties.length ? h("ul", { class: "penalties" }, st.penalties.map((p) =>
-        h("li", {}, `${nameOf(st, p.player)}: ${p.kind} (round ${p.round}) — ${p.reason}`))) : null,
+        h("li", { dataset: { level: p.level ?? "", kind: p.kind } },
+          `${nameOf(st, p.player)}: ${penaltyText(p)} (${p.round ? `round ${p.round}` : "before round 1"})${p.infraction ? ` [${p.infraction}]` : ""} — ${p.reason}`))) : null,
       store.problems().filter((p) => p.op.type === "penalty.issue").map((p) => problemNotice(store, p)));
   }
 

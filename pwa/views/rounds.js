@@ -4,7 +4,7 @@
 // and the elimination rounds.
 import { rules } from "../rules-client.js";
 import { rulesetInfo, timerPanel } from "../timer.js";
-import { announce, field, forgetEdits, h, isEdited, latestRound, nameOf, numberInput, problemsAt, problemNotice, refresh, replace, select, statusBadge } from "../ui.js";
+import { announce, field, forgetEdits, h, isEdited, latestRound, nameOf, numberInput, problemsAt, problemNotice, refresh, replace, select, statusBadge, withNames } from "../ui.js";
 
 const FACES = [["failure", "Failure"], ["expertise", "Expertise"], ["strike", "Strike"], ["critical", "Critical"]];
 
@@ -86,12 +86,12 @@ async function mount(root, { store, role }) {
     const preview = h("div", { "aria-live": "polite", class: "warnings" });
     const check = async () => {
       const w = await rules("swap_warnings", { event_id: store.eventId, number: rnd.number, stage: rnd.stage, a: a.value, b: b.value }).catch((e) => [e.message]);
-      replace(preview, w.length ? h("ul", {}, w.map((x) => h("li", {}, x))) : h("p", {}, "No problems with this swap."));
+      replace(preview, w.length ? h("ul", {}, w.map((x) => h("li", {}, withNames(store.state, x)))) : h("p", {}, "No problems with this swap."));
     };
     a.addEventListener("change", check);
     b.addEventListener("change", check);
     return h("div", {},
-      warnings.length ? h("div", { class: "warnings", role: "note" }, h("h3", {}, "Warnings"), h("ul", {}, warnings.map((w) => h("li", {}, w))))
+      warnings.length ? h("div", { class: "warnings", role: "note" }, h("h3", {}, "Warnings"), h("ul", {}, warnings.map((w) => h("li", {}, withNames(st, w)))))
         : h("p", { class: "ok" }, "No pairing problems found."),
       lead && h("form", {
         class: "card swap", onsubmit: (e) => {
