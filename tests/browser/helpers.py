@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -49,3 +50,37 @@ def enter_result(page, table: int, quick: str) -> None:
     page.click("#save-result")
     page.wait_for_selector("#entry", state="hidden")
     page.fill("#find-match", "")
+
+
+class PushablePage:
+    """A page allowed to show notifications, with the DevTools handle that delivers pushes.
+
+    ``registrations`` maps each service worker scope URL to its registration id,
+    as ``ServiceWorker.deliverPushMessage`` needs; ``errors`` collects page errors.
+    """
+
+    def __init__(self, browser, origin: str) -> None:
+        self.context = browser.new_context()
+        self.context.grant_permissions(["notifications"], origin=origin)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.cdp = self.context.new_cdp_session(self.page)
+        self.registrations: dict[str, str] = {}
+        self.cdp.on("ServiceWorker.workerRegistrationUpdated", self._seen)
+        self.cdp.send("ServiceWorker.enable")
+
+    def _seen(self, event: dict) -> None:
+        self.registrations.update({r["scopeURL"]: r["registrationId"]
+                                   for r in event["registrations"] if not r.get("isDeleted")})
+
+    def deliver(self, origin: str, scope: str, data: str, timeout_s: float = 10) -> None:
+        """Hand a push message to the worker registered for ``scope``, as the push service would."""
+        deadline = time.monotonic() + timeout_s
+        while scope not in self.registrations and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
+        self.cdp.send("ServiceWorker.deliverPushMessage",
+                      {"origin": origin, "registrationId": self.registrations[scope], "data": data})
+
+    def close(self) -> None:
+        self.context.close()

@@ -8,33 +8,20 @@ checks that the real ``/pwa/sw.js`` wires ``push``, ``notificationclick`` and
 from __future__ import annotations
 
 import json
-import time
+
+from tests.browser.helpers import PushablePage
 
 
 def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None:
     origin = live_server.url.rstrip("/")
-    context = browser.new_context()
-    context.grant_permissions(["notifications"], origin=origin)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    phone = PushablePage(browser, origin)
+    page = phone.page
     try:
-        cdp = context.new_cdp_session(page)
-        registrations: dict[str, str] = {}
-        cdp.on("ServiceWorker.workerRegistrationUpdated",
-               lambda event: registrations.update({r["scopeURL"]: r["registrationId"]
-                                                   for r in event["registrations"] if not r.get("isDeleted")}))
-        cdp.send("ServiceWorker.enable")
         page.goto(origin + "/")
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-        scope = origin + "/"
-        deadline = time.monotonic() + 10
-        while scope not in registrations and time.monotonic() < deadline:
-            page.wait_for_timeout(50)
         payload = {"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.", "kind": "round.paired",
                    "tag": "ev1:round:swiss:3", "url": "/#/event/ev1/player", "table": 12}
-        cdp.send("ServiceWorker.deliverPushMessage",
-                 {"origin": origin, "registrationId": registrations[scope], "data": json.dumps(payload)})
+        phone.deliver(origin, origin + "/", json.dumps(payload))
         # Read the notification in the same task that waits for it (one evaluate, polling inside the page).
         shown = page.evaluate("""async (tag) => {
             const registration = await navigator.serviceWorker.ready;
@@ -50,6 +37,6 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
         wired = page.evaluate("async () => (await (await fetch('/pwa/sw.js')).text())")
         for event in ("push", "notificationclick", "pushsubscriptionchange"):
             assert f'addEventListener("{event}"' in wired
-        assert errors == []
+        assert phone.errors == []
     finally:
-        context.close()
+        phone.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from backend import create_app
 from backend.push.queue import drainer
 from tests.backend.helpers import Api, register_ops
 from tests.backend.test_push_delivery import player_tokens
+from tests.browser.helpers import PushablePage
 from tests.fakepush import FakePushService
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,18 +78,9 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
     token = player_tokens(app, api, eid, org, {**registered, "_players": PLAYERS})["p1"]
     phone = fake.subscribe()  # the browser's keys, made by the test
 
-    context = browser.new_context()
-    context.grant_permissions(["notifications"], origin=origin)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    phone_page = PushablePage(browser, origin)
+    page, errors = phone_page.page, phone_page.errors
     try:
-        cdp = context.new_cdp_session(page)
-        registrations: dict[str, str] = {}
-        cdp.on("ServiceWorker.workerRegistrationUpdated",
-               lambda event: registrations.update({r["scopeURL"]: r["registrationId"]
-                                                   for r in event["registrations"] if not r.get("isDeleted")}))
-        cdp.send("ServiceWorker.enable")
         page.goto(origin + "/push-test/index.html")
         page.wait_for_function("document.getElementById('state').textContent === 'ready'", timeout=20_000)
 
@@ -116,12 +107,7 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
         assert payload["body"] == "Round 1 — table 12 vs Misty W."
 
         # Hand the decrypted message to the service worker as the browser's push service would.
-        scope = origin + "/push-test/"
-        deadline = time.monotonic() + 10
-        while scope not in registrations and time.monotonic() < deadline:
-            page.wait_for_timeout(50)
-        cdp.send("ServiceWorker.deliverPushMessage",
-                 {"origin": origin, "registrationId": registrations[scope], "data": json.dumps(payload)})
+        phone_page.deliver(origin, origin + "/push-test/", json.dumps(payload))
         page.wait_for_function("""async () => (await window.pushTest.registration.getNotifications()).length > 0""",
                                timeout=10_000)
         shown = page.evaluate("""async () => (await window.pushTest.registration.getNotifications())
@@ -135,4 +121,4 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
         page.wait_for_url(f"{origin}/#/event/{eid}/player", timeout=10_000)
         assert errors == []
     finally:
-        context.close()
+        phone_page.close()
