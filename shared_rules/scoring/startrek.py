@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-__all__ = ["VARIANT_CAPS", "WINS", "LOSSES", "NO_GAME", "differential_cap", "clamp_score", "differential",
+__all__ = ["VARIANT_CAPS", "WINS", "LOSSES", "NO_GAME", "differential_cap", "clamp_score", "played_margin", "differential",
            "tribbles_concession_score"]
 
 # Star Trek OP Guide 7.4.1, 4.3.6, 4.3.7: points beyond the format's threshold do not count.
@@ -63,8 +63,19 @@ def _winner_margin(winner: float | None, loser: float | None, ending: str, editi
         winner = cap
     if winner is None or loser is None:
         raise ValueError("this game's differential needs both final scores (Star Trek OP Guide 7.4.1)")
+    return played_margin(winner, loser, cap)
+
+
+def played_margin(winner: float, loser: float, cap: int = 100) -> float:
+    """The winner's margin of a game played to its end: clamped scores apart, at least 1.
+
+    Star Trek OP Guide 7.4.1: scores count within [0, cap]; a winner whose score is
+    equal or lower gets +1 (the loser -1).
+
+    >>> played_margin(100, 35), played_margin(40, 55), played_margin(130, -10, 50)
+    (65, 1, 50)
+    """
     margin = clamp_score(winner, cap) - clamp_score(loser, cap)
-    # Star Trek OP Guide 7.4.1: a winner whose score is equal or lower gets +1 (loser -1).
     return margin if margin > 0 else 1
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
-from .common import ExactMetric, ExactValues, SosMean, mean, opponents_faced, scaled_mean_of_opponents
+from .common import ExactMetric, ExactValues, SosMean, scaled_mean_of_opponents
 from .metrics import GroupMetric, register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,9 +66,6 @@ class ExtendedSos(ExactMetric):
 
     def values(self, ctx: "StandingsContext") -> ExactValues:
         sos = _SOS.table(ctx)
-        if sos._nums is None:  # pragma: no cover - SosMean always keeps integers
-            exact = sos.exact
-            return ExactValues({pid: mean([exact[o] for o in opponents_faced(ctx, pid)]) for pid in ctx.history})
         return ExactValues.scaled(*scaled_mean_of_opponents(ctx, sos._nums, sos._den))
 
 

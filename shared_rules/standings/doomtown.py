@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from .common import (NOT_PLAYED_OUTCOMES, ExactMetric, ExactValues, lcm_of, mean, opponents_faced,
+from .common import (NOT_PLAYED_OUTCOMES, ExactMetric, ExactValues, lcm_of,
                      scaled_mean_of_opponents, scaled_points)
 from .metrics import register
 
@@ -85,10 +85,6 @@ class OpponentsMatchWinPercentage(ExactMetric):
 
     def values(self, ctx: "StandingsContext") -> ExactValues:
         mwp = _MWP.table(ctx)
-        if mwp._nums is None:  # pragma: no cover - MatchWinPercentage always keeps integers
-            exact = mwp.exact
-            return ExactValues({pid: mean([exact[o] for o in opponents_faced(ctx, pid)])
-                                if opponents_faced(ctx, pid) else MWP_FLOOR for pid in ctx.history})
         den = mwp._den
         floor = den * 33 // 100 if den % 100 == 0 else None
         if floor is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from ..scoring.startrek import LOSSES, NO_GAME, WINS, differential
+from ..scoring.startrek import LOSSES, NO_GAME, WINS, differential, played_margin
 from .context import Game, is_counted
 from .metrics import GroupMetric, ValueMetric, register
 
@@ -143,22 +143,11 @@ class StarTrekDifferential(ValueMetric):
                 outcome, score = g.outcome, g.score
                 if ((match.ending is None or match.ending == "normal") and score is not None
                         and g.opponent_scores and other not in NO_GAME and (outcome in WINS or outcome in LOSSES)):
-                    # differential() of a game played to its end, inlined (the same operations).
-                    # clamp_score: min(max(x, 0), cap), spelled out (max keeps x unless 0 > x, min unless cap < x)
-                    mine = 0 if score < 0 else score
-                    if mine > cap:
-                        mine = cap
-                    theirs = g.opponent_scores[0]
-                    if theirs < 0:
-                        theirs = 0
-                    if theirs > cap:
-                        theirs = cap
+                    # The common case, a game played to its end, without differential()'s dispatch.
                     if outcome in WINS:
-                        margin = mine - theirs
-                        total += margin if margin > 0 else 1
+                        total += played_margin(score, g.opponent_scores[0], cap)
                     else:
-                        margin = theirs - mine
-                        total += -(margin if margin > 0 else 1)
+                        total -= played_margin(g.opponent_scores[0], score, cap)
                     continue
                 total += differential(
                     g.outcome, g.score, g.opponent_scores[0] if g.opponent_scores else None,
