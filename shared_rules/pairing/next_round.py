@@ -337,15 +337,22 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
 
 def _secondary(policy: PairingPolicy, state: PairingState, kept: frozenset[frozenset[str]], size: int
                ) -> Callable[[str, str], int] | None:
-    """Cost after the score gap: earned-bye holders meeting (Star Trek 7.6), then a changed draft match."""
+    """Cost after the score gap: earned-bye holders not meeting the top group (Star Trek 7.6), then a changed draft match."""
     fresh = state.earned_last_round if policy.earned_bye_first else frozenset()
     if not fresh and not kept:
         return None
     weight = size + 1
+    played = [state.points[pid] for pid in state.present if pid not in fresh]
+    top = max(played, default=None)
 
     def cost(a: str, b: str) -> int:
-        # Star Trek OP Guide 7.6: earned-bye players are paired first against those who played.
-        first = 1 if a in fresh and b in fresh else 0
+        # Star Trek OP Guide 7.6: earned-bye scorecards are "paired first randomly against the scorecard(s)
+        # of the player(s) with the highest victory point total from the first round".
+        # Two of them meeting is worse than one meeting a lower group ("paired down" in turn).
+        first = 0
+        if a in fresh or b in fresh:
+            other = b if a in fresh else a
+            first = 2 if other in fresh else (1 if state.points[other] != top else 0)
         return first * weight + (0 if not kept or frozenset((a, b)) in kept else 1)
 
     return cost

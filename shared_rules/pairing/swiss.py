@@ -8,9 +8,11 @@ player of the next group (Pokémon TOP 3.1; Shatterpoint, Swiss Pairing; AGoT,
 Swiss Rounds; Star Trek 7.6), and nobody is paired down twice unless forced
 (Star Trek 7.6) — with every remaining choice drawn from the event seed.
 
-The bye is chosen before the matching by the ruleset's rule
-(:func:`~shared_rules.pairing.byes.bye_order`); if the rest cannot then be
-paired without a rematch, the next candidate is tried.
+The bye is part of the optimization (:func:`choose_bye`): legality first (no
+rematch, no second bye while a pairing without one exists), then the bye
+rule's preference (:func:`~shared_rules.pairing.byes.bye_order`), then the
+score gaps; a rematch (or, in Star Trek, extra byes) only when the exact
+matcher proves that no legal pairing exists.
 
 Star Trek 7.6 criterion 5 ("ability to pair future rounds"): when the
 policy asks for it and the guard of :mod:`.lookahead` says the remaining
@@ -34,7 +36,7 @@ from .policies import PairingPolicy
 
 __all__ = ["PoolInput", "PoolResult", "pair_pool", "pair_round_one", "integer_points", "match_even"]
 
-#: How many bye candidates are tried before the best imperfect pairing is accepted.
+#: How many equally deserving bye candidates Star Trek's criterion-5 lookahead compares.
 BYE_ATTEMPTS = 8
 
 
@@ -118,7 +120,7 @@ def pair_round_one(ids: Sequence[str], policy: PairingPolicy, seed: str, *contex
 
 
 def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
-    """A later Swiss round of one pool: bye by the ruleset's rule, then the optimal matching."""
+    """A later Swiss round of one pool: the bye chosen inside the optimal matching (see :func:`choose_bye`)."""
     ids = sorted(pool.ids)
     warnings: list[str] = []
     rng_context = ("swiss", *pool.context)
@@ -131,30 +133,145 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
         return _finish(pool, policy, pairs, left, [], warnings)
     order = bye_order(policy, ids, pool.points, pool.rank, pool.had_bye, pool.seed, *pool.context)
     order = _prefer_kept_bye(order, pool, policy)
-    best: tuple[list[tuple[str, str]], list[str], str] | None = None
-    attempts: dict[str | None, tuple[object, ...]] = {}
-    for attempt, candidate in enumerate(order[:BYE_ATTEMPTS]):
-        attempts[candidate] = (attempt,)
-        rest = [pid for pid in ids if pid != candidate]
-        pairs, left = match_even(rest, pool.scores, pool.opponents, Rng(pool.seed, *rng_context, attempt),
-                                 pool.secondary)
-        if best is None or len(left) < len(best[1]):
-            best = (pairs, left, candidate)
-        if not left:
-            break
-    assert best is not None
-    pairs, left, chosen = best
+    choice = choose_bye(pool, policy, ids, order)
+    pairs, left, chosen = list(choice.pairs), list(choice.left), choice.bye
     if policy.future_lookahead:
         # Equally deserving bye candidates: same points and bye history as the chosen one (criterion 4).
-        tier = [c for c in order[:BYE_ATTEMPTS] if c != chosen and pool.points[c] == pool.points[chosen]
-                and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))]
-        candidates = {chosen: attempts[chosen], **{c: attempts.get(c, (order.index(c),)) for c in tier}}
+        tier = [c for c in order if c != chosen and pool.points[c] == pool.points[chosen]
+                and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))][: BYE_ATTEMPTS - 1]
+        candidates = {chosen: ("bye", chosen), **{c: ("bye", c) for c in tier}}
         found = _lookahead(pool, policy, ids, candidates, pairs, left, warnings)
         if found is not None and found.bye is not None:
             pairs, left, chosen = list(found.pairs), list(found.left), found.bye
     if pool.had_bye.get(chosen):
-        warnings.append(f"{chosen} receives a second bye: every other player has had one")
+        warnings.append(_second_bye_warning(chosen, order, pool))
     return _finish(pool, policy, pairs, left, [chosen], warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class ByeChoice:
+    """The bye of an odd pool and the matching of everyone else (``left``: no legal opponent)."""
+
+    bye: str
+    pairs: tuple[tuple[str, str], ...]
+    left: tuple[str, ...] = ()
+
+
+def choose_bye(pool: PoolInput, policy: PairingPolicy, ids: Sequence[str], order: Sequence[str]) -> ByeChoice:
+    """The bye inside the optimization: legality first, then the bye rule's preference, then score gaps.
+
+    Lexicographic, every ruleset (Pokémon TOP 3.1; Star Trek OP Guide 7.5.1,
+    7.6 criteria 1-4; Shatterpoint, AGoT, Doomtown: no rematch):
+
+    1. a pairing with no rematch, and no second bye while one without exists;
+    2. the bye rule's preference among the byes such a pairing allows: the
+       lowest-ranked player (``lowest-ranked-without-bye``), or the lowest
+       point bracket (``random-lowest-bracket``, ``lowest-points-random``);
+    3. inside that bracket, the smallest total squared point gap (then the
+       secondary cost), so the bye never forces avoidable pair-downs (7.6);
+    4. the seeded draw of :func:`.byes.bye_order`.
+
+    ``order`` is the bye rule's order (eligible players first). The tiers of
+    that order are searched with the exact matcher and a phantom "bye" vertex
+    that only the tier's players may meet: the first tier (by binary search
+    over prefixes, as legality only grows with more candidates) that admits a
+    perfect legal pairing holds the bye. When no tier does, no legal pairing
+    exists at all (the matcher is exact), and the pairing with the fewest
+    players left without a legal opponent is returned.
+    """
+    tiers = _bye_tiers(policy, order, pool)
+    # The common case, as cheap as a plain matching: the first tier admits a legal pairing.
+    found = _solve_tier(pool, ids, tiers[0])
+    if not found.left:
+        return found
+    if len(tiers) == 1 or _solve_tier(pool, ids, order).left:
+        return _fewest_left(pool, ids, order)
+    lo, hi = 2, len(tiers)
+    while lo < hi:  # the shortest prefix of tiers that admits a legal pairing holds the bye
+        mid = (lo + hi) // 2
+        if _solve_tier(pool, ids, [p for t in tiers[:mid] for p in t]).left:
+            lo = mid + 1
+        else:
+            hi = mid
+    return _solve_tier(pool, ids, tiers[lo - 1])
+
+
+def _solve_tier(pool: PoolInput, ids: Sequence[str], tier: Sequence[str]) -> ByeChoice:
+    """The best pairing with the bye inside ``tier`` (``left`` non-empty when no legal one exists)."""
+    if len(tier) == 1:
+        rest = [pid for pid in ids if pid != tier[0]]
+        pairs, left = match_even(rest, pool.scores, pool.opponents, _rng(pool), pool.secondary)
+        return ByeChoice(tier[0], tuple(pairs), tuple(left))
+    return _phantom(pool, ids, tier)
+
+
+def _rng(pool: PoolInput) -> Rng:
+    """A fresh draw for one matching of the pool, so no search path changes another's result."""
+    return Rng(pool.seed, "swiss", *pool.context, 0)
+
+
+def _tiers_by_rank(policy: PairingPolicy) -> bool:
+    """Whether the bye rule ranks players one by one (else it names a lowest point bracket)."""
+    return policy.bye_rule == "lowest-ranked-without-bye"
+
+
+def _bye_tiers(policy: PairingPolicy, order: Sequence[str], pool: PoolInput) -> list[list[str]]:
+    """The bye rule's order cut into tiers of equal preference (one player, or one point bracket)."""
+    tiers: list[list[str]] = []
+    last: tuple[bool, int] | None = None
+    for pid in order:
+        key = (bool(pool.had_bye.get(pid)), pool.points[pid])
+        if _tiers_by_rank(policy) or key != last:
+            tiers.append([])
+        tiers[-1].append(pid)
+        last = key
+    return tiers
+
+
+def _phantom(pool: PoolInput, ids: Sequence[str], candidates: Sequence[str]) -> ByeChoice:
+    """The optimal pairing of the pool with the bye (a phantom opponent) limited to ``candidates``.
+
+    Among equally good pairings the bye goes to the earliest candidate (the
+    seeded order of the bye rule): its position is the bye's secondary cost,
+    scaled below one unit of the pool's own secondary cost.
+    """
+    position = {pid: i for i, pid in enumerate(candidates)}
+    scale = len(candidates) + 1
+    secondary = pool.secondary
+
+    def extra(a: str, b: str) -> int:
+        return scale * secondary(a, b) if secondary is not None else 0
+
+    members = set(ids)
+    forbidden = [(pid, o) for pid in ids for o in pool.opponents.get(pid, ()) if o in members and pid < o]
+    pairing = pair_players([Entrant(pid, pool.scores[pid]) for pid in sorted(ids)], rng=_rng(pool), forbidden=forbidden,
+                           allow_bye=True, bye_cost=position.get, extra_cost=extra if secondary else None,
+                           allow_unpaired=True)
+    # An odd pool: without a legal bye some real player is unpaired too, so ``left`` says it all.
+    return ByeChoice(pairing.bye or "", pairing.pairs, pairing.unpaired)
+
+
+def _fewest_left(pool: PoolInput, ids: Sequence[str], order: Sequence[str]) -> ByeChoice:
+    """No legal pairing exists: the rule's earliest bye among those leaving the fewest players unpaired."""
+    best: ByeChoice | None = None
+    for candidate in order:
+        rest = [pid for pid in ids if pid != candidate]
+        pairs, left = match_even(rest, pool.scores, pool.opponents, _rng(pool), pool.secondary)
+        if best is None or len(left) < len(best.left):
+            best = ByeChoice(candidate, tuple(pairs), tuple(left))
+        if len(best.left) <= 2 or len(ids) > 64:
+            break
+    assert best is not None
+    return best
+
+
+def _second_bye_warning(chosen: str, order: Sequence[str], pool: PoolInput) -> str:
+    """Why a player gets a second bye: nobody else can take it, or every other bye forces a rematch."""
+    without = [pid for pid in order if not pool.had_bye.get(pid)]
+    if not without:
+        return f"{chosen} receives a second bye: every player in the pool has had one"
+    return (f"{chosen} receives a second bye: a bye to any of the {len(without)} player(s) without one "
+            "would leave a rematch")
 
 
 def _lookahead(pool: PoolInput, policy: PairingPolicy, ids: list[str],
