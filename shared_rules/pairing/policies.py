@@ -20,11 +20,17 @@ Readings where the documents are loose (the project's):
   criteria 1-4, one after which the remaining rounds can still be paired
   without rematches (and without second byes) is preferred; it runs only
   when the event is small enough for the future to fail.
-- Where a document's bye limit cannot hold (everyone eligible already had a
-  bye), the player the bye rule picks gets a second bye and the round
-  carries a warning; other rulesets than Star Trek fall back to a rematch
-  (with a warning) when no rematch-free pairing exists, Star Trek gives both
-  players byes instead (7.5.1, 7.6).
+- The bye is chosen inside the optimization (:func:`.swiss.choose_bye`), in
+  the order ``PairingPolicy.criteria`` records: no rematch; no second bye
+  while a pairing without one exists; the bye rule's preference; then equal
+  and similar points. Star Trek 7.6 lists "maximum one bye per player" (4)
+  after similar VP (3), but 7.6's bye paragraph allows a second bye only when
+  "every possible combination of pairings would result in two players having
+  to play each other for a second time": a second bye is weighed against
+  rematches only, never against VP gaps.
+- Where no legal pairing exists at all (the exact matcher proves it), other
+  rulesets than Star Trek pair the fewest rematches (with a warning naming
+  them); Star Trek gives both players byes instead (7.5.1, 7.6).
 """
 
 from __future__ import annotations
@@ -65,9 +71,17 @@ class PairingPolicy:
     source: str
     #: Prefer, among equally good pairings, one that keeps the remaining rounds pairable (Star Trek 7.6, 5).
     future_lookahead: bool = False
+    #: The pairing objective, most important first (what :func:`.swiss.choose_bye` and the matcher minimise).
+    criteria: tuple[str, ...] = ("no rematch", "no second bye", "the bye rule's preference", "equal points",
+                                 "similar points")
 
 
 _SWISS = "random within equal points; an odd group pairs one player down at random"
+# Star Trek OP Guide 7.6, criteria 1-5 (4 read with 7.6's bye paragraph: see the module docstring).
+_TREK_CRITERIA = ("1 no duplicate opponent", "4 maximum one bye per player (else both players get byes)",
+                  "the bye to the lowest VP total", "2 victory point totals match",
+                  "3 victory point totals are similar", "earned-bye players against the highest VP total",
+                  "5 ability to pair future rounds")
 
 POLICIES: Mapping[str, PairingPolicy] = {
     # Pokémon TOP 3.1 (round 1 random, brackets, bye random in the lowest bracket, never two byes),
@@ -91,10 +105,10 @@ POLICIES: Mapping[str, PairingPolicy] = {
     # Star Trek OP Guide 7.2 (scorecards), 7.5.1 (byes), 7.6 (later rounds), 13.4 (delayed results).
     "startrek-1e": PairingPolicy("startrek-1e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
                                  "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
-                                 future_lookahead=True),
+                                 future_lookahead=True, criteria=_TREK_CRITERIA),
     "startrek-2e": PairingPolicy("startrek-2e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
                                  "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
-                                 future_lookahead=True),
+                                 future_lookahead=True, criteria=_TREK_CRITERIA),
     # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
     "tribbles": PairingPolicy("tribbles", "pods", "none", "event", None, None, "allow-rematch", None,
                               False, False, 5, "Star Trek OP Guide 7.2, 7.6"),

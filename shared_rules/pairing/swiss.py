@@ -342,7 +342,11 @@ def _finish(pool: PoolInput, policy: PairingPolicy, pairs: list[tuple[str, str]]
         if policy.rematch_fallback == "both-byes":
             # Star Trek 7.5.1, 7.6: when only rematches remain, both players are awarded byes.
             byes = byes + sorted(left)
-            warnings.append("only rematches remained for " + ", ".join(sorted(left)) + ": each receives a bye")
+            rematches, _ = match_even(sorted(left), pool.scores, pool.opponents,
+                                      Rng(pool.seed, "rematch", *pool.context), pool.secondary, allow_rematch=True)
+            warnings.append("no pairing without a rematch exists: " + ", ".join(f"{a} v {b}" for a, b in rematches)
+                            + " would be rematches, so each of " + ", ".join(sorted(left))
+                            + " receives a bye (Star Trek OP Guide 7.5.1)")
         else:
             extra, still = match_even(sorted(left), pool.scores, pool.opponents,
                                       Rng(pool.seed, "rematch", *pool.context), pool.secondary, allow_rematch=True)
