@@ -11,7 +11,9 @@
   the standings compute it.
 
 Readings: a dropped player leaves their pod (pods are not rebalanced inside
-a block of five rounds); a newcomer joins the smallest pod (the first one on
+a block of five rounds) unless fewer than three remain in it, who then join the
+smallest other pods (Section 2: three players is the smallest game; a field
+of three plays as one pod of three); a newcomer joins the smallest pod (the first one on
 a tie); when there are more pods than seats in the top pod, the best-ranked
 pod winners take those seats and the other winners fall to the next pods by
 rank; every pod has its own table, the top pod at table 1.
@@ -23,6 +25,7 @@ from typing import Sequence
 
 from ..event.model import Event
 from ..seeded import Rng
+from ..rulesets.tribbles import SMALLEST_POD
 from ..structures.startrek import tribbles_pods
 
 __all__ = ["ROUNDS_PER_POD", "block_starts", "form_pods"]
@@ -66,6 +69,8 @@ def form_pods(event: Event, round_number: int, present: Sequence[str], ranking: 
         # Star Trek OP Guide 7.6: pods are kept for five rounds.
         pods = [[pid for pid in pod if pid in present_set] for pod in previous]
         pods = [pod for pod in pods if pod]
+        if len(pods) > 1:
+            pods = _rehome_small_pods(pods)
         seated = {pid for pod in pods for pid in pod}
         for pid in sorted((p for p in present if p not in seated), key=rank):
             smallest = min(range(len(pods)), key=lambda i: (len(pods[i]), i)) if pods else None
@@ -88,6 +93,19 @@ def form_pods(event: Event, round_number: int, present: Sequence[str], ranking: 
     fill = sizes[0] - len(top)
     first = top + rest[:fill]
     return [first] + _chunk(rest[fill:], sizes[1:])
+
+
+def _rehome_small_pods(pods: list[list[str]]) -> list[list[str]]:
+    """Players of a pod that drops left with fewer than three join the smallest other pods, one by one."""
+    kept = [pod for pod in pods if len(pod) >= SMALLEST_POD]
+    if not kept:
+        return [[pid for pod in pods for pid in pod]]
+    for pod in pods:
+        if len(pod) >= SMALLEST_POD:
+            continue
+        for pid in pod:
+            min(kept, key=len).append(pid)
+    return kept
 
 
 def _chunk(ids: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:

@@ -1,7 +1,8 @@
 """``tribbles``: Tribbles CCG events (Star Trek CCG Organized Play Guide 5.1).
 
 One document round is one Tribbles round (a hand) played by a pod of 4-8
-players; a pod stays together for five rounds (7.2, 7.6). Each player's
+players (3 when only three play: see ``SMALLEST_POD``); a pod stays together
+for five rounds (7.2, 7.6). Each player's
 ``scores`` entry is the points they scored that round (7.5.2: Tribbles in the
 play pile for whoever went out, plus Poison, Score, Tally and Bonus points);
 a player's total score is the sum over their rounds.
@@ -37,7 +38,7 @@ from .base import Outcome, Policy, Ruleset
 if TYPE_CHECKING:  # pragma: no cover
     from ..event.model import Event
 
-__all__ = ["OUTCOMES", "ENDINGS", "TIEBREAKERS", "REPORTED", "TIME_LIMITS", "POLICIES", "POD_SIZES",
+__all__ = ["OUTCOMES", "ENDINGS", "TIEBREAKERS", "REPORTED", "TIME_LIMITS", "POLICIES", "POD_SIZES", "SMALLEST_POD",
            "ROUNDS_PER_POD", "TribblesRuleset", "build"]
 
 DOCUMENT = "Star Trek CCG Organized Play Guide 5.1 (Tribbles)"
@@ -51,6 +52,12 @@ TIEBREAKERS: tuple[str, ...] = ("tribbles-score", "tribbles-rounds-won", "random
 REPORTED: tuple[tuple[str, str], ...] = (("score", "tribbles-score"), ("rounds_won", "tribbles-rounds-won"))
 # Star Trek OP Guide 7.2: pods of four to eight players.
 POD_SIZES: tuple[int, int] = (4, 8)
+# Reading of Section 2 with 7.2: a sanctioned event needs "a minimum of three players", so a field of three
+# plays as one pod of three (7.2's four to eight is how a larger field is split), and a pod that drops leave
+# with three inside a five-round block plays on. Two players are no Tribbles pod.
+SMALLEST_POD = 3
+_POD_RULE = "a Tribbles pod takes 4-8 players, or 3 when the field or drops leave only three " \
+            "(Star Trek OP Guide Section 2, 7.2)"
 # Star Trek OP Guide 2, 7.6: five rounds per pod (and at least five rounds per event).
 ROUNDS_PER_POD = 5
 # Star Trek OP Guide 7.2, 13.3: minutes per match of five rounds.
@@ -79,9 +86,8 @@ class TribblesRuleset(Ruleset):
     __slots__ = ()
 
     def check_outcomes(self, players: tuple[str, ...], outcomes: tuple[str, ...], path: str) -> None:
-        if len(players) < POD_SIZES[0]:
-            raise DocumentError(path.rsplit(".", 1)[0] + ".players",
-                                f"{len(players)} players in a pod; a Tribbles pod takes 4-8 (Star Trek OP Guide 7.2)")
+        if len(players) < SMALLEST_POD:
+            raise DocumentError(path.rsplit(".", 1)[0] + ".players", f"{len(players)} players in a pod; {_POD_RULE}")
 
 
 def _check_event(event: "Event") -> None:
@@ -89,9 +95,8 @@ def _check_event(event: "Event") -> None:
     for i, rnd in enumerate(event.rounds):
         for j, match in enumerate(rnd.matches):
             path = f"rounds[{i}].matches[{j}]"
-            if len(match.players) < POD_SIZES[0]:
-                raise DocumentError(f"{path}.players", f"{len(match.players)} players in a pod; a Tribbles pod "
-                                    "takes 4-8 (Star Trek OP Guide 7.2)")
+            if len(match.players) < SMALLEST_POD:
+                raise DocumentError(f"{path}.players", f"{len(match.players)} players in a pod; {_POD_RULE}")
             if match.outcomes is None:
                 continue
             if match.scores is None:
@@ -124,10 +129,10 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     """The Tribbles ruleset.
 
     >>> build("tribbles", {}).match_sizes
-    (4, 8)
+    (3, 8)
     """
     return TribblesRuleset(
         id=ruleset_id, title="Tribbles CCG", document=DOCUMENT, outcomes=OUTCOMES, tiebreakers=TIEBREAKERS,
-        match_sizes=POD_SIZES, endings=ENDINGS, policies=POLICIES, time_limits=TIME_LIMITS,
+        match_sizes=(SMALLEST_POD, POD_SIZES[1]), endings=ENDINGS, policies=POLICIES, time_limits=TIME_LIMITS,
         standings_hook=_standings, event_check=_check_event, reported=REPORTED,
         settings=MappingProxyType(dict(settings)))

@@ -61,3 +61,41 @@ class PodsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SmallPodsTest(unittest.TestCase):
+    """Section 2 (three players is a sanctioned event) read with 7.2 (pods of 4-8): pairing and validation agree."""
+
+    def test_three_player_event_is_one_pod_whose_results_are_accepted(self) -> None:
+        doc = new_doc("tribbles", 3, 5)
+        rng = Rng("three", "r")
+        for _ in range(5):
+            paired = _play_pods(doc, rng)
+            self.assertEqual([len(m.players) for m in paired.matches], [3])
+        standings = compute_standings(load_event(doc))
+        self.assertEqual(len(standings), 3)
+
+    def test_a_two_player_pod_is_refused_naming_the_field(self) -> None:
+        from shared_rules.errors import DocumentError
+
+        doc = new_doc("tribbles", 3, 5)
+        doc["rounds"] = [{"number": 1, "stage": "swiss", "matches": [
+            {"table": 1, "players": ["p001", "p002"], "outcomes": ["win", "loss"], "scores": [10, 0]}]}]
+        with self.assertRaises(DocumentError) as caught:
+            load_event(doc)
+        self.assertIn("rounds[0].matches[0].players", str(caught.exception))
+        self.assertIn("Section 2", str(caught.exception))
+
+    def test_pod_left_with_two_by_drops_joins_the_other_pods(self) -> None:
+        doc = new_doc("tribbles", 9, 10)
+        rng = Rng("drop-two", "r")
+        first = _play_pods(doc, rng)
+        small = min(first.matches, key=lambda m: len(m.players))
+        dropping = list(small.players)[: len(small.players) - 2]
+        for p in doc["players"]:
+            if p["id"] in dropping:
+                p["dropped_after"] = 1
+        paired = _play_pods(doc, rng)
+        self.assertEqual(len(paired.matches), 1)
+        self.assertEqual(len(paired.matches[0].players), 9 - len(dropping))
+        load_event(doc)  # the reported round validates

@@ -80,9 +80,9 @@ class ConcessionTest(unittest.TestCase):
 
 class RulesetTest(unittest.TestCase):
     def test_pods_time_limits_and_reported_names(self) -> None:
-        """7.2, 13.3: pods of 4-8, 60 minutes per match of five rounds in person, 70 online."""
+        """7.2, 13.3: pods of 4-8 (3 for a three-player field, Section 2), 60 minutes in person, 70 online."""
         rs = get_ruleset("tribbles")
-        self.assertEqual((4, 8), rs.match_sizes)
+        self.assertEqual((3, 8), rs.match_sizes)
         self.assertEqual((60, 70), (rs.time_limits["in-person"], rs.time_limits["online"]))
         self.assertEqual([("score", "tribbles-score"), ("rounds_won", "tribbles-rounds-won")], list(rs.reported))
         self.assertEqual(("tribbles-score", "tribbles-rounds-won", "random"), rs.tiebreakers)
@@ -94,11 +94,15 @@ class DocumentValidationTest(RejectsDocuments, unittest.TestCase):
     def test_pod_without_scores(self) -> None:
         self.assertBad(event([[pod(IDS, ["win", "loss", "loss", "loss"])]], IDS), "rounds[0].matches[0].scores")
 
-    def test_pod_of_three(self) -> None:
-        self.assertBad(event([[pod(IDS[:3], ["win", "loss", "loss"], [1, 0, 0])]], IDS), "rounds[0].matches[0].players")
+    def test_pod_of_two(self) -> None:
+        self.assertBad(event([[pod(IDS[:2], ["win", "loss"], [1, 0])]], IDS), "rounds[0].matches[0].players")
 
-    def test_pending_pod_of_three(self) -> None:
-        self.assertBad(event([[pod(IDS[:3], None)]], IDS), "rounds[0].matches[0].players")
+    def test_pending_pod_of_two(self) -> None:
+        self.assertBad(event([[pod(IDS[:2], None)]], IDS), "rounds[0].matches[0].players")
+
+    def test_pod_of_three_is_a_game(self) -> None:
+        # Section 2: a sanctioned event needs three players; a three-player field plays as one pod.
+        load_event(event([[pod(IDS[:3], ["win", "loss", "loss"], [1, 0, 0])]], IDS[:3]))
 
     def test_one_player_pod(self) -> None:
         self.assertBad(event([[pod(["a"], ["win"], [10])]], IDS), "rounds[0].matches[0].players")
