@@ -251,11 +251,46 @@ def _load_event(doc: Any) -> Event:
             raise DocumentError(f"rounds[{i}].number",
                                 f"round {r.number} ({r.stage}) already appears as rounds[{seen_rounds[(r.number, r.stage)]}]")
         seen_rounds[(r.number, r.stage)] = i
+    _check_round_numbers(rounds)
+    _check_seats(rounds, players, ruleset)
     name = obj.get("name", "")
     _str(name, "name", allow_empty=True)
     event = Event(ruleset_id, str(seed), players, rounds, name, _frozen(settings), _extra(obj, _EVENT_FIELDS))
     ruleset.check_event(event)
     return event
+
+
+def _check_round_numbers(rounds: tuple[Round, ...]) -> None:
+    """Round numbers run 1, 2, 3 ... without a gap (stages may share a number: Pokémon divisions, TOP 3.3.5)."""
+    numbers = sorted({r.number for r in rounds})
+    for expected, number in enumerate(numbers, start=1):
+        if number != expected:
+            i = next(i for i, r in enumerate(rounds) if r.number == number)
+            missing = "round 1" if expected == 1 else f"round {expected}"
+            raise DocumentError(f"rounds[{i}].number", f"round {number} is in the document but {missing} is not: "
+                                "round numbers must run 1, 2, 3 ... without a gap")
+
+
+def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset: Any) -> None:
+    """Nobody plays twice in one round, nor after their ``dropped_after`` round."""
+    dropped = {p.id: (i, p.dropped_after) for i, p in enumerate(players) if p.dropped_after is not None}
+    losses = {o.key for o in ruleset.outcomes if o.result == "loss"}
+    seated: dict[tuple[int, str], str] = {}
+    for i, rnd in enumerate(rounds):
+        for j, match in enumerate(rnd.matches):
+            for k, pid in enumerate(match.players):
+                path = f"rounds[{i}].matches[{j}].players[{k}]"
+                where = seated.setdefault((rnd.number, pid), path)
+                if where != path:
+                    raise DocumentError(path, f"player '{pid}' already plays in round {rnd.number} ({where})")
+                if pid not in dropped or rnd.number <= dropped[pid][1]:
+                    continue
+                # A one-player loss (a Missed Game, Star Trek 7.5.1) may stand for a round after a drop.
+                solo_loss = len(match.players) == 1 and match.outcomes is not None and match.outcomes[0] in losses
+                if not solo_loss:
+                    index, last = dropped[pid]
+                    raise DocumentError(path, f"player '{pid}' plays in round {rnd.number} but dropped after round "
+                                        f"{last} (players[{index}].dropped_after)")
 
 
 def parse_event_json(text: str) -> Event:
