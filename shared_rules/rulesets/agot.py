@@ -13,6 +13,15 @@ Readings where the document is loose:
   stages), every game between them must be a win. The others of the group are
   not re-examined for head-to-head: they stay tied and go on to Strength of
   Schedule, which the document applies to "the group not yet ranked".
+- Head-to-head is not applied again after Strength of Schedule has placed a
+  player of the group (issue reviewed against the text): the Tiebreakers
+  section says they "are used in the following order until all players within
+  that group have been given a standing", and Strength of Schedule itself
+  ranks everyone not yet ranked ("the player with the second-highest ... is
+  ranked second ... and so on"), so two players still tied on Strength of
+  Schedule go on to Extended Strength of Schedule, then random. Unlike Star
+  Trek 7.7 ("used only if there are two tied players"), nothing in the AGoT
+  text returns to head-to-head for a remaining pair: ``two_tied_key`` is None.
 - Strength of Schedule is the shared ``sos-mean`` metric (same wording as
   Shatterpoint): a bye gives a win and "no addition to his or her strength of
   schedule" (Definitions), so it is no opponent; it is a round played by its

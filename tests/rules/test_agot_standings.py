@@ -192,3 +192,22 @@ class AgotPropertiesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AgotHeadToHeadOnceTest(unittest.TestCase):
+    """The Tiebreakers are "used in the following order": no return to head-to-head after SoS (module reading)."""
+
+    def test_pair_left_tied_on_sos_goes_to_extended_sos_not_back_to_head_to_head(self) -> None:
+        with open(os.path.join(GOLDEN, "agot-h2h-after-sos.json"), encoding="utf-8") as fh:
+            doc = json.load(fh)
+        ctx = context(doc)
+        group = ["p01", "p03", "p07", "p08"]
+        self.assertEqual(len({ctx.points[p] for p in group}), 1)
+        self.assertFalse(any(beat_all(ctx, p, group) for p in group))
+        sos, esos = ctx.metric("sos-mean"), ctx.metric("agot-esos")
+        self.assertEqual(sos["p01"], sos["p08"])
+        self.assertTrue(beat_all(ctx, "p01", ["p01", "p08"]))
+        self.assertGreater(esos["p08"], esos["p01"])
+        order = [s.player for s in compute_standings(load_event(doc))]
+        self.assertLess(order.index("p08"), order.index("p01"))
+        self.assertIsNone(get_ruleset("agot").two_tied_key)
