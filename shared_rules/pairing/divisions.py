@@ -3,13 +3,11 @@
 - Age-Separated (3.1.1): every division present has at least 6 players → one
   pool per division, paired as separate tournaments.
 - Age-Modified (3.1.2): otherwise one pool where "same record and same
-  division" is best and "division takes precedence over match record". The
-  matching core minimises the total squared gap of the numbers it is given,
-  so each player's number is ``division × span + points`` with ``span`` so
-  large that one cross-division pair costs more than every score gap in the
-  pool put together. Reading: a Junior–Senior or Senior–Masters pair is
-  preferred to a Junior–Masters pair (neighbouring ages), as that number
-  line gives.
+  division" is best and "division takes precedence over match record":
+  :mod:`.age_modified` minimises the rematches, then the cross-division
+  pairs, then the score gaps, exactly. ``division_scores`` (divisions far
+  apart on one number line) is only its last resort for very large pools it
+  cannot settle otherwise.
 - The division count uses the players present for the round (not dropped);
   a division with no player present does not count (3.1.1 "players from each
   age division at the tournament").

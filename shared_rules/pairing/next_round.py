@@ -28,7 +28,7 @@ from ..event.model import SWISS_STAGES, Event, Match, Player, Round
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
 from .byes import bye_outcome_for, byes_received, earned_bye_players
-from .divisions import assign_flights, division_mode, division_of, division_pools, division_scores
+from .divisions import assign_flights, division_mode, division_of, division_pools
 from .policies import PairingPolicy, policy_for
 from .pods import form_pods
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
@@ -316,8 +316,7 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
         if number == 1 and not modified and not keep:
             result = pair_round_one(ids, policy, event.seed, number, label)
         else:
-            scores = division_scores({pid: int_points[pid] for pid in ids}, divisions) if modified \
-                else {pid: int_points[pid] for pid in ids}
+            scores = {pid: int_points[pid] for pid in ids}
             bye_points = {pid: int_points[pid] for pid in ids}
             if modified:
                 bye_points = _modified_bye_points(ids, bye_points, divisions)
@@ -326,7 +325,7 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
             future_ids = tuple(state.present) if len(pools) == 1 else tuple(ids)
             pool = PoolInput(tuple(ids), scores, bye_points, {pid: rank.get(pid, len(rank)) for pid in ids},
                              state.opponents, state.had_bye, event.seed, (number, label), secondary, kept_byes,
-                             future_rounds, future_ids)
+                             future_rounds, future_ids, {pid: divisions[pid] for pid in ids} if modified else None)
             result = pair_pool(pool, policy)
         warnings.extend(result.warnings)
         groups.extend(_groups(result, policy))

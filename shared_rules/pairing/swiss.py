@@ -31,6 +31,7 @@ from typing import Callable, Mapping, Sequence
 from ..seeded import Rng
 from . import lookahead
 from .byes import bye_order
+from .age_modified import pair_age_modified
 from .matching import Entrant, pair_players, total_squared_difference
 from .policies import PairingPolicy
 
@@ -63,6 +64,8 @@ class PoolInput:
     future_rounds: int = 0
     #: Players expected in those rounds (empty: this pool's players).
     future_ids: tuple[str, ...] = ()
+    #: Pokémon Age-Modified Swiss (TOP 3.1.2): each player's division; ``scores`` are then plain points.
+    divisions: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +128,7 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
     warnings: list[str] = []
     rng_context = ("swiss", *pool.context)
     if len(ids) % 2 == 0 or policy.bye_rule == "none":
-        pairs, left = match_even(ids, pool.scores, pool.opponents, Rng(pool.seed, *rng_context), pool.secondary)
+        pairs, left = _match(pool, ids, lambda: Rng(pool.seed, *rng_context))
         if policy.future_lookahead:
             found = _lookahead(pool, policy, ids, {None: ()}, pairs, left, warnings)
             if found is not None:
@@ -198,11 +201,25 @@ def choose_bye(pool: PoolInput, policy: PairingPolicy, ids: Sequence[str], order
 
 def _solve_tier(pool: PoolInput, ids: Sequence[str], tier: Sequence[str]) -> ByeChoice:
     """The best pairing with the bye inside ``tier`` (``left`` non-empty when no legal one exists)."""
-    if len(tier) == 1:
-        rest = [pid for pid in ids if pid != tier[0]]
-        pairs, left = match_even(rest, pool.scores, pool.opponents, _rng(pool), pool.secondary)
-        return ByeChoice(tier[0], tuple(pairs), tuple(left))
+    if len(tier) == 1 or pool.divisions is not None:
+        # Age-Modified pools: the bye random in its tier (TOP 3.1), the first that leaves a legal pairing.
+        found = ByeChoice(tier[0], (), ("",))
+        for candidate in tier:
+            pairs, left = _match(pool, [pid for pid in ids if pid != candidate], lambda: _rng(pool))
+            found = ByeChoice(candidate, tuple(pairs), tuple(left))
+            if not left:
+                break
+        return found
     return _phantom(pool, ids, tier)
+
+
+def _match(pool: PoolInput, ids: Sequence[str], rng: Callable[[], Rng],
+           allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+    """The exact best pairing of an even set of the pool's players (Age-Modified when it has divisions)."""
+    if pool.divisions is not None:
+        return pair_age_modified(ids, pool.scores, pool.divisions, pool.opponents, rng, pool.secondary,
+                                 allow_rematch)
+    return match_even(ids, pool.scores, pool.opponents, rng(), pool.secondary, allow_rematch)
 
 
 def _rng(pool: PoolInput) -> Rng:
@@ -255,8 +272,7 @@ def _fewest_left(pool: PoolInput, ids: Sequence[str], order: Sequence[str]) -> B
     """No legal pairing exists: the rule's earliest bye among those leaving the fewest players unpaired."""
     best: ByeChoice | None = None
     for candidate in order:
-        rest = [pid for pid in ids if pid != candidate]
-        pairs, left = match_even(rest, pool.scores, pool.opponents, _rng(pool), pool.secondary)
+        pairs, left = _match(pool, [pid for pid in ids if pid != candidate], lambda: _rng(pool))
         if best is None or len(left) < len(best.left):
             best = ByeChoice(candidate, tuple(pairs), tuple(left))
         if len(best.left) <= 2 or len(ids) > 64:
@@ -348,8 +364,8 @@ def _finish(pool: PoolInput, policy: PairingPolicy, pairs: list[tuple[str, str]]
                             + " would be rematches, so each of " + ", ".join(sorted(left))
                             + " receives a bye (Star Trek OP Guide 7.5.1)")
         else:
-            extra, still = match_even(sorted(left), pool.scores, pool.opponents,
-                                      Rng(pool.seed, "rematch", *pool.context), pool.secondary, allow_rematch=True)
+            extra, still = _match(pool, sorted(left), lambda: Rng(pool.seed, "rematch", *pool.context),
+                                  allow_rematch=True)
             for a, b in extra:
                 warnings.append(f"rematch {a} v {b}: no pairing without a rematch exists")
             pairs = pairs + extra

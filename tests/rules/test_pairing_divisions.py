@@ -65,9 +65,58 @@ class AgeModifiedTest(unittest.TestCase):
     def test_document_example_masters_two_three_meets_masters_one_four(self) -> None:
         divisions = {"M23": "masters", "M14": "masters", "S23": "senior", "S14": "senior"}
         points = {"M23": 6, "M14": 3, "S23": 6, "S14": 3}
-        pool = PoolInput(tuple(points), division_scores(points, divisions), points, {}, {}, {}, "s", ("x",))
+        pool = PoolInput(tuple(points), points, points, {}, {}, {}, "s", ("x",), divisions=divisions)
         result = pair_pool(pool, policy_for("pokemon-tcg"))
         self.assertEqual(sorted(tuple(sorted(p)) for p in result.pairs), [("M14", "M23"), ("S14", "S23")])
+
+    def test_eight_player_round_one_needs_one_cross_division_pair(self) -> None:
+        # One Junior, two Seniors, five Masters: the Junior meets a Master, the Seniors meet, four Masters meet.
+        for seed in range(12):
+            with self.subTest(seed=seed):
+                doc = _divided({"junior": 1, "senior": 2, "masters": 5}, rounds=3)
+                doc["seed"] = f"lc-{seed}"
+                division = {p["id"]: p["division"] for p in doc["players"]}
+                paired = pair_next_round(load_event(doc))
+                cross = [m.players for m in paired.matches if len({division[p] for p in m.players}) > 1]
+                self.assertEqual(len(cross), 1, paired.matches)
+                self.assertEqual(sorted(division[p] for p in cross[0]), ["junior", "masters"])
+
+    def test_pairing_equals_exhaustive_optimum_on_random_league_challenges(self) -> None:
+        # Lexicographic: rematches, cross-division pairs, squared point gaps (TOP 3.1, 3.1.2).
+        from shared_rules.pairing.age_modified import pair_age_modified
+        from tests.rules.test_pairing_bye_choice import _pairings
+        from tests.rules.test_pairing_matching import _Lcg
+
+        gen = _Lcg(3102)
+        names = ("junior", "senior", "masters")
+        for case in range(150):
+            n = (6, 8, 10)[case % 3]
+            ids = [f"p{i}" for i in range(n)]
+            divisions = {pid: names[gen.below(3)] if gen.below(3) else "masters" for pid in ids}
+            points = {pid: 3 * gen.below(3) + (gen.below(4) == 0) for pid in ids}
+            opponents = {pid: set() for pid in ids}
+            for i, a in enumerate(ids):
+                for b in ids[i + 1:]:
+                    if gen.below(10) < case % 5:
+                        opponents[a].add(b)
+                        opponents[b].add(a)
+            frozen = {pid: frozenset(o) for pid, o in opponents.items()}
+
+            def key(pairs, frozen=frozen, divisions=divisions, points=points):
+                return (sum(1 for a, b in pairs if b in frozen[a]),
+                        sum(1 for a, b in pairs if divisions[a] != divisions[b]),
+                        sum((points[a] - points[b]) ** 2 for a, b in pairs))
+
+            best = min(key(p) for p in _pairings(ids))
+            pairs, left = pair_age_modified(ids, points, divisions, frozen, lambda: Rng("am", case))
+            with self.subTest(case=case):
+                if best[0] == 0:
+                    self.assertEqual(left, [])
+                    self.assertEqual(key(pairs), best)
+                else:
+                    rematches, _ = pair_age_modified(left, points, divisions, frozen, lambda: Rng("r"),
+                                                     allow_rematch=True)
+                    self.assertEqual(key(pairs + rematches)[0], best[0])
 
     def test_cross_division_pairs_only_where_forced(self) -> None:
         doc = _divided({"masters": 11, "senior": 3, "junior": 2}, rounds=4)
