@@ -219,24 +219,9 @@ def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
     from shared_rules import game_end as ge
 
     try:
-        if ruleset == "doomtown":
-            result = ge.doomtown_time_called(args["control"], args["influence"], args["bullets"],
-                                             args.get("pulls") or (), coin=args.get("coin"))
-        elif ruleset == "shatterpoint":
-            if args.get("conceding") is not None:
-                result = ge.shatterpoint_concession(args["conceding"], args["struggle"], args["wounds"])
-            else:
-                result = ge.shatterpoint_time_called(args["struggle"], args["wounds"])
-        elif ruleset == "agot":
-            result = ge.agot_time_called(args["power"])
-        elif ruleset in ("startrek-1e", "startrek-2e"):
-            result = ge.startrek_time_called(ruleset, args["scores"], args.get("planet_missions"),
-                                             args.get("space_missions"))
-        else:
-            return {"error": f"{ruleset} has no time-called helper"}
-    except (RulesError, KeyError, TypeError) as exc:
+        return ge.time_called(ruleset, args).to_json()
+    except RulesError as exc:
         return {"error": str(exc)}
-    return result.to_json()
 
 
 def round_minutes(dice_faces: list[str]) -> dict[str, Any]:
@@ -251,17 +236,9 @@ def round_minutes(dice_faces: list[str]) -> dict[str, Any]:
 
 
 def _round_payload(rnd: Any) -> list[dict[str, Any]]:
-    out = []
-    for m in rnd.matches:
-        row: dict[str, Any] = {}
-        if m.table is not None:
-            row["table"] = m.table
-        row["players"] = list(m.players)
-        if m.outcomes is not None and len(m.players) == 1:
-            row["outcomes"] = list(m.outcomes)
-        row.update({k: v for k, v in dict(m.extra).items() if k not in ("state", "disputed")})
-        out.append(row)
-    return out
+    from shared_rules.pairing.whole_event import round_json
+
+    return round_json(rnd)["matches"]
 
 
 def cut(event_id: str, size: int | None = None) -> dict[str, Any]:

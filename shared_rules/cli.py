@@ -1,4 +1,14 @@
-"""The command line: ``python -m shared_rules standings|pair|structure ...``.
+"""The command line: ``python -m shared_rules COMMAND ...``, the whole event from registration to the final.
+
+- ``standings EVENT``: ranked standings.
+- ``pair EVENT``: whatever comes next: a Swiss round, the cut's first round,
+  the next elimination round, or single elimination from the start.
+- ``structure RULESET PLAYERS [--structure NAME]``: rounds and cut.
+- ``bracket EVENT``: the elimination bracket as the UI shows it.
+- ``flights EVENT``: Pokémon flights per age division (TOP 3.3.3).
+- ``day-two EVENT``: Pokémon day-two qualifiers per age division (TOP 3.3.5).
+- ``heats HEAT1 HEAT2 --cut N``: Star Trek two-heat match-play seeds (OP Guide 9).
+- ``game-end RULESET NUMBERS``: who wins when time is called (NUMBERS is JSON).
 
 Output is JSON on stdout; a bad document or argument prints one line on
 stderr and exits with status 2. No traceback ever reaches a user.
@@ -47,35 +57,113 @@ def _standings(args: argparse.Namespace) -> Any:
 
 
 def _pair(args: argparse.Namespace) -> Any:
-    from .pairing.next_round import pair_next_round_json
+    from .pairing.whole_event import next_round
 
-    return pair_next_round_json(_read_event(args.file))
+    return next_round(_read_event(args.file))
 
 
 def _structure(args: argparse.Namespace) -> Any:
     from .structures import suggest_structure
 
+    return suggest_structure(args.ruleset, _count(args.players, "PLAYERS"), args.structure).to_json()
+
+
+def _count(text: str, name: str) -> int:
     try:
-        players = int(args.players)
+        return int(text)
     except ValueError:
-        raise RulesError(f"PLAYERS: expected a whole number, got '{args.players}'") from None
-    return suggest_structure(args.ruleset, players, args.structure).to_json()
+        raise RulesError(f"{name}: expected a whole number, got '{text}'") from None
+
+
+def _bracket(args: argparse.Namespace) -> Any:
+    from .brackets import bracket_view
+
+    event = _read_event(args.file)
+    if not any(r.stage == "elimination" for r in event.rounds):
+        raise RulesError(f"{args.file}: no elimination round yet (python -m shared_rules pair makes the cut)")
+    return bracket_view(event)
+
+
+def _flights(args: argparse.Namespace) -> Any:
+    from .pairing.divisions import assign_flights, division_of
+
+    event = _read_event(args.file)
+    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+        raise RulesError(f"{args.file}: ruleset {event.ruleset} has no flights (Pokémon TOP 3.3.3)")
+    season = event.settings.get("season")
+    by_division: dict[str, list[Any]] = {}
+    for p in event.players:
+        by_division.setdefault(division_of(p, season), []).append(p)
+    out: dict[str, Any] = {}
+    for division, members in sorted(by_division.items()):
+        flights = assign_flights(event, division, members)
+        out[division] = {str(f): sorted(pid for pid, g in flights.items() if g == f)
+                         for f in sorted(set(flights.values()))}
+    return {"flights": out}
+
+
+def _day_two(args: argparse.Namespace) -> Any:
+    from .pairing.next_round import day_two_qualifiers
+
+    return {"day_two": day_two_qualifiers(_read_event(args.file))}
+
+
+def _heats(args: argparse.Namespace) -> Any:
+    from .brackets import two_heat_seeds
+    from .standings import compute_standings
+
+    cut = _count(args.cut, "--cut")
+    if cut < 2 or cut % 2:
+        raise RulesError(f"--cut: {cut} is not an even number of qualifiers of at least 2 (Star Trek OP Guide 9)")
+    tops = []
+    for path in (args.heat_one, args.heat_two):
+        event = _read_event(path)
+        tops.append([s.player for s in compute_standings(event) if not s.dropped][: cut // 2])
+    return {"seeds": two_heat_seeds(*tops)}
+
+
+def _game_end(args: argparse.Namespace) -> Any:
+    from .game_end import time_called
+
+    try:
+        numbers = json.loads(sys.stdin.read() if args.numbers == "-" else args.numbers)
+    except ValueError as exc:
+        raise RulesError(f"NUMBERS: not valid JSON ({exc})") from None
+    if not isinstance(numbers, dict):
+        raise RulesError("NUMBERS: expected a JSON object such as '{\"power\": [11, 13]}'")
+    return time_called(args.ruleset, numbers).to_json()
+
+
+_EVENT_COMMANDS = (
+    ("standings", "ranked standings of an event document", _standings),
+    ("pair", "the event's next round: Swiss, the cut, the next elimination round", _pair),
+    ("bracket", "the elimination bracket of an event document", _bracket),
+    ("flights", "Pokémon flights per age division (TOP 3.3.3)", _flights),
+    ("day-two", "Pokémon day-two qualifiers per age division (TOP 3.3.5)", _day_two),
+)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m shared_rules", description="Topcut rules engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("standings", help="ranked standings of an event document")
-    p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
-    p.set_defaults(run=_standings)
-    p = sub.add_parser("pair", help="the next round's pairings of an event document")
-    p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
-    p.set_defaults(run=_pair)
+    for name, text, run in _EVENT_COMMANDS:
+        p = sub.add_parser(name, help=text)
+        p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
+        p.set_defaults(run=run)
     p = sub.add_parser("structure", help="rounds and cut for a player count")
     p.add_argument("ruleset")
     p.add_argument("players")
     p.add_argument("--structure", default=None)
     p.set_defaults(run=_structure)
+    p = sub.add_parser("heats", help="Star Trek match-play seeds from two heats (OP Guide 9)")
+    p.add_argument("heat_one", help="heat one's event document")
+    p.add_argument("heat_two", help="heat two's event document")
+    p.add_argument("--cut", required=True, help="qualifiers in all (half from each heat)")
+    p.set_defaults(run=_heats)
+    p = sub.add_parser("game-end", help="who wins when time is called")
+    p.add_argument("ruleset")
+    p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")
+    p.set_defaults(run=_game_end)
     return parser
 
 

@@ -1,8 +1,10 @@
 """The command line gives the same bytes under CPython and inside Pyodide.
 
-Every golden event document is ranked (and, where it has a next round, paired)
-by both runtimes in one Pyodide boot; structures for every ruleset and the
-error lines for bad documents are compared too.
+Every golden event document is ranked, paired (whatever comes next: Swiss,
+cut or elimination round), and asked for its bracket, day two and flights by
+both runtimes in one Pyodide boot (error lines included); structures for every
+ruleset, the time-called helpers and the error lines for bad documents are
+compared too.
 """
 
 from __future__ import annotations
@@ -44,6 +46,16 @@ STRUCTURES = [
 ]
 
 
+GAME_END = [
+    ["game-end", "agot", '{"power": [11, 13]}'],
+    ["game-end", "doomtown", '{"control": [3, 3], "influence": [5, 4], "bullets": [2, 2]}'],
+    ["game-end", "shatterpoint", '{"struggle": [2, 2], "wounds": [5, 7]}'],
+    ["game-end", "startrek-2e", '{"scores": [60, 35]}'],
+    ["game-end", "agot", "{}"],
+    ["game-end", "tribbles", "{}"],
+]
+
+
 def _golden_events() -> list[Path]:
     return sorted(p for p in GOLDEN.glob("*.json")
                   if not p.name.endswith((".standings.json", ".expected.json")) and not p.name.startswith(("pair-", "bracket-")))
@@ -54,10 +66,11 @@ def test_cpython_and_pyodide_agree_byte_for_byte() -> None:
     assert events, "no golden event documents found"
     invocations: list[tuple[list[str], dict]] = []
     for path in events:
-        invocations.append((["standings", path.name], {path.name: path}))
+        for command in ("standings", "pair", "bracket", "day-two", "flights"):
+            invocations.append(([command, path.name], {path.name: path}))
     for name, text in BAD_DOCUMENTS.items():
         invocations.append((["standings", name], {name: text}))
-    for args in STRUCTURES:
+    for args in STRUCTURES + GAME_END:
         invocations.append((args, {}))
     pyodide = run_many_in_pyodide_cli(invocations)
     mismatches = []

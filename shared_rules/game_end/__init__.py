@@ -11,6 +11,9 @@ step that decided. One module per game, citing its section.
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
+from ..errors import RulesError
 from ._result import GameEnd, Stats
 from .agot import time_called as agot_time_called
 from .doomtown import time_called as doomtown_time_called
@@ -24,6 +27,7 @@ from .startrek import time_called_1e as startrek_1e_time_called
 from .startrek import time_called_2e as startrek_2e_time_called
 
 __all__ = [
+    "time_called",
     "GameEnd",
     "Stats",
     "doomtown_time_called",
@@ -37,3 +41,35 @@ __all__ = [
     "startrek_1e_time_called",
     "startrek_2e_time_called",
 ]
+
+
+def time_called(ruleset: str, args: Mapping[str, Any]) -> GameEnd:
+    """The ruleset's time-called (or concession) helper, its numbers given by name.
+
+    Doomtown ``control``, ``influence``, ``bullets`` (``pulls``, ``coin``);
+    Shatterpoint ``struggle``, ``wounds`` (``conceding``); AGoT ``power``;
+    Star Trek ``scores`` (``planet_missions``, ``space_missions``). Each is a
+    pair, player 0 then player 1. A missing or malformed number is a RulesError.
+
+    >>> time_called("agot", {"power": [11, 13]}).winner
+    1
+    """
+    try:
+        if ruleset == "doomtown":
+            return doomtown_time_called(args["control"], args["influence"], args["bullets"],
+                                        args.get("pulls") or (), coin=args.get("coin"))
+        if ruleset == "shatterpoint":
+            if args.get("conceding") is not None:
+                return shatterpoint_concession(args["conceding"], args["struggle"], args["wounds"])
+            return shatterpoint_time_called(args["struggle"], args["wounds"])
+        if ruleset == "agot":
+            return agot_time_called(args["power"])
+        if ruleset in ("startrek-1e", "startrek-2e"):
+            return startrek_time_called(ruleset, args["scores"], args.get("planet_missions"),
+                                        args.get("space_missions"))
+    except KeyError as exc:
+        raise RulesError(f"{ruleset}: time called needs '{exc.args[0]}'") from None
+    except TypeError as exc:
+        raise RulesError(f"{ruleset}: time called: {exc}") from None
+    raise RulesError(f"{ruleset}: has no time-called helper (doomtown, shatterpoint, agot, startrek-1e, "
+                     "startrek-2e)")

@@ -35,7 +35,8 @@ from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_
 from .tables import fixed_table_of, number_tables
 
 __all__ = ["PairedMatch", "PairedRound", "PairingState", "pair_next_round", "pair_next_round_json",
-           "pairing_state", "next_round_number", "check_results_complete", "planned_rounds"]
+           "pairing_state", "next_round_number", "check_results_complete", "planned_rounds", "swiss_rounds",
+           "day_two_qualifiers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,12 +237,8 @@ def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: Paire
     check_results_complete(event, number, policy)
     players = {p.id: p for p in event.players}
     present = [p.id for p in event.players if p.active_in(number)]
-    divisions: dict[str, str] = {}
-    if policy.divisions:
-        season = event.settings.get("season")
-        divisions = {pid: division_of(players[pid], season) for pid in players}
-    started = {pid: d for pid, d in divisions.items()
-               if players[pid].dropped_after is None or players[pid].dropped_after >= 1}
+    divisions = _divisions(event, policy)
+    started = _started_divisions(event, divisions)
     total = planned_rounds(event, started)
     if number > total:
         raise RulesError(f"all {total} Swiss rounds are paired: the Swiss is over "
@@ -258,6 +255,47 @@ def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: Paire
         present = [pid for pid in present if pid in only]
     state = pairing_state(event, number, stage, ruleset, tuple(present))
     return _pair(event, ruleset, policy, state, divisions, ranking, keep, future_rounds=total - number)
+
+
+def _divisions(event: Event, policy: PairingPolicy) -> dict[str, str]:
+    """Each player's Pokémon age division (TOP 3.1.1), or {} where the ruleset has none."""
+    if not policy.divisions:
+        return {}
+    season = event.settings.get("season")
+    return {p.id: division_of(p, season) for p in event.players}
+
+
+def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, str]:
+    players = {p.id: p for p in event.players}
+    return {pid: d for pid, d in divisions.items()
+            if players[pid].dropped_after is None or players[pid].dropped_after >= 1}
+
+
+def swiss_rounds(event: Event) -> int:
+    """The event's planned Swiss rounds (``settings.rounds``, else the document's structure table)."""
+    policy = policy_for(event.ruleset, event.settings)
+    return planned_rounds(event, _started_divisions(event, _divisions(event, policy)))
+
+
+def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
+    """Pokémon TOP 3.3.5: each division's day-two players (19+ match points or the top 32), best first."""
+    from ..structures import pokemon_day_two_qualifiers
+
+    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+        raise RulesError(f"ruleset: {event.ruleset} has no day two (Pokémon TOP 3.3.5)")
+    ruleset = get_ruleset(event.ruleset, event.settings)
+    divisions = _divisions(event, policy_for(event.ruleset, event.settings))
+    day_one = [r.number for r in event.rounds if r.stage == "swiss"]
+    state = pairing_state(event, max(day_one, default=0) + 1, "swiss", ruleset)
+    ranking = _ranking(event, ruleset)
+    played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
+    out: dict[str, list[str]] = {}
+    for division in sorted(set(divisions.values()) or {""}):
+        rank = [pid for pid in ranking if divisions.get(pid, "") == division]
+        # Once day two has started, its players are the qualifiers (made when it started).
+        chosen = played or set(pokemon_day_two_qualifiers({pid: int(state.points[pid]) for pid in rank}, rank))
+        out[division or "all"] = [pid for pid in rank if pid in chosen]
+    return out
 
 
 def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[str],

@@ -1,0 +1,83 @@
+"""What an event pairs next, from registration to the final: ``next_round(event)``.
+
+- No elimination round yet and Swiss rounds left: the next Swiss round
+  (:func:`.next_round.pair_next_round`).
+- The Swiss is over: the cut's first round (:func:`..brackets.make_cut`,
+  ``settings.cut`` or the document's table; flights merged, Pokémon TOP
+  3.3.3.2), or an error saying the event is complete when it has no cut.
+- An elimination round exists: the next one from its results
+  (:func:`..brackets.next_elimination_round`: fixed brackets, AGoT game
+  numbers, Star Trek Modified McIntyre, best-of-three, the 3rd/4th playoff),
+  or an error naming the champion once the final is decided.
+- ``settings.structure: "single-elimination"``: single elimination from the
+  start (Pokémon TOP 3.2: random seeds, the top seeds take the byes, 53
+  players give 11 byes; AGoT, Single Elimination Rounds: random byes and game
+  numbers).
+- ``settings.seeds``: a bracket seeded from outside the event, best first
+  (Star Trek OP Guide 9 heats via :func:`..brackets.two_heat_seeds`, or a
+  match-play event, 10).
+
+The result speaks the event format's ``pair`` output: ``{"round", "stage",
+"matches": [{"table", "players"}]}`` with byes as one-player matches carrying
+their outcome, plus each elimination match's bracket fields (``slot``,
+``seeds``, ``playoff``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RulesError
+from ..event.model import Event, Round
+from .next_round import pair_next_round, swiss_rounds
+
+__all__ = ["SINGLE_ELIMINATION", "next_round", "round_json"]
+
+#: ``settings.structure`` of an event that is single elimination from the start.
+SINGLE_ELIMINATION = "single-elimination"
+
+
+def next_round(event: Event) -> dict[str, Any]:
+    """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
+    from ..brackets import make_cut, next_elimination_round, seed_bracket, start_single_elimination
+
+    if any(r.stage == "elimination" for r in event.rounds):
+        return round_json(next_elimination_round(event))
+    seeds = event.settings.get("seeds")
+    if seeds is not None and not event.rounds:
+        if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
+            raise RulesError("settings.seeds: expected a list of player ids, best first")
+        return round_json(seed_bracket(event, seeds, cut=len(seeds)))
+    if event.settings.get("structure") == SINGLE_ELIMINATION:
+        if event.rounds:
+            raise RulesError("settings.structure: single elimination from the start, but the document has "
+                             f"Swiss round {event.rounds[0].number}")
+        return round_json(start_single_elimination(event))
+    played = max((r.number for r in event.rounds), default=0)
+    if played < swiss_rounds(event):
+        return pair_next_round(event).to_json()
+    cut = event.settings.get("cut")
+    if cut == 0:
+        raise RulesError(f"all {played} Swiss rounds are played and settings.cut is 0: the event is complete "
+                         "(python -m shared_rules standings gives the final ranking)")
+    from .next_round import check_results_complete
+
+    check_results_complete(event, played + 1)
+    return round_json(make_cut(event))
+
+
+def round_json(rnd: Round) -> dict[str, Any]:
+    """An elimination round in the ``pair`` output's shape, with its bracket fields."""
+    matches = []
+    for m in rnd.matches:
+        row: dict[str, Any] = {}
+        if m.table is not None:
+            row["table"] = m.table
+        row["players"] = list(m.players)
+        if m.outcomes is not None and len(m.players) == 1:
+            row["outcomes"] = list(m.outcomes)
+        row.update({k: v for k, v in dict(m.extra).items() if k not in ("state", "disputed")})
+        matches.append(row)
+    out: dict[str, Any] = {"round": rnd.number, "stage": rnd.stage, "matches": matches}
+    out.update({k: v for k, v in dict(rnd.extra).items()})
+    return out
