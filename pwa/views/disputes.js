@@ -28,6 +28,14 @@ async function mount(root, { store, role }) {
         return;
       }
       const cards = [];
+      // The project's rule (shared_rules/state/reducer.py): no round is paired, and the event is not closed,
+      // while a dispute is open; a dispute can always be resolved, even in an older round.
+      const next = Math.max(0, ...st.rounds.map((r) => r.number)) + 1;
+      const first = st.disputes[0];
+      const blocking = h("p", { class: "warnings", id: "disputes-block-pairing" },
+        `Resolve the dispute at table ${first.table ?? "—"} of round ${first.round} before pairing round ${next}: `
+        + "pairing waits until every dispute is resolved. A late report from an older round can always be resolved; "
+        + "later pairings stand and the standings are recomputed.");
       for (const d of st.disputes) {
         const rnd = st.rounds.find((r) => r.number === d.round && r.stage === d.stage);
         const match = rnd.matches[d.match];
@@ -48,7 +56,7 @@ async function mount(root, { store, role }) {
           } }, "Enter a different ruling"),
           custom));
       }
-      refresh(body, problems.map((p) => problemNotice(store, p)), h("ul", { class: "disputes" }, cards));
+      refresh(body, problems.map((p) => problemNotice(store, p)), blocking, h("ul", { class: "disputes" }, cards));
     },
   };
 }

@@ -120,6 +120,14 @@ async function mount(root, { store, role }) {
     const out = [];
     if (!lead) return out;
     const swissDone = !rnd || rnd.status === "complete";
+    if (st.disputes.length && swissDone) {
+      // The reducer refuses pairing past an open dispute (code open-dispute): say so instead of offering it.
+      const d = st.disputes[0];
+      out.push(h("p", { class: "warnings", id: "pairing-waits-for-disputes" },
+        `Resolve the dispute at table ${d.table ?? "—"} of round ${d.round} before pairing round ${rnd.number + 1}. `,
+        h("a", { href: `#/event/${store.eventId}/disputes` }, `Open the disputes (${st.disputes.length})`)));
+      return out;
+    }
     if (swissDone && (!rnd || rnd.stage !== "elimination")) {
       out.push(h("button", { type: "button", class: "primary", id: "pair-next", onclick: () => run(async () => {
         const draft = await rules("pair_draft", { event_id: store.eventId });

@@ -37,6 +37,12 @@ class OperationRejected(RulesError):
     code = "operation-rejected"
 
 
+class OpenDispute(OperationRejected):
+    """Pairing or closing while an earlier round has a disputed result: resolve it first."""
+
+    code = "open-dispute"
+
+
 class NotAuthorized(OperationRejected):
     """An operation the actor's role (or ownership) does not allow."""
 

@@ -9,8 +9,15 @@ following round is paired, a malformed payload); a conflicting result is
 
 Rule applied to every ruleset: a round's record cannot change after the second
 following round is paired (Pokémon TOP 4: "match records for round 1 cannot be
-altered after round 3 is paired") — reports, confirmations, corrections and
-resolutions for such a round are refused.
+altered after round 3 is paired") — reports, confirmations and corrections for
+such a round are refused.
+
+Disputes can always be settled (the project's decision, said in the app): a
+late conflicting report from a tablet that was offline may open a dispute in
+an earlier round; then (1) no new round may be paired, nor the event closed,
+while any round has an open dispute (code ``open-dispute``, naming the round
+and table), and (2) resolving or correcting a disputed match is allowed
+whatever rounds came later — later pairings stand, standings recompute.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from ..rulesets.base import Ruleset
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
-from .operations import CHECKS, Operation, OperationRejected, parse_operation
+from .operations import CHECKS, OpenDispute, Operation, OperationRejected, parse_operation
 from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
                     refresh_disputes, refresh_match, refresh_round, to_event_document)
 
@@ -108,6 +115,7 @@ def _event_configure(state: dict[str, Any], op: Operation) -> None:
 
 
 def _event_close(state: dict[str, Any], op: Operation) -> None:
+    _refuse_open_dispute(state, "event.close", "closing the event")
     if state["rounds"] and state["rounds"][-1]["status"] != "complete":
         last = state["rounds"][-1]
         raise OperationRejected(f"event.close: round {last['number']} is not complete "
@@ -259,9 +267,18 @@ def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: b
         restart = last is not None and stage != last["stage"] and number == 1
         if number != expected and not restart:
             raise OperationRejected(f"{label}: round {number} cannot be paired now; the next round is {expected}")
+    _refuse_open_dispute(state, label, f"pairing round {number}", before=i)
     if i > 0 and rounds[i - 1]["status"] != "complete":
         raise OperationRejected(f"{label}: pairing is refused: {_incomplete(rounds[i - 1])}")
     return i
+
+
+def _refuse_open_dispute(state: dict[str, Any], label: str, doing: str, before: int | None = None) -> None:
+    """Refuse ``doing`` while a round (before index ``before``) has a disputed match."""
+    for rnd in state["rounds"][:before]:
+        for mi, match in enumerate(rnd["matches"]):
+            if match["status"] == "disputed":
+                raise OpenDispute(f"{label}: resolve the dispute at {where(rnd, mi)} before {doing}")
 
 
 _MATCH_OWN = ("table", "players", "outcomes")
@@ -496,7 +513,8 @@ def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[
     if rnd["status"] in ("draft", "published"):
         raise OperationRejected(f"{op.type}: round {rnd['number']} has not started")
     mi, match = find_match(rnd, p.table, p.match)
-    if len(state["rounds"]) > i + 2:
+    settling = op.type in ("result.resolve", "result.correct") and match["status"] == "disputed"
+    if len(state["rounds"]) > i + 2 and not settling:
         later = state["rounds"][i + 2]
         raise OperationRejected(f"{op.type}: round {rnd['number']}'s record cannot change after round "
                                 f"{later['number']} is paired (Pokémon TOP 4)")

@@ -78,11 +78,39 @@ def test_conflicting_results_make_a_dispute_and_block_pairing(api):
         api.push_ok(eid, judge1, "tab-1", [report(1, table, ["win", "loss"])], first_seq=table)
     r = api.push(eid, org, "desk", pair_ops(2)[:1], first_seq=len(PLAYERS) + 3).get_json()
     assert r["results"][0]["status"] == "rejected"
-    assert "disputed" in r["results"][0]["reason"]
+    assert r["results"][0]["error"] == "open-dispute"
+    assert "resolve the dispute at round 1 table 1" in r["results"][0]["reason"]
     head = api.staff_token(eid, org, "head-judge")
     api.push_ok(eid, head, "hj", [{"type": "result.resolve",
                                    "payload": {"round": 1, "table": 1, "result": {"outcomes": ["win", "loss"]}}}])
     assert api.state(eid, org)["disputes"] == []
+
+
+def test_tablet_offline_for_an_hour_reopens_an_old_round_and_the_dispute_can_be_settled(api):
+    eid, org = _event(api)
+    desk_seq = len(PLAYERS) + 3
+    for number in (1, 2):
+        if number == 2:
+            api.push_ok(eid, org, "desk", pair_ops(2), first_seq=desk_seq)
+            desk_seq += 2
+        api.push_ok(eid, org, "desk", [report(number, t, ["win", "loss"]) for t in (1, 2, 3, 4)], first_seq=desk_seq)
+        desk_seq += 4
+    # The judge tablet was offline since round 1: its report of round 1 table 3 disagrees.
+    offline = api.staff_token(eid, org, "judge")
+    late = api.push_ok(eid, offline, "tab-offline", [report(1, 3, ["loss", "win"])])
+    assert late["results"][0]["status"] == "accepted"
+    state = api.state(eid, org)
+    assert [(d["round"], d["table"]) for d in state["disputes"]] == [(1, 3)]
+    refused = api.push(eid, org, "desk", pair_ops(3)[:1], first_seq=desk_seq).get_json()["results"][0]
+    assert (refused["status"], refused["error"]) == ("rejected", "open-dispute")
+    assert "round 1 table 3" in refused["reason"] and "round 3" in refused["reason"]
+    closing = api.push(eid, org, "desk", [{"type": "event.close", "payload": {}}], first_seq=desk_seq + 1)
+    assert closing.get_json()["results"][0]["error"] == "open-dispute"
+    api.push_ok(eid, org, "desk", [{"type": "result.resolve", "payload": {
+        "round": 1, "table": 3, "result": {"outcomes": ["win", "loss"]}, "reason": "scoresheet"}}],
+        first_seq=desk_seq + 2)
+    api.push_ok(eid, org, "desk", pair_ops(3), first_seq=desk_seq + 3)
+    assert api.state(eid, org)["rounds"][2]["status"] == "started"
 
 
 def test_only_one_pairing_per_round_wins(api):

@@ -263,8 +263,8 @@ class RoundOperationsTest(unittest.TestCase):
         ev.report(1, 2, ["win", "loss"], device="tab-1")
         ev.report(1, 2, ["loss", "win"], device="tab-2")
         self.assertEqual("disputed", ev.match(1, 2)["status"])
-        self.assertIn("round 1 still has 1 result(s) missing or disputed",
-                      ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}))
+        self.assertEqual("round.pair: resolve the dispute at round 1 table 2 before pairing round 2",
+                         ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}))
 
     def test_pairing_is_refused_while_the_previous_round_has_not_been_played(self) -> None:
         ev = Event(4)
@@ -707,3 +707,56 @@ class VocabularyTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LateDisputeTest(unittest.TestCase):
+    """A tablet offline for an hour reports an old round differently: the dispute can always be settled."""
+
+    def _two_rounds_with_a_late_conflict(self) -> Event:
+        ev = Event(4)
+        ev.play(1, [["p1", "p2"], ["p3", "p4"]])
+        ev.report(1, 1, ["win", "loss"])
+        ev.report(1, 2, ["win", "loss"])
+        ev.play(2, [["p1", "p3"], ["p2", "p4"]])
+        ev.report(2, 1, ["win", "loss"])
+        ev.report(2, 2, ["win", "loss"])
+        # The offline tablet's report of round 1 table 2 arrives now, the other way round.
+        ev.report(1, 2, ["loss", "win"], device="tab-offline", role="judge")
+        self.assertEqual("disputed", ev.match(1, 2)["status"])
+        return ev
+
+    def test_pairing_past_an_open_dispute_is_refused_with_its_code_naming_round_and_table(self) -> None:
+        from shared_rules.state.operations import OpenDispute
+
+        ev = self._two_rounds_with_a_late_conflict()
+        op = ev.log.op("round.pair", {"number": 3, "matches": [{"table": 1, "players": ["p1", "p4"]},
+                                                               {"table": 2, "players": ["p2", "p3"]}]})
+        with self.assertRaises(OpenDispute) as caught:
+            apply(ev.state, op)
+        self.assertEqual("open-dispute", caught.exception.code)
+        self.assertIn("round 1 table 2", str(caught.exception))
+
+    def test_close_checks_every_round(self) -> None:
+        ev = self._two_rounds_with_a_late_conflict()
+        self.assertIn("resolve the dispute at round 1 table 2", ev.why("event.close"))
+
+    def test_resolving_then_pairing_goes_on_and_standings_use_the_resolution(self) -> None:
+        ev = self._two_rounds_with_a_late_conflict()
+        ev.do("result.resolve", {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]},
+                                 "reason": "scoresheet"}, role="head-judge")
+        self.assertEqual("resolved", ev.match(1, 2)["status"])
+        ev.play(3, [["p1", "p4"], ["p2", "p3"]])
+        self.assertEqual("started", ev.round(3)["status"])
+
+    def test_a_disputed_match_can_be_resolved_after_later_rounds_were_paired(self) -> None:
+        # A dispute that reached a frozen round (e.g. from an imported document) is still settled.
+        ev = self._two_rounds_with_a_late_conflict()
+        rnd = ev.state["rounds"][0]
+        state = dict(ev.state, rounds=ev.state["rounds"] + [dict(ev.state["rounds"][1], number=3, status="draft")])
+        op = ev.log.op("result.resolve", {"round": rnd["number"], "table": 2,
+                                          "result": {"outcomes": ["win", "loss"]}, "reason": "judge call"},
+                       role="head-judge")
+        after = apply(state, op)
+        self.assertEqual("resolved", after["rounds"][0]["matches"][1]["status"])
+        report = ev.log.op("result.report", {"round": 1, "table": 1, "outcomes": ["loss", "win"]}, role="judge")
+        self.assertIn("record cannot change", check(state, report))
