@@ -127,9 +127,25 @@ function renderSync() {
   syncBox.dataset.waiting = String(s.waiting);
   syncBox.dataset.rejected = String(s.rejected);
   syncBox.dataset.syncing = s.syncing ? "yes" : "no";
+  syncBox.dataset.state = s.refused ? "refused" : online ? "online" : "offline";
+  if (s.refused) {
+    // Never "waiting" when the server refuses: say what happened and what to do (changes stay on this device).
+    syncText.textContent = `Not syncing: the server refused this device's changes (${s.error}). `
+      + `${s.waiting} change${s.waiting === 1 ? " is" : "s are"} kept on this device. ${refusedAdvice(s.errorCode)}`;
+    return;
+  }
   const waiting = s.waiting === 0 ? "all changes synced" : `${s.waiting} change${s.waiting === 1 ? "" : "s"} waiting`;
   const refused = s.rejected ? ` · ${s.rejected} refused` : "";
   syncText.textContent = `${online ? "Online" : "Offline"} · ${waiting}${refused} · last sync ${when(s.lastSync)}`;
+}
+
+/** What a user does about a refused push, by the server's error code. */
+function refusedAdvice(code) {
+  if (["missing-token", "invalid-token", "token-revoked", "token-expired"].includes(code)) {
+    return "This device's access was withdrawn: join the event again with a new code from the organizer.";
+  }
+  if (code === "sequence-gap") return "Reload the app; if this stays red, show this screen to the organizer.";
+  return "Show this screen to the organizer; the app retries every few seconds.";
 }
 
 globalThis.addEventListener("online", renderSync);

@@ -89,7 +89,43 @@ export async function settle(eventId, lastSeq, rejections) {
   await tx.done;
 }
 
-/** The user has read a refusal: forget it. */
+/** A no-op in a sequence slot: the server accepts it and the device's sequence stays gapless. */
+function voidOp(dismissed) {
+  return { type: "device.void", payload: dismissed ? { dismissed } : {}, at: Date.now() };
+}
+
+/**
+ * The user has read a refusal: forget it. A change the server has not processed yet keeps its
+ * sequence slot as a void operation, so every later change can still be sent (never a hole).
+ */
 export async function dismiss(eventId, seq) {
-  await (await db()).delete("outbox", [eventId, seq]);
+  const tx = (await db()).transaction("outbox", "readwrite");
+  const row = await tx.store.get([eventId, seq]);
+  if (row && row.status === "pending") {
+    await tx.store.put({ ...row, op: voidOp(row.op.type), reason: null, error: null });
+  } else if (row) {
+    await tx.store.delete([eventId, seq]);  // the server has processed this slot already
+  }
+  await tx.done;
+}
+
+/**
+ * Repair a device whose outbox lost sequence numbers (a hole made by an older version, or storage
+ * trouble): fill every missing slot from ``expected`` up to the first unsent row with a void operation.
+ * Resolves with how many slots were filled.
+ */
+export async function fillGap(eventId, expected) {
+  const tx = (await db()).transaction("outbox", "readwrite");
+  const all = await tx.store.getAll(eventRange(eventId));
+  const have = new Set(all.map((r) => r.seq));
+  const next = all.filter((r) => r.status === "pending").map((r) => r.seq).sort((a, b) => a - b)[0];
+  let filled = 0;
+  for (let seq = expected; next !== undefined && seq < next; seq += 1) {
+    if (have.has(seq)) continue;
+    await tx.store.add({ event_id: eventId, seq, op: voidOp(null), status: "pending", server_seq: null,
+                         reason: null, error: null, created_at: Date.now() });
+    filled += 1;
+  }
+  await tx.done;
+  return filled;
 }

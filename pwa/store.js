@@ -120,6 +120,9 @@ export class EventStore extends EventTarget {
       lastSync: this.session?.last_sync ?? null,
       syncing: Boolean(this.syncing),
       error: this.session?.last_error ?? null,
+      // The server answered and refused the push: changes cannot go out until someone acts.
+      refused: Boolean(this.session?.last_error && this.session?.last_error_refused),
+      errorCode: this.session?.last_error_code ?? null,
     };
   }
 

@@ -6,16 +6,17 @@
 // the log now) or kept as refused. Works with fetch and IndexedDB only, so the
 // service worker's Background Sync runs the very same code.
 import { allSessions, db, getSession, updateSession } from "./db.js";
-import { applyVerdicts, settle, unsent } from "./outbox.js";
+import { applyVerdicts, fillGap, settle, unsent } from "./outbox.js";
 
 const PUSH_BATCH = 200;
 
 export class SyncError extends Error {
-  constructor(message, { status = 0, code = "network", offline = false } = {}) {
+  constructor(message, { status = 0, code = "network", offline = false, body = null } = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.offline = offline;
+    this.body = body;
   }
 }
 
@@ -41,13 +42,26 @@ async function api(session, path, options = {}) {
 
 async function push(session) {
   let sent = 0;
+  let repaired = false;
   for (;;) {
     const batch = (await unsent(session.event_id)).slice(0, PUSH_BATCH);
     if (!batch.length) return sent;
-    const body = await api(session, `/api/events/${encodeURIComponent(session.event_id)}/push`, {
-      method: "POST",
-      body: JSON.stringify({ device: session.device, ops: batch.map((row) => ({ seq: row.seq, op: row.op })) }),
-    });
+    let body;
+    try {
+      body = await api(session, `/api/events/${encodeURIComponent(session.event_id)}/push`, {
+        method: "POST",
+        body: JSON.stringify({ device: session.device, ops: batch.map((row) => ({ seq: row.seq, op: row.op })) }),
+      });
+    } catch (error) {
+      // A hole in this device's sequence (made before dismissals kept their slot): fill it once and retry.
+      const expected = error.body?.expected_seq;
+      if (!repaired && error.code === "sequence-gap" && Number.isInteger(expected)
+          && await fillGap(session.event_id, expected)) {
+        repaired = true;
+        continue;
+      }
+      throw error;
+    }
     await applyVerdicts(session.event_id, body.results);
     sent += batch.length;
   }
@@ -88,10 +102,12 @@ export async function syncEvent(eventId) {
   try {
     const pushed = await push(session);
     const pulled = await pull(await getSession(eventId));
-    await updateSession(eventId, { last_sync: Date.now(), last_error: null });
+    await updateSession(eventId, { last_sync: Date.now(), last_error: null, last_error_refused: false });
     return { pushed, pulled };
   } catch (error) {
-    await updateSession(eventId, { last_error: error.message, last_error_at: Date.now() });
+    // A refusal (the server answered no) is kept apart from being offline: the app shows it in red.
+    await updateSession(eventId, { last_error: error.message, last_error_at: Date.now(),
+                                   last_error_refused: !error.offline, last_error_code: error.code ?? null });
     throw error;
   }
 }

@@ -60,6 +60,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "result.resolve": _LEAD,                       # Doomtown 2.B, AGoT Marshal
     "cut.make": _LEAD,
     "penalty.issue": _LEAD | {"judge"},            # judges: warnings only
+    "device.void": _ALL,                           # a dismissed change's slot: changes nothing
 }
 
 

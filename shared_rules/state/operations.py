@@ -337,6 +337,12 @@ class PenaltyIssue:
     round: int | None = opt("round")
 
 
+@_payload
+class DeviceVoid:
+    """Nothing: a device's sequence slot whose change the user dismissed before it was sent (no holes)."""
+    dismissed: str | None = opt("name")
+
+
 #: Operation type -> payload class (the vocabulary, in the order of an event's life).
 PAYLOADS: dict[str, type] = {
     "event.create": EventCreate,
@@ -358,6 +364,7 @@ PAYLOADS: dict[str, type] = {
     "result.correct": ResultCorrect,
     "result.resolve": ResultResolve,
     "cut.make": CutMake,
+    "device.void": DeviceVoid,
     "penalty.issue": PenaltyIssue,
     "event.close": EventClose,
 }

@@ -619,6 +619,7 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
     "cut.make": _cut_make,
     "penalty.issue": _penalty_issue,
     "event.close": _event_close,
+    "device.void": lambda state, op: None,  # keeps the device's sequence gapless; changes nothing
 }
 
 

@@ -760,3 +760,17 @@ class LateDisputeTest(unittest.TestCase):
         self.assertEqual("resolved", after["rounds"][0]["matches"][1]["status"])
         report = ev.log.op("result.report", {"round": 1, "table": 1, "outcomes": ["loss", "win"]}, role="judge")
         self.assertIn("record cannot change", check(state, report))
+
+
+class DeviceVoidTest(unittest.TestCase):
+    def test_a_void_changes_nothing_but_the_device_sequence(self) -> None:
+        ev = played_round_one()
+        before = {k: v for k, v in ev.state.items() if k != "devices"}
+        ev.do("device.void", {"dismissed": "timer.resume"}, device="tab-9", role="judge")
+        self.assertEqual(before, {k: v for k, v in ev.state.items() if k != "devices"})
+        self.assertEqual(1, ev.state["devices"]["tab-9"])
+
+    def test_any_role_may_void_its_own_slot(self) -> None:
+        ev = played_round_one()
+        ev.do("device.void", {}, device="phone-1", role="player", player="p1")
+        self.assertEqual(1, ev.state["devices"]["phone-1"])
