@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from flask import current_app
-from sqlalchemy import insert, or_, select
+from sqlalchemy import func, insert, or_, select
 
 from backend.auth import Principal, new_code, hash_secret, new_id
 from backend.db import begin_write, db
@@ -459,6 +459,24 @@ def _player_base(event_id: str, text: str, principal: Principal) -> str:
     return dumps(doc)
 
 
+def _cap_held_devices(event_id: str, devices: dict[str, dict[str, int]], hold: int) -> None:
+    """A player's own operations held back with a draft round are not yet "processed" for their devices.
+
+    The device keeps them (sent, folded on top of the log) until the pull carries them, so a change the
+    player made while a round is in draft never vanishes from their phone.
+    """
+    if not devices:
+        return
+    first_held = db.session.execute(
+        select(Operation.device, func.min(Operation.device_seq))
+        .where(Operation.event_id == event_id, Operation.server_seq >= hold, Operation.device.in_(list(devices)))
+        .group_by(Operation.device)).all()
+    for name, seq in first_held:
+        progress = devices[name]
+        progress["last_seq"] = min(progress["last_seq"], seq - 1)
+        progress["last_accepted"] = min(progress["last_accepted"], seq - 1)
+
+
 def pull_body(event: Event, cursor: int, limit: int, device: str | None, principal: Principal | None = None) -> str:
     """The pull response as JSON text (stored operations are spliced in verbatim for speed).
 
@@ -483,6 +501,7 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     hold = _hold_point(event) if player_view else None
     if hold is not None:
         query = query.where(Operation.server_seq < hold)
+        _cap_held_devices(event.id, devices, hold)
     rows = db.session.execute(query.order_by(Operation.server_seq).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]

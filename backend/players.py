@@ -83,7 +83,8 @@ def my_matches(event_id: str):
     """A player's own matches.
     ---
     get:
-      summary: The calling player's matches, with reports awaiting confirmation (player tokens)
+      summary: The calling player's matches, with reports awaiting confirmation (player tokens); a round still
+        in draft is not shown
       security: [{bearer: []}]
       responses:
         200:
@@ -98,6 +99,8 @@ def my_matches(event_id: str):
     pid = principal.player
     matches = []
     for rnd in state["rounds"]:
+        if rnd["status"] == "draft":
+            continue  # drafted pairings are not posted yet (as in the player's pull and the public pages)
         for index, match in enumerate(rnd["matches"]):
             if pid in match["players"]:
                 matches.append({"round": rnd["number"], "stage": rnd["stage"], "match": index, "table": match["table"],

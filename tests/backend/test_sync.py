@@ -246,3 +246,24 @@ def test_openapi_description(client):
                  "/api/events/{event_id}/export"):
         assert path in spec["paths"], path
     assert json.dumps(spec)
+
+
+def test_a_draft_round_is_hidden_from_me_and_a_players_own_change_stays_on_their_phone(api):
+    eid, org = _event(api)
+    desk_seq = len(PLAYERS) + 3
+    api.push_ok(eid, org, "desk", [report(1, t, ["win", "loss"]) for t in (1, 2, 3, 4)], first_seq=desk_seq)
+    p1 = api.redeem(api.claims(eid, org)["p1"])["token"]
+    api.push_ok(eid, org, "desk", pair_ops(2)[:1], first_seq=desk_seq + 4)  # round 2: a draft only
+    me = api.client.get(f"/api/events/{eid}/me", headers=bearer(p1)).get_json()
+    assert [m["round"] for m in me["matches"]] == [1]
+    # The player checks in while round 2 is in draft: accepted, but held back with the draft.
+    api.push_ok(eid, p1, "phone-1", [{"type": "player.check_in", "payload": {"player": "p1"}}])
+    pulled = api.pull(eid, p1, device="phone-1")
+    assert all(o["op"]["type"] != "player.check_in" for o in pulled["ops"])
+    assert pulled["devices"]["phone-1"]["last_seq"] == 0  # so the phone keeps (and shows) its change
+    api.push_ok(eid, org, "desk", [{"type": "round.publish", "payload": {"number": 2}}], first_seq=desk_seq + 5)
+    pulled = api.pull(eid, p1, device="phone-1")
+    assert any(o["op"]["type"] == "player.check_in" for o in pulled["ops"])
+    assert pulled["devices"]["phone-1"]["last_seq"] == 1
+    me = api.client.get(f"/api/events/{eid}/me", headers=bearer(p1)).get_json()
+    assert [m["round"] for m in me["matches"]] == [1, 2]
