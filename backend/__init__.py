@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import time
 from pathlib import Path
 from typing import Any, Mapping
@@ -46,7 +47,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.json = StrictJSONProvider(app)
     app.config.from_mapping(
-        SECRET_KEY="dev",
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
         or "sqlite:///" + os.path.join(app.instance_path, "topcut.sqlite"),
         PWA_DIR=str(PROJECT_ROOT / "pwa"),
@@ -64,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
     os.makedirs(app.instance_path, exist_ok=True)
+    app.config["SECRET_KEY"] = _secret_key(app)
 
     from backend import models  # noqa: F401  (the tables create_all makes)
 
@@ -94,6 +95,43 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     push.init_app(app)  # Web Push: VAPID keys, /api/push blueprint, outbox drainer, CLI commands
     return app
+
+
+#: Where the generated secret key lives (in the instance folder, like the VAPID key).
+SECRET_KEY_FILE = "secret_key"
+#: Keys that protect nothing: refused outside tests.
+_WEAK_KEYS = {"dev", "development", "secret", "changeme", "change-me", "test"}
+
+
+def _secret_key(app: Flask) -> str:
+    """The HMAC key (it hides other players' penalty reasons): configured, or generated once per instance.
+
+    A configured key that is well known or shorter than 32 characters is refused outside tests: with
+    it a player could confirm a guess at a withheld reason offline.
+    """
+    configured = app.config.get("SECRET_KEY") or os.environ.get("TOPCUT_SECRET_KEY")
+    if configured:
+        weak = str(configured).lower() in _WEAK_KEYS or len(str(configured)) < 32
+        if weak and not app.testing:
+            raise RuntimeError("SECRET_KEY is too weak (a well-known value or under 32 characters): remove it "
+                               f"to use the key generated in {os.path.join(app.instance_path, SECRET_KEY_FILE)}, "
+                               "or set a long random one (python -c 'import secrets; print(secrets.token_urlsafe(48))')")
+        return str(configured)
+    path = os.path.join(app.instance_path, SECRET_KEY_FILE)
+    try:  # the first worker to start writes it; the others read it
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(secrets.token_urlsafe(48))
+    for _ in range(50):
+        with open(path, encoding="utf-8") as fh:
+            key = fh.read().strip()
+        if key:
+            return key
+        time.sleep(0.02)  # another worker is writing it this very moment
+    raise RuntimeError(f"{path} is empty: delete it and start again to generate a new secret key")
 
 
 def _create_tables() -> None:

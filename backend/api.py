@@ -12,7 +12,7 @@ from marshmallow import Schema
 
 from backend.errors import ApiError
 
-__all__ = ["MAX_JSON_DEPTH", "BodyRefused", "StrictJSONProvider", "load_body", "load_args", "respond"]
+__all__ = ["MAX_JSON_DEPTH", "MAX_SAFE_INTEGER", "BodyRefused", "StrictJSONProvider", "load_body", "load_args", "respond"]
 
 
 #: Deepest nesting of arrays and objects a request body may have (the rules engine recurses on values).
@@ -24,16 +24,29 @@ class BodyRefused(ValueError):
     """A parsed body the server refuses; its message is ours (safe to show), unlike the parser's."""
 
 
+class NumberRefused(BodyRefused):
+    """Well-formed JSON holding a whole number a tablet cannot hold exactly (422, not 400)."""
+
+
 def _no_constant(name: str) -> Any:
     raise BodyRefused("NaN and Infinity are not JSON")
 
 
+#: The largest whole number a tablet's JavaScript holds exactly (Number.MAX_SAFE_INTEGER is 2^53 - 1).
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
 def _check_text(value: Any) -> None:
-    """Refuse NUL characters, unpaired surrogates (no database can store them as text) and deep nesting."""
-    stack = [(value, 0)]
+    """Refuse NUL characters, unpaired surrogates (no database can store them as text), deep nesting and
+    whole numbers a tablet's JavaScript would round (beyond 2^53), naming where they are."""
+    stack: list[tuple[Any, int, str]] = [(value, 0, "body")]
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
+        item, depth, path = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if abs(item) > MAX_SAFE_INTEGER:
+                raise NumberRefused(f"{path}: {item} is beyond 2^53, which a tablet cannot hold exactly "
+                                  "(JavaScript numbers); send a smaller number")
+        elif isinstance(item, str):
             if "\x00" in item:
                 raise BodyRefused("text must not contain NUL characters")
             try:
@@ -44,10 +57,10 @@ def _check_text(value: Any) -> None:
             if depth >= MAX_JSON_DEPTH:
                 raise BodyRefused(f"the request body is nested more than {MAX_JSON_DEPTH} levels deep")
             if isinstance(item, dict):
-                stack.extend((key, depth + 1) for key in item.keys())
-                stack.extend((child, depth + 1) for child in item.values())
+                stack.extend((key, depth + 1, path) for key in item.keys())
+                stack.extend((child, depth + 1, f"{path}.{key}") for key, child in item.items())
             else:
-                stack.extend((child, depth + 1) for child in item)
+                stack.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(item))
 
 
 class StrictJSONProvider(DefaultJSONProvider):
@@ -64,11 +77,13 @@ def load_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON body loaded through ``schema`` (415 if not JSON, 400 if malformed, 422 if invalid)."""
     if not request.is_json:
         raise ApiError(415, "unsupported-media-type", "send the body as JSON (Content-Type: application/json)")
-    raw = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
+    raw = _body_bytes()
     if not raw.strip():
         raise ApiError(400, "malformed-json", "the request body is empty; send a JSON object")
     try:
         data = current_app.json.loads(raw)
+    except NumberRefused as exc:
+        raise ApiError(422, "invalid-request", str(exc)) from None
     except BodyRefused as exc:  # our own checks: the message names the problem
         raise ApiError(400, "malformed-json", str(exc)) from None
     except ValueError:  # the parser's text (and UnicodeDecodeError's) is not for clients: a fixed message
@@ -77,6 +92,18 @@ def load_body(schema: Schema) -> dict[str, Any]:
         raise ApiError(400, "malformed-json",
                        f"the request body is nested more than {MAX_JSON_DEPTH} levels deep") from None
     return schema.load(data)
+
+
+def _body_bytes() -> bytes:
+    """The raw body; 413 beyond MAX_CONTENT_LENGTH, also when it comes chunked (no Content-Length)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if request.content_length is not None or not limit:
+        return request.get_data(cache=True)  # Werkzeug answers 413 beyond MAX_CONTENT_LENGTH
+    # Chunked: the server (gunicorn) de-chunks wsgi.input; read one byte past the limit to know.
+    raw = request.environ["wsgi.input"].read(limit + 1)
+    if len(raw) > limit:
+        raise ApiError(413, "too-large", f"the request body is larger than {limit // (1024 * 1024)} MiB")
+    return raw
 
 
 def load_args(schema: Schema) -> dict[str, Any]:

@@ -113,3 +113,29 @@ def test_replayed_invitation_code_and_forged_tokens(api, event):
     for forged in ("tc_" + "A" * 43, "", "x" * 5000, first.get_json()["token_id"]):
         r = api.client.get(f"/api/events/{eid}/state", headers={"Authorization": f"Bearer {forged}"})
         assert r.status_code == 401, forged
+
+
+def test_integers_beyond_2_53_are_refused_naming_the_field(api, event):
+    eid, org = event
+    before = _snapshot(api, eid, org)
+    op = {"type": "timer.extend", "payload": {"round": 1, "seconds": 2**53 + 1}}
+    r = api.client.post(f"/api/events/{eid}/push", json={"device": "desk", "ops": [{"seq": 99, "op": op}]},
+                        headers=bearer(org))
+    _assert_error(r, 422, "invalid-request")
+    assert "body.ops[0].op.payload.seconds" in r.get_json()["message"] and "2^53" in r.get_json()["message"]
+    assert _snapshot(api, eid, org) == before
+
+
+def test_a_chunked_body_beyond_the_limit_gets_413(api, event):
+    import io
+
+    eid, org = event
+    before = _snapshot(api, eid, org)
+    body = b'{"device": "desk", "ops": [], "pad": "' + b"x" * (9 * 1024 * 1024) + b'"}'
+    r = api.client.post(f"/api/events/{eid}/push", input_stream=io.BytesIO(body),
+                        headers={**bearer(org), "Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    _assert_error(r, 413, "too-large")
+    with_length = api.client.post(f"/api/events/{eid}/push", data=body, headers=bearer(org),
+                                  content_type="application/json")
+    _assert_error(with_length, 413)
+    assert _snapshot(api, eid, org) == before
