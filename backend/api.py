@@ -37,16 +37,11 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 
 def _check_text(value: Any) -> None:
-    """Refuse NUL characters, unpaired surrogates (no database can store them as text), deep nesting and
-    whole numbers a tablet's JavaScript would round (beyond 2^53), naming where they are."""
-    stack: list[tuple[Any, int, str]] = [(value, 0, "body")]
+    """Refuse NUL characters, unpaired surrogates (no database can store them as text) and deep nesting."""
+    stack = [(value, 0)]
     while stack:
-        item, depth, path = stack.pop()
-        if isinstance(item, int) and not isinstance(item, bool):
-            if abs(item) > MAX_SAFE_INTEGER:
-                raise NumberRefused(f"{path}: {item} is beyond 2^53, which a tablet cannot hold exactly "
-                                  "(JavaScript numbers); send a smaller number")
-        elif isinstance(item, str):
+        item, depth = stack.pop()
+        if isinstance(item, str):
             if "\x00" in item:
                 raise BodyRefused("text must not contain NUL characters")
             try:
@@ -57,10 +52,25 @@ def _check_text(value: Any) -> None:
             if depth >= MAX_JSON_DEPTH:
                 raise BodyRefused(f"the request body is nested more than {MAX_JSON_DEPTH} levels deep")
             if isinstance(item, dict):
-                stack.extend((key, depth + 1, path) for key in item.keys())
-                stack.extend((child, depth + 1, f"{path}.{key}") for key, child in item.items())
+                stack.extend((key, depth + 1) for key in item.keys())
+                stack.extend((child, depth + 1) for child in item.values())
             else:
-                stack.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(item))
+                stack.extend((child, depth + 1) for child in item)
+
+
+def _check_numbers(value: Any) -> None:
+    """Refuse whole numbers a tablet's JavaScript would round (beyond 2^53), naming where they are."""
+    stack: list[tuple[Any, str]] = [(value, "body")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if abs(item) > MAX_SAFE_INTEGER:
+                raise NumberRefused(f"{path}: {item} is beyond 2^53, which a tablet cannot hold exactly "
+                                    "(JavaScript numbers); send a smaller number")
+        elif isinstance(item, dict):
+            stack.extend((child, f"{path}.{key}") for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
 
 
 class StrictJSONProvider(DefaultJSONProvider):
@@ -82,6 +92,7 @@ def load_body(schema: Schema) -> dict[str, Any]:
         raise ApiError(400, "malformed-json", "the request body is empty; send a JSON object")
     try:
         data = current_app.json.loads(raw)
+        _check_numbers(data)
     except NumberRefused as exc:
         raise ApiError(422, "invalid-request", str(exc)) from None
     except BodyRefused as exc:  # our own checks: the message names the problem

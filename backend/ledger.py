@@ -20,6 +20,7 @@ import hmac
 import json
 import logging
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -32,7 +33,9 @@ from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
 from backend.push import on_ops_accepted
 from shared_rules.errors import RulesError
-from shared_rules.state import ALLOWED, apply, from_event_document, initial_state, replay
+from shared_rules.state import (ALLOWED, OperationRejected, apply, apply_in_place, from_event_document,
+                                initial_state, replay)
+from shared_rules.state.state import clone
 
 __all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",
            "claim_rows_for", "Verdict",
@@ -57,26 +60,47 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-class _StateCache:
-    """event id -> (server seq, state): this app's folded states (never mutated in place)."""
+#: Events whose folded state one app process keeps (each cache; least recently used dropped first).
+STATE_CACHE_EVENTS = 32
 
-    def __init__(self) -> None:
+
+class _StateCache:
+    """event id -> (server seq, state), bounded (least recently used events dropped), thread-safe."""
+
+    def __init__(self, size: int = STATE_CACHE_EVENTS) -> None:
         self._lock = threading.Lock()
-        self._states: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._size = size
+        self._states: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
 
     def get(self, event_id: str) -> tuple[int, dict[str, Any]] | None:
         with self._lock:
-            return self._states.get(event_id)
+            found = self._states.get(event_id)
+            if found is not None:
+                self._states.move_to_end(event_id)
+            return found
 
     def put(self, event_id: str, seq: int, state: dict[str, Any]) -> None:
         with self._lock:
             current = self._states.get(event_id)
             if current is None or current[0] <= seq:
                 self._states[event_id] = (seq, state)
+                self._states.move_to_end(event_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
+
+    def drop(self, event_id: str) -> tuple[int, dict[str, Any]] | None:
+        with self._lock:
+            return self._states.pop(event_id, None)
 
 
 def _cache() -> _StateCache:
+    """Readers' states: never mutated once cached (pulls, standings, pages read them concurrently)."""
     return current_app.extensions.setdefault("topcut_state_cache", _StateCache())
+
+
+def _working() -> _StateCache:
+    """The writer's private states, changed in place under the event's write lock (see :func:`push`)."""
+    return current_app.extensions.setdefault("topcut_working_states", _StateCache())
 
 
 def base_state(event: Event) -> dict[str, Any]:
@@ -174,18 +198,6 @@ def _stored_verdict(row: Operation) -> Verdict:
     return Verdict(row.device_seq, "rejected", None, row.reason, row.error)
 
 
-def _try_apply(state: dict[str, Any], op: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None, str | None]:
-    """(new state, None, None) or (None, reason, error code)."""
-    try:
-        return apply(state, op), None, None
-    except RulesError as exc:
-        return None, str(exc), getattr(exc, "code", "operation-rejected")
-    except Exception as exc:  # a bug in the rules engine must not lose the device's sequence
-        log.exception("rules engine failed on %s", op.get("op_id"))
-        return None, f"{op.get('type')}: the rules engine failed on this operation ({type(exc).__name__})", \
-            "rules-failure"
-
-
 def _payload_digest(payload: Any) -> str:
     return "sha256:" + hashlib.sha256(dumps(payload).encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -225,12 +237,51 @@ def _precheck(principal: Principal, op: dict[str, Any], text: str) -> tuple[str,
     return None
 
 
-def _try_replay(state: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The state after every operation of the batch, or None if any of them is refused."""
+def _working_state(event: Event) -> dict[str, Any]:
+    """The writer's state at the event's head, to change in place (call under the event's write lock).
+
+    This process's working copy is brought up to the head by folding only the operations other
+    processes appended since (cross-process coherence without a re-fold); without one, a copy of the
+    readers' state (one copy, once). It is taken out of the cache while a push changes it, so a
+    failed push never leaves a half-changed state behind.
+    """
+    entry = _working().drop(event.id)
+    if entry is not None and entry[0] <= event.head_seq:
+        seq, state = entry
+        if seq < event.head_seq:
+            rows = db.session.execute(
+                select(Operation.op).where(Operation.event_id == event.id, Operation.server_seq > seq,
+                                           Operation.server_seq <= event.head_seq).order_by(Operation.server_seq)
+            ).scalars()
+            try:
+                for text in rows:
+                    apply_in_place(state, json.loads(text))
+            except Exception:  # the log no longer folds onto this copy: start again from the readers' state
+                state = clone(event_state(event)[1])
+        return state
+    return clone(event_state(event)[1])
+
+
+def _apply_to_working(state: dict[str, Any], op: dict[str, Any]) -> tuple[bool, str | None, str | None]:
+    """(accepted, reason, error code) of one operation applied to the working state in place.
+
+    A refusal (OperationRejected) leaves the state as it was; anything else is a bug in the rules
+    engine, which must not lose the device's sequence: it is refused as ``rules-failure`` and the
+    caller rebuilds the state (:class:`_Dirty`).
+    """
     try:
-        return replay(ops, state)
-    except Exception:
-        return None
+        apply_in_place(state, op)
+    except OperationRejected as exc:
+        return False, str(exc), getattr(exc, "code", "operation-rejected")
+    except Exception as exc:
+        log.exception("rules engine failed on %s", op.get("op_id"))
+        raise _Dirty(f"{op.get('type')}: the rules engine failed on this operation ({type(exc).__name__})") \
+            from exc
+    return True, None, None
+
+
+class _Dirty(Exception):
+    """The working state may be half-changed by a failing handler: rebuild it before going on."""
 
 
 def append_server_op(event: Event, state: dict[str, Any], op: dict[str, Any]) -> dict[str, Any]:
@@ -287,7 +338,8 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
 
     fresh = [item for item in items if item["seq"] > progress.last_seq]
     if fresh:
-        seq0, state = event_state(event)
+        seq0 = event.head_seq
+        state = _working_state(event)  # changed in place below: cost proportional to the operations
         new_claims: list[str] = []
         shown_claims: list[dict[str, str]] = []
         received = now_ms()
@@ -302,25 +354,27 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         if principal.role == "player":
             for op in ops:
                 dealias_report(event_id, op)
-        # Fast path: the whole batch folds (one copy of the state); otherwise one operation at a time.
         texts = [dumps(op) for op in ops]
-        refused = [_precheck(principal, op, text) for op, text in zip(ops, texts)]
-        batch_state = _try_replay(state, ops) if len(ops) > 1 and not any(refused) else None
-        for item, op, text, cheap in zip(fresh, ops, texts, refused):
+        accepted_ops: list[dict[str, Any]] = []
+        for item, op, text in zip(fresh, ops, texts):
             if rejections >= MAX_REJECTIONS_PER_PUSH:
                 break  # the rest waits for the next push (last_seq tells the device where to resume)
-            if batch_state is not None:
-                new_state, reason, error = batch_state, None, None
-            elif cheap is not None:
-                new_state, (reason, error) = None, cheap
+            cheap = _precheck(principal, op, text)
+            if cheap is not None:
+                ok, (reason, error) = False, cheap
             else:
-                new_state, reason, error = _try_apply(state, op)
+                try:
+                    ok, reason, error = _apply_to_working(state, op)
+                except _Dirty as dirty:
+                    # Rebuild: the log as committed, then this batch's accepted operations (pure, rare path).
+                    state = replay(accepted_ops, event_state(event, seq0)[1])
+                    ok, reason, error = False, str(dirty), "rules-failure"
             row = {"event_id": event_id, "device": device, "device_seq": item["seq"], "op": text,
                    "token_id": principal.token_id, "received_at": received, "server_seq": None,
                    "accepted": False, "reason": None, "error": None}
-            if new_state is not None:
+            if ok:
                 event.head_seq += 1
-                state = new_state
+                accepted_ops.append(op)
                 row["server_seq"], row["accepted"] = event.head_seq, True
                 progress.last_accepted = item["seq"]
                 verdicts.append(Verdict(item["seq"], "accepted", event.head_seq))
@@ -345,7 +399,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
             event.snapshot, event.snapshot_seq = dumps(state), event.head_seq
         head = event.head_seq
         db.session.commit()
-        _cache().put(event_id, head, state)
+        _working().put(event_id, head, state)  # only now: a failed push left no half-changed state cached
     else:
         head = event.head_seq
         shown_claims = []

@@ -638,6 +638,18 @@ def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
     state["devices"] = dict(sorted(devices.items()))
 
 
+def apply_in_place(state: dict[str, Any], op: Any) -> None:
+    """Apply one operation to ``state`` itself: cost proportional to the operation, not the event.
+
+    Every handler checks first and changes second, so an ``OperationRejected``
+    leaves ``state`` exactly as it was (tests/rules/test_state_in_place.py
+    checks it on random operation streams). Any other exception (a bug) may
+    leave it half-changed: the caller must then discard it. The server uses
+    this on its private working copy; :func:`apply` is the pure version.
+    """
+    _apply_in_place(state, op)
+
+
 def apply(state: dict[str, Any], op: Any) -> dict[str, Any]:
     """The state after one operation; the input is never changed. Raises ``OperationRejected``.
 
