@@ -455,8 +455,13 @@ def test_two_sender_processes_send_each_notification_once(database_url, tmp_path
                                  PUSH_WORKER=True))
     fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
     key_file = tmp_path / "instance" / "vapid_private.pem"
-    senders = [_sender_process(database_url, key_file, fake, tmp_path / f"sender{n}.log") for n in range(2)]
+    logs = [tmp_path / f"sender{n}.log" for n in range(2)]
+    senders = [_sender_process(database_url, key_file, fake, log) for log in logs]
     try:
+        deadline = time.monotonic() + 60
+        while not all("running" in log.read_text() for log in logs):  # both are polling before rows exist
+            assert time.monotonic() < deadline and all(p.poll() is None for p in senders), logs[0].read_text()
+            time.sleep(0.05)
         eid, org, seq, subs = subscribe_crowd(app, fake, 240)
         assert not drainer(app).enabled()  # this "app server" never sends
         pair_everyone(Api(app.test_client()), eid, org, seq + 1, [f"p{i:04d}" for i in range(240)])
