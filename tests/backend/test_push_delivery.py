@@ -528,3 +528,20 @@ def test_inline_sender_is_the_single_machine_default(sqlite_url, tmp_path):
         assert app.config["PUSH_SENDER"] == "inline" and drainer(app).enabled()
     finally:
         dispose(app)
+
+
+def test_push_service_slower_than_the_timeout_is_retried_later(database_url, tmp_path, fake):
+    fake.latency = 1.0
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_TIMEOUT=(0.5, 0.2)))
+    try:
+        w = World(app, fake)
+        w.desk(round1())
+        assert drainer(app).drain_once() == 9
+        rows = w.outbox()
+        assert {state for _, state, _, _ in rows} == {"pending"} and {a for _, _, a, _ in rows} == {1}
+        with app.app_context():
+            errors = set(db.session.execute(select(PushOutbox.last_error)).scalars())
+        assert all("Timeout" in e for e in errors), errors
+    finally:
+        drainer(app).stop()
+        dispose(app)
