@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -109,7 +110,7 @@ class Cluster:
         key_file = tmp / "shared" / "vapid_private.pem"
         generate_key_file(str(key_file))
         self.env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT),
-                        TOPCUT_SECRET_KEY="scale-out-shared-secret", TOPCUT_VAPID_KEY_FILE=str(key_file),
+                        TOPCUT_SECRET_KEY=secrets.token_urlsafe(48), TOPCUT_VAPID_KEY_FILE=str(key_file),
                         TOPCUT_PUSH_SENDER="external", TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
                         TOPCUT_PUSH_POLL_SECONDS="0.2")
         self.app_ports = [free_port(), free_port()]
