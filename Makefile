@@ -8,8 +8,8 @@ VPY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-# Debian packages `make test` needs; add more here (e.g. postgresql).
-DEBIAN_PACKAGES := chromium postgresql
+# Debian packages `make test` needs (nginx: the scale-out test's reverse proxy, docs/deploy.md).
+DEBIAN_PACKAGES := chromium postgresql nginx
 
 # Stamps live inside what they describe, so deleting .venv or node_modules
 # also forgets that they were installed.

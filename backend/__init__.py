@@ -32,7 +32,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     With no configuration at all the app keeps an SQLite database in its
     instance folder (``instance/topcut.sqlite`` next to this package);
     ``DATABASE_URL`` in the environment (e.g. ``postgresql+psycopg://...``)
-    selects another database. ``INSTANCE_PATH`` in ``config`` moves the
+    selects another database; ``TOPCUT_<KEY>`` variables set any other key
+    (values parsed as JSON when they are). ``INSTANCE_PATH`` in ``config`` moves the
     instance folder (tests use a temporary one).
     """
     config = dict(config or {})
@@ -57,6 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
     else:
         app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("TOPCUT")  # TOPCUT_SECRET_KEY, TOPCUT_PUSH_SENDER=external ... (docs/deploy.md)
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})

@@ -17,7 +17,10 @@ A request that fails a check is answered 400/401/403 and recorded in
 ``errors``; a good one is answered 201 and its plaintext recorded in
 ``deliveries``. ``fail_with`` makes the service answer a status instead (503:
 down, 410: gone ...), per subscription or for all; ``stop()``/``start()`` take the
-port away and back (connection refused in between).
+port away and back (connection refused in between). ``latency`` (seconds) delays
+every answer like a real push service's round trip (100-300 ms); ``in_flight``
+and ``max_in_flight`` count requests being answered at once (a sender's
+concurrency, observed).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import base64
 import json
 import os
 import struct
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -132,9 +136,22 @@ class Delivery:
     at: float = field(default_factory=time.time)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024  # listen() backlog: hundreds of senders' connections at once
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A sender that timed out and hung up is part of the test, not an error to print."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class FakePushService:
-    def __init__(self, expected_vapid_key: str | None = None) -> None:
+    def __init__(self, expected_vapid_key: str | None = None, latency: float = 0.0) -> None:
         self.expected_vapid_key = expected_vapid_key
+        self.latency = latency
+        self.in_flight = 0
+        self.max_in_flight = 0
         self.subscriptions: dict[str, FakeSubscription] = {}
         self.deliveries: list[Delivery] = []
         self.errors: list[str] = []
@@ -160,7 +177,7 @@ class FakePushService:
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                status, text = service._handle(self.path, dict(self.headers.items()), body)
+                status, text = service._answer(self.path, dict(self.headers.items()), body)
                 data = text.encode()
                 self.send_response(status)
                 if status == 201:
@@ -172,9 +189,7 @@ class FakePushService:
                 self.end_headers()
                 self.wfile.write(data)
 
-        server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        server.daemon_threads = True
-        server.request_queue_size = 128
+        server = _Server(("127.0.0.1", self.port), Handler)
         self._server = server
         self.port = server.server_address[1]
         self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
@@ -230,6 +245,19 @@ class FakePushService:
             return [d.payload for d in self.deliveries if d.subscription == sid]
 
     # -------------------------------------------------------------- checks
+
+    def _answer(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, str]:
+        """Check and record the request after ``latency`` seconds, counting the requests in flight."""
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.latency:
+                time.sleep(self.latency)
+            return self._handle(path, headers, body)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
 
     def _handle(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, str]:
         headers = {k.lower(): v for k, v in headers.items()}

@@ -4,12 +4,16 @@
 * :mod:`.subscriptions` — the blueprint: public key, subscribe, renew, unsubscribe, status;
 * :mod:`.notifications` — which accepted operations notify whom, queued in the operation's transaction;
 * :mod:`.queue` — the durable outbox and its drainer (claims, retries, backoff);
-* :mod:`.sender` — pywebpush through a guarded session; :mod:`.security` — endpoint validation.
+* :mod:`.sender` — pywebpush encryption, concurrent aiohttp delivery through a guarded resolver;
+* :mod:`.security` — endpoint validation.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import signal
+import threading
 
 import click
 from flask import Flask, current_app
@@ -43,17 +47,21 @@ def init_app(app: Flask) -> None:
         click.echo(f"VAPID key file: {path}")
         click.echo(f"public key (applicationServerKey): {keys.public_key}")
 
-    @app.cli.command("topcut-push-worker")
+    @app.cli.command("topcut-push-sender")
     @click.option("--once", is_flag=True, help="Send what is due now, then exit.")
-    def worker_command(once: bool) -> None:
-        """Drain the push outbox in the foreground (alongside, or instead of, the web workers' drainers)."""
+    def sender_command(once: bool) -> None:
+        """Drain the push outbox in the foreground: the sender process of a scale-out (PUSH_SENDER=external)."""
         drainer = queue.drainer(app)
         if once:
             click.echo(f"handled {drainer.drain_until_idle(timeout=300)} notification(s)")
+            drainer.stop()
             return
-        app.config["PUSH_WORKER"] = True
-        click.echo(f"push drainer {drainer.worker_id} running; Ctrl-C stops it")
-        try:
-            drainer.run_forever()
-        except KeyboardInterrupt:
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        drainer.ensure_started(force=True)
+        click.echo(f"push sender {drainer.worker_id} running with {len(drainer._threads)} lane(s); "
+                   "SIGTERM or Ctrl-C stops it", err=True)
+        while not stop.wait(1.0):
             pass
+        drainer.stop()

@@ -25,10 +25,14 @@ Semantics
   each message carries the same ``Topic`` and notification ``tag``, so the
   push service and the phone collapse the repeat into one notification.
 
-Each process runs one drainer thread (started lazily, fork-safe), woken
-immediately when its own requests commit new rows and polling every
-``PUSH_POLL_SECONDS`` for rows other processes wrote. ``flask --app backend
-topcut-push-worker`` runs a drainer in the foreground instead.
+Sending is concurrent (:mod:`backend.push.sender`: aiohttp, a connection pool
+per push-service host, ``PUSH_CONCURRENCY`` requests in flight); each process
+runs ``PUSH_PIPELINE`` drainer lanes so one batch is claimed or recorded while
+another is on the wire. With ``PUSH_SENDER = "inline"`` (the default) every app
+process runs its lanes (started lazily, fork-safe), woken immediately when its
+own requests commit new rows and polling every ``PUSH_POLL_SECONDS`` for rows
+other processes wrote. With ``"external"`` app processes only enqueue and
+``flask --app backend topcut-push-sender`` (one or more, anywhere) sends.
 """
 
 from __future__ import annotations
@@ -40,7 +44,6 @@ import socket
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from flask import Flask
@@ -50,7 +53,7 @@ from sqlalchemy.orm import Session
 from backend.db import begin_write, db
 from backend.models import PushOutbox, PushSubscription, now_ms
 from backend.push.notifications import PENDING_WAKE
-from backend.push.sender import Sender, SendResult
+from backend.push.sender import Job, Sender, SendResult
 
 __all__ = ["Drainer", "init_app", "drainer", "DEFAULTS"]
 
@@ -58,10 +61,13 @@ log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "PUSH_ENABLED": True,
+    "PUSH_SENDER": "inline",       # inline: every app process sends; external: only topcut-push-sender does
     "PUSH_WORKER": None,           # None: on unless TESTING
     "PUSH_ALLOWED_HOSTS": (),
     "PUSH_BATCH_SIZE": 200,
-    "PUSH_SEND_THREADS": 16,
+    "PUSH_PIPELINE": 2,            # batches in progress at once per process (one claims while one sends)
+    "PUSH_CONCURRENCY": 256,       # requests in flight per process
+    "PUSH_CONNECTIONS_PER_HOST": 128,
     "PUSH_POLL_SECONDS": 1.0,
     "PUSH_BACKOFF_BASE": 2.0,
     "PUSH_BACKOFF_MAX": 600.0,
@@ -70,6 +76,9 @@ DEFAULTS: dict[str, Any] = {
     "PUSH_TIME_WARNING_MINUTES": 5,
     "PUSH_RESOLVER": None,         # tests: a callable(host, port) -> [addresses]
 }
+#: ``PUSH_SENDER``: who sends. ``inline``: each app process runs drainer lanes (one machine, ``make run``);
+#: ``external``: app processes only enqueue; ``flask --app backend topcut-push-sender`` sends (scale-out).
+SENDER_MODES = ("inline", "external")
 
 
 class Drainer:
@@ -78,50 +87,52 @@ class Drainer:
         self.worker_id = f"{socket.gethostname()[:30]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._pid: int | None = None
         self._start_lock = threading.Lock()
         self._sender: Sender | None = None
-        self._pool: ThreadPoolExecutor | None = None
+        self._sender_pid: int | None = None
 
     # ------------------------------------------------------------ lifecycle
 
     @property
     def sender(self) -> Sender:
-        if self._sender is None:
+        if self._sender is None or self._sender_pid != os.getpid():
             from backend.push import vapid
 
             cfg = self.app.config
             self._sender = Sender(vapid.keys(self.app), cfg["PUSH_ALLOWED_HOSTS"], cfg["PUSH_RESOLVER"],
-                                  tuple(cfg["PUSH_TIMEOUT"]), cfg["PUSH_SEND_THREADS"])
+                                  tuple(cfg["PUSH_TIMEOUT"]), cfg["PUSH_CONCURRENCY"],
+                                  cfg["PUSH_CONNECTIONS_PER_HOST"])
+            self._sender_pid = os.getpid()
         return self._sender
 
-    def _executor(self) -> ThreadPoolExecutor:
-        if self._pool is None or self._pid != os.getpid():
-            self._pool = ThreadPoolExecutor(self.app.config["PUSH_SEND_THREADS"], thread_name_prefix="push-send")
-        return self._pool
-
     def enabled(self) -> bool:
+        """Whether this process runs the background drainer (never when an external sender does the sending)."""
+        if self.app.config["PUSH_SENDER"] == "external":
+            return False
         flag = self.app.config.get("PUSH_WORKER")
         return (not self.app.config.get("TESTING")) if flag is None else bool(flag)
 
-    def ensure_started(self) -> None:
-        """Start the background thread in this process (again after a fork)."""
-        if not self.enabled():
-            return
-        if self._thread is not None and self._thread.is_alive() and self._pid == os.getpid():
+    def _running(self) -> bool:
+        return self._pid == os.getpid() and bool(self._threads) and all(t.is_alive() for t in self._threads)
+
+    def ensure_started(self, force: bool = False) -> None:
+        """Start the background lanes in this process (again after a fork); ``force``: even if not enabled."""
+        if not (force or self.enabled()) or self._running():
             return
         with self._start_lock:
-            if self._thread is not None and self._thread.is_alive() and self._pid == os.getpid():
+            if self._running():
                 return
             if self._pid != os.getpid():
                 self.worker_id = f"{socket.gethostname()[:30]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-                self._pool = None
-                self._sender = None
             self._pid = os.getpid()
             self._stop.clear()
-            self._thread = threading.Thread(target=self.run_forever, name="push-drainer", daemon=True)
-            self._thread.start()
+            lanes = max(1, int(self.app.config["PUSH_PIPELINE"]))
+            self._threads = [threading.Thread(target=self.run_forever, name=f"push-drainer-{n}", daemon=True)
+                             for n in range(lanes)]
+            for thread in self._threads:
+                thread.start()
 
     def wake(self) -> None:
         self.ensure_started()
@@ -130,15 +141,18 @@ class Drainer:
     def stop(self, timeout: float = 10) -> None:
         self._stop.set()
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
+        for thread in self._threads:
+            thread.join(timeout)
+        self._threads = []
+        if self._sender is not None and self._sender_pid == os.getpid():
+            self._sender.close()
+        self._sender = None
 
     def run_forever(self) -> None:
+        """One lane: claim, send and record batches until stopped; several lanes overlap claiming and sending."""
         failures = 0
         while not self._stop.is_set():
+            self._wake.clear()  # a wake arriving while this batch is handled is kept for the next wait
             try:
                 handled = self.drain_once()
                 failures = 0
@@ -149,7 +163,6 @@ class Drainer:
                 self._stop.wait(min(30.0, 0.5 * 2 ** min(failures, 6)))
             if handled == 0 and not self._stop.is_set():
                 self._wake.wait(self._idle_wait())
-                self._wake.clear()
 
     def _idle_wait(self) -> float:
         poll = float(self.app.config["PUSH_POLL_SECONDS"])
@@ -172,21 +185,12 @@ class Drainer:
             claimed = self._claim()
         if not claimed:
             return 0
-        sender = self.sender
         jobs = [(row, sub) for row, sub in claimed if sub is not None]
         results: dict[int, SendResult] = {row["id"]: SendResult("gone", None, "subscription removed")
                                           for row, sub in claimed if sub is None}
-        if jobs:
-            def one(job):
-                row, sub = job
-                return row["id"], sender.send(sub["endpoint"], sub["p256dh"], sub["auth"], row["payload"],
-                                              row["ttl"], row["urgency"], row["topic"])
-
-            if len(jobs) == 1:
-                outcome = [one(jobs[0])]
-            else:
-                outcome = list(self._executor().map(one, jobs))
-            results.update(dict(outcome))
+        sent = self.sender.send_many([Job(sub["endpoint"], sub["p256dh"], sub["auth"], row["payload"], row["ttl"],
+                                          row["urgency"], row["topic"]) for row, sub in jobs])
+        results.update((row["id"], result) for (row, _), result in zip(jobs, sent))
         with self.app.app_context():
             self._record(claimed, results)
         return len(claimed)
@@ -195,7 +199,10 @@ class Drainer:
         cfg = self.app.config
         batch = int(cfg["PUSH_BATCH_SIZE"])
         timeout = sum(cfg["PUSH_TIMEOUT"])
-        lease_ms = int((batch / max(1, cfg["PUSH_SEND_THREADS"]) + 1) * timeout * 1000 + 30_000)
+        # Claimed rows wait behind every batch in progress in this process before their own request ends.
+        in_flight = max(1, min(int(cfg["PUSH_CONCURRENCY"]), int(cfg["PUSH_CONNECTIONS_PER_HOST"])))
+        waves = int(cfg["PUSH_PIPELINE"]) * batch / in_flight
+        lease_ms = int((waves + 1) * timeout * 1000 + 30_000)
         postgres = db.engine.dialect.name == "postgresql"
         begin_write()
         now = now_ms()
@@ -331,6 +338,8 @@ def init_app(app: Flask) -> None:
     allowed = app.config["PUSH_ALLOWED_HOSTS"]
     if isinstance(allowed, str):
         app.config["PUSH_ALLOWED_HOSTS"] = tuple(h for h in allowed.replace(",", " ").split() if h)
+    if app.config["PUSH_SENDER"] not in SENDER_MODES:
+        raise ValueError(f"PUSH_SENDER must be one of {', '.join(SENDER_MODES)}, not {app.config['PUSH_SENDER']!r}")
     app.extensions["topcut_push_drainer"] = Drainer(app)
     if not _listening:
         sa_event.listen(Session, "after_commit", _after_commit)

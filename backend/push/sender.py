@@ -1,44 +1,71 @@
-"""Sending one notification with pywebpush (aes128gcm + VAPID), through a guarded HTTP session.
+"""Sending notifications concurrently: pywebpush encrypts (aes128gcm + VAPID), aiohttp delivers.
 
-The session never follows redirects, ignores proxy/netrc settings from the
-environment, and opens every socket to an address it has just resolved and
-checked (:func:`backend.push.security.resolve_checked`): the endpoint is
-re-validated at send time on the very connection used.
+One :class:`Sender` per process owns an asyncio loop in its own thread and one
+aiohttp session whose connector keeps a pool of keep-alive connections per
+push-service host (``PUSH_CONNECTIONS_PER_HOST``), with at most
+``PUSH_CONCURRENCY`` requests in flight in all. pywebpush's
+:meth:`WebPusher.encode` produces the encrypted body; the VAPID
+``Authorization`` header comes from :mod:`backend.push.vapid`.
 
-:func:`send` never raises for a delivery problem; it classifies the answer:
+The SSRF guard holds on the very connection used: the session never follows
+redirects nor reads proxy settings from the environment, and every host name
+is resolved by :class:`GuardedResolver`, which refuses the host if any address
+is not public (:func:`backend.push.security.resolve_checked`); literal
+addresses are checked before the request.
+
+A send never raises for a delivery problem; it classifies the answer:
 
 * ``sent`` — 200/201/202;
 * ``gone`` — 404/410: the subscription expired or was unsubscribed (delete it);
 * ``retry`` — 429, 5xx, connection errors and timeouts (with the push
   service's ``Retry-After``, if any);
 * ``failed`` — any other answer (400 bad request, 401/403 VAPID refused,
-  413 payload too large), and endpoints refused by the security checks
-  (``blocked``).
+  413 payload too large); ``blocked`` — refused by the security checks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
+import ipaddress
 import logging
+import os
+import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable, Sequence
 
-import requests
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
 from pywebpush import WebPushException, WebPusher
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from backend.push import security
 
-__all__ = ["SendResult", "Sender"]
+__all__ = ["Job", "SendResult", "Sender", "GuardedResolver"]
 
 log = logging.getLogger(__name__)
 
+OK_STATUSES = frozenset({200, 201, 202})
+GONE_STATUSES = frozenset({404, 410})
+MAX_ERROR_BODY = 300
+MAX_OK_BODY = 65_536
 
-@dataclass
+
+@dataclass(frozen=True)
+class Job:
+    """One notification to one subscription."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    payload: str
+    ttl: int
+    urgency: str
+    topic: str | None
+
+
+@dataclass(frozen=True)
 class SendResult:
     outcome: str  # sent | gone | retry | failed | blocked
     status_code: int | None = None
@@ -59,108 +86,170 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _guarded_adapter(allowed_hosts: tuple[str, ...], resolver, pool_size: int) -> HTTPAdapter:
-    def checked_conn(conn, parent):
-        host = conn._dns_host
-        allowed = security._allowed(host, conn.port, allowed_hosts)
-        addresses = security.resolve_checked(host, conn.port, allowed, resolver)
-        last: Exception | None = None
-        original = conn._dns_host
-        for address in addresses:
-            conn._dns_host = address
-            try:
-                return parent._new_conn(conn)
-            except Exception as exc:  # try the host's next address
-                last = exc
-            finally:
-                conn._dns_host = original
-        assert last is not None
-        raise last
-
-    class GuardedHTTPConnection(HTTPConnection):
-        def _new_conn(self):
-            return checked_conn(self, HTTPConnection)
-
-    class GuardedHTTPSConnection(HTTPSConnection):
-        def _new_conn(self):
-            return checked_conn(self, HTTPSConnection)
-
-    class GuardedHTTPPool(HTTPConnectionPool):
-        ConnectionCls = GuardedHTTPConnection
-
-    class GuardedHTTPSPool(HTTPSConnectionPool):
-        ConnectionCls = GuardedHTTPSConnection
-
-    class GuardedAdapter(HTTPAdapter):
-        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-            super().init_poolmanager(*args, **kwargs)
-            self.poolmanager.pool_classes_by_scheme = {"http": GuardedHTTPPool, "https": GuardedHTTPSPool}
-
-    return GuardedAdapter(pool_connections=8, pool_maxsize=pool_size, max_retries=0)
+def _is_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
-class _NoRedirectSession(requests.Session):
-    def request(self, *args: Any, **kwargs: Any):  # type: ignore[override]
-        kwargs["allow_redirects"] = False
-        return super().request(*args, **kwargs)
+def classify(status: int, text: str, retry_after: str | None) -> SendResult:
+    """The outcome of a push service's answer."""
+    if status in OK_STATUSES:
+        return SendResult("sent", status)
+    detail = f"HTTP {status} {text}".strip()
+    if status in GONE_STATUSES:
+        return SendResult("gone", status, detail)
+    if status == 429 or status >= 500:
+        return SendResult("retry", status, detail, _retry_after(retry_after))
+    return SendResult("failed", status, detail)
+
+
+class GuardedResolver(AbstractResolver):
+    """aiohttp's resolver: a host's addresses only if every one of them passes the SSRF check."""
+
+    def __init__(self, allowed_hosts: tuple[str, ...], resolver: security.Resolver | None) -> None:
+        self.allowed_hosts = allowed_hosts
+        self.resolver = resolver
+
+    async def resolve(self, host: str, port: int = 0,
+                      family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
+        allowed = security._allowed(host, port, self.allowed_hosts)
+        addresses = await asyncio.get_running_loop().run_in_executor(
+            None, security.resolve_checked, host, port, allowed, self.resolver)
+        flags = socket.AI_NUMERICHOST | socket.AI_NUMERICSERV
+        return [ResolveResult(hostname=host, host=a, port=port,
+                              family=socket.AF_INET6 if ":" in a else socket.AF_INET, proto=0, flags=flags)
+                for a in addresses]
+
+    async def close(self) -> None:
+        return None
 
 
 class Sender:
-    """Sends notifications; one keep-alive session per thread."""
+    """Sends batches of notifications concurrently on its own event loop; thread-safe, fork-aware."""
 
-    def __init__(self, vapid_keys, allowed_hosts: Iterable[str] = (), resolver=None,
-                 timeout: tuple[float, float] = (5.0, 10.0), pool_size: int = 16) -> None:
+    def __init__(self, vapid_keys, allowed_hosts: Iterable[str] = (), resolver: security.Resolver | None = None,
+                 timeout: tuple[float, float] = (5.0, 10.0), concurrency: int = 256,
+                 per_host: int = 128) -> None:
         self.vapid = vapid_keys
         self.allowed_hosts = tuple(allowed_hosts)
         self.resolver = resolver
         self.timeout = timeout
-        self.pool_size = pool_size
-        self._local = threading.local()
+        self.concurrency = max(1, int(concurrency))
+        self.per_host = max(1, min(int(per_host), self.concurrency))
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._pid: int | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._host_slots: dict[str, asyncio.Semaphore] = {}
 
-    def _session(self) -> requests.Session:
-        session = getattr(self._local, "session", None)
-        if session is None:
-            session = _NoRedirectSession()
-            session.trust_env = False
-            adapter = _guarded_adapter(self.allowed_hosts, self.resolver, self.pool_size)
-            session.mount("https://", adapter)
-            session.mount("http://", adapter)
-            self._local.session = session
-        return session
+    # ------------------------------------------------------------ the loop
 
-    def send(self, endpoint: str, p256dh: str, auth: str, payload: str, ttl: int, urgency: str,
-             topic: str | None) -> SendResult:
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid() or not self._thread.is_alive():
+                self._loop = asyncio.new_event_loop()
+                self._session, self._slots, self._host_slots = None, None, {}
+                self._pid = os.getpid()
+                self._thread = threading.Thread(target=self._loop.run_forever, name="push-send", daemon=True)
+                self._thread.start()
+            return self._loop
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            connector = aiohttp.TCPConnector(limit=self.concurrency, limit_per_host=self.per_host,
+                                             resolver=GuardedResolver(self.allowed_hosts, self.resolver),
+                                             use_dns_cache=False)
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=False,
+                                                  auto_decompress=False)
+            self._slots = asyncio.Semaphore(self.concurrency)
+        return self._session
+
+    def close(self) -> None:
+        """Close the connections and stop the loop's thread."""
+        with self._lock:
+            loop, thread, self._loop = self._loop, self._thread, None
+        if loop is None or self._pid != os.getpid():
+            return
+        if self._session is not None:
+            asyncio.run_coroutine_threadsafe(self._session.close(), loop).result(10)
+            self._session = None
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(10)
+        loop.close()
+
+    # ------------------------------------------------------------ sending
+
+    def send_many(self, jobs: Sequence[Job]) -> list[SendResult]:
+        """Send every job concurrently; the results in the jobs' order."""
+        if not jobs:
+            return []
+        loop = self._ensure_loop()
+        return asyncio.run_coroutine_threadsafe(self._send_all(list(jobs)), loop).result()
+
+    def send(self, job: Job) -> SendResult:
+        return self.send_many([job])[0]
+
+    async def _send_all(self, jobs: list[Job]) -> list[SendResult]:
+        session = self._client()
+        return list(await asyncio.gather(*(self._send_one(session, job) for job in jobs)))
+
+    def _host_slot(self, endpoint: security.Endpoint) -> asyncio.Semaphore:
+        key = f"{endpoint.scheme}://{endpoint.host}:{endpoint.port}"
+        slot = self._host_slots.get(key)
+        if slot is None:
+            slot = self._host_slots[key] = asyncio.Semaphore(self.per_host)
+        return slot
+
+    async def _send_one(self, session: aiohttp.ClientSession, job: Job) -> SendResult:
         try:
-            security.parse_endpoint(endpoint, self.allowed_hosts)
+            endpoint = security.parse_endpoint(job.endpoint, self.allowed_hosts)
+            if _is_literal(endpoint.host):  # aiohttp does not resolve a literal address: check it here
+                security.resolve_checked(endpoint.host, endpoint.port, endpoint.allowed)
         except security.BlockedEndpoint as exc:
             return SendResult("blocked", None, f"{exc.code}: {exc}")
-        headers = self.vapid.headers(endpoint)
-        headers["Urgency"] = urgency
-        if topic:
-            headers["Topic"] = topic
-        info = {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
+        assert self._slots is not None
+        async with self._host_slot(endpoint), self._slots:
+            try:
+                body, headers = self._encrypt(job)
+            except (WebPushException, ValueError, TypeError) as exc:  # bad keys: never deliverable
+                return SendResult("failed", None, str(exc)[:500])
+            return await self._post(session, job.endpoint, body, headers)
+
+    def _encrypt(self, job: Job) -> tuple[bytes, dict[str, str]]:
+        """The aes128gcm body (pywebpush) and the request's headers (VAPID, TTL, Urgency, Topic)."""
+        info = {"endpoint": job.endpoint, "keys": {"p256dh": job.p256dh, "auth": job.auth}}
+        encoded = WebPusher(info).encode(job.payload.encode("utf-8"), "aes128gcm")
+        headers = self.vapid.headers(job.endpoint)
+        headers.update({"Content-Encoding": "aes128gcm", "TTL": str(int(job.ttl)), "Urgency": job.urgency,
+                        "Content-Type": "application/octet-stream"})
+        if job.topic:
+            headers["Topic"] = job.topic
+        return encoded["body"], headers
+
+    async def _post(self, session: aiohttp.ClientSession, url: str, body: bytes,
+                    headers: dict[str, str]) -> SendResult:
+        connect, read = self.timeout
+        timeout = aiohttp.ClientTimeout(total=connect + read, sock_connect=connect)
         try:
-            response = WebPusher(info, requests_session=self._session()).send(
-                payload.encode("utf-8"), headers, ttl=ttl, content_encoding="aes128gcm", timeout=self.timeout)
+            async with session.post(url, data=body, headers=headers, allow_redirects=False,
+                                    timeout=timeout) as response:
+                # Read a bounded answer; one read to its end lets the connection go back to the pool.
+                limit = MAX_OK_BODY if response.status in OK_STATUSES else MAX_ERROR_BODY
+                text = (await response.content.read(limit)).decode("utf-8", "replace")
+                return classify(response.status, "" if response.status in OK_STATUSES else text,
+                                response.headers.get("Retry-After"))
         except security.BlockedEndpoint as exc:
             return SendResult("blocked", None, f"{exc.code}: {exc}")
-        except WebPushException as exc:  # bad keys: this subscription can never be sent to
-            return SendResult("failed", None, str(exc)[:500])
-        except requests.RequestException as exc:
+        except aiohttp.InvalidURL as exc:
+            return SendResult("blocked", None, f"invalid-endpoint: {exc}"[:500])
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+            cause = exc.__cause__ if isinstance(exc.__cause__, security.BlockedEndpoint) else None
+            if cause is not None:
+                return SendResult("blocked", None, f"{cause.code}: {cause}")
             return SendResult("retry", None, f"{type(exc).__name__}: {exc}"[:500])
-        except (OSError, ValueError) as exc:
-            return SendResult("retry", None, f"{type(exc).__name__}: {exc}"[:500])
-        status = response.status_code
-        if status in (200, 201, 202):
-            return SendResult("sent", status)
-        text = ""
-        try:
-            text = response.text[:300]
-        except Exception:  # pragma: no cover - undecodable body
-            pass
-        if status in (404, 410):
-            return SendResult("gone", status, f"HTTP {status} {text}".strip())
-        if status == 429 or status >= 500:
-            return SendResult("retry", status, f"HTTP {status} {text}".strip(),
-                              _retry_after(response.headers.get("Retry-After")))
-        return SendResult("failed", status, f"HTTP {status} {text}".strip())

@@ -6,6 +6,11 @@ Every test runs on SQLite and PostgreSQL. The drainer is driven by hand
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -21,6 +26,8 @@ from tests.backend.conftest import dispose
 from tests.backend.helpers import Api, bearer, register_ops, report
 from tests.fakepush import FakePushService
 
+ROOT = Path(__file__).resolve().parents[2]
+FLASK = Path(sys.executable).with_name("flask")
 NAMES = ["Ash Ketchum", "Misty Williams", "Brock Harrison", "Gary Oak", "Dawn Berlitz", "May Maple",
          "Iris Dragon", "Cilan Striaton", "Serena Yvonne"]
 PLAYERS = [{"id": f"p{i + 1}", "name": name} for i, name in enumerate(NAMES)]  # 9: one bye
@@ -365,3 +372,176 @@ def test_endpoint_is_rechecked_at_send_time(database_url, tmp_path, fake):
         # The players' subscriptions point somewhere refused: they are dropped (the judge's was not used).
         assert set(db.session.execute(select(PushSubscription.role)).scalars()) == {"judge"}
     dispose(app)
+
+
+# ---------------------------------------------------------------- concurrency and sender processes
+
+def subscribe_crowd(app, fake: FakePushService, count: int) -> tuple[str, str, int, list]:
+    """An event with ``count`` registered players, each phone subscribed (rows as the API leaves them)."""
+    from backend.auth import new_token
+    from backend.push.subscriptions import endpoint_hash
+
+    api = Api(app.test_client())
+    created = api.create(name="Crowded Cup")
+    eid, org = created["event_id"], created["token"]
+    players = [{"id": f"p{i:04d}", "name": f"Trainer{i} Surname{i}"} for i in range(count)]
+    api.push_ok(eid, org, "desk", register_ops(players))
+    subs = []
+    with app.app_context():
+        for p in players:
+            token, _ = new_token(eid, "player", p["id"])
+            sub = fake.subscribe()
+            subs.append(sub)
+            db.session.add(PushSubscription(id=sub.id, event_id=eid, token_id=token.id, role="player",
+                                            player=p["id"], endpoint=sub.endpoint,
+                                            endpoint_hash=endpoint_hash(sub.endpoint),
+                                            p256dh=sub.info["keys"]["p256dh"], auth=sub.info["keys"]["auth"]))
+        db.session.commit()
+    return eid, org, len(players), subs
+
+
+def pair_everyone(api: Api, eid: str, org: str, first_seq: int, ids: list[str]) -> None:
+    matches = [{"table": i // 2 + 1, "players": ids[i:i + 2]} for i in range(0, len(ids), 2)]
+    api.push_ok(eid, org, "desk", [{"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+                                   {"type": "round.publish", "payload": {"number": 1}}], first_seq=first_seq)
+
+
+def test_slow_push_service_is_sent_to_concurrently(database_url, tmp_path, fake):
+    """200 notifications at 200 ms each: requests overlap (the service sees many at once), each sent once."""
+    fake.latency = 0.2
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_CONCURRENCY=64,
+                                 PUSH_CONNECTIONS_PER_HOST=64))
+    fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
+    try:
+        eid, org, seq, subs = subscribe_crowd(app, fake, 200)
+        pair_everyone(Api(app.test_client()), eid, org, seq + 1, [f"p{i:04d}" for i in range(200)])
+        assert drainer(app).drain_until_idle() == 200
+    finally:
+        drainer(app).stop()
+        dispose(app)
+    assert fake.errors == []
+    assert sorted(d.subscription for d in fake.deliveries) == sorted(s.id for s in subs)
+    assert fake.max_in_flight > 32  # one sender thread per request would show 1; 16 threads, 16
+    assert fake.max_in_flight <= 64  # PUSH_CONCURRENCY bounds it
+
+
+def test_sender_keeps_to_its_per_host_connection_limit(database_url, tmp_path, fake):
+    fake.latency = 0.05
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_CONNECTIONS_PER_HOST=8))
+    try:
+        eid, org, seq, subs = subscribe_crowd(app, fake, 60)
+        pair_everyone(Api(app.test_client()), eid, org, seq + 1, [f"p{i:04d}" for i in range(60)])
+        assert drainer(app).drain_until_idle() == 60
+    finally:
+        drainer(app).stop()
+        dispose(app)
+    assert len(fake.deliveries) == 60 and fake.errors == []
+    assert 1 < fake.max_in_flight <= 8
+
+
+def _sender_process(database_url: str, key_file: Path, fake: FakePushService, log: Path) -> subprocess.Popen:
+    """``flask --app backend topcut-push-sender``, configured from the environment as in docs/deploy.md."""
+    env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT),
+               TOPCUT_VAPID_KEY_FILE=str(key_file), TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
+               TOPCUT_PUSH_BATCH_SIZE="10", TOPCUT_PUSH_POLL_SECONDS="0.05", TOPCUT_PUSH_SENDER="external")
+    return subprocess.Popen([str(FLASK), "--app", "backend", "topcut-push-sender"], cwd=ROOT, env=env,
+                            stdout=log.open("wb"), stderr=subprocess.STDOUT)
+
+
+def test_two_sender_processes_send_each_notification_once(database_url, tmp_path, fake):
+    """App servers only enqueue (PUSH_SENDER=external); two sender processes share the outbox."""
+    fake.latency = 0.05
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_SENDER="external",
+                                 PUSH_WORKER=True))
+    fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
+    key_file = tmp_path / "instance" / "vapid_private.pem"
+    logs = [tmp_path / f"sender{n}.log" for n in range(2)]
+    senders = [_sender_process(database_url, key_file, fake, log) for log in logs]
+    try:
+        deadline = time.monotonic() + 60
+        while not all("running" in log.read_text() for log in logs):  # both are polling before rows exist
+            assert time.monotonic() < deadline and all(p.poll() is None for p in senders), logs[0].read_text()
+            time.sleep(0.05)
+        eid, org, seq, subs = subscribe_crowd(app, fake, 240)
+        assert not drainer(app).enabled()  # this "app server" never sends
+        pair_everyone(Api(app.test_client()), eid, org, seq + 1, [f"p{i:04d}" for i in range(240)])
+        delivered = fake.wait_for(240, timeout=60)
+        time.sleep(0.5)  # a double send would arrive now
+        with app.app_context():
+            rows = db.session.execute(select(PushOutbox.state, PushOutbox.claimed_by)).all()
+    finally:
+        for proc in senders:
+            proc.send_signal(signal.SIGTERM)
+        for proc in senders:
+            assert proc.wait(timeout=20) == 0, (tmp_path / "sender0.log").read_text()[-2000:]
+        dispose(app)
+    assert fake.errors == []
+    assert len(delivered) == len(fake.deliveries) == 240
+    assert sorted(d.subscription for d in fake.deliveries) == sorted(s.id for s in subs)
+    assert {state for state, _ in rows} == {"sent"}
+    assert len({claimer.rsplit(":", 1)[0] for _, claimer in rows}) == 2  # both processes sent a share
+
+
+def test_dns_rebinding_to_a_private_address_is_blocked_on_the_connection(tmp_path, fake):
+    """A host name that now resolves to loopback is refused by the resolver the connection uses."""
+    from backend.push.sender import Job, Sender
+    from backend.push.vapid import VapidKeys, _new_pem
+
+    sub = fake.subscribe()
+    keys = sub.info["keys"]
+    sender = Sender(VapidKeys(_new_pem(), "mailto:t@example.org"), resolver=lambda host, port: ["127.0.0.1"])
+    try:
+        result = sender.send(Job(f"https://push.example.org/push/{sub.id}", keys["p256dh"], keys["auth"], "{}",
+                                 60, "normal", None))
+        literal = sender.send(Job(f"https://[::ffff:127.0.0.1]/push/{sub.id}", keys["p256dh"], keys["auth"],
+                                  "{}", 60, "normal", None))
+    finally:
+        sender.close()
+    assert result.outcome == "blocked" and "blocked-endpoint" in result.error
+    assert literal.outcome == "blocked"
+    assert fake.requests == 0
+
+
+def test_sender_mode_and_settings_come_from_the_environment(tmp_path, monkeypatch):
+    """What docs/deploy.md tells an app server: TOPCUT_* variables, JSON-parsed; a wrong mode is refused by name."""
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    monkeypatch.setenv("TOPCUT_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    monkeypatch.setenv("TOPCUT_PUSH_SENDER", "external")
+    monkeypatch.setenv("TOPCUT_PUSH_CONCURRENCY", "64")
+    monkeypatch.setenv("TOPCUT_PUSH_ALLOWED_HOSTS", '["push.lan:8443"]')
+    app = create_app()
+    try:
+        assert app.config["PUSH_SENDER"] == "external" and app.config["PUSH_CONCURRENCY"] == 64
+        assert app.config["PUSH_ALLOWED_HOSTS"] == ["push.lan:8443"]
+        assert not drainer(app).enabled()
+        assert (tmp_path / "vapid.pem").exists()
+    finally:
+        dispose(app)
+    monkeypatch.setenv("TOPCUT_PUSH_SENDER", "sideways")
+    with pytest.raises(ValueError, match="PUSH_SENDER must be one of inline, external, not 'sideways'"):
+        create_app()
+
+
+def test_inline_sender_is_the_single_machine_default(sqlite_url, tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": sqlite_url})
+    try:
+        assert app.config["PUSH_SENDER"] == "inline" and drainer(app).enabled()
+    finally:
+        dispose(app)
+
+
+def test_push_service_slower_than_the_timeout_is_retried_later(database_url, tmp_path, fake):
+    fake.latency = 1.0
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_TIMEOUT=(0.5, 0.2)))
+    try:
+        w = World(app, fake)
+        w.desk(round1())
+        assert drainer(app).drain_once() == 9
+        rows = w.outbox()
+        assert {state for _, state, _, _ in rows} == {"pending"} and {a for _, _, a, _ in rows} == {1}
+        with app.app_context():
+            errors = set(db.session.execute(select(PushOutbox.last_error)).scalars())
+        assert all("Timeout" in e for e in errors), errors
+    finally:
+        drainer(app).stop()
+        dispose(app)
