@@ -1,6 +1,15 @@
 """Sync benchmark: gunicorn on loopback, 50 devices pushing at once, then one big pull.
 
     .venv/bin/python -m bench.sync [--devices 50] [--ops 20000] [--batch 10] [--workers 4] [--skip-postgres]
+    .venv/bin/python -m bench.sync --growing [--players 512] [--rounds 8] [--workers 4]
+
+``--growing`` is a real event's shape, state that grows with it: the desk
+registers the players, then each round is paired and started, and 50 judge
+tablets report one result per push (one request per table), a tenth of the
+tables get a correction from another tablet, a few players drop and late
+entries register; the next round is paired once the results are in. It prints
+accepted ops/s and push latency p50/p99 per round, and a staff and a player
+pull of the whole log at the end.
 
 Targets (SQLite): >= 1,000 accepted operations per second from 50 concurrent
 devices, and a pull of 20,000 operations in <= 0.3 s. The same figures are
@@ -106,17 +115,130 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[str, str, list[str], str]:
+    app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url})
+    api = Api(app.test_client())
+    created = api.create(name="Regional", ruleset="pokemon-tcg")
+    eid, org = created["event_id"], created["token"]
+    roster = [{"id": f"p{i:04d}", "name": f"Player {i}"} for i in range(1, players + 1)]
+    ops = register_ops(roster)
+    for start in range(0, len(ops), 500):  # a push takes at most 500 operations
+        api.push_ok(eid, org, "desk", ops[start:start + 500], first_seq=start + 1)
+    tokens = [api.staff_token(eid, org, "judge") for _ in range(devices)]
+    player = api.redeem(api.claims(eid, org)["p0001"])["token"]
+    with app.app_context():
+        db.engine.dispose()
+    return eid, org, tokens, player
+
+
+def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
+    """A growing event through gunicorn: rounds of one-result pushes from 50 tablets."""
+    import random
+
+    tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-"))
+    try:
+        eid, org, tokens, player = _growing_prepare(url, tmp, args.devices, args.players)
+        rng = random.Random(f"growing/{args.players}")
+        desk_seq = args.players + 1
+        active = [f"p{i:04d}" for i in range(1, args.players + 1)]
+        device_seq = [1] * args.devices
+        all_latencies: list[float] = []
+        rows = []
+        with gunicorn(url, workers=args.workers, tmp=tmp) as port:
+            desk = Http(port)
+
+            def desk_push(ops):
+                nonlocal desk_seq
+                body = {"device": "desk", "ops": [{"seq": desk_seq + i, "op": op} for i, op in enumerate(ops)]}
+                status, answer = desk.call("POST", f"/api/events/{eid}/push", body, org)
+                assert status == 200 and all(v["status"] == "accepted" for v in answer["results"]), answer
+                desk_seq += len(ops)
+
+            for number in range(1, args.rounds + 1):
+                rng.shuffle(active)
+                if len(active) % 2:
+                    active.append(f"late{number}")  # a late entry evens the field
+                    desk_push([{"type": "player.register", "payload": {"player": {"id": active[-1],
+                                                                                   "name": "Late"}}}])
+                tables = [[active[i], active[i + 1]] for i in range(0, len(active), 2)]
+                desk_push([{"type": "round.pair", "payload": {"number": number, "matches": [
+                    {"table": t + 1, "players": ps} for t, ps in enumerate(tables)]}},
+                    {"type": "round.start", "payload": {"number": number, "duration_s": 3000}}])
+                work: list[list[dict]] = [[] for _ in range(args.devices)]
+                for t in range(len(tables)):
+                    work[t % args.devices].append({"type": "result.report", "payload": {
+                        "round": number, "table": t + 1, "outcomes": ["win", "loss"]}})
+                for t in range(0, len(tables), 10):  # a correction from another tablet
+                    work[(t + 1) % args.devices].append({"type": "result.correct", "payload": {
+                        "round": number, "table": t + 1, "outcomes": ["loss", "win"]}})
+                latencies: list[float] = []
+                lock = threading.Lock()
+
+                def device(index: int) -> None:
+                    http = Http(port)
+                    mine = []
+                    for op in work[index]:
+                        body = {"device": f"tab-{index}", "ops": [{"seq": device_seq[index], "op": op}]}
+                        t0 = time.perf_counter()
+                        status, answer = http.call("POST", f"/api/events/{eid}/push", body, tokens[index])
+                        mine.append(time.perf_counter() - t0)
+                        assert status == 200, answer
+                        device_seq[index] += 1
+                    http.close()
+                    with lock:
+                        latencies.extend(mine)
+
+                threads = [threading.Thread(target=device, args=(i,), daemon=True) for i in range(args.devices)]
+                t0 = time.perf_counter()
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                elapsed = time.perf_counter() - t0
+                drops = [active.pop() for _ in range(2)]  # two players drop after the round
+                desk_push([{"type": "player.drop", "payload": {"player": pid}} for pid in drops])
+                latencies.sort()
+                all_latencies.extend(latencies)
+                rows.append((number, len(latencies), len(latencies) / elapsed, latencies[len(latencies) // 2],
+                             latencies[int(len(latencies) * 0.99)]))
+            pulls = {}
+            for who, token in (("staff", org), ("player", player)):
+                times = []
+                for _ in range(3):
+                    t1 = time.perf_counter()
+                    raw = desk.raw_get(f"/api/events/{eid}/pull?cursor=0&limit=20000", token)
+                    times.append(time.perf_counter() - t1)
+                pulls[who] = (min(times), len(json.loads(raw)["ops"]))
+            desk.close()
+        print(f"[{label}] growing event: {args.players} players, {args.devices} tablets, one result per push, "
+              f"{args.workers} gunicorn workers")
+        print(f"[{label}] round | pushes | accepted ops/s | push p50 ms | push p99 ms")
+        for number, count, rate, p50, p99 in rows:
+            print(f"[{label}] {number:5d} | {count:6d} | {rate:14,.0f} | {p50 * 1000:11.1f} | {p99 * 1000:11.1f}")
+        all_latencies.sort()
+        print(f"[{label}] all   | {len(all_latencies):6d} | {'':14} | {all_latencies[len(all_latencies) // 2] * 1000:11.1f} | "
+              f"{all_latencies[int(len(all_latencies) * 0.99)] * 1000:11.1f}")
+        for who, (best, count) in pulls.items():
+            print(f"[{label}] {who} pull of the whole log ({count} operations): best {best:.3f} s")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--growing", action="store_true", help="the growing-event workload (see the docstring)")
+    parser.add_argument("--players", type=int, default=512)
+    parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--devices", type=int, default=50)
     parser.add_argument("--ops", type=int, default=20_000, help="operations pushed in total")
     parser.add_argument("--batch", type=int, default=20, help="operations per push (a device sends its pending queue)")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--skip-postgres", action="store_true")
     args = parser.parse_args()
+    runner = run_growing if args.growing else run
     tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-sqlite-"))
     try:
-        run("sqlite", f"sqlite:///{tmp / 'bench.sqlite'}", args)
+        runner("sqlite", f"sqlite:///{tmp / 'bench.sqlite'}", args)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if args.skip_postgres:
@@ -127,7 +249,7 @@ def main() -> int:
     spec.loader.exec_module(pg)
     try:
         with pg.throwaway_cluster() as cluster:
-            run("postgresql", cluster.url, args)
+            runner("postgresql", cluster.url, args)
     except pg.PostgresUnavailable as exc:
         print(f"[postgresql] skipped: {exc}")
     return 0
