@@ -50,7 +50,12 @@ def _started_event(browser, server):
     org.wait_for_selector("caption:has-text('Round 1 (swiss) — published')")
     org.click("#start-round")
     org.wait_for_selector("#round-progress")
+    # Everything so far is on the server before the tablet goes offline (the indicator can
+    # still show the previous sync's "0 waiting" for a moment after the click).
+    org.wait_for_function("(eid) => import('/pwa/outbox.js').then((m) => m.unsent(eid)).then((r) => r.length === 0)",
+                          arg=eid, timeout=60_000)
     wait_synced(org)
+    _until_server_has(server, org, eid, lambda st: bool(st["rounds"]) and (st["rounds"][0].get("timer") or {}).get("started_at"))
     return ctx, org, eid
 
 
@@ -81,7 +86,7 @@ def _until_server_has(server, page, eid: str, check, timeout_s: float = 30) -> d
         state = server.get(f"/api/events/{eid}/state", token)["state"]
         if check(state):
             return state
-        assert time.monotonic() < deadline, state["rounds"][0]["timer"]
+        assert time.monotonic() < deadline, state["rounds"]
         time.sleep(0.25)
 
 

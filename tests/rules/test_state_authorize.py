@@ -86,6 +86,7 @@ SCENARIOS: dict[str, tuple[Callable[[], Any], dict[str, Any], str]] = {
     "result.resolve": (_disputed, {"round": 1, "table": 1, "result": {"outcomes": ["tie", "tie"]}}, "p1"),
     "cut.make": (_complete, {"size": 2, "matches": [{"players": ["p1", "p3"]}]}, "p1"),
     "penalty.issue": (_registered, {"player": "p2", "kind": "warning", "reason": "slow play"}, "p1"),
+    "device.void": (_started, {"dismissed": "timer.resume"}, "p1"),
 }
 
 
