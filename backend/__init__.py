@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import random
 import secrets
 import time
 from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask, request
-from sqlalchemy.exc import SQLAlchemyError
 
 from backend.db import configure_engine, db
 
@@ -68,16 +66,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SECRET_KEY"] = _secret_key(app)
 
-    from backend import models  # noqa: F401  (the tables create_all makes)
+    from backend import models, schema  # noqa: F401  (models: the tables the migrations make)
 
     db.init_app(app)
     with app.app_context():
-        configure_engine(db.engine)
-        _create_tables()
+        configure_engine(db.engine, str(app.config.get("SQLITE_SYNCHRONOUS", "FULL")).upper())
+    schema.init_app(app)  # Alembic: upgrade to the newest revision (AUTO_MIGRATE=False skips it)
 
-    from backend import errors
+    from backend import errors, security
 
     errors.init_app(app)
+    security.init_app(app)  # CSP, nosniff, Referrer-Policy, frame-ancestors
+
+    from backend import limits
+
+    limits.init_app(app)  # 429 on wrong-code guessing, event-creation floods, push floods
 
     @app.before_request
     def _refuse_nul():
@@ -134,16 +137,3 @@ def _secret_key(app: Flask) -> str:
             return key
         time.sleep(0.02)  # another worker is writing it this very moment
     raise RuntimeError(f"{path} is empty: delete it and start again to generate a new secret key")
-
-
-def _create_tables() -> None:
-    """``create_all``, tolerating other workers creating the same tables at the same moment."""
-    for attempt in range(6):
-        try:
-            db.create_all()
-            return
-        except SQLAlchemyError:
-            db.session.rollback()
-            if attempt == 5:
-                raise
-            time.sleep(0.1 + random.random() * 0.4)

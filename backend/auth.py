@@ -12,16 +12,34 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from flask import request
+from flask import current_app, request
 from sqlalchemy import select
 
 from backend.db import db
 from backend.errors import ApiError
 from backend.models import Event, Token, now_ms
 
-__all__ = ["Principal", "hash_secret", "new_token", "new_code", "new_id", "authenticate", "require_event"]
+__all__ = ["Principal", "hash_secret", "new_token", "new_code", "new_id", "authenticate", "require_event",
+           "token_lifetime_s", "TOKEN_DEFAULTS"]
 
 STAFF = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+
+#: How long a staff token works unless the app rotates it first (it does, on a sync past half its life).
+#: Judges and scorekeepers are invited for an event; an organizer prepares events weeks ahead.
+#: Players' tokens do not expire (a phone is its owner's; the organizer revokes a claim if needed).
+TOKEN_DEFAULTS = {
+    "STAFF_TOKEN_TTL_S": 14 * 24 * 3600,
+    "ORGANIZER_TOKEN_TTL_S": 90 * 24 * 3600,
+    "TOKEN_ROTATION_GRACE_S": 10 * 60,
+}
+
+
+def token_lifetime_s(role: str) -> int | None:
+    """Seconds a new token of ``role`` works before it must be rotated; None: no expiry."""
+    if role not in STAFF:
+        return None
+    key = "ORGANIZER_TOKEN_TTL_S" if role == "organizer" else "STAFF_TOKEN_TTL_S"
+    return int(current_app.config.get(key) or TOKEN_DEFAULTS[key])
 
 
 def hash_secret(secret: str) -> str:
@@ -50,6 +68,8 @@ class Principal:
     event_id: str
     role: str
     player: str | None
+    #: When the token stops working (ms since the epoch), or None.
+    expires_at: int | None = None
 
     @property
     def actor(self) -> dict:
@@ -63,8 +83,10 @@ class Principal:
 def new_token(event_id: str, role: str, player: str | None = None, label: str = "") -> tuple[Token, str]:
     """A new token row (added to the session) and its secret, shown once."""
     secret = "tc_" + secrets.token_urlsafe(32)
+    created = now_ms()
+    lifetime = token_lifetime_s(role)
     token = Token(id=new_id(), event_id=event_id, token_hash=hash_secret(secret), role=role, player=player,
-                  label=label, created_at=now_ms())
+                  label=label, created_at=created, expires_at=created + lifetime * 1000 if lifetime else None)
     db.session.add(token)
     return token, secret
 
@@ -92,7 +114,8 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
     unknown or revoked, 403 if it belongs to another event or its role is not in ``roles``."""
     secret = _bearer() if _ID.match(event_id) else None
     digest = hash_secret(secret) if secret is not None else ""
-    row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at)
+    row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at,
+                                    Token.expires_at)
                              .where(Token.token_hash == digest)).first() if secret is not None else None
     if row is None or row.event_id != event_id:
         require_event(event_id)  # an unknown event is a 404 whatever the token
@@ -102,9 +125,12 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
             raise ApiError(401, "invalid-token", "this token is not valid")
     if row.revoked_at is not None:
         raise ApiError(401, "token-revoked", "this token was revoked")
+    if row.expires_at is not None and row.expires_at <= now_ms():
+        raise ApiError(401, "token-expired", "this device's access expired (it was not used for a long time): "
+                       "join the event again with a new code from the organizer; changes on the device are kept")
     if row.event_id != event_id:
         raise ApiError(403, "wrong-event", "this token belongs to another event")
-    principal = Principal(row.id, row.event_id, row.role, row.player)
+    principal = Principal(row.id, row.event_id, row.role, row.player, row.expires_at)
     if roles is not None and principal.role not in roles:
         raise ApiError(403, "forbidden", f"a {principal.role} may not do this (allowed: {', '.join(sorted(roles))})")
     return principal

@@ -18,6 +18,10 @@ from sqlalchemy.engine import Engine
 db = SQLAlchemy()
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: SQLite's ``synchronous`` setting (``SQLITE_SYNCHRONOUS`` in the config): FULL syncs the write-ahead log
+#: on every commit, so an accepted change survives a power cut; NORMAL syncs only at checkpoints (faster,
+#: and a power cut may undo the last moments' commits). The README's "Operations" section has the details.
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA")
 
 
 def _lock_path(engine: Engine) -> str | None:
@@ -33,7 +37,7 @@ def _release(record_info: dict) -> None:
         os.close(fd)  # closing the descriptor drops the flock
 
 
-def configure_engine(engine: Engine) -> None:
+def configure_engine(engine: Engine, synchronous: str = "FULL") -> None:
     """Attach the SQLite pragmas and the BEGIN / BEGIN IMMEDIATE switch (no-op on other databases).
 
     SQLite writers queue on an ``flock`` of ``<database>.writelock`` before
@@ -44,6 +48,8 @@ def configure_engine(engine: Engine) -> None:
     """
     if engine.dialect.name != "sqlite":
         return
+    if synchronous not in SQLITE_SYNCHRONOUS:
+        raise RuntimeError(f"SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}, not {synchronous!r}")
     lock_path = _lock_path(engine)
 
     @event.listens_for(engine, "connect")
@@ -52,7 +58,7 @@ def configure_engine(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 

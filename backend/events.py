@@ -8,10 +8,11 @@ from flask import Blueprint, jsonify
 from sqlalchemy import insert
 
 from backend.api import load_body, respond
-from backend.auth import STAFF, authenticate, new_id, new_token, require_event
+from backend.auth import STAFF, authenticate, new_id, new_token, require_event, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state
+from backend.limits import create_limit
 from backend.models import Event, Invitation, now_ms
 from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, EventSummarySchema, ExportResponseSchema,
                              StateResponseSchema)
@@ -22,6 +23,7 @@ bp = Blueprint("events", __name__, url_prefix="/api/events")
 
 
 @bp.post("")
+@create_limit
 def create_event():
     """Create an event from a ruleset, or import a whole topcut-event/1 document.
     ---
@@ -86,7 +88,8 @@ def create_event():
     db.session.commit()
     return respond(CreateEventResponseSchema(),
                    {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,
-                    "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq, "claims": claims}, 201)
+                    "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq, "claims": claims,
+                    "expires_in_s": token_lifetime_s("organizer")}, 201)
 
 
 @bp.get("/<event_id>")

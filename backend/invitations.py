@@ -10,10 +10,11 @@ from flask import Blueprint, request
 from sqlalchemy import update
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret, new_code, new_id, new_token, normalise_code
+from backend.auth import hash_secret, new_code, new_id, new_token, normalise_code, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import lock_event
+from backend.limits import redeem_limit
 from backend.auth import authenticate
 from backend.models import Invitation, now_ms
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
@@ -65,6 +66,7 @@ def invite(event_id: str):
 
 
 @bp.post("/invitations/redeem")
+@redeem_limit
 def redeem():
     """Redeem a one-time code (staff invitation or player claim code) for a token.
     ---
@@ -101,4 +103,5 @@ def redeem():
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
     db.session.commit()
     return respond(TokenGrantSchema(), {"event_id": token.event_id, "token": secret, "token_id": token.id,
-                                        "role": token.role, "player": token.player}, 201)
+                                        "role": token.role, "player": token.player,
+                                        "expires_in_s": token_lifetime_s(token.role)}, 201)

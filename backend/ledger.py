@@ -33,7 +33,7 @@ from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
 from backend.push import on_ops_accepted
 from shared_rules.errors import RulesError
-from shared_rules.state import (ALLOWED, OperationRejected, apply, apply_in_place, from_event_document,
+from shared_rules.state import (ALLOWED, OperationRejected, apply, apply_in_place, cap_problem, from_event_document,
                                 initial_state, replay)
 from shared_rules.state.state import clone
 
@@ -47,7 +47,8 @@ log = logging.getLogger(__name__)
 SERVER_DEVICE = "server"
 SNAPSHOT_EVERY = 250
 #: An operation larger than this (its JSON, as applied) is refused without being tried.
-MAX_OP_BYTES = 64 * 1024
+#: A 4,096-player round's pairings fit; every field also has its own cap (shared_rules/state/caps.py).
+MAX_OP_BYTES = 1536 * 1024
 #: A rejected operation larger than this is stored as a digest of its body, not in full.
 MAX_REJECTED_BODY_BYTES = 2 * 1024
 #: After this many rejections one push stops; the rest of the batch is left for the device to push again.
@@ -234,6 +235,9 @@ def _precheck(principal: Principal, op: dict[str, Any], text: str) -> tuple[str,
     if principal.role not in allowed:
         return (f"{op['type']}: a {principal.role} may not do this (allowed: {', '.join(sorted(allowed))})",
                 "not-authorized")
+    too_big = cap_problem(op["type"], op["payload"])
+    if too_big is not None:
+        return too_big, "field-too-large"
     return None
 
 
@@ -300,13 +304,15 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
                                                      Token.revoked_at.is_(None))).first()
     if live is None:  # revoked since the request was authenticated
         raise ApiError(401, "token-revoked", "this token was revoked")
+    if principal.expires_at is not None and principal.expires_at <= now_ms():
+        raise ApiError(401, "token-expired", "this device's access expired: join the event again with a new code")
     progress = db.session.get(Device, (event_id, device))
     if progress is None:
         progress = Device(event_id=event_id, device=device, token_id=principal.token_id, last_seq=0, last_accepted=0)
         db.session.add(progress)
     elif progress.token_id != principal.token_id:
         owner = db.session.get(Token, progress.token_id)
-        if owner is not None and (owner.revoked_at is None or owner.role != principal.role
+        if owner is not None and (not _withdrawn(owner) or owner.role != principal.role
                                   or owner.player != principal.player):
             raise ApiError(403, "device-taken", f"device '{device}' belongs to another token; use another device id")
         # The old token was revoked and this one has the same role (and player): the device was re-invited.
@@ -441,9 +447,15 @@ def _withheld(event_id: str, reason: Any) -> Any:
 
 
 def _owns(owner: Token | None, principal: Principal) -> bool:
-    """A device belongs to the principal: its token, or a revoked token of the same role and player."""
+    """A device belongs to the principal: its token, or a withdrawn token of the same role and player."""
     return owner is not None and (owner.id == principal.token_id or (
-        owner.revoked_at is not None and owner.role == principal.role and owner.player == principal.player))
+        _withdrawn(owner) and owner.role == principal.role and owner.player == principal.player))
+
+
+def _withdrawn(token: Token) -> bool:
+    """Revoked, expired, or rotated into another token: a device may move to a new token of the same holder."""
+    return (token.revoked_at is not None or token.replaced_by is not None
+            or (token.expires_at is not None and token.expires_at <= now_ms()))
 
 
 def dealias_report(event_id: str, op: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import BigInteger, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Float, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from backend.db import db
@@ -85,6 +85,10 @@ class Token(db.Model):
     label: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: A staff token stops working at this instant (ms) unless rotated before; NULL: never (players' tokens).
+    expires_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: The token this one was rotated into (it keeps working for a short grace period, then expires).
+    replaced_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Invitation(db.Model):
@@ -105,6 +109,16 @@ class Invitation(db.Model):
     redeemed_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     token_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class RateLimit(db.Model):
+    """A rate limit's fixed-window counter, when the counts live in the database (backend/limits.py)."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class PushSubscription(db.Model):

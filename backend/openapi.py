@@ -24,6 +24,7 @@ ERROR_STATUSES = {
     "413": "body too large",
     "415": "not JSON",
     "422": "invalid request",
+    "429": "rate limited (too many wrong codes, event creations or pushes); retry after the Retry-After header's seconds",
     "503": "the database is busy or unavailable; retry after the Retry-After header's seconds",
 }
 
@@ -31,16 +32,17 @@ _TOKEN = ("401", "403")
 _BODY = ("413", "415", "422")
 #: The error statuses each operation can answer with (endpoint -> statuses; 400 and 503 are always possible).
 ENDPOINT_ERRORS = {
-    "events.create_event": _BODY,
+    "events.create_event": _BODY + ("429",),
     "events.get_event": _TOKEN + ("404",),
     "events.get_state": _TOKEN + ("404", "409"),
     "events.export_event": _TOKEN + ("404", "409"),
-    "sync.push_ops": _TOKEN + _BODY + ("404", "409"),
+    "sync.push_ops": _TOKEN + _BODY + ("404", "409", "429"),
     "sync.pull_ops": _TOKEN + ("404", "409", "422"),
     "invitations.invite": _TOKEN + _BODY + ("404",),
-    "invitations.redeem": _BODY + ("404", "410"),
+    "invitations.redeem": _BODY + ("404", "410", "429"),
     "tokens.list_tokens": _TOKEN + ("404",),
     "tokens.revoke_token": _TOKEN + ("404", "409"),
+    "tokens.rotate_token": _TOKEN + ("404",),
     "players.list_claims": _TOKEN + ("404", "409"),
     "players.reissue_claim": _TOKEN + ("404", "409"),
     "players.my_matches": _TOKEN + ("404", "409"),

@@ -18,12 +18,14 @@ from flask import Blueprint, Response
 from backend.api import load_args, load_body, respond
 from backend.auth import authenticate, require_event
 from backend.ledger import pull_body, push
+from backend.limits import push_limits
 from backend.schemas import PullQuerySchema, PullResponseSchema, PushRequestSchema, PushResponseSchema
 
 bp = Blueprint("sync", __name__, url_prefix="/api/events")
 
 
 @bp.post("/<event_id>/push")
+@push_limits
 def push_ops(event_id: str):
     """Push a device's operations.
     ---

@@ -1,17 +1,25 @@
-"""Tokens: the organizer lists and revokes an event's device tokens."""
+"""Tokens: the organizer lists and revokes an event's device tokens; every device rotates its own.
+
+Staff tokens expire (backend/auth.py ``token_lifetime_s``) unless rotated: the app
+rotates its token on a sync past half the token's life, so a device in use never
+expires, and one left in a drawer stops working by itself. Rotation hands the
+device's progress and push subscriptions to the new token; the old one keeps
+working for ``TOKEN_ROTATION_GRACE_S`` (an answer lost on a bad network is retried
+with it), then expires.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
-from sqlalchemy import select
+from flask import Blueprint, current_app
+from sqlalchemy import select, update
 
 from backend.api import respond
-from backend.auth import authenticate
+from backend.auth import TOKEN_DEFAULTS, authenticate, new_token, token_lifetime_s
 from backend.db import db
 from backend.errors import ApiError
 from backend.ledger import lock_event
-from backend.models import Token, now_ms
-from backend.schemas import RevokeResponseSchema, TokenListSchema
+from backend.models import Device, PushSubscription, Token, now_ms
+from backend.schemas import RevokeResponseSchema, TokenGrantSchema, TokenListSchema
 
 bp = Blueprint("tokens", __name__, url_prefix="/api/events")
 
@@ -31,9 +39,43 @@ def list_tokens(event_id: str):
     """
     authenticate(event_id, {"organizer"})
     rows = db.session.execute(select(Token).where(Token.event_id == event_id).order_by(Token.created_at)).scalars()
+    now = now_ms()
     return respond(TokenListSchema(), {"tokens": [
         {"token_id": t.id, "role": t.role, "player": t.player, "label": t.label, "created_at": t.created_at,
-         "revoked": t.revoked_at is not None} for t in rows]})
+         "revoked": t.revoked_at is not None, "expires_at": t.expires_at,
+         "expired": t.expires_at is not None and t.expires_at <= now, "replaced_by": t.replaced_by} for t in rows]})
+
+
+@bp.post("/<event_id>/tokens/rotate")
+def rotate_token(event_id: str):
+    """Rotate this device's token.
+    ---
+    post:
+      summary: Exchange the request's token for a new one (shown once); the old one works a few more minutes
+      security: [{bearer: []}]
+      responses:
+        201:
+          content:
+            application/json:
+              schema: TokenGrantSchema
+    """
+    authenticate(event_id)  # before the lock: no token, no wait for anyone
+    lock_event(event_id)
+    principal = authenticate(event_id)  # still valid under the lock
+    old = db.session.get(Token, principal.token_id)
+    token, secret = new_token(event_id, old.role, old.player, old.label)
+    db.session.flush()
+    grace_ms = int(current_app.config.get("TOKEN_ROTATION_GRACE_S") or TOKEN_DEFAULTS["TOKEN_ROTATION_GRACE_S"]) * 1000
+    now = now_ms()
+    old.replaced_by = token.id
+    old.expires_at = min(old.expires_at, now + grace_ms) if old.expires_at is not None else now + grace_ms
+    db.session.execute(update(Device).where(Device.event_id == event_id, Device.token_id == old.id)
+                       .values(token_id=token.id))
+    db.session.execute(update(PushSubscription).where(PushSubscription.event_id == event_id,
+                                                      PushSubscription.token_id == old.id).values(token_id=token.id))
+    db.session.commit()
+    return respond(TokenGrantSchema(), {"event_id": event_id, "token": secret, "token_id": token.id, "role": token.role,
+                                        "player": token.player, "expires_in_s": token_lifetime_s(token.role)}, 201)
 
 
 @bp.delete("/<event_id>/tokens/<token_id>")

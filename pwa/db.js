@@ -1,7 +1,7 @@
 // The device's IndexedDB schema (via idb, vendored from npm into /vendor/).
 //
 //   sessions  key event_id: {event_id, token, role, player, device, next_seq,
-//                            cursor, base, name, ruleset, last_sync, last_error}
+//                            cursor, base, name, ruleset, last_sync, last_error, rotate_at}
 //             one per event this device has joined; `device` is this device's id
 //             for the event and `next_seq` its gapless per-device sequence.
 //   log       key [event_id, server_seq]: {event_id, server_seq, op}
@@ -56,8 +56,35 @@ export async function allSessions() {
   return (await db()).getAll("sessions");
 }
 
-/** Save a new session from a token grant (create or redeem), with a fresh device id. */
+/** When to rotate a token granted now (half its life, on this device's own clock); null: it never expires. */
+export function rotateAt(grant) {
+  return grant.expires_in_s == null ? null : Date.now() + (grant.expires_in_s * 1000) / 2;
+}
+
+/**
+ * Save a session from a token grant (create or redeem). Joining an event again as the same
+ * role (and player), after the access expired or was withdrawn, keeps this device's id, its
+ * sequence and its waiting changes: only the token changes, and the changes then send.
+ * Joining with another role while changes made under the old one wait is refused (they
+ * could not be sent as the new role): sync them first, or ask the organizer.
+ */
 export async function saveSession(grant, extra = {}) {
+  const existing = await getSession(grant.event_id);
+  if (existing && existing.role === grant.role && (existing.player ?? null) === (grant.player ?? null)) {
+    return updateSession(grant.event_id, {
+      token: grant.token, rotate_at: rotateAt(grant),
+      last_error: null, last_error_refused: false, last_error_busy: false, last_error_code: null, ...extra,
+    });
+  }
+  if (existing) {
+    const rows = await (await db()).getAll("outbox", eventRange(grant.event_id));
+    const waiting = rows.filter((r) => r.status === "pending" || r.status === "sent").length;
+    if (waiting) {
+      throw new Error(`This device holds ${waiting} unsent change${waiting === 1 ? "" : "s"} made as ${existing.role} `
+        + "for this event. Join again with a code for that role so they can be sent, or ask the organizer.");
+    }
+    await (await db()).delete("outbox", eventRange(grant.event_id));
+  }
   const session = {
     event_id: grant.event_id,
     token: grant.token,
@@ -71,6 +98,7 @@ export async function saveSession(grant, extra = {}) {
     ruleset: grant.ruleset ?? null,
     last_sync: null,
     last_error: null,
+    rotate_at: rotateAt(grant),
     ...extra,
   };
   await (await db()).put("sessions", session);

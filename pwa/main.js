@@ -127,7 +127,7 @@ function renderSync() {
   syncBox.dataset.waiting = String(s.waiting);
   syncBox.dataset.rejected = String(s.rejected);
   syncBox.dataset.syncing = s.syncing ? "yes" : "no";
-  syncBox.dataset.state = s.refused ? "refused" : online ? "online" : "offline";
+  syncBox.dataset.state = s.refused ? "refused" : s.busy ? "busy" : online ? "online" : "offline";
   if (s.refused) {
     // Never "waiting" when the server refuses: say what happened and what to do (changes stay on this device).
     syncText.textContent = `Not syncing: the server refused this device's changes (${s.error}). `
@@ -136,6 +136,10 @@ function renderSync() {
   }
   const waiting = s.waiting === 0 ? "all changes synced" : `${s.waiting} change${s.waiting === 1 ? "" : "s"} waiting`;
   const refused = s.rejected ? ` · ${s.rejected} refused` : "";
+  if (s.busy) {
+    syncText.textContent = `Server busy · ${waiting}${refused} · retrying by itself (${s.error})`;
+    return;
+  }
   syncText.textContent = `${online ? "Online" : "Offline"} · ${waiting}${refused} · last sync ${when(s.lastSync)}`;
 }
 

@@ -90,7 +90,10 @@ def state(event_id: str) -> dict[str, Any]:
 
 def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
     """Would this operation apply on top of the current state? ``{ok, reason}``."""
-    from shared_rules.state import apply
+    from shared_rules.state import apply, cap_problem
+    too_big = cap_problem(op.get("type", ""), op.get("payload"))
+    if too_big is not None:
+        return {"ok": False, "reason": too_big}
     try:
         apply(_current(event_id), op)
         return {"ok": True, "reason": None}

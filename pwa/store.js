@@ -122,6 +122,8 @@ export class EventStore extends EventTarget {
       error: this.session?.last_error ?? null,
       // The server answered and refused the push: changes cannot go out until someone acts.
       refused: Boolean(this.session?.last_error && this.session?.last_error_refused),
+      // Rate limited: the changes are fine and go on a later try.
+      busy: Boolean(this.session?.last_error && this.session?.last_error_busy),
       errorCode: this.session?.last_error_code ?? null,
     };
   }

@@ -5,7 +5,7 @@
 // false; then every outbox row the server has processed is dropped (it is in
 // the log now) or kept as refused. Works with fetch and IndexedDB only, so the
 // service worker's Background Sync runs the very same code.
-import { allSessions, db, getSession, updateSession } from "./db.js";
+import { allSessions, db, getSession, rotateAt, updateSession } from "./db.js";
 import { applyVerdicts, fillGap, settle, unsent } from "./outbox.js";
 
 const PUSH_BATCH = 200;
@@ -34,10 +34,29 @@ async function api(session, path, options = {}) {
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const offline = response.status >= 500 || body === null;  // a dead server behind a proxy, or the SW's 503
-    throw new SyncError(body?.message || `HTTP ${response.status}`,
-                        { status: response.status, code: body?.error || "http", offline, body });
+    const error = new SyncError(body?.message || `HTTP ${response.status}`,
+                                { status: response.status, code: body?.error || "http", offline, body });
+    // Rate limited: nothing is wrong with the changes; they wait and go on the next try.
+    error.busy = response.status === 429;
+    throw error;
   }
   return body;
+}
+
+/**
+ * Rotate the token past half its life (or once for a session from before expiry existed), so a device
+ * in use never expires. A failure changes nothing: the old token works until it expires, and the next
+ * sync tries again.
+ */
+async function maybeRotate(session) {
+  if (session.rotate_at === null || (session.rotate_at !== undefined && Date.now() < session.rotate_at)) return;
+  try {
+    const grant = await api(session, `/api/events/${encodeURIComponent(session.event_id)}/tokens/rotate`,
+                            { method: "POST" });
+    await updateSession(session.event_id, { token: grant.token, rotate_at: rotateAt(grant) });
+  } catch (error) {
+    if (!error.offline && !error.busy) console.warn("token rotation:", error.message);
+  }
 }
 
 async function push(session) {
@@ -102,12 +121,15 @@ export async function syncEvent(eventId) {
   try {
     const pushed = await push(session);
     const pulled = await pull(await getSession(eventId));
-    await updateSession(eventId, { last_sync: Date.now(), last_error: null, last_error_refused: false });
+    await updateSession(eventId, { last_sync: Date.now(), last_error: null, last_error_refused: false,
+                                   last_error_busy: false });
+    await maybeRotate(await getSession(eventId));
     return { pushed, pulled };
   } catch (error) {
-    // A refusal (the server answered no) is kept apart from being offline: the app shows it in red.
+    // A refusal (the server answered no) is kept apart from being offline or busy: the app shows it in red.
     await updateSession(eventId, { last_error: error.message, last_error_at: Date.now(),
-                                   last_error_refused: !error.offline, last_error_code: error.code ?? null });
+                                   last_error_refused: !error.offline && !error.busy,
+                                   last_error_busy: Boolean(error.busy), last_error_code: error.code ?? null });
     throw error;
   }
 }

@@ -19,6 +19,7 @@ class ErrorSchema(Schema):
     error = fields.String(required=True, metadata={"description": "a short, stable code"})
     message = fields.String(required=True, metadata={"description": "one line naming the problem"})
     expected_seq = _int(metadata={"description": "sequence-gap only: the seq the device must push next"})
+    retry_after_s = _int(metadata={"description": "rate-limited only: seconds until the limit resets"})
 
 
 # ------------------------------------------------------------------ events
@@ -51,6 +52,9 @@ class TokenGrantSchema(Schema):
     token_id = fields.String(required=True, metadata={"description": "for listing and revoking"})
     role = fields.String(required=True)
     player = fields.String(allow_none=True)
+    expires_in_s = _int(allow_none=True, load_default=None,
+                        metadata={"description": "seconds this token works unless rotated "
+                                                 "(POST /api/events/{event_id}/tokens/rotate); null: no expiry"})
 
 
 class CreateEventResponseSchema(TokenGrantSchema):
@@ -206,6 +210,9 @@ class TokenInfoSchema(Schema):
     label = fields.String(required=True)
     created_at = _int(required=True)
     revoked = fields.Boolean(required=True)
+    expires_at = _int(allow_none=True, metadata={"description": "ms since the epoch; null: no expiry"})
+    expired = fields.Boolean(required=True)
+    replaced_by = fields.String(allow_none=True, metadata={"description": "rotated into this token"})
 
 
 class TokenListSchema(Schema):

@@ -6,6 +6,7 @@ True
 """
 
 from .authorize import ALLOWED, allowed_roles, authorize
+from .caps import cap_problem
 from .operations import (OPERATION_TYPES, PAYLOADS, ROLES, STAFF_ROLES, Actor, NotAuthorized, Operation,
                          OperationRejected, parse_operation, parse_payload)
 from .reducer import HANDLERS, apply, apply_in_place, check, replay
@@ -14,5 +15,5 @@ from .state import (MATCH_STATUSES, ROUND_STATUSES, SETTLED, STATE_FORMAT, from_
 
 __all__ = ["ALLOWED", "HANDLERS", "apply_in_place", "MATCH_STATUSES", "OPERATION_TYPES", "PAYLOADS", "ROLES", "ROUND_STATUSES",
            "SETTLED", "STAFF_ROLES", "STATE_FORMAT", "Actor", "NotAuthorized", "Operation", "OperationRejected",
-           "allowed_roles", "apply", "authorize", "check", "from_event_document", "initial_state",
+           "allowed_roles", "apply", "authorize", "cap_problem", "check", "from_event_document", "initial_state",
            "parse_operation", "parse_payload", "replay", "settle", "timer_remaining_ms", "to_event_document"]

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 from .._json import json_kind as _kind
 from ..errors import RulesError
+from .caps import Cap
 
 __all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "Actor", "Operation",
            "PAYLOADS", "OPERATION_TYPES", "parse_operation", "parse_payload"]
@@ -136,14 +137,21 @@ CHECKS: dict[str, Callable[[Any, str], Any]] = {
 }
 
 
-def req(check: str) -> Any:
-    """A required payload field checked by ``CHECKS[check]``."""
-    return field(metadata={"check": check})
+def req(check: str, cap: Cap | None = None) -> Any:
+    """A required payload field checked by ``CHECKS[check]`` (``cap``: its size cap, see caps.py)."""
+    return field(metadata={"check": check, "cap": cap})
 
 
-def opt(check: str, default: Any = None) -> Any:
+def opt(check: str, default: Any = None, cap: Cap | None = None) -> Any:
     """An optional payload field (``null`` counts as absent)."""
-    return field(default=default, metadata={"check": check})
+    return field(default=default, metadata={"check": check, "cap": cap})
+
+
+#: Fields that are big by nature: every pairing of a 4,096-player round, an event's settings.
+_SETTINGS_CAP = Cap(bytes=262_144)
+_MATCHES_CAP = Cap(items=8_192, bytes=1_048_576)
+_PLAYER_CAP = Cap(bytes=4_096)
+_GAMES_CAP = Cap(items=16, bytes=8_192)   # best-of-three and its details, never a novel
 
 
 # ---------------------------------------------------------------- payloads
@@ -157,14 +165,14 @@ class EventCreate:
     ruleset: str = req("name")
     name: str = opt("text", "")
     seed: str | None = opt("text")          # absent: the op_id, so replays still agree
-    settings: dict[str, Any] | None = opt("object")
+    settings: dict[str, Any] | None = opt("object", cap=_SETTINGS_CAP)
 
 
 @_payload
 class EventConfigure:
     """Rename, change settings (shallow merge; null deletes a key) or, before round 1, the ruleset."""
     name: str | None = opt("text")
-    settings: dict[str, Any] | None = opt("object")
+    settings: dict[str, Any] | None = opt("object", cap=_SETTINGS_CAP)
     ruleset: str | None = opt("name")
 
 
@@ -176,7 +184,7 @@ class EventClose:
 @_payload
 class PlayerRegister:
     """Register one player: ``{id, name, birth_year?, entry?, earned_byes?, late?, checked_in?, ...}``."""
-    player: dict[str, Any] = req("object")
+    player: dict[str, Any] = req("object", cap=_PLAYER_CAP)
 
 
 @_payload
@@ -187,7 +195,7 @@ class PlayerEdit:
     birth_year: int | None = opt("count")
     earned_byes: int | None = opt("count")
     late: bool | None = opt("bool")
-    fields: dict[str, Any] | None = opt("object")
+    fields: dict[str, Any] | None = opt("object", cap=_PLAYER_CAP)
 
 
 @_payload
@@ -214,7 +222,7 @@ class PlayerReinstate:
 class RoundPair:
     """The explicit pairings of a round, computed by the device: ``matches: [{table?, players, outcomes?}]``."""
     number: int = req("round")
-    matches: list[dict[str, Any]] = req("objects")
+    matches: list[dict[str, Any]] = req("objects", cap=_MATCHES_CAP)
     stage: str = opt("name", "swiss")
     replace: bool = opt("bool", False)
 
@@ -280,7 +288,7 @@ class _MatchResult:
     scores: list[float] | None = opt("numbers")
     stats: list[dict[str, Any]] | None = opt("objects")
     ending: str | None = opt("name")
-    games: list[Any] | None = opt("list")
+    games: list[Any] | None = opt("list", cap=_GAMES_CAP)
 
 
 @_payload
@@ -321,7 +329,7 @@ class ResultResolve:
 class CutMake:
     """The first elimination round: ``size`` players advance, paired as ``matches``."""
     size: int = req("positive")
-    matches: list[dict[str, Any]] = req("objects")
+    matches: list[dict[str, Any]] = req("objects", cap=_MATCHES_CAP)
     number: int | None = opt("round")
     replace: bool = opt("bool", False)
 
@@ -330,7 +338,7 @@ class CutMake:
 class PenaltyIssue:
     """A penalty: ``level`` 0-4 (Star Trek), or ``kind`` (warning, ejection, game-loss, disqualification)."""
     player: str = req("name")
-    reason: str = req("name")
+    reason: str = req("name", cap=Cap(chars=2_000))  # a judge's note, as long as a text field
     kind: str | None = opt("name")
     level: int | None = opt("count")
     infraction: str | None = opt("name")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.backend.helpers import bearer, pair_ops, register_ops, report
+from tests.backend.helpers import PLAYERS, bearer, pair_ops, register_ops, report
 
 
 @pytest.fixture
@@ -139,3 +139,22 @@ def test_a_chunked_body_beyond_the_limit_gets_413(api, event):
                                   content_type="application/json")
     _assert_error(with_length, 413)
     assert _snapshot(api, eid, org) == before
+
+
+def test_a_player_cannot_swell_the_event_with_oversized_fields(api, event):
+    """One player token once filled the state to 12 MB with 48 kB ``games`` lists: each field has a cap."""
+    eid, org = event
+    first = PLAYERS[0]["id"]
+    player = api.redeem(api.claims(eid, org)[first])["token"]
+    before = api.state(eid, org)
+    games = [{"notes": "x" * 1000} for _ in range(48)]
+    big_result = report(1, 1, ["win", "loss"])
+    big_result["payload"]["games"] = games
+    long_reason = {"type": "penalty.issue", "payload": {"player": first, "kind": "warning", "reason": "r" * 5000}}
+    result = api.push(eid, player, "phone", [big_result]).get_json()
+    assert [v["error"] for v in result["results"]] == ["field-too-large"], result
+    assert result["results"][0]["reason"] == "result.report: payload.games: 48 items; the most allowed is 16"
+    staff = api.push(eid, org, "desk", [long_reason], first_seq=len(register_ops()) + 3).get_json()
+    assert "payload.reason: 5,000 characters" in staff["results"][0]["reason"], staff
+    after = api.state(eid, org)
+    assert {k: v for k, v in after.items() if k != "devices"} == {k: v for k, v in before.items() if k != "devices"}

@@ -52,11 +52,25 @@ def _started_event(browser, server):
     org.wait_for_selector("#round-progress")
     # Everything so far is on the server before the tablet goes offline (the indicator can
     # still show the previous sync's "0 waiting" for a moment after the click).
-    org.wait_for_function("(eid) => import('/pwa/outbox.js').then((m) => m.unsent(eid)).then((r) => r.length === 0)",
-                          arg=eid, timeout=60_000)
+    _until_unsent(org, eid, lambda n: n == 0, 60)
     wait_synced(org)
     _until_server_has(server, org, eid, lambda st: bool(st["rounds"]) and (st["rounds"][0].get("timer") or {}).get("started_at"))
     return ctx, org, eid
+
+
+def _until_unsent(page, eid: str, check, timeout_s: float, strict: bool = True) -> None:
+    """Poll the outbox's unsent count until ``check`` holds (page.wait_for_function does not await promises)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        count = page.evaluate("(eid) => import('/pwa/outbox.js').then((m) => m.unsent(eid)).then((r) => r.length)", eid)
+        if check(count):
+            return
+        if time.monotonic() >= deadline:
+            assert not strict, f"{count} unsent after {timeout_s} s"
+            return
+        time.sleep(0.2)
 
 
 def _token(page, eid: str) -> str:
@@ -70,8 +84,7 @@ def _enqueue(page, eid: str, op_type: str, payload: dict) -> int:
 
 def _rows(page, eid: str, timeout_ms: int = 30_000) -> list:
     """The outbox rows (seq, status, type) once four are pending (or whatever is there at the timeout)."""
-    page.wait_for_function("(eid) => import('/pwa/outbox.js').then((m) => m.unsent(eid)).then((r) => r.length >= 4)",
-                           arg=eid, timeout=timeout_ms)
+    _until_unsent(page, eid, lambda n: n >= 4, timeout_ms / 1000, strict=False)
     return page.evaluate("(eid) => import('/pwa/outbox.js').then((m) => m.rows(eid))"
                          ".then((rs) => rs.map((r) => [r.seq, r.status, r.op.type]))", eid)
 

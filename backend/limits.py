@@ -1,0 +1,218 @@
+"""Rate limits (Flask-Limiter): wrong codes, anonymous event creation and pushes.
+
+Each limit is counted per client address and, where a token is sent, per token:
+
+* redeeming a code: ``REDEEM_FAILURES_LIMIT`` *wrong* codes per address (a hall's
+  players behind one NAT redeem their right codes freely; guessing stops at once);
+* creating an event: ``CREATE_EVENT_LIMIT`` per address;
+* pushing: ``PUSH_LIMIT`` per token, and ``PUSH_ADDRESS_LIMIT`` per address.
+
+A refusal is ``429 {"error": "rate-limited", "message": ...}`` with ``Retry-After``;
+the app keeps the changes and retries (it shows "server busy").
+
+Where the counts live: ``RATELIMIT_STORAGE_URI`` when set (``redis://...``, any
+``limits`` storage); otherwise in memory for SQLite (one machine, ``make run``'s one
+worker process), and in the app's own PostgreSQL database (table ``rate_limits``)
+when several app servers share one PostgreSQL, so every server counts together.
+Behind a reverse proxy set ``PROXY_COUNT`` (the number of proxies) so the client's
+address is read from ``X-Forwarded-For`` (docs/deploy.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from flask import Flask, Response, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from limits.storage import Storage, storage_from_string
+from sqlalchemy import text
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from backend.errors import error_response
+
+__all__ = ["limiter", "init_app", "by_address", "by_token", "redeem_limit", "create_limit", "push_limits",
+           "AppStorage", "DatabaseStorage"]
+
+DEFAULTS = {
+    "REDEEM_FAILURES_LIMIT": "30 per minute",
+    "CREATE_EVENT_LIMIT": "60 per hour",
+    "PUSH_LIMIT": "300 per minute",
+    "PUSH_ADDRESS_LIMIT": "20000 per minute",  # a flood guard: a whole hall may share one address
+    "PROXY_COUNT": 0,
+}
+
+
+def by_address() -> str:
+    """The client's address (``X-Forwarded-For`` only through ``PROXY_COUNT`` trusted proxies)."""
+    return request.remote_addr or "unknown"
+
+
+def by_token() -> str:
+    """The bearer token, hashed (no database lookup: a limit must cost less than what it protects)."""
+    header = request.headers.get("Authorization", "")
+    return "token:" + hashlib.sha256(header.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+# The counts are the app's own (AppStorage, below): one Limiter serves every app a process makes.
+limiter = Limiter(key_func=by_address, headers_enabled=True, strategy="fixed-window", storage_uri="topcut-app://")
+
+
+def _config(key: str) -> str:
+    return str(current_app.config.get(key) or DEFAULTS[key])
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code in (404, 410, 422)
+
+
+# The decorators the views use: values read from the config at request time.
+redeem_limit = limiter.limit(lambda: _config("REDEEM_FAILURES_LIMIT"), key_func=by_address, deduct_when=_failed,
+                             scope="redeem", error_message="too many wrong codes from this address")
+create_limit = limiter.limit(lambda: _config("CREATE_EVENT_LIMIT"), key_func=by_address, scope="create",
+                             error_message="too many events created from this address")
+
+
+def push_limits(view):
+    """Per token and per address, counted separately."""
+    per_address = limiter.limit(lambda: _config("PUSH_ADDRESS_LIMIT"), key_func=by_address, scope="push-address",
+                                error_message="too many pushes from this address")
+    per_token = limiter.limit(lambda: _config("PUSH_LIMIT"), key_func=by_token, scope="push-token",
+                              error_message="too many pushes from this device's token")
+    return per_address(per_token(view))
+
+
+class DatabaseStorage(Storage):
+    """Fixed-window counters in the app's own database (table ``rate_limits``), shared by every app server."""
+
+    STORAGE_SCHEME = ["topcut-db"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        return SQLAlchemyError
+
+    @staticmethod
+    def _engine():
+        from backend.db import db
+
+        return db.engine
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        with self._engine().begin() as conn:
+            return int(conn.execute(text(
+                "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
+                "ON CONFLICT (key) DO UPDATE SET "
+                "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
+                "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
+                "RETURNING count"), {"key": key, "amount": amount, "until": now + expiry, "now": now}).scalar_one())
+
+    def get(self, key: str) -> int:
+        with self._engine().connect() as conn:
+            value = conn.execute(text("SELECT count FROM rate_limits WHERE key = :key AND expires_at > :now"),
+                                 {"key": key, "now": time.time()}).scalar()
+        return int(value or 0)
+
+    def get_expiry(self, key: str) -> float:
+        with self._engine().connect() as conn:
+            value = conn.execute(text("SELECT expires_at FROM rate_limits WHERE key = :key AND expires_at > :now"),
+                                 {"key": key, "now": time.time()}).scalar()
+        return float(value) if value is not None else time.time()
+
+    def check(self) -> bool:
+        try:
+            with self._engine().connect() as conn:
+                conn.execute(text("SELECT 1"))
+            return True
+        except Exception:  # noqa: BLE001 - a health check answers, it does not raise
+            return False
+
+    def reset(self) -> int | None:
+        with self._engine().begin() as conn:
+            return conn.execute(text("DELETE FROM rate_limits")).rowcount
+
+    def clear(self, key: str) -> None:
+        with self._engine().begin() as conn:
+            conn.execute(text("DELETE FROM rate_limits WHERE key = :key"), {"key": key})
+
+
+class AppStorage(Storage):
+    """The counts of the app handling the request (``app.extensions["topcut_rate_limits"]``).
+
+    Flask-Limiter keeps one storage per ``Limiter``; the views' limits are declared once, on the module's
+    ``limiter``, and every app (a test makes many) brings its own counts: in memory, in its database, or in
+    the storage its ``RATELIMIT_STORAGE_URI`` names.
+    """
+
+    STORAGE_SCHEME = ["topcut-app"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return Exception
+
+    @staticmethod
+    def _backend() -> Storage:
+        return current_app.extensions["topcut_rate_limits"]
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return self._backend().incr(key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        return self._backend().get(key)
+
+    def get_expiry(self, key: str) -> float:
+        return self._backend().get_expiry(key)
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        return self._backend().reset()
+
+    def clear(self, key: str) -> None:
+        self._backend().clear(key)
+
+
+def _backend_storage(app: Flask) -> tuple[str, Storage]:
+    uri = app.config.get("RATELIMIT_STORAGE_URI")
+    postgres = app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
+    if not uri:
+        uri = "topcut-db://" if postgres else "memory://"
+    if uri == "topcut-db://":
+        if not postgres:  # an SQLite writer holds the one write lock a counter would need: counts stay in memory
+            raise RuntimeError("RATELIMIT_STORAGE_URI=topcut-db:// needs PostgreSQL; with SQLite use memory:// "
+                               "or a shared storage such as redis://")
+        return uri, DatabaseStorage()
+    try:
+        return uri, storage_from_string(uri)
+    except Exception as exc:  # noqa: BLE001 - a configuration mistake, said in one line at start
+        raise RuntimeError(f"RATELIMIT_STORAGE_URI={uri!r} is not a usable rate-limit storage: {exc}") from None
+
+
+def init_app(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    proxies = int(app.config["PROXY_COUNT"] or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+    app.config["RATELIMIT_STORAGE_URI"], app.extensions["topcut_rate_limits"] = _backend_storage(app)
+    limiter.init_app(app)
+
+    @app.errorhandler(RateLimitExceeded)
+    def _rate_limited(exc: RateLimitExceeded):
+        limit = limiter.current_limit
+        wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
+        response = error_response(429, "rate-limited", f"{exc.description} ({exc.limit.limit}); try again in {wait} s",
+                                  retry_after_s=wait)
+        response.headers["Retry-After"] = str(wait)
+        return response
