@@ -96,8 +96,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for module in (events, sync, invitations, tokens, players, public, openapi):
         app.register_blueprint(module.bp)
 
-    from backend import push
+    from backend import backups, push
 
+    backups.init_app(app)  # GET /api/events/<id>/backup, POST /api/events/restore, topcut-backup/-restore commands
     push.init_app(app)  # Web Push: VAPID keys, /api/push blueprint, outbox drainer, CLI commands
     return app
 

@@ -107,7 +107,7 @@ def load_body(schema: Schema) -> dict[str, Any]:
 
 def _body_bytes() -> bytes:
     """The raw body; 413 beyond MAX_CONTENT_LENGTH, also when it comes chunked (no Content-Length)."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    limit = request.max_content_length  # the app's MAX_CONTENT_LENGTH unless a view set its own
     if request.content_length is not None or not limit:
         return request.get_data(cache=True)  # Werkzeug answers 413 beyond MAX_CONTENT_LENGTH
     # Chunked: the server (gunicorn) de-chunks wsgi.input; read one byte past the limit to know.

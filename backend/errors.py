@@ -88,7 +88,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(exc: RequestEntityTooLarge):
-        limit = app.config.get("MAX_CONTENT_LENGTH")
+        from flask import has_request_context, request
+
+        limit = request.max_content_length if has_request_context() else app.config.get("MAX_CONTENT_LENGTH")
         return error_response(413, "body-too-large", f"the request body is larger than {limit} bytes")
 
     @app.errorhandler(HTTPException)

@@ -43,6 +43,8 @@ ENDPOINT_ERRORS = {
     "tokens.list_tokens": _TOKEN + ("404",),
     "tokens.revoke_token": _TOKEN + ("404", "409"),
     "tokens.rotate_token": _TOKEN + ("404",),
+    "backups.get_backup": _TOKEN + ("404",),
+    "backups.restore_backup": _TOKEN + _BODY + ("409",),
     "players.list_claims": _TOKEN + ("404", "409"),
     "players.reissue_claim": _TOKEN + ("404", "409"),
     "players.my_matches": _TOKEN + ("404", "409"),

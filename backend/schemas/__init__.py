@@ -295,3 +295,26 @@ class StandingsSchema(Schema):
 class PublicSchema(PairingsSchema):
     standings = fields.List(fields.Dict(), required=True)
     note = fields.String(allow_none=True)
+
+
+# ------------------------------------------------------------------ backups
+
+class BackupSchema(Schema):
+    """``topcut-backup/1``: the event as the server holds it (backend/backups.py checks each row)."""
+
+    format = fields.String(required=True, metadata={"description": "topcut-backup/1"})
+    event_id = fields.String(required=True, validate=[validate.Length(1, 32), NO_NUL])
+    event = fields.Dict(keys=fields.String(), required=True)
+    operations = fields.List(fields.Dict(keys=fields.String()), required=True)
+    devices = fields.List(fields.Dict(keys=fields.String()), required=True)
+    tokens = fields.List(fields.Dict(keys=fields.String()), required=True)
+    invitations = fields.List(fields.Dict(keys=fields.String()), required=True)
+    push_subscriptions = fields.List(fields.Dict(keys=fields.String()), required=True)
+
+
+class RestoreResponseSchema(Schema):
+    event_id = fields.String(required=True)
+    name = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    cursor = _int(required=True, metadata={"description": "the restored log's last server sequence number"})
+    operations = _int(required=True, metadata={"description": "operations restored (rejected ones included)"})
