@@ -59,10 +59,13 @@ class Http:
 
 
 @contextmanager
-def gunicorn(database_url: str, workers: int = 4, tmp: Path | None = None, threads: int = 1) -> Iterator[int]:
-    """gunicorn with ``workers`` workers (``threads`` each) serving create_app() on ``database_url``; yields the port."""
+def gunicorn(database_url: str, workers: int = 4, tmp: Path | None = None, threads: int = 1,
+             env: dict[str, str] | None = None) -> Iterator[int]:
+    """gunicorn with ``workers`` workers (``threads`` each) serving create_app() on ``database_url``; yields the port.
+
+    ``env`` adds settings (``TOPCUT_<KEY>``) for the server."""
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT), **(env or {}))
     log = open((tmp or Path("/tmp")) / f"gunicorn-{port}.log", "wb")
     proc = subprocess.Popen(
         [str(GUNICORN), "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),

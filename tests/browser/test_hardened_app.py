@@ -8,9 +8,6 @@ import json
 import sqlite3
 import urllib.request
 
-import pytest
-
-from tests.browser.appserver import AppProcess
 from tests.browser.helpers import event_id, shot, wait_controlled, wait_ready, wait_synced
 from tests.browser.test_offline_event import new_page
 
@@ -19,16 +16,6 @@ window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation',
   (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
 """
-
-
-@pytest.fixture
-def app_process(tmp_path):
-    server = AppProcess(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def _post(server, path: str, token: str, body: dict | None = None) -> dict:

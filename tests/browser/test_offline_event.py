@@ -13,22 +13,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
-from tests.browser.appserver import AppProcess
 from tests.browser.helpers import enter_result, event_id, rules, shot, wait_controlled, wait_ready, wait_synced
 
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Max", "Ned", "Oz", "Pia"]
-
-
-@pytest.fixture
-def app_process(tmp_path):
-    server = AppProcess(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def new_page(browser, server, viewport):

@@ -10,23 +10,10 @@ what to do, never "waiting".
 
 from __future__ import annotations
 
-import pytest
-
-from tests.browser.appserver import AppProcess
 from tests.browser.helpers import event_id, shot, wait_controlled, wait_ready, wait_synced
 from tests.browser.test_offline_event import new_page
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
-
-
-@pytest.fixture
-def app_process(tmp_path):
-    server = AppProcess(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def _started_event(browser, server):
