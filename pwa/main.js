@@ -69,6 +69,21 @@ function askVersion(worker) {
 // How often an open page asks the server for a new version (tests shorten it).
 const UPDATE_CHECK_MS = Number(globalThis.localStorage?.getItem("topcut.updateCheckMs")) || 10 * 60 * 1000;
 
+/**
+ * Opened over plain HTTP on a hall address (not this machine), a browser gives the app no service worker,
+ * no offline storage guarantees and no notifications: say so loudly, and where to go instead.
+ */
+function warnIfInsecure() {
+  if (globalThis.isSecureContext) return;
+  const banner = document.getElementById("insecure-banner");
+  banner.textContent = `Not secure: at ${location.origin} this app cannot work offline or notify players. `
+    + `Open it over HTTPS (https://${location.hostname}/ — see "Hall network" in the README), `
+    + "or on the server machine itself at http://localhost.";
+  banner.hidden = false;
+}
+
+warnIfInsecure();
+
 async function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
   const hadController = Boolean(navigator.serviceWorker.controller);

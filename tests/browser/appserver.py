@@ -23,8 +23,9 @@ def free_port() -> int:
 
 
 class AppProcess:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, host: str = "127.0.0.1") -> None:
         self.tmp = tmp
+        self.host = host  # "0.0.0.0": reachable on the machine's LAN address too
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.log = open(tmp / "server.log", "ab")
@@ -47,7 +48,7 @@ class AppProcess:
         env = dict(os.environ, DATABASE_URL=f"sqlite:///{self.tmp / 'app.sqlite'}")
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.proc = subprocess.Popen(
-            [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", "1", "--threads", "8",
+            [str(gunicorn), "--bind", f"{self.host}:{self.port}", "--workers", "1", "--threads", "8",
              "--graceful-timeout", "1", "--no-control-socket",
              "backend:create_app()"],
             cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
