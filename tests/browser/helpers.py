@@ -24,9 +24,24 @@ def wait_ready(page, screen: str | None = None) -> None:
     page.wait_for_selector(selector, timeout=BOOT_MS)
 
 
+def wait_js(page, expression: str, arg=None, timeout: int = 30_000):
+    """Poll ``expression`` (a JS function of ``arg``, may be async) until it returns something truthy.
+
+    ``page.wait_for_function`` evaluates its predicate with ``eval``, which the app's CSP
+    forbids, and it does not await promises; ``page.evaluate`` does both.
+    """
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"still false after {timeout} ms: {expression}"
+        time.sleep(0.1)
+
+
 def wait_controlled(page) -> None:
     """The service worker controls the page (so the app works offline from here on)."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_MS)
+    wait_js(page, "() => navigator.serviceWorker.controller !== null", timeout=BOOT_MS)
 
 
 def wait_synced(page, timeout: int = 60_000) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from tests.browser.helpers import PushablePage
+from tests.browser.helpers import PushablePage, wait_js
 
 
 def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None:
@@ -18,7 +18,7 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
     page = phone.page
     try:
         page.goto(origin + "/")
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        wait_js(page, "() => navigator.serviceWorker.controller !== null", timeout=60_000)
         payload = {"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.", "kind": "round.paired",
                    "tag": "ev1:round:swiss:3", "url": "/#/event/ev1/player", "table": 12}
         phone.deliver(origin, origin + "/", json.dumps(payload))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 
-from tests.browser.helpers import enter_result, rules, shot, wait_ready
+from tests.browser.helpers import enter_result, rules, shot, wait_js, wait_ready
 from tests.browser.test_forms_survive_sync import Remote
 
 BOOT_WAIT = 20_000
@@ -214,7 +214,7 @@ def issue(page, player: str, kind: str, reason: str, infraction: str | None = No
     page.fill("#penalty-reason", reason)
     before = page.locator("ul.penalties li").count()
     page.click("button:has-text('Issue penalty')")
-    page.wait_for_function("n => document.querySelectorAll('ul.penalties li').length > n", arg=before, timeout=10_000)
+    wait_js(page, "n => document.querySelectorAll('ul.penalties li').length > n", arg=before, timeout=10_000)
     page.wait_for_selector("#penalty-msg:has-text('Penalty recorded')")
     return page.text_content("#penalty-msg")
 

@@ -21,7 +21,7 @@ from backend import create_app
 from backend.push.queue import drainer
 from tests.backend.helpers import Api, register_ops
 from tests.backend.test_push_delivery import player_tokens
-from tests.browser.helpers import PushablePage
+from tests.browser.helpers import PushablePage, wait_js
 from tests.fakepush import FakePushService
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +82,7 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
     page, errors = phone_page.page, phone_page.errors
     try:
         page.goto(origin + "/push-test/index.html")
-        page.wait_for_function("document.getElementById('state').textContent === 'ready'", timeout=20_000)
+        wait_js(page, "() => document.getElementById('state').textContent === 'ready'", timeout=20_000)
 
         # Subscribe through the module the app uses; the server stores the subscription for player p1.
         page.evaluate(STUB, [phone.endpoint, phone.info["keys"]["p256dh"], phone.info["keys"]["auth"]])
@@ -108,8 +108,8 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
 
         # Hand the decrypted message to the service worker as the browser's push service would.
         phone_page.deliver(origin, origin + "/push-test/", json.dumps(payload))
-        page.wait_for_function("""async () => (await window.pushTest.registration.getNotifications()).length > 0""",
-                               timeout=10_000)
+        wait_js(page, "async () => (await window.pushTest.registration.getNotifications()).length > 0",
+                timeout=10_000)
         shown = page.evaluate("""async () => (await window.pushTest.registration.getNotifications())
             .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url, table: n.data.table }))""")
         assert shown == [{"title": "Pallet Town Cup", "body": "Round 1 — table 12 vs Misty W.",
