@@ -33,8 +33,8 @@ from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
 from backend.push import on_ops_accepted
 from shared_rules.errors import RulesError
-from shared_rules.state import (ALLOWED, OperationRejected, apply, apply_in_place, from_event_document,
-                                initial_state, replay)
+from shared_rules.state import (ALLOWED, WITHHELD_PREFIX, OperationRejected, apply, apply_in_place,
+                                from_event_document, initial_state, replay, secret_time_sides)
 from shared_rules.state.state import clone
 
 __all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",
@@ -421,7 +421,11 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
 #    translated back when the player pushes it; ``devices`` lists only the player's own devices, and
 #    ``?device=`` must be one of them;
 # 3. the ``reason`` of another player's penalty is replaced by "withheld-" + a stable digest: equal
-#    reasons stay equal, so the escalation of repeated infractions folds the same.
+#    reasons stay equal, so the escalation of repeated infractions folds the same;
+# 4. in an event with secret round time (Doomtown's d6, Floor Rules 3.A: "The exact length of rounds will
+#    not be announced to the players") the event's seed, from which every device draws the d6, is
+#    replaced by "withheld-" + a digest, in event.create and in an imported document; the player's
+#    device then folds every round's ``secret_s`` as None and its clock runs to the announced hour only.
 
 _PAIRING_PREFIXES = tuple(f'{{"type":"{t}"' for t in ("round.pair", "round.swap", "cut.make"))
 
@@ -437,7 +441,19 @@ def device_alias(event_id: str, device: str) -> str:
 
 
 def _withheld(event_id: str, reason: Any) -> Any:
-    return "withheld-" + _keyed("reason", event_id, reason)[:12] if isinstance(reason, str) else reason
+    return WITHHELD_PREFIX + _keyed("reason", event_id, reason)[:12] if isinstance(reason, str) else reason
+
+
+def _withheld_seed(event_id: str, seed: Any) -> str:
+    return WITHHELD_PREFIX + _keyed("seed", event_id, str(seed))[:12]
+
+
+def seed_is_secret(state: dict[str, Any]) -> bool:
+    """Whether players must not learn the event's seed: the d6 of its secret round time is drawn from it."""
+    try:
+        return secret_time_sides(state) is not None
+    except RulesError:
+        return False
 
 
 def _owns(owner: Token | None, principal: Principal) -> bool:
@@ -484,8 +500,12 @@ def _hold_point(event: Event) -> int | None:
     return None
 
 
-def _player_op(event_id: str, text: str, principal: Principal, own: set[str]) -> str:
+def _player_op(event_id: str, text: str, principal: Principal, own: set[str], hide_seed: bool) -> str:
     op = json.loads(text)
+    if hide_seed and op.get("type") == "event.create":
+        payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
+        # no seed in the payload: the reducer uses the op_id, which is no secret either
+        op["payload"] = dict(payload, seed=_withheld_seed(event_id, payload.get("seed") or op.get("op_id")))
     device = op.get("device")
     if device not in own and device != SERVER_DEVICE:
         alias = device_alias(event_id, device)
@@ -503,8 +523,10 @@ def _player_op(event_id: str, text: str, principal: Principal, own: set[str]) ->
     return dumps(op)
 
 
-def _player_base(event_id: str, text: str, principal: Principal) -> str:
+def _player_base(event_id: str, text: str, principal: Principal, hide_seed: bool) -> str:
     doc = json.loads(text)
+    if hide_seed:
+        doc["seed"] = _withheld_seed(event_id, doc.get("seed", ""))
     penalties = (doc.get("state") or {}).get("penalties") if isinstance(doc.get("state"), dict) else None
     if isinstance(penalties, list):
         for entry in penalties:
@@ -553,6 +575,7 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     query = select(Operation.server_seq, Operation.op).where(Operation.event_id == event.id,
                                                              Operation.server_seq > cursor)
     hold = _hold_point(event) if player_view else None
+    hide_seed = player_view and seed_is_secret(event_state(event)[1])
     if hold is not None:
         query = query.where(Operation.server_seq < hold)
         _cap_held_devices(event.id, devices, hold)
@@ -560,7 +583,7 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     more = len(rows) > limit
     rows = rows[:limit]
     if player_view:
-        rows = [(seq, _player_op(event.id, text, principal, own)) for seq, text in rows]
+        rows = [(seq, _player_op(event.id, text, principal, own, hide_seed)) for seq, text in rows]
     new_cursor = rows[-1][0] if rows else cursor
     rejections: list[dict[str, Any]] = []
     if device is not None:
@@ -573,7 +596,7 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     ops = ",".join(f'{{"server_seq":{seq},"op":{text}}}' for seq, text in rows)
     base = event.base_document if (cursor == 0 and event.base_document) else "null"
     if player_view and base != "null":
-        base = _player_base(event.id, base, principal)
+        base = _player_base(event.id, base, principal, hide_seed)
     return (f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
             f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base}}}')
 
