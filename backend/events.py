@@ -103,6 +103,7 @@ def create_event():
     db.session.commit()
     return respond(CreateEventResponseSchema(),
                    {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,
+                    "server_time": now_ms(),
                     "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq, "claims": claims}, 201)
 
 

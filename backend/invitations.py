@@ -101,4 +101,5 @@ def redeem():
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
     db.session.commit()
     return respond(TokenGrantSchema(), {"event_id": token.event_id, "token": secret, "token_id": token.id,
-                                        "role": token.role, "player": token.player}, 201)
+                                        "role": token.role, "player": token.player,
+                                        "server_time": now_ms()}, 201)

@@ -52,6 +52,13 @@ MAX_OP_BYTES = 64 * 1024
 MAX_REJECTED_BODY_BYTES = 2 * 1024
 #: After this many rejections one push stops; the rest of the batch is left for the device to push again.
 MAX_REJECTIONS_PER_PUSH = 50
+#: How far ahead of the server's clock an operation's time may be (ms). Devices stamp operations with the
+#: server's time as measured on their last sync (pwa/sync.js); an operation stamped later than its own
+#: arrival plus this margin comes from a clock that is wrong, and is refused (``clock-ahead``) rather than
+#: trusted: a round started "in the future" would freeze every device's clock. Earlier times are taken as
+#: they are: a device that was offline pushes changes it made earlier, which the server cannot tell apart
+#: from a slow clock (devices correct their own clocks on every sync instead).
+MAX_CLOCK_AHEAD_MS = 2 * 60 * 1000
 #: Roles that see players' claim codes (when issued; codes are stored hashed and never listed again).
 CLAIM_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
 
@@ -224,10 +231,38 @@ def _same_op(stored_text: str, body: dict[str, Any]) -> bool:
     return stored.get("digest") == _payload_digest(payload)
 
 
-def _precheck(principal: Principal, op: dict[str, Any], text: str) -> tuple[str, str] | None:
+def _ahead(ms: int) -> str:
+    """A clock difference in words: "58 minutes", "3 hours 2 minutes", "45 seconds"."""
+    seconds = round(ms / 1000)
+    if seconds < 120:
+        return f"{seconds} seconds"
+    hours, minutes = divmod(round(ms / 60000), 60)
+    if not hours:
+        return f"{minutes} minutes"
+    return f"{hours} hour{'s' if hours != 1 else ''}" + (f" {minutes} minutes" if minutes else "")
+
+
+def _clock_check(op: dict[str, Any], received: int) -> tuple[str, str] | None:
+    """Refuse an operation stamped too far in the future of the server's clock (see MAX_CLOCK_AHEAD_MS)."""
+    stamps = [("at", op["at"])]
+    payload = op["payload"]
+    if isinstance(payload, dict) and isinstance(payload.get("at"), int) and not isinstance(payload["at"], bool):
+        stamps.append(("payload.at", payload["at"]))  # round.start, timer.pause, timer.resume
+    for name, value in stamps:
+        if isinstance(value, int) and value - received > MAX_CLOCK_AHEAD_MS:
+            return (f"{op['type']}: {name}: the device's clock was {_ahead(value - received)} ahead of the "
+                    f"server's when it made this change (at most {MAX_CLOCK_AHEAD_MS // 60000} minutes are "
+                    "allowed); the app sets its clock from the server at every sync: do it again"), "clock-ahead"
+    return None
+
+
+def _precheck(principal: Principal, op: dict[str, Any], text: str, received: int) -> tuple[str, str] | None:
     """Cheap refusals that need no copy of the state: (reason, error) or None."""
     if len(text) > MAX_OP_BYTES:
         return f"{op['type']}: the operation is larger than {MAX_OP_BYTES} bytes", "operation-too-large"
+    clock = _clock_check(op, received)
+    if clock is not None:
+        return clock
     allowed = ALLOWED.get(op["type"])
     if allowed is None:
         return f"{op['type']}: not an operation type", "operation-rejected"
@@ -359,7 +394,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         for item, op, text in zip(fresh, ops, texts):
             if rejections >= MAX_REJECTIONS_PER_PUSH:
                 break  # the rest waits for the next push (last_seq tells the device where to resume)
-            cheap = _precheck(principal, op, text)
+            cheap = _precheck(principal, op, text, received)
             if cheap is not None:
                 ok, (reason, error) = False, cheap
             else:
@@ -405,7 +440,8 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         shown_claims = []
         db.session.commit()
     return {"device": device, "results": [v.to_json() for v in verdicts], "last_seq": progress.last_seq,
-            "last_accepted": progress.last_accepted, "cursor": head, "claims": shown_claims}
+            "last_accepted": progress.last_accepted, "cursor": head, "claims": shown_claims,
+            "server_time": now_ms()}
 
 
 # ---------------------------------------------------------------- the player's view of the log
@@ -598,7 +634,8 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     if player_view and base != "null":
         base = _player_base(event.id, base, principal, hide_seed)
     return (f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
-            f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base}}}')
+            f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base},'
+            f'"server_time":{now_ms()}}}')
 
 
 def accepted_ops(event_id: str) -> Iterable[dict[str, Any]]:

@@ -7,8 +7,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's clock minus this device's, from an answer carrying `server_time` (ms): the server
+ * stamped it somewhere between sending and receiving, so the middle of the round trip is the best guess.
+ */
+export function clockOffset(serverTime, sentAt, receivedAt) {
+  return Number.isInteger(serverTime) ? Math.round(serverTime - (sentAt + receivedAt) / 2) : null;
+}
+
 export async function request(path, { method = "GET", body, token } = {}) {
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {
       method,
@@ -23,6 +32,9 @@ export async function request(path, { method = "GET", body, token } = {}) {
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     throw new ApiError(data?.message || `HTTP ${response.status}`, response.status, data?.error || "http");
+  }
+  if (data && typeof data === "object" && "server_time" in data) {
+    data.clock_offset = clockOffset(data.server_time, sentAt, Date.now());
   }
   return data;
 }

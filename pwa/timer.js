@@ -1,6 +1,7 @@
 // The round clock: derived from the round's `timer` in the state and this
-// device's clock (shared_rules' timer_remaining_ms in the worker), so it keeps
-// running offline and every device shows the same time. Per-ruleset extras:
+// device's clock corrected to the server's (the offset measured at every sync;
+// shared_rules' timer_remaining_ms in the worker), so it keeps running offline
+// and every device shows the same time, however wrong its own clock is. Per-ruleset extras:
 // Doomtown's secret d6 (players' devices never learn it: they see the clock to
 // the hour, then "secret time"; staff screens with `reveal` see the real end),
 // Doomtown's 55-minute warning, Shatterpoint's Mission Critical.
@@ -39,7 +40,7 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
   const tick = async () => {
     if (stopped || !store.state) return;
     const seq = ++started;
-    const clocks = await rules("timer", { event_id: store.eventId, now_ms: Date.now() });
+    const clocks = await rules("timer", { event_id: store.eventId, now_ms: store.now() });
     const c = clocks[clocks.length - 1];
     if (!c || c.status === "complete") {
       if (draw(seq, c ? h("span", { class: "time done" }, `Round ${c.round} complete`) : h("span", { class: "time" }, "No round running"))) {

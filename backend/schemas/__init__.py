@@ -51,6 +51,8 @@ class TokenGrantSchema(Schema):
     token_id = fields.String(required=True, metadata={"description": "for listing and revoking"})
     role = fields.String(required=True)
     player = fields.String(allow_none=True)
+    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+                                                     "their operations with the server's time, not their own"})
 
 
 class CreateEventResponseSchema(TokenGrantSchema):
@@ -97,7 +99,10 @@ class OperationInSchema(Schema):
     type = fields.String(required=True, validate=[validate.Length(1, 64), NO_NUL])
     payload = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     at = _int(load_default=None, allow_none=True, validate=validate.Range(0, MAX_SEQ),
-              metadata={"description": "the device's clock, ms (default: the server's)"})
+              metadata={"description": "when the device made it, ms, in the server's time as the device "
+                                       "measured it on its last sync (default: when the server received it); "
+                                       "more than 2 minutes after the server received it is refused "
+                                       "(clock-ahead)"})
 
 
 class PushItemSchema(Schema):
@@ -142,6 +147,8 @@ class PushResponseSchema(Schema):
     last_seq = _int(required=True, metadata={"description": "the device's last processed seq"})
     last_accepted = _int(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server seq"})
+    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+                                                     "their operations with the server's time, not their own"})
 
 
 class PullQuerySchema(Schema):
@@ -176,6 +183,8 @@ class PullResponseSchema(Schema):
     rejections = fields.List(fields.Nested(RejectionSchema), required=True)
     base = fields.Dict(allow_none=True, required=True,
                        metadata={"description": "cursor=0 only: the imported document the log starts from"})
+    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+                                                     "their operations with the server's time, not their own"})
 
 
 # ------------------------------------------------------------------ invitations, tokens, players
