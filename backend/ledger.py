@@ -28,6 +28,7 @@ from flask import current_app
 from sqlalchemy import func, insert, or_, select
 
 from backend.auth import Principal, new_code, hash_secret, new_id
+from backend.claims import seal
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
@@ -59,7 +60,7 @@ MAX_REJECTIONS_PER_PUSH = 50
 #: they are: a device that was offline pushes changes it made earlier, which the server cannot tell apart
 #: from a slow clock (devices correct their own clocks on every sync instead).
 MAX_CLOCK_AHEAD_MS = 2 * 60 * 1000
-#: Roles that see players' claim codes (when issued; codes are stored hashed and never listed again).
+#: Roles that see, print, reissue and revoke players' claim codes (sealed at rest: backend/claims.py).
 CLAIM_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
 
 
@@ -156,24 +157,26 @@ def lock_event(event_id: str) -> Event:
 
 
 def create_claim(event_id: str, player: str, created_by: str | None) -> tuple[Invitation, str]:
-    """A player's claim code: only its hash is stored; the code is returned to be shown once."""
-    code = new_code()
-    invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None,
-                            role="player", player=player, created_by=created_by, created_at=now_ms())
+    """A player's claim code: found by its hash, kept sealed for CLAIM_READERS (backend/claims.py)."""
+    code, invitation_id = new_code(), new_id()
+    invitation = Invitation(id=invitation_id, event_id=event_id, code_hash=hash_secret(code),
+                            code=seal(code, event_id, player, invitation_id), role="player", player=player,
+                            created_by=created_by, created_at=now_ms())
     db.session.add(invitation)
     return invitation, code
 
 
 def claim_rows_for(event_id: str, players: list[str], created_by: str | None
                    ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
-    """Rows for a bulk insert of players' claim codes (hashed), and the codes to show once."""
+    """Rows for a bulk insert of players' claim codes (hashed, and sealed for staff), and the codes."""
     stamp = now_ms()
     rows, shown = [], []
     for pid in players:
-        code = new_code()
-        rows.append({"id": new_id(), "event_id": event_id, "code_hash": hash_secret(code), "code": None,
-                     "role": "player", "player": pid, "created_by": created_by, "created_at": stamp,
-                     "redeemed_at": None, "token_id": None, "revoked_at": None})
+        code, invitation_id = new_code(), new_id()
+        rows.append({"id": invitation_id, "event_id": event_id, "code_hash": hash_secret(code),
+                     "code": seal(code, event_id, pid, invitation_id), "role": "player", "player": pid,
+                     "created_by": created_by, "created_at": stamp, "redeemed_at": None, "token_id": None,
+                     "revoked_at": None})
         shown.append({"player": pid, "code": code})
     return rows, shown
 

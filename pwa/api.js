@@ -43,5 +43,10 @@ export const createEvent = (body) => request("/api/events", { method: "POST", bo
 export const redeem = (code, label) => request("/api/invitations/redeem", { method: "POST", body: { code, label } });
 export const invite = (session, role) =>
   request(`/api/events/${session.event_id}/invitations`, { method: "POST", body: { role }, token: session.token });
-export const claims = (session) => request(`/api/events/${session.event_id}/players/claims`, { token: session.token });
+export const claims = (session, { qr = false } = {}) =>
+  request(`/api/events/${session.event_id}/players/claims${qr ? "?qr=true" : ""}`, { token: session.token });
+export const reissueClaim = (session, player) =>
+  request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "POST", body: {}, token: session.token });
+export const revokeClaim = (session, player) =>
+  request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "DELETE", token: session.token });
 export const publicView = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/public`);

@@ -230,13 +230,35 @@ class ClaimSchema(Schema):
     player = fields.String(required=True)
     name = fields.String(required=True)
     code = fields.String(required=True, allow_none=True,
-                         metadata={"description": "only when issued (reissue); listed as null: codes are stored "
-                                                  "hashed"})
-    redeemed = fields.Boolean(required=True)
+                         metadata={"description": "the code while it can be used (null once used or revoked)"})
+    redeemed = fields.Boolean(required=True, metadata={"description": "the latest code was used to join"})
+    revoked = fields.Boolean(required=True, metadata={"description": "the latest code was revoked"})
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "joined", "revoked", "unreadable",
+                                                                    "none"]))
+    devices = _int(required=True, metadata={"description": "the player's phones signed in (tokens not revoked)"})
+    link = fields.String(required=True, allow_none=True, metadata={"description": "the join link of the code"})
+    qr_svg = fields.String(required=True, allow_none=True,
+                           metadata={"description": "the link as an SVG QR code (list: with ?qr=1)"})
 
 
 class ClaimListSchema(Schema):
     claims = fields.List(fields.Nested(ClaimSchema), required=True)
+
+
+class ClaimQuerySchema(Schema):
+    qr = fields.Boolean(load_default=False, metadata={"description": "include each usable code's QR code"})
+
+
+class ReissueRequestSchema(Schema):
+    revoke_devices = fields.Boolean(load_default=False, truthy={True}, falsy={False},
+                                    metadata={"description": "also sign out the player's phones"})
+
+
+class ClaimRevokedSchema(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    revoked = fields.Boolean(required=True)
+    devices_revoked = _int(required=True, metadata={"description": "phones signed out"})
 
 
 class MyMatchSchema(Schema):
