@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 
 from flask import Blueprint, jsonify
 from sqlalchemy import insert
@@ -17,7 +18,19 @@ from backend.models import Event, Invitation, now_ms
 from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, EventSummarySchema, ExportResponseSchema,
                              StateResponseSchema)
 from shared_rules.errors import DocumentError, RulesError
-from shared_rules.state import apply, from_event_document, initial_state, to_event_document
+from shared_rules.state import WITHHELD_PREFIX, apply, from_event_document, initial_state, to_event_document
+
+
+def _new_seed() -> str:
+    """An event's seed when none is given: random, so that no two events draw alike and players cannot
+    work out a draw kept from them (Doomtown's secret d6 comes from the seed, Floor Rules 3.A)."""
+    return secrets.token_hex(16)
+
+
+def _check_seed(seed: str, field: str, code: str = "invalid-event") -> None:
+    if seed.startswith(WITHHELD_PREFIX):
+        raise ApiError(422, code, f"{field}: a seed may not start with '{WITHHELD_PREFIX}' (reserved for "
+                       "values withheld from players)")
 
 bp = Blueprint("events", __name__, url_prefix="/api/events")
 
@@ -47,6 +60,9 @@ def create_event():
     if data["document"] is not None:
         try:
             state = from_event_document(data["document"])
+            if not state["seed"]:
+                state["seed"] = _new_seed()
+            _check_seed(state["seed"], "document.seed", "invalid-document")
             base = to_event_document(state)
             from_event_document(json.loads(dumps(base)))  # must survive the round trip devices will do
         except DocumentError:
@@ -69,8 +85,9 @@ def create_event():
         payload = {"ruleset": data["ruleset"], "name": data["name"]}
         if data["settings"] is not None:
             payload["settings"] = data["settings"]
-        if data["seed"] is not None:
-            payload["seed"] = data["seed"]
+        if data["seed"]:
+            _check_seed(data["seed"], "seed")
+        payload["seed"] = data["seed"] or _new_seed()
         op = {"type": "event.create", "op_id": f"{SERVER_DEVICE}:1", "device": SERVER_DEVICE,
               "actor": {"role": "organizer"}, "at": now_ms(), "payload": payload}
         try:
@@ -88,6 +105,7 @@ def create_event():
     db.session.commit()
     return respond(CreateEventResponseSchema(),
                    {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,
+                    "server_time": now_ms(),
                     "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq, "claims": claims,
                     "expires_in_s": token_lifetime_s("organizer")}, 201)
 

@@ -87,8 +87,13 @@ def redeem():
     begin_write()
     digest = hash_secret(normalise_code(data["code"]))
     invitation = db.session.query(Invitation).filter_by(code_hash=digest).one_or_none()
-    if invitation is None or invitation.revoked_at is not None:
-        raise ApiError(404, "unknown-code", "this code is not valid")
+    if invitation is None:
+        raise ApiError(404, "unknown-code", "this code is not valid: check it letter by letter (it looks like "
+                       "ABCD-EFGH-JKLM)")
+    if invitation.revoked_at is not None:
+        whose = "claim code" if invitation.player is not None else "invitation"
+        raise ApiError(410, "code-revoked", f"this {whose} was revoked by the event's staff; ask the organizer "
+                       "for a new one")
     if invitation.redeemed_at is not None:
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
     token, secret = new_token(invitation.event_id, invitation.role, invitation.player,
@@ -96,7 +101,7 @@ def redeem():
     # The conditional update is the one-time guarantee, whatever else runs at the same time.
     claimed = db.session.execute(
         update(Invitation).where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))
-        .values(redeemed_at=now_ms(), token_id=token.id)
+        .values(redeemed_at=now_ms(), token_id=token.id, code=None)  # a used code is no longer kept
     ).rowcount
     if claimed != 1:
         db.session.rollback()
@@ -104,4 +109,5 @@ def redeem():
     db.session.commit()
     return respond(TokenGrantSchema(), {"event_id": token.event_id, "token": secret, "token_id": token.id,
                                         "role": token.role, "player": token.player,
+                                        "server_time": now_ms(),
                                         "expires_in_s": token_lifetime_s(token.role)}, 201)

@@ -28,13 +28,14 @@ from flask import current_app
 from sqlalchemy import func, insert, or_, select
 
 from backend.auth import Principal, new_code, hash_secret, new_id
+from backend.claims import seal
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
 from backend.push import on_ops_accepted
 from shared_rules.errors import RulesError
-from shared_rules.state import (ALLOWED, OperationRejected, apply, apply_in_place, cap_problem, from_event_document,
-                                initial_state, replay)
+from shared_rules.state import (ALLOWED, WITHHELD_PREFIX, OperationRejected, apply, apply_in_place, cap_problem,
+                                from_event_document, initial_state, replay, secret_time_sides)
 from shared_rules.state.state import clone
 
 __all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",
@@ -53,7 +54,14 @@ MAX_OP_BYTES = 1536 * 1024
 MAX_REJECTED_BODY_BYTES = 2 * 1024
 #: After this many rejections one push stops; the rest of the batch is left for the device to push again.
 MAX_REJECTIONS_PER_PUSH = 50
-#: Roles that see players' claim codes (when issued; codes are stored hashed and never listed again).
+#: How far ahead of the server's clock an operation's time may be (ms). Devices stamp operations with the
+#: server's time as measured on their last sync (pwa/sync.js); an operation stamped later than its own
+#: arrival plus this margin comes from a clock that is wrong, and is refused (``clock-ahead``) rather than
+#: trusted: a round started "in the future" would freeze every device's clock. Earlier times are taken as
+#: they are: a device that was offline pushes changes it made earlier, which the server cannot tell apart
+#: from a slow clock (devices correct their own clocks on every sync instead).
+MAX_CLOCK_AHEAD_MS = 2 * 60 * 1000
+#: Roles that see, print, reissue and revoke players' claim codes (sealed at rest: backend/claims.py).
 CLAIM_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
 
 
@@ -150,24 +158,26 @@ def lock_event(event_id: str) -> Event:
 
 
 def create_claim(event_id: str, player: str, created_by: str | None) -> tuple[Invitation, str]:
-    """A player's claim code: only its hash is stored; the code is returned to be shown once."""
-    code = new_code()
-    invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None,
-                            role="player", player=player, created_by=created_by, created_at=now_ms())
+    """A player's claim code: found by its hash, kept sealed for CLAIM_READERS (backend/claims.py)."""
+    code, invitation_id = new_code(), new_id()
+    invitation = Invitation(id=invitation_id, event_id=event_id, code_hash=hash_secret(code),
+                            code=seal(code, event_id, player, invitation_id), role="player", player=player,
+                            created_by=created_by, created_at=now_ms())
     db.session.add(invitation)
     return invitation, code
 
 
 def claim_rows_for(event_id: str, players: list[str], created_by: str | None
                    ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
-    """Rows for a bulk insert of players' claim codes (hashed), and the codes to show once."""
+    """Rows for a bulk insert of players' claim codes (hashed, and sealed for staff), and the codes."""
     stamp = now_ms()
     rows, shown = [], []
     for pid in players:
-        code = new_code()
-        rows.append({"id": new_id(), "event_id": event_id, "code_hash": hash_secret(code), "code": None,
-                     "role": "player", "player": pid, "created_by": created_by, "created_at": stamp,
-                     "redeemed_at": None, "token_id": None, "revoked_at": None})
+        code, invitation_id = new_code(), new_id()
+        rows.append({"id": invitation_id, "event_id": event_id, "code_hash": hash_secret(code),
+                     "code": seal(code, event_id, pid, invitation_id), "role": "player", "player": pid,
+                     "created_by": created_by, "created_at": stamp, "redeemed_at": None, "token_id": None,
+                     "revoked_at": None})
         shown.append({"player": pid, "code": code})
     return rows, shown
 
@@ -225,10 +235,38 @@ def _same_op(stored_text: str, body: dict[str, Any]) -> bool:
     return stored.get("digest") == _payload_digest(payload)
 
 
-def _precheck(principal: Principal, op: dict[str, Any], text: str) -> tuple[str, str] | None:
+def _ahead(ms: int) -> str:
+    """A clock difference in words: "58 minutes", "3 hours 2 minutes", "45 seconds"."""
+    seconds = round(ms / 1000)
+    if seconds < 120:
+        return f"{seconds} seconds"
+    hours, minutes = divmod(round(ms / 60000), 60)
+    if not hours:
+        return f"{minutes} minutes"
+    return f"{hours} hour{'s' if hours != 1 else ''}" + (f" {minutes} minutes" if minutes else "")
+
+
+def _clock_check(op: dict[str, Any], received: int) -> tuple[str, str] | None:
+    """Refuse an operation stamped too far in the future of the server's clock (see MAX_CLOCK_AHEAD_MS)."""
+    stamps = [("at", op["at"])]
+    payload = op["payload"]
+    if isinstance(payload, dict) and isinstance(payload.get("at"), int) and not isinstance(payload["at"], bool):
+        stamps.append(("payload.at", payload["at"]))  # round.start, timer.pause, timer.resume
+    for name, value in stamps:
+        if isinstance(value, int) and value - received > MAX_CLOCK_AHEAD_MS:
+            return (f"{op['type']}: {name}: the device's clock was {_ahead(value - received)} ahead of the "
+                    f"server's when it made this change (at most {MAX_CLOCK_AHEAD_MS // 60000} minutes are "
+                    "allowed); the app sets its clock from the server at every sync: do it again"), "clock-ahead"
+    return None
+
+
+def _precheck(principal: Principal, op: dict[str, Any], text: str, received: int) -> tuple[str, str] | None:
     """Cheap refusals that need no copy of the state: (reason, error) or None."""
     if len(text) > MAX_OP_BYTES:
         return f"{op['type']}: the operation is larger than {MAX_OP_BYTES} bytes", "operation-too-large"
+    clock = _clock_check(op, received)
+    if clock is not None:
+        return clock
     allowed = ALLOWED.get(op["type"])
     if allowed is None:
         return f"{op['type']}: not an operation type", "operation-rejected"
@@ -365,7 +403,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         for item, op, text in zip(fresh, ops, texts):
             if rejections >= MAX_REJECTIONS_PER_PUSH:
                 break  # the rest waits for the next push (last_seq tells the device where to resume)
-            cheap = _precheck(principal, op, text)
+            cheap = _precheck(principal, op, text, received)
             if cheap is not None:
                 ok, (reason, error) = False, cheap
             else:
@@ -411,7 +449,8 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         shown_claims = []
         db.session.commit()
     return {"device": device, "results": [v.to_json() for v in verdicts], "last_seq": progress.last_seq,
-            "last_accepted": progress.last_accepted, "cursor": head, "claims": shown_claims}
+            "last_accepted": progress.last_accepted, "cursor": head, "claims": shown_claims,
+            "server_time": now_ms()}
 
 
 # ---------------------------------------------------------------- the player's view of the log
@@ -427,7 +466,11 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
 #    translated back when the player pushes it; ``devices`` lists only the player's own devices, and
 #    ``?device=`` must be one of them;
 # 3. the ``reason`` of another player's penalty is replaced by "withheld-" + a stable digest: equal
-#    reasons stay equal, so the escalation of repeated infractions folds the same.
+#    reasons stay equal, so the escalation of repeated infractions folds the same;
+# 4. in an event with secret round time (Doomtown's d6, Floor Rules 3.A: "The exact length of rounds will
+#    not be announced to the players") the event's seed, from which every device draws the d6, is
+#    replaced by "withheld-" + a digest, in event.create and in an imported document; the player's
+#    device then folds every round's ``secret_s`` as None and its clock runs to the announced hour only.
 
 _PAIRING_PREFIXES = tuple(f'{{"type":"{t}"' for t in ("round.pair", "round.swap", "cut.make"))
 
@@ -443,7 +486,19 @@ def device_alias(event_id: str, device: str) -> str:
 
 
 def _withheld(event_id: str, reason: Any) -> Any:
-    return "withheld-" + _keyed("reason", event_id, reason)[:12] if isinstance(reason, str) else reason
+    return WITHHELD_PREFIX + _keyed("reason", event_id, reason)[:12] if isinstance(reason, str) else reason
+
+
+def _withheld_seed(event_id: str, seed: Any) -> str:
+    return WITHHELD_PREFIX + _keyed("seed", event_id, str(seed))[:12]
+
+
+def seed_is_secret(state: dict[str, Any]) -> bool:
+    """Whether players must not learn the event's seed: the d6 of its secret round time is drawn from it."""
+    try:
+        return secret_time_sides(state) is not None
+    except RulesError:
+        return False
 
 
 def _owns(owner: Token | None, principal: Principal) -> bool:
@@ -496,8 +551,12 @@ def _hold_point(event: Event) -> int | None:
     return None
 
 
-def _player_op(event_id: str, text: str, principal: Principal, own: set[str]) -> str:
+def _player_op(event_id: str, text: str, principal: Principal, own: set[str], hide_seed: bool) -> str:
     op = json.loads(text)
+    if hide_seed and op.get("type") == "event.create":
+        payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
+        # no seed in the payload: the reducer uses the op_id, which is no secret either
+        op["payload"] = dict(payload, seed=_withheld_seed(event_id, payload.get("seed") or op.get("op_id")))
     device = op.get("device")
     if device not in own and device != SERVER_DEVICE:
         alias = device_alias(event_id, device)
@@ -515,8 +574,10 @@ def _player_op(event_id: str, text: str, principal: Principal, own: set[str]) ->
     return dumps(op)
 
 
-def _player_base(event_id: str, text: str, principal: Principal) -> str:
+def _player_base(event_id: str, text: str, principal: Principal, hide_seed: bool) -> str:
     doc = json.loads(text)
+    if hide_seed:
+        doc["seed"] = _withheld_seed(event_id, doc.get("seed", ""))
     penalties = (doc.get("state") or {}).get("penalties") if isinstance(doc.get("state"), dict) else None
     if isinstance(penalties, list):
         for entry in penalties:
@@ -565,6 +626,7 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     query = select(Operation.server_seq, Operation.op).where(Operation.event_id == event.id,
                                                              Operation.server_seq > cursor)
     hold = _hold_point(event) if player_view else None
+    hide_seed = player_view and seed_is_secret(event_state(event)[1])
     if hold is not None:
         query = query.where(Operation.server_seq < hold)
         _cap_held_devices(event.id, devices, hold)
@@ -572,7 +634,7 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     more = len(rows) > limit
     rows = rows[:limit]
     if player_view:
-        rows = [(seq, _player_op(event.id, text, principal, own)) for seq, text in rows]
+        rows = [(seq, _player_op(event.id, text, principal, own, hide_seed)) for seq, text in rows]
     new_cursor = rows[-1][0] if rows else cursor
     rejections: list[dict[str, Any]] = []
     if device is not None:
@@ -585,9 +647,10 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     ops = ",".join(f'{{"server_seq":{seq},"op":{text}}}' for seq, text in rows)
     base = event.base_document if (cursor == 0 and event.base_document) else "null"
     if player_view and base != "null":
-        base = _player_base(event.id, base, principal)
+        base = _player_base(event.id, base, principal, hide_seed)
     return (f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
-            f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base}}}')
+            f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base},'
+            f'"server_time":{now_ms()}}}')
 
 
 def accepted_ops(event_id: str) -> Iterable[dict[str, Any]]:

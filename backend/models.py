@@ -100,7 +100,8 @@ class Invitation(db.Model):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    #: Unused (NULL): claim codes are stored hashed like every code, and shown only when issued.
+    #: A player's claim code sealed for the staff who may show it again (backend/claims.py); NULL for staff
+    #: invitations (shown once), and once the code is used or revoked.
     code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     role: Mapped[str] = mapped_column(String(32))
     player: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -9,6 +9,18 @@ the device's sequence still advances). A pull returns the accepted operations
 after a cursor, and every device's last processed and last accepted seq, so a
 device drops what the server has processed and re-applies its pending
 operations on top.
+
+Time: device clocks are not trusted. Every push and pull answer (and every
+token grant) carries ``server_time``; a device takes the middle of the round
+trip as the moment the server stamped it and keeps the difference as its
+clock offset, so it stamps operations (``at``) and draws round clocks in the
+server's time. The server refuses (``clock-ahead``, naming the field and how
+far ahead) an operation whose ``at`` or ``payload.at`` is more than
+``MAX_CLOCK_AHEAD_MS`` (2 minutes) after the moment the server received it: no
+change can be made after it arrives, and a round started in the future would
+freeze every clock. An earlier time is kept as it is: a device that was
+offline pushes changes it made earlier, which no server can tell from a slow
+clock.
 """
 
 from __future__ import annotations

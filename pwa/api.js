@@ -7,8 +7,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's clock minus this device's, from an answer carrying `server_time` (ms): the server
+ * stamped it somewhere between sending and receiving, so the middle of the round trip is the best guess.
+ */
+export function clockOffset(serverTime, sentAt, receivedAt) {
+  return Number.isInteger(serverTime) ? Math.round(serverTime - (sentAt + receivedAt) / 2) : null;
+}
+
 export async function request(path, { method = "GET", body, token } = {}) {
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {
       method,
@@ -24,6 +33,9 @@ export async function request(path, { method = "GET", body, token } = {}) {
   if (!response.ok) {
     throw new ApiError(data?.message || `HTTP ${response.status}`, response.status, data?.error || "http");
   }
+  if (data && typeof data === "object" && "server_time" in data) {
+    data.clock_offset = clockOffset(data.server_time, sentAt, Date.now());
+  }
   return data;
 }
 
@@ -31,5 +43,10 @@ export const createEvent = (body) => request("/api/events", { method: "POST", bo
 export const redeem = (code, label) => request("/api/invitations/redeem", { method: "POST", body: { code, label } });
 export const invite = (session, role) =>
   request(`/api/events/${session.event_id}/invitations`, { method: "POST", body: { role }, token: session.token });
-export const claims = (session) => request(`/api/events/${session.event_id}/players/claims`, { token: session.token });
+export const claims = (session, { qr = false } = {}) =>
+  request(`/api/events/${session.event_id}/players/claims${qr ? "?qr=true" : ""}`, { token: session.token });
+export const reissueClaim = (session, player) =>
+  request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "POST", body: {}, token: session.token });
+export const revokeClaim = (session, player) =>
+  request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "DELETE", token: session.token });
 export const publicView = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/public`);

@@ -1,7 +1,7 @@
 // The device's IndexedDB schema (via idb, vendored from npm into /vendor/).
 //
 //   sessions  key event_id: {event_id, token, role, player, device, next_seq,
-//                            cursor, base, name, ruleset, last_sync, last_error, rotate_at}
+//                            cursor, base, name, ruleset, last_sync, last_error, rotate_at, clock_offset}
 //             one per event this device has joined; `device` is this device's id
 //             for the event and `next_seq` its gapless per-device sequence.
 //   log       key [event_id, server_seq]: {event_id, server_seq, op}
@@ -99,6 +99,9 @@ export async function saveSession(grant, extra = {}) {
     last_sync: null,
     last_error: null,
     rotate_at: rotateAt(grant),
+    // The server's clock minus this device's (ms), measured on joining and on every sync: operations are
+    // stamped and clocks drawn in the server's time, whatever this device's clock says.
+    clock_offset: grant.clock_offset ?? 0,
     ...extra,
   };
   await (await db()).put("sessions", session);
@@ -122,6 +125,11 @@ export async function forgetEvent(eventId) {
   await tx.objectStore("log").delete(eventRange(eventId));
   await tx.objectStore("outbox").delete(eventRange(eventId));
   await tx.done;
+}
+
+/** Now in the server's time, as this device last measured it (its own clock plus the session's offset). */
+export function serverNow(session) {
+  return Date.now() + (Number.isFinite(session?.clock_offset) ? session.clock_offset : 0);
 }
 
 /** Confirmed operations after `cursor`, in server order. */

@@ -15,7 +15,7 @@ import staff from "./views/staff.js";
 import player from "./views/player.js";
 import publicPage from "./views/public.js";
 
-const DESK = ["organizer", "head-judge", "scorekeeper"];
+const DESK = ["organizer", "head-judge", "scorekeeper"];  // also who may see players' claim codes (CLAIM_READERS)
 const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
 export const SCREENS = {
   players: { view: players, title: "Players", roles: DESK },
@@ -180,7 +180,7 @@ function parseRoute() {
   if (hash.startsWith("join=")) return { name: "home", join: decodeURIComponent(hash.slice(5)) };
   const parts = hash.replace(/^\//, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "public" && parts[1]) return { name: "public", eventId: parts[1] };
-  if (parts[0] === "event" && parts[1]) return { name: "event", eventId: parts[1], screen: parts[2] || null };
+  if (parts[0] === "event" && parts[1]) return { name: "event", eventId: parts[1], screen: parts[2] || null, sub: parts[3] || null };
   return { name: "home" };
 }
 
@@ -239,7 +239,7 @@ async function mountEventScreen(r) {
   eventTitle.textContent = store.state?.name || "";
   renderSync();
   viewRoot.replaceChildren();
-  current = await SCREENS[screen].view.mount(viewRoot, { store, eventId: r.eventId, navigate, role });
+  current = await SCREENS[screen].view.mount(viewRoot, { store, eventId: r.eventId, navigate, role, sub: screen === r.screen ? r.sub : null });
   renderedRevision = store.revision;
   await current?.update?.();
   document.body.dataset.ready = screen;

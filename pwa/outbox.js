@@ -2,7 +2,7 @@
 // until the server's log holds them (or refused them). Sequence numbers are
 // gapless per device: the next one is taken in the same transaction that stores
 // the operation.
-import { db, eventRange } from "./db.js";
+import { db, eventRange, getSession, serverNow } from "./db.js";
 
 /** Store an operation; resolves with its row (seq assigned). */
 export async function enqueue(eventId, type, payload) {
@@ -13,7 +13,7 @@ export async function enqueue(eventId, type, payload) {
   const row = {
     event_id: eventId,
     seq: session.next_seq,
-    op: { type, payload, at: Date.now() },
+    op: { type, payload, at: serverNow(session) },  // the server's time: a wrong device clock must not start a round in the future
     status: "pending",
     server_seq: null,
     reason: null,
@@ -90,8 +90,8 @@ export async function settle(eventId, lastSeq, rejections) {
 }
 
 /** A no-op in a sequence slot: the server accepts it and the device's sequence stays gapless. */
-function voidOp(dismissed) {
-  return { type: "device.void", payload: dismissed ? { dismissed } : {}, at: Date.now() };
+function voidOp(dismissed, at) {
+  return { type: "device.void", payload: dismissed ? { dismissed } : {}, at };
 }
 
 /**
@@ -99,10 +99,11 @@ function voidOp(dismissed) {
  * sequence slot as a void operation, so every later change can still be sent (never a hole).
  */
 export async function dismiss(eventId, seq) {
+  const at = serverNow(await getSession(eventId));
   const tx = (await db()).transaction("outbox", "readwrite");
   const row = await tx.store.get([eventId, seq]);
   if (row && row.status === "pending") {
-    await tx.store.put({ ...row, op: voidOp(row.op.type), reason: null, error: null });
+    await tx.store.put({ ...row, op: voidOp(row.op.type, at), reason: null, error: null });
   } else if (row) {
     await tx.store.delete([eventId, seq]);  // the server has processed this slot already
   }
@@ -115,6 +116,7 @@ export async function dismiss(eventId, seq) {
  * Resolves with how many slots were filled.
  */
 export async function fillGap(eventId, expected) {
+  const at = serverNow(await getSession(eventId));
   const tx = (await db()).transaction("outbox", "readwrite");
   const all = await tx.store.getAll(eventRange(eventId));
   const have = new Set(all.map((r) => r.seq));
@@ -122,7 +124,7 @@ export async function fillGap(eventId, expected) {
   let filled = 0;
   for (let seq = expected; next !== undefined && seq < next; seq += 1) {
     if (have.has(seq)) continue;
-    await tx.store.add({ event_id: eventId, seq, op: voidOp(null), status: "pending", server_seq: null,
+    await tx.store.add({ event_id: eventId, seq, op: voidOp(null, at), status: "pending", server_seq: null,
                          reason: null, error: null, created_at: Date.now() });
     filled += 1;
   }

@@ -205,16 +205,38 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
 
 
 def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
-    """Every started round's clock at ``now_ms`` (this device's clock): remaining ms, paused?"""
+    """Every started round's clock at ``now_ms`` (the server's time as this device knows it).
+
+    ``remaining_ms`` counts secret time where this device knows it (staff); ``announced_ms`` is what is
+    left of the announced length; ``secret`` says the round has secret time (Doomtown's d6) and
+    ``secret_s`` how much (None on a device it is withheld from: a player's).
+    """
     from shared_rules.state import timer_remaining_ms
     out = []
     for rnd in _current(event_id)["rounds"]:
         if rnd["timer"] is not None and rnd["status"] in ("started", "complete"):
             t = rnd["timer"]
+            remaining = timer_remaining_ms(t, now_ms)
+            secret_s = t.get("secret_s")
             out.append({"round": rnd["number"], "stage": rnd["stage"], "status": rnd["status"],
-                        "remaining_ms": timer_remaining_ms(t, now_ms), "paused": t["paused_at"] is not None,
-                        "duration_s": t["duration_s"], "extended_s": t["extended_s"]})
+                        "remaining_ms": remaining, "paused": t["paused_at"] is not None,
+                        "announced_ms": None if remaining is None else remaining - (secret_s or 0) * 1000,
+                        "duration_s": t["duration_s"], "extended_s": t["extended_s"],
+                        "secret": "secret_s" in t, "secret_s": secret_s})
     return out
+
+
+def secret_time(event_id: str) -> dict[str, Any]:
+    """The event's secret time for staff screens: ``{sides, minutes}`` (minutes None: withheld; sides None:
+    the ruleset has none). Doomtown Floor Rules 3.A: one d6 for the whole event, drawn from its seed."""
+    from shared_rules.rulesets.doomtown import secret_d6
+    from shared_rules.state import is_withheld, secret_time_sides
+
+    st = _current(event_id)
+    sides = secret_time_sides(st)
+    if sides is None or is_withheld(st["seed"]):
+        return {"sides": sides, "minutes": None}
+    return {"sides": sides, "minutes": secret_d6(st["seed"], sides)}
 
 
 def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -278,7 +300,7 @@ def export(event_id: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- dispatch
 
 FUNCTIONS = {f.__name__: f for f in (fold, state, check_op, standings, pair_draft, round_warnings, swap_warnings,
-                                     structure, rulesets, ruleset_info, timer, time_called, round_minutes, cut,
+                                     structure, rulesets, ruleset_info, timer, secret_time, time_called, round_minutes, cut,
                                      next_elimination, bracket, export)}
 
 

@@ -1,7 +1,7 @@
 // One event on this device: its session, the folded state (from the rules
 // worker: confirmed log + pending outbox), and the sync schedule (on load, on
 // reconnect, on a timer, after every change, and by Background Sync).
-import { getSession, logAfter } from "./db.js";
+import { getSession, logAfter, serverNow } from "./db.js";
 import * as outbox from "./outbox.js";
 import { rules } from "./rules-client.js";
 import { BACKGROUND_SYNC_TAG, syncEvent } from "./sync.js";
@@ -43,6 +43,11 @@ export class EventStore extends EventTarget {
 
   get role() {
     return this.session?.role;
+  }
+
+  /** Now in the server's time (this device's clock corrected by the offset measured at the last sync). */
+  now() {
+    return serverNow(this.session);
   }
 
   actor() {

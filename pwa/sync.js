@@ -5,6 +5,7 @@
 // false; then every outbox row the server has processed is dropped (it is in
 // the log now) or kept as refused. Works with fetch and IndexedDB only, so the
 // service worker's Background Sync runs the very same code.
+import { clockOffset } from "./api.js";
 import { allSessions, db, getSession, rotateAt, updateSession } from "./db.js";
 import { applyVerdicts, fillGap, settle, unsent } from "./outbox.js";
 
@@ -22,6 +23,7 @@ export class SyncError extends Error {
 
 async function api(session, path, options = {}) {
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {
       ...options,
@@ -40,6 +42,9 @@ async function api(session, path, options = {}) {
     error.busy = response.status === 429;
     throw error;
   }
+  // Every push and pull answer carries the server's clock: measure this device's offset from it.
+  const offset = clockOffset(body?.server_time, sentAt, Date.now());
+  if (offset !== null) body.clock_offset = offset;
   return body;
 }
 
@@ -81,6 +86,7 @@ async function push(session) {
       }
       throw error;
     }
+    if (body.clock_offset !== undefined) await updateSession(session.event_id, { clock_offset: body.clock_offset });
     await applyVerdicts(session.event_id, body.results);
     sent += batch.length;
   }
@@ -101,6 +107,7 @@ async function pull(session) {
     const sessions = tx.objectStore("sessions");
     const current = await sessions.get(session.event_id);
     current.cursor = body.cursor;
+    if (body.clock_offset !== undefined) current.clock_offset = body.clock_offset;
     if (body.base && cursor === 0) current.base = body.base;
     await sessions.put(current);
     await tx.done;

@@ -1,7 +1,9 @@
 // The round clock: derived from the round's `timer` in the state and this
-// device's clock (shared_rules' timer_remaining_ms in the worker), so it keeps
-// running offline and every device shows the same time. Per-ruleset extras:
-// Doomtown's secret d6 (players see the clock to the hour, then "secret time"),
+// device's clock corrected to the server's (the offset measured at every sync;
+// shared_rules' timer_remaining_ms in the worker), so it keeps running offline
+// and every device shows the same time, however wrong its own clock is. Per-ruleset extras:
+// Doomtown's secret d6 (players' devices never learn it: they see the clock to
+// the hour, then "secret time"; staff screens with `reveal` see the real end),
 // Doomtown's 55-minute warning, Shatterpoint's Mission Critical.
 import { rules } from "./rules-client.js";
 import { clock, h, replace } from "./ui.js";
@@ -38,7 +40,7 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
   const tick = async () => {
     if (stopped || !store.state) return;
     const seq = ++started;
-    const clocks = await rules("timer", { event_id: store.eventId, now_ms: Date.now() });
+    const clocks = await rules("timer", { event_id: store.eventId, now_ms: store.now() });
     const c = clocks[clocks.length - 1];
     if (!c || c.status === "complete") {
       if (draw(seq, c ? h("span", { class: "time done" }, `Round ${c.round} complete`) : h("span", { class: "time" }, "No round running"))) {
@@ -49,18 +51,26 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
     const info = await rulesetInfo(store.state);
     const limits = info.time_limits || {};
     let shown = c.remaining_ms;
+    let exposed = c.remaining_ms;  // what data-remaining carries: never more than this screen may show
     const notes = [];
-    if (store.state.ruleset === "doomtown" && limits.round_minutes && c.duration_s > limits.round_minutes * 60) {
-      const secret = (c.duration_s - limits.round_minutes * 60) * 1000;
-      shown = c.remaining_ms - secret;
-      if (shown <= 0) {
-        notes.push(reveal ? `Secret time: ${clock(c.remaining_ms)} left (d6 = ${secret / 60000})` : "Secret time: the round ends at any moment");
-        shown = reveal ? c.remaining_ms : null;
+    if (c.secret && c.remaining_ms !== null) {
+      // Doomtown Floor Rules 3.A, 5.C: the announced hour, then the event's secret d6 minutes. Players'
+      // devices never know the d6 (secret_s null): they count to the hour, then say "secret time".
+      const known = c.secret_s !== null && c.secret_s !== undefined;
+      const announced = c.announced_ms;
+      if (announced > 0) {
+        shown = announced;
+        exposed = reveal && known ? c.remaining_ms : announced;
+        if (reveal && known) notes.push(`Then secret time: ${c.secret_s / 60} minutes (the event's d6)`);
+      } else if (reveal && known) {
+        notes.push(c.remaining_ms > 0 ? `Secret time: ${clock(c.remaining_ms)} left (d6 = ${c.secret_s / 60})` : "Time! Finish the current turn");
+      } else {
+        notes.push("Secret time: the round ends at any moment");
+        shown = null;
+        exposed = null;
       }
-      const elapsed = limits.round_minutes * 60 * 1000 - (c.remaining_ms - secret);
-      if (limits.warning_minute && elapsed >= limits.warning_minute * 60000 && elapsed < limits.round_minutes * 60000) {
-        notes.push(`${limits.round_minutes - limits.warning_minute}-minute warning`);
-      }
+      const warnAt = limits.round_minutes && limits.warning_minute ? (limits.round_minutes - limits.warning_minute) * 60000 : 0;
+      if (warnAt && announced > 0 && announced <= warnAt) notes.push(`${limits.warning_minute}-minute warning`);
     }
     if (store.state.ruleset === "shatterpoint" && c.remaining_ms !== null && c.remaining_ms <= 30 * 60 * 1000 && c.remaining_ms > 0) {
       notes.push("Mission Critical");
@@ -70,7 +80,8 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
     if (draw(seq, h("span", { class: "label" }, `Round ${c.round}`),
       h("span", { class: "time" }, shown === null ? "—:—" : clock(shown)),
       notes.map((n) => h("span", { class: "note" }, n)))) {
-      el.dataset.remaining = String(c.remaining_ms);
+      el.dataset.remaining = exposed === null ? "" : String(exposed);
+      el.dataset.secret = c.secret ? "yes" : "no";
       el.dataset.round = String(c.round);
     }
   };

@@ -201,6 +201,9 @@ class _Batch:
         if timer["paused_at"] is not None:
             self.updates.append((where, {"next_attempt_at": FAR_FUTURE_MS, "expires_at": FAR_FUTURE_MS}))
             return
+        # A round with secret time (Doomtown's d6) warns before the end of the announced length, never
+        # before its real end: the warning's moment would tell players the d6 (Floor Rules 3.A, 5.C).
+        secret = "secret_s" in timer
         end = timer["started_at"] + timer["paused_ms"] + (timer["duration_s"] + timer["extended_s"]) * 1000
         warn_at = end - self.warn_minutes * 60_000
         if warn_at <= timer["started_at"]:
@@ -209,6 +212,9 @@ class _Batch:
         if end <= self.now:
             return
         text = f"{self.warn_minutes} minutes left in {self.round_label(rnd).lower()}"
+        if secret:
+            text = (f"{self.warn_minutes} minutes to the announced end of {self.round_label(rnd).lower()}, "
+                    "then secret time: the round ends at any moment after that")
         for match in rnd["matches"]:
             if match["status"] in SETTLED:
                 continue

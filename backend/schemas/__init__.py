@@ -55,6 +55,8 @@ class TokenGrantSchema(Schema):
     expires_in_s = _int(allow_none=True, load_default=None,
                         metadata={"description": "seconds this token works unless rotated "
                                                  "(POST /api/events/{event_id}/tokens/rotate); null: no expiry"})
+    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+                                                     "their operations with the server's time, not their own"})
 
 
 class CreateEventResponseSchema(TokenGrantSchema):
@@ -101,7 +103,10 @@ class OperationInSchema(Schema):
     type = fields.String(required=True, validate=[validate.Length(1, 64), NO_NUL])
     payload = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     at = _int(load_default=None, allow_none=True, validate=validate.Range(0, MAX_SEQ),
-              metadata={"description": "the device's clock, ms (default: the server's)"})
+              metadata={"description": "when the device made it, ms, in the server's time as the device "
+                                       "measured it on its last sync (default: when the server received it); "
+                                       "more than 2 minutes after the server received it is refused "
+                                       "(clock-ahead)"})
 
 
 class PushItemSchema(Schema):
@@ -146,6 +151,8 @@ class PushResponseSchema(Schema):
     last_seq = _int(required=True, metadata={"description": "the device's last processed seq"})
     last_accepted = _int(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server seq"})
+    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+                                                     "their operations with the server's time, not their own"})
 
 
 class PullQuerySchema(Schema):
@@ -180,6 +187,8 @@ class PullResponseSchema(Schema):
     rejections = fields.List(fields.Nested(RejectionSchema), required=True)
     base = fields.Dict(allow_none=True, required=True,
                        metadata={"description": "cursor=0 only: the imported document the log starts from"})
+    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+                                                     "their operations with the server's time, not their own"})
 
 
 # ------------------------------------------------------------------ invitations, tokens, players
@@ -228,13 +237,35 @@ class ClaimSchema(Schema):
     player = fields.String(required=True)
     name = fields.String(required=True)
     code = fields.String(required=True, allow_none=True,
-                         metadata={"description": "only when issued (reissue); listed as null: codes are stored "
-                                                  "hashed"})
-    redeemed = fields.Boolean(required=True)
+                         metadata={"description": "the code while it can be used (null once used or revoked)"})
+    redeemed = fields.Boolean(required=True, metadata={"description": "the latest code was used to join"})
+    revoked = fields.Boolean(required=True, metadata={"description": "the latest code was revoked"})
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "joined", "revoked", "unreadable",
+                                                                    "none"]))
+    devices = _int(required=True, metadata={"description": "the player's phones signed in (tokens not revoked)"})
+    link = fields.String(required=True, allow_none=True, metadata={"description": "the join link of the code"})
+    qr_svg = fields.String(required=True, allow_none=True,
+                           metadata={"description": "the link as an SVG QR code (list: with ?qr=1)"})
 
 
 class ClaimListSchema(Schema):
     claims = fields.List(fields.Nested(ClaimSchema), required=True)
+
+
+class ClaimQuerySchema(Schema):
+    qr = fields.Boolean(load_default=False, metadata={"description": "include each usable code's QR code"})
+
+
+class ReissueRequestSchema(Schema):
+    revoke_devices = fields.Boolean(load_default=False, truthy={True}, falsy={False},
+                                    metadata={"description": "also sign out the player's phones"})
+
+
+class ClaimRevokedSchema(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    revoked = fields.Boolean(required=True)
+    devices_revoked = _int(required=True, metadata={"description": "phones signed out"})
 
 
 class MyMatchSchema(Schema):

@@ -1,6 +1,6 @@
 // Rounds: pair the next round as a draft, review and adjust it (swaps with
 // warnings, fixed tables from the roster), publish, start the clock (per-ruleset
-// lengths: Doomtown's secret d6, Shatterpoint's five dice), pause/extend, the cut
+// lengths: Doomtown's secret d6 once per event, Shatterpoint's five dice), pause/extend, the cut
 // and the elimination rounds.
 import { rules } from "../rules-client.js";
 import { rulesetInfo, timerPanel } from "../timer.js";
@@ -56,20 +56,22 @@ async function mount(root, { store, role }) {
       extras.push(h("fieldset", { class: "dice" }, h("legend", {}, "Five attack dice (+1 minute per critical or strike)"), dice, total));
     }
     let secret = null;
-    if (st.ruleset === "doomtown") {
+    const secretTime = await rules("secret_time", { event_id: store.eventId });
+    if (secretTime.sides) {
+      // Doomtown Floor Rules 3.A, 5.C: one d6 for the whole roundup (drawn from the event's seed, so every
+      // staff device knows it offline), added to every round; players' devices are never told it.
       secret = h("input", { type: "checkbox", checked: true, id: "secret-d6" });
+      const d6 = secretTime.minutes;
       extras.push(h("div", { class: "field inline" }, secret, h("label", { for: "secret-d6" },
-        `Add a secret d6 (1-${limits.secret_d6_sides || 6} minutes, rolled on this device, hidden from players)`)));
+        `Add the event's secret d6: ${d6 === null ? "unknown on this device" : `${d6} minute${d6 === 1 ? "" : "s"}`}`
+        + " (rolled once for the whole event, the same every round; players are not told)")));
     }
     return h("form", {
       class: "card", onsubmit: (e) => {
         e.preventDefault();
-        let total = Number(minutes.value) * 60;
-        if (secret?.checked) {
-          const sides = limits.secret_d6_sides || 6;
-          total += (1 + (crypto.getRandomValues(new Uint8Array(1))[0] % sides)) * 60;
-        }
-        run(() => act("round.start", { number: rnd.number, stage: rnd.stage, duration_s: total }, `Round ${rnd.number} started`));
+        const payload = { number: rnd.number, stage: rnd.stage, duration_s: Number(minutes.value) * 60 };
+        if (secret?.checked) payload.secret = true;
+        run(() => act("round.start", payload, `Round ${rnd.number} started`));
       },
     }, h("h3", {}, `Start round ${rnd.number}`), field("Round length (minutes)", minutes), extras,
     h("button", { type: "submit", class: "primary", id: "start-round" }, `Start round ${rnd.number}`));

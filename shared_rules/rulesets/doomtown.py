@@ -24,6 +24,14 @@ Readings where the document is loose:
   could not be ordered, so entries must be unique.
 - Elimination rounds do not change MWP/OMWP; final placings after a cut are
   the generic ones (how far a player went, then Swiss order).
+- The secret d6 (3.A, 5.C) is rolled once per roundup: :func:`secret_d6` draws
+  it from the event seed, so every staff device and the server agree on it
+  offline and it is the same for every round of the event (cut rounds
+  included). A round started with ``secret: true`` gets ``d6`` minutes of
+  secret time on top of its announced length. Players are never sent the seed
+  (the server withholds it in their view of the log), so their devices show
+  the announced hour, then "secret time", never the end (3.A "The exact
+  length of rounds will not be announced to the players").
 """
 
 from __future__ import annotations
@@ -32,12 +40,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import DocumentError
+from ..seeded import Rng
 from .base import Outcome, Policy, Ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..event.model import Event
 
-__all__ = ["OUTCOMES", "TIEBREAKERS", "POLICIES", "TIME_LIMITS", "REPORTED", "build"]
+__all__ = ["OUTCOMES", "TIEBREAKERS", "POLICIES", "TIME_LIMITS", "REPORTED", "build", "secret_d6"]
 
 DOCUMENT = "Doomtown Floor Rules 1.2"
 
@@ -63,6 +72,19 @@ TIME_LIMITS: Mapping[str, int] = MappingProxyType({
     "warning_minute": 55,
     "report_window_minutes": 5,
 })
+
+def secret_d6(seed: str, sides: int = 6) -> int:
+    """The roundup's secret d6 (1..sides), drawn once per event from its seed (Floor Rules 3.A, 5.C).
+
+    "Before the first round, the TO should roll a six-sided die (d6) hidden from everyone else's
+    sight ... The TO adds that number of minutes onto the base allotment of an hour per round for
+    the time limit of each round in that roundup" (3.A): one draw, the same for every round.
+
+    >>> secret_d6("cup") == secret_d6("cup") and 1 <= secret_d6("cup") <= 6
+    True
+    """
+    return 1 + Rng(seed, "doomtown", "secret-d6").below(sides)
+
 
 POLICIES: Mapping[str, Policy] = MappingProxyType({
     "unreported-result": Policy("a result not reported inside the report window is a double loss (loss, loss)",

@@ -245,11 +245,16 @@ class RoundPublish:
 
 @_payload
 class RoundStart:
-    """Start a round and its clock (``at`` defaults to the op's ``at``)."""
+    """Start a round and its clock (``at`` defaults to the op's ``at``).
+
+    ``secret``: add the event's secret time (Doomtown's d6, drawn once per event from the seed) to
+    ``duration_s``, the announced length.
+    """
     number: int = req("round")
     at: int | None = opt("count")
     duration_s: int | None = opt("count")
     stage: str | None = opt("name")
+    secret: bool = opt("bool", False)
 
 
 @_payload

@@ -30,14 +30,15 @@ from ..event.document import load_event
 from ..event.model import STAGES
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
+from ..rulesets.doomtown import secret_d6
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
 from .operations import CHECKS, OpenDispute, Operation, OperationRejected, parse_operation
 from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
-                    refresh_disputes, refresh_match, refresh_round, to_event_document)
+                    is_withheld, refresh_disputes, refresh_match, refresh_round, to_event_document)
 
-__all__ = ["apply", "replay", "check", "HANDLERS"]
+__all__ = ["apply", "replay", "check", "HANDLERS", "secret_time_sides"]
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
 
@@ -416,6 +417,29 @@ def _round_publish(state: dict[str, Any], op: Operation) -> None:
     rnd["status"] = "published"
 
 
+def secret_time_sides(state: dict[str, Any]) -> int | None:
+    """The sides of the event's secret die (Doomtown Floor Rules 3.A: a d6), or None: no secret time."""
+    if state["ruleset"] is None:
+        return None
+    sides = _ruleset(state).time_limits.get("secret_d6_sides")
+    return sides if isinstance(sides, int) and sides > 0 else None
+
+
+def _secret_s(state: dict[str, Any], duration: int) -> int | None:
+    """A round's secret time in seconds: the event's d6 in minutes, or None where the seed is withheld."""
+    sides = secret_time_sides(state)
+    if sides is None:
+        raise OperationRejected(f"round.start: payload.secret: {_ruleset(state).title} rounds have no secret time "
+                                "(only Doomtown's d6, Floor Rules 3.A)")
+    if not duration:
+        raise OperationRejected("round.start: payload.secret: an untimed round has no secret time; give "
+                                "payload.duration_s")
+    if is_withheld(state["seed"]):
+        return None  # a player's device: the d6 is kept from players (Floor Rules 3.A)
+    # Floor Rules 3.A, 5.C: one d6 per roundup, added to every round's hour.
+    return secret_d6(state["seed"], sides) * 60
+
+
 def _round_start(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     rnd = _started_round(state, "round.start", p.number, p.stage, ("draft", "published"))
@@ -423,9 +447,12 @@ def _round_start(state: dict[str, Any], op: Operation) -> None:
     if duration is None:
         minutes = state["settings"].get("round_minutes")
         duration = minutes * 60 if isinstance(minutes, int) and not isinstance(minutes, bool) else 0
+    timer = {"started_at": p.at if p.at is not None else op.at, "duration_s": duration,
+             "paused_at": None, "paused_ms": 0, "extended_s": 0}
+    if p.secret:
+        timer["secret_s"] = _secret_s(state, duration)
     rnd["status"] = "started"
-    rnd["timer"] = {"started_at": p.at if p.at is not None else op.at, "duration_s": duration,
-                    "paused_at": None, "paused_ms": 0, "extended_s": 0}
+    rnd["timer"] = timer
     _changed(state, rnd)  # a round of byes only is complete at once
 
 

@@ -20,7 +20,9 @@ is every report in log order, ``{"op_id", "device", "actor", "at", "kind",
 "result", "reason"}``, and ``status`` is recomputed from them by :func:`settle`.
 A round's ``timer`` is ``{"started_at", "duration_s", "paused_at", "paused_ms",
 "extended_s"}`` so any device can render it from its own clock
-(:func:`timer_remaining_ms`); ``paired_by`` is ``{"device", "op_id", "at"}`` of the
+(:func:`timer_remaining_ms`), plus ``"secret_s"`` for a round with secret time
+(Doomtown's d6): the seconds added to the announced length, or ``None`` on a
+device the event's seed is withheld from (a player's); ``paired_by`` is ``{"device", "op_id", "at"}`` of the
 winning pairing (plus ``swapped_by``: the last ``round.swap``). ``rounds`` is in play order; round numbers run
 on across stages when rounds are paired by operations.
 """
@@ -34,10 +36,14 @@ from ..event.document import FORMAT, dump_event, load_event
 
 __all__ = ["STATE_FORMAT", "ROUND_STATUSES", "MATCH_STATUSES", "SETTLED", "FINAL_KINDS", "RESULT_FIELDS",
            "initial_state", "new_player", "new_round", "new_match", "settle", "refresh_match",
-           "refresh_round", "refresh_disputes", "timer_remaining_ms", "to_event_document",
+           "refresh_round", "refresh_disputes", "timer_remaining_ms", "to_event_document", "WITHHELD_PREFIX",
+           "is_withheld",
            "from_event_document", "clone"]
 
 STATE_FORMAT = "topcut-state/1"
+#: What a value withheld from a player's view of the log starts with (another player's penalty reason,
+#: the seed of an event with secret round time); a real seed may not (the server refuses it).
+WITHHELD_PREFIX = "withheld-"
 ROUND_STATUSES = ("draft", "published", "started", "complete")
 MATCH_STATUSES = ("pending", "reported", "confirmed", "disputed", "resolved")
 #: Statuses whose result counts (standings, pairing, round completion).
@@ -205,20 +211,34 @@ def refresh_disputes(state: dict[str, Any]) -> None:
     state["disputes"] = queue
 
 
+def is_withheld(value: Any) -> bool:
+    """Whether a value is a placeholder the server put in a player's view in place of the real one.
+
+    >>> is_withheld("withheld-3fa2"), is_withheld("cup-2024")
+    (True, False)
+    """
+    return isinstance(value, str) and value.startswith(WITHHELD_PREFIX)
+
+
 def timer_remaining_ms(timer: Mapping[str, Any] | None, now_ms: int) -> int | None:
     """Milliseconds left on a round's clock at ``now_ms`` (negative: overtime; None: untimed).
+
+    Secret time (``secret_s``) counts when this device knows it; where it is withheld (``None``,
+    a player's device) the clock runs to the end of the announced length only.
 
     >>> t = {"started_at": 0, "duration_s": 60, "paused_at": None, "paused_ms": 0, "extended_s": 30}
     >>> timer_remaining_ms(t, 10_000)
     80000
     >>> timer_remaining_ms(dict(t, paused_at=5_000), 99_000)
     85000
+    >>> timer_remaining_ms(dict(t, secret_s=240), 10_000), timer_remaining_ms(dict(t, secret_s=None), 10_000)
+    (320000, 80000)
     """
     if timer is None or not timer.get("duration_s"):
         return None
     now = timer["paused_at"] if timer["paused_at"] is not None else now_ms
     elapsed = max(0, now - timer["started_at"] - timer["paused_ms"])
-    return (timer["duration_s"] + timer["extended_s"]) * 1000 - elapsed
+    return (timer["duration_s"] + timer["extended_s"] + (timer.get("secret_s") or 0)) * 1000 - elapsed
 
 
 # ---------------------------------------------------------------- documents

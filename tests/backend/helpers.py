@@ -54,19 +54,21 @@ class Api:
     def staff_token(self, event_id: str, organizer: str, role: str) -> str:
         return self.redeem(self.invite(event_id, organizer, role)["code"])["token"]
 
-    def claim_list(self, event_id: str, token: str) -> list[dict[str, Any]]:
-        """The claims as listed (codes are stored hashed: ``code`` is None)."""
-        r = self.client.get(f"/api/events/{event_id}/players/claims", headers=bearer(token))
+    def claim_list(self, event_id: str, token: str, qr: bool = False) -> list[dict[str, Any]]:
+        """The claims as listed for staff (``code`` while it can be used)."""
+        r = self.client.get(f"/api/events/{event_id}/players/claims{'?qr=true' if qr else ''}", headers=bearer(token))
         assert r.status_code == 200, r.get_json()
         return r.get_json()["claims"]
 
     def claims(self, event_id: str, token: str) -> dict[str, str]:
-        """Fresh claim codes for every player (a code is shown only when issued: reissue each)."""
+        """A usable claim code for every player: as listed, or a new one where it was used or revoked."""
         codes = {}
         for claim in self.claim_list(event_id, token):
-            r = self.client.post(f"/api/events/{event_id}/players/{claim['player']}/claim", headers=bearer(token))
-            assert r.status_code == 201, r.get_json()
-            codes[claim["player"]] = r.get_json()["code"]
+            if claim["code"] is None:
+                r = self.client.post(f"/api/events/{event_id}/players/{claim['player']}/claim", headers=bearer(token))
+                assert r.status_code == 201, r.get_json()
+                claim = r.get_json()
+            codes[claim["player"]] = claim["code"]
         return codes
 
     def state(self, event_id: str, token: str) -> dict[str, Any]:
@@ -94,3 +96,8 @@ def pair_ops(number: int, players=PLAYERS) -> list[dict[str, Any]]:
 
 def report(number: int, table: int, outcomes: list[str]) -> dict[str, Any]:
     return {"type": "result.report", "payload": {"round": number, "table": table, "outcomes": outcomes}}
+
+
+def timeless(answer: dict) -> dict:
+    """An API answer without the server's clock reading (``server_time`` is when it answered)."""
+    return {k: v for k, v in answer.items() if k != "server_time"}

@@ -91,6 +91,7 @@ ENDPOINTS = [
     ("delete", "/api/events/{eid}/tokens/{tid}", None, {"organizer"}),
     ("get", "/api/events/{eid}/players/claims", None, {"organizer", "head-judge", "scorekeeper"}),
     ("post", "/api/events/{eid}/players/p2/claim", None, {"organizer", "head-judge", "scorekeeper"}),
+    ("delete", "/api/events/{eid}/players/p2/claim", None, {"organizer", "head-judge", "scorekeeper"}),
     ("get", "/api/events/{eid}/state", None, {"organizer", "head-judge", "judge", "scorekeeper"}),
     ("get", "/api/events/{eid}/export", None, {"organizer", "head-judge", "judge", "scorekeeper"}),
     ("get", "/api/events/{eid}/me", None, {"player"}),

@@ -7,7 +7,7 @@ import json
 
 from backend import create_app
 from tests.backend.conftest import dispose, fresh_postgres_database
-from tests.backend.helpers import PLAYERS, Api, bearer, pair_ops, register_ops, report
+from tests.backend.helpers import PLAYERS, Api, bearer, pair_ops, register_ops, report, timeless
 
 
 def _rebuilt_server(database_url, tmp_path, secret_key=None):
@@ -41,8 +41,8 @@ def test_a_restored_event_carries_on_for_every_device(app, api, database_url, tm
     assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
     backup = r.get_json()
     assert backup["format"] == "topcut-backup/1" and backup["event_id"] == eid
-    before_state, before_pull = api.state(eid, org), api.pull(eid, org)
-    player_pull = api.pull(eid, player)
+    before_state, before_pull = api.state(eid, org), timeless(api.pull(eid, org))
+    player_pull = timeless(api.pull(eid, player))
 
     rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
     try:
@@ -52,8 +52,8 @@ def test_a_restored_event_carries_on_for_every_device(app, api, database_url, tm
         assert r.get_json()["event_id"] == eid and r.get_json()["cursor"] == before_pull["cursor"]
         # The same log, the same state, for the same tokens.
         assert new.state(eid, org) == before_state
-        assert new.pull(eid, org) == before_pull
-        assert new.pull(eid, player) == player_pull
+        assert timeless(new.pull(eid, org)) == before_pull
+        assert timeless(new.pull(eid, player)) == player_pull
         # A push whose answer was lost before the crash gets the same verdicts again ...
         again = new.push(eid, judge, "tab-1", [report(1, 1, ["win", "loss"]), report(9, 1, ["win", "loss"])]).get_json()
         assert [v["status"] for v in again["results"]] == ["accepted", "rejected"]
@@ -106,12 +106,12 @@ def test_the_server_commands_back_up_and_restore(app, api, database_url, tmp_pat
     path = tmp_path / "event.backup.json"
     result = app.test_cli_runner().invoke(args=["topcut-backup", eid, "--output", str(path)])
     assert result.exit_code == 0, result.output
-    before = api.pull(eid, org)
+    before = timeless(api.pull(eid, org))
     rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
     try:
         result = rebuilt.test_cli_runner().invoke(args=["topcut-restore", str(path)])
         assert result.exit_code == 0 and f"restored event {eid}" in result.output, result.output
-        assert Api(rebuilt.test_client()).pull(eid, org) == before
+        assert timeless(Api(rebuilt.test_client()).pull(eid, org)) == before
         again = rebuilt.test_cli_runner().invoke(args=["topcut-restore", str(path)])
         assert again.exit_code == 1 and "already exists" in again.output
     finally:

@@ -36,7 +36,7 @@ import pytest
 
 from backend.push.vapid import generate_key_file
 from shared_rules.state import replay
-from tests.backend.helpers import Api, bearer, register_ops
+from tests.backend.helpers import Api, bearer, register_ops, timeless
 from tests.backend.livegunicorn import GUNICORN, free_port
 from tests.backend.test_simulation import PLAYERS, Device, Network, _judge_op, _lead_op
 from tests.fakepush import FakePushService
@@ -396,7 +396,7 @@ def test_two_app_servers_behind_nginx_survive_kill_9_and_send_each_notification_
             workload_s = time.monotonic() - ready
             accepted = sum(check_converged(floor) for floor in floors)
             for floor in floors:
-                first, second = (player_pull_from(port, floor) for port in cluster.app_ports)
+                first, second = (timeless(player_pull_from(port, floor)) for port in cluster.app_ports)
                 assert first == second and any(op["op"]["device"].startswith("dev-") for op in first["ops"])
             rows = wait_for_outbox(database_url)
         finally:

@@ -152,9 +152,11 @@ def test_player_claims_self_report_and_confirm(api):
                                        "payload": {"round": 1, "table": 1, "outcomes": ["loss", "win"]}}])
     pairings = api.client.get(f"/api/events/{eid}/pairings").get_json()
     assert pairings["rounds"][0]["matches"][0]["outcomes"] == ["loss", "win"]
-    # reissuing a claim code revokes the old code and the player's token
+    # a new claim code leaves the phone that joined working; revoking the claim signs it out
     r = api.client.post(f"/api/events/{eid}/players/p1/claim", headers=bearer(org))
     assert r.status_code == 201 and r.get_json()["code"] != codes["p1"]
+    assert api.client.get(f"/api/events/{eid}/me", headers=bearer(p1["token"])).status_code == 200
+    assert api.client.delete(f"/api/events/{eid}/players/p1/claim", headers=bearer(org)).status_code == 200
     assert api.client.get(f"/api/events/{eid}/me", headers=bearer(p1["token"])).status_code == 401
 
 
