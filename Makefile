@@ -7,6 +7,8 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+HALL_PORT ?= 8443
+HALL ?= 1
 
 # Debian packages `make test` needs (nginx: the scale-out test's reverse proxy, docs/deploy.md).
 DEBIAN_PACKAGES := chromium postgresql nginx
@@ -19,9 +21,9 @@ NPM_STAMP := node_modules/.topcut-installed
 .PHONY: run test install build debian-packages
 .DEFAULT_GOAL := run
 
+# HTTP on this laptop, HTTPS on the hall network (HALL=0: HTTP only); see README "Hall network".
 run: install build
-	@echo "Topcut is starting: open http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 1 --threads 8 --access-logfile - "backend:create_app()"
+	HOST=$(HOST) PORT=$(PORT) HALL_PORT=$(HALL_PORT) HALL=$(HALL) $(VPY) -m backend.serve
 
 # The shared_rules suite inside Pyodide first, pytest last, so that pytest's
 # summary closes the output; both always run, and either failing fails.

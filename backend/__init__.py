@@ -31,11 +31,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     instance folder (``instance/topcut.sqlite`` next to this package);
     ``DATABASE_URL`` in the environment (e.g. ``postgresql+psycopg://...``)
     selects another database; ``TOPCUT_<KEY>`` variables set any other key
-    (values parsed as JSON when they are). ``INSTANCE_PATH`` in ``config`` moves the
-    instance folder (tests use a temporary one).
+    (values parsed as JSON when they are). ``INSTANCE_PATH`` in ``config`` (or the
+    ``TOPCUT_INSTANCE_PATH`` variable) moves the instance folder (tests use a temporary one).
     """
     config = dict(config or {})
-    instance_path = config.pop("INSTANCE_PATH", None)
+    instance_path = config.pop("INSTANCE_PATH", None) or os.environ.get("TOPCUT_INSTANCE_PATH")
     app = Flask(
         __name__,
         instance_path=str(instance_path) if instance_path else None,
@@ -90,10 +90,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             return error_response(400, "invalid-text", "the URL must not contain NUL characters")
         return None
 
-    from backend import events, invitations, openapi, players, public, shell, sync, tokens
+    from backend import events, hall, invitations, openapi, players, public, shell, sync, tokens
 
     app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, tokens, players, public, openapi):
+    for module in (events, sync, invitations, tokens, players, public, hall, openapi):
         app.register_blueprint(module.bp)
 
     from backend import backups, push

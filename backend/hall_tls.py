@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-__all__ = ["HallTLS", "ensure_certificates", "lan_addresses", "CA_FILE"]
+__all__ = ["HallTLS", "ensure_certificates", "lan_addresses", "primary_lan_address", "spki_sha256", "CA_FILE"]
 
 CA_FILE = "hall-ca.crt"
 _CA_KEY = "hall-ca.key"
@@ -57,21 +57,39 @@ class HallTLS:
         return self.directory / _KEY
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses on its networks (no packet is sent), loopback excluded."""
-    found: list[str] = []
+def primary_lan_address() -> str | None:
+    """The IPv4 address of the interface of the default route (no packet is sent); None without a network."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
-            probe.connect(("10.255.255.255", 1))  # picks the interface of the default route
-            found.append(probe.getsockname()[0])
+            probe.connect(("10.255.255.255", 1))
+            address = probe.getsockname()[0]
         except OSError:
-            pass
+            return None
+    return None if ipaddress.ip_address(address).is_loopback or address == "0.0.0.0" else address
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (no packet is sent), loopback excluded."""
+    primary = primary_lan_address()
+    found: list[str] = [primary] if primary else []
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             found.append(str(info[4][0]))
     except OSError:
         pass
     return sorted({a for a in found if not ipaddress.ip_address(a).is_loopback})
+
+
+def spki_sha256(cert_file: str | Path) -> str:
+    """Base64 SHA-256 of a certificate's public key: what certificate pinning (and Chromium's
+    ``--ignore-certificate-errors-spki-list``) names it by."""
+    import base64
+
+    cert = x509.load_pem_x509_certificate(Path(cert_file).read_bytes())
+    spki = cert.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    digest = hashes.Hash(hashes.SHA256())
+    digest.update(spki)
+    return base64.b64encode(digest.finalize()).decode("ascii")
 
 
 def _write(path: Path, data: bytes, private: bool) -> None:

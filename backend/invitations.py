@@ -17,6 +17,7 @@ from backend.ledger import lock_event
 from backend.limits import redeem_limit
 from backend.auth import authenticate
 from backend.models import Invitation, now_ms
+from backend.hall import public_origin
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
 bp = Blueprint("invitations", __name__, url_prefix="/api")
@@ -29,7 +30,8 @@ def qr_svg(text: str) -> str:
 
 
 def join_link(code: str) -> str:
-    return f"{request.host_url.rstrip('/')}/#join={quote(code)}"
+    """The link (and QR code) that joins with ``code``, at an address the other device can reach."""
+    return f"{public_origin()}/#join={quote(code)}"
 
 
 @bp.post("/events/<event_id>/invitations")

@@ -49,6 +49,8 @@ ENDPOINT_ERRORS = {
     "players.reissue_claim": _TOKEN + _BODY + ("404", "409"),
     "players.revoke_claim": _TOKEN + ("404", "409"),
     "players.my_matches": _TOKEN + ("404", "409"),
+    "hall.hall": (),
+    "hall.hall_ca": ("404",),
     "public.public": ("404", "409"),
     "public.pairings": ("404", "409"),
     "public.standings": ("404", "409"),
@@ -61,7 +63,7 @@ PATH_PARAMETERS = {
     "player_id": {"type": "string", "minLength": 1},
 }
 
-API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push")
+API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push", "hall")
 
 
 def build_spec(app: Flask) -> dict:

@@ -39,6 +39,8 @@ export async function request(path, { method = "GET", body, token } = {}) {
   return data;
 }
 
+/** The hall network's HTTPS address and certificate (`{hall_url, ca_url, origin}`), or null offline. */
+export const hallInfo = () => request("/api/hall").catch(() => null);
 export const createEvent = (body) => request("/api/events", { method: "POST", body });
 export const redeem = (code, label) => request("/api/invitations/redeem", { method: "POST", body: { code, label } });
 export const invite = (session, role) =>

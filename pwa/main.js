@@ -1,4 +1,5 @@
 // Page bootstrap: the service worker, the rules worker, the router and the sync indicator.
+import { hallInfo } from "./api.js";
 import { startRulesWorker } from "./rules-client.js";
 import { storeFor } from "./store.js";
 import { h, replace, when } from "./ui.js";
@@ -73,13 +74,20 @@ const UPDATE_CHECK_MS = Number(globalThis.localStorage?.getItem("topcut.updateCh
  * Opened over plain HTTP on a hall address (not this machine), a browser gives the app no service worker,
  * no offline storage guarantees and no notifications: say so loudly, and where to go instead.
  */
-function warnIfInsecure() {
+async function warnIfInsecure() {
   if (globalThis.isSecureContext) return;
   const banner = document.getElementById("insecure-banner");
   banner.textContent = `Not secure: at ${location.origin} this app cannot work offline or notify players. `
     + `Open it over HTTPS (https://${location.hostname}/ — see "Hall network" in the README), `
     + "or on the server machine itself at http://localhost.";
   banner.hidden = false;
+  const info = await hallInfo();
+  if (!info?.hall_url) return;
+  // This server offers the hall address itself: name it, and the certificate to install first.
+  replace(banner, `Not secure: at ${location.origin} this app cannot work offline or notify players. Open `,
+    h("a", { href: `${info.hall_url}/`, id: "insecure-hall-url" }, `${info.hall_url}/`), " instead",
+    info.ca_url ? [" (first time on this tablet: install ", h("a", { href: info.ca_url, download: "topcut-hall-ca.crt" },
+      "the hall certificate"), ")."] : ".");
 }
 
 warnIfInsecure();

@@ -19,13 +19,15 @@ function roundPrintout(st) {
 }
 
 function claimSlip(st, c) {
+  // The server's join link names the address phones reach (the hall's, when printed on the server laptop).
+  const origin = c.link ? new URL(c.link).origin : location.origin;
   return h("div", { class: "claim-slip", dataset: { player: c.player, code: c.code } },
     h("h3", {}, st.name),
     h("p", { class: "claim-name" }, c.name),
     h("div", { class: "qr", html: c.qr_svg, role: "img", "aria-label": `QR code to join as ${c.name}` }),
     h("p", { class: "code" }, c.code),
     h("p", { class: "hint" }, "Scan with your phone's camera to see your table, report results and get notified. "
-      + `Or open ${location.origin} and type the code under "Join an event". It works once: keep it to yourself.`));
+      + `Or open ${origin} and type the code under "Join an event". It works once: keep it to yourself.`));
 }
 
 async function mount(root, { store, role, sub }) {

@@ -1,5 +1,5 @@
 // Staff devices (invitations with QR codes) and export of the event document.
-import { invite } from "../api.js";
+import { hallInfo, invite } from "../api.js";
 import { rules } from "../rules-client.js";
 import { field, h, replace, select } from "../ui.js";
 
@@ -29,7 +29,20 @@ async function mount(root, { store }) {
     a.remove();
   } }, "Download the event (topcut-event/1 JSON)");
 
-  replace(root, h("h1", {}, "Staff & export"), h("div", { class: "grid" }, form,
+  // Tablets reach this server at the hall address (HTTPS, with the hall's certificate), never at 127.0.0.1.
+  const hall = h("section", { class: "card hall", id: "hall-network", hidden: true });
+  hallInfo().then((info) => {
+    if (!info?.hall_url) return;
+    replace(hall, h("h2", {}, "Hall network"),
+      h("p", {}, "Tablets and phones open ", h("a", { href: `${info.hall_url}/`, id: "hall-url" }, `${info.hall_url}/`),
+        " (the invitation links and QR codes use it)."),
+      info.ca_url ? h("p", {}, "Before the first time, install the hall certificate on each tablet: ",
+        h("a", { href: info.ca_url, download: "topcut-hall-ca.crt", id: "hall-ca" }, "topcut-hall-ca.crt"),
+        " (README: Hall network). Without it the tablet says the connection is not private.") : null);
+    hall.hidden = false;
+  });
+
+  replace(root, h("h1", {}, "Staff & export"), hall, h("div", { class: "grid" }, form,
     h("section", { class: "card" }, h("h2", {}, "Export"), h("p", {}, "Built on this device from its copy of the log, so it works offline."), exportButton,
       h("p", {}, "Public page for players and spectators: ", h("a", { href: `#/public/${store.eventId}` }, "standings and pairings")))), out);
   return {};
