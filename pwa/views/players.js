@@ -13,11 +13,25 @@ async function mount(root, { store }) {
   const name = h("input", { type: "text", autocomplete: "off" });
   const bulk = h("textarea", { rows: "4", placeholder: "One name per line" });
 
+  const duplicates = h("p", { class: "warning", id: "duplicate-warning", role: "status", hidden: true });
+  const key = (n) => n.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+
   const register = async (names) => {
+    // Two people may share a name, so a repeated name is registered, but said loudly: the same person
+    // twice would get two pairings (drop one); two people need telling apart (add an initial).
+    const seen = new Set((store.state?.players || []).map((p) => key(p.name)));
+    const repeated = [];
     for (const n of names) {
+      if (seen.has(key(n))) repeated.push(n);
+      seen.add(key(n));
       await store.act("player.register", { player: { id: `p-${randomId(6)}`, name: n } });
     }
     announce(`${names.length} player${names.length === 1 ? "" : "s"} registered`);
+    duplicates.hidden = !repeated.length;
+    duplicates.textContent = repeated.length
+      ? `Registered twice: ${repeated.join(", ")}. If it is the same person, drop one entry; if they are different `
+        + "people, rename one (add an initial) so judges and players can tell them apart."
+      : "";
   };
 
   const form = h("form", {
@@ -31,7 +45,7 @@ async function mount(root, { store }) {
       name.focus();
     },
   }, h("h2", {}, "Register players"), field("Player name", name), field("Or several names", bulk),
-  h("button", { type: "submit", class: "primary", id: "register" }, "Register"));
+  h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
 
   // Claim codes (organizer, head judge, scorekeeper: this screen's roles): each player's code while it can
   // be used, a new code for a lost slip or another phone, revoke (the code and the player's phones).
