@@ -16,7 +16,7 @@ from backend.errors import ApiError
 from backend.ledger import lock_event
 from backend.limits import redeem_limit
 from backend.auth import authenticate
-from backend.models import Invitation, now_ms
+from backend.models import Event, Invitation, now_ms
 from backend.hall import public_origin
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
@@ -108,8 +108,10 @@ def redeem():
     if claimed != 1:
         db.session.rollback()
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
+    event = db.session.get(Event, invitation.event_id)
     db.session.commit()
     return respond(TokenGrantSchema(), {"event_id": token.event_id, "token": secret, "token_id": token.id,
                                         "role": token.role, "player": token.player,
+                                        "name": event.name, "ruleset": event.ruleset,
                                         "server_time": now_ms(),
                                         "expires_in_s": token_lifetime_s(token.role)}, 201)

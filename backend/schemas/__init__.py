@@ -57,6 +57,8 @@ class TokenGrantSchema(Schema):
                                                  "(POST /api/events/{event_id}/tokens/rotate); null: no expiry"})
     server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
                                                      "their operations with the server's time, not their own"})
+    name = fields.String(metadata={"description": "the event's name (so a device that joined by code lists it by name)"})
+    ruleset = fields.String(metadata={"description": "the event's ruleset id"})
 
 
 class CreateEventResponseSchema(TokenGrantSchema):

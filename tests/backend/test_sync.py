@@ -269,3 +269,10 @@ def test_a_draft_round_is_hidden_from_me_and_a_players_own_change_stays_on_their
     assert pulled["devices"]["phone-1"]["last_seq"] == 1
     me = api.client.get(f"/api/events/{eid}/me", headers=bearer(p1)).get_json()
     assert [m["round"] for m in me["matches"]] == [1, 2]
+
+
+def test_a_device_joining_by_code_learns_the_events_name_and_game(api):
+    created = api.create("doomtown", name="Gomorra Showdown")
+    eid, org = created["event_id"], created["token"]
+    grant = api.redeem(api.invite(eid, org, "judge")["code"])
+    assert (grant["name"], grant["ruleset"], grant["event_id"]) == ("Gomorra Showdown", "doomtown", eid)

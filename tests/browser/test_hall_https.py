@@ -124,6 +124,9 @@ def test_tablets_on_the_hall_https_address_work_offline(browser, hall) -> None:
         for tab in (tab_a, tab_b):
             assert tab.evaluate("isSecureContext") is True
             assert tab.locator("#insecure-banner").is_hidden()
+            # Joined by code, the tablet lists the event by its name, not its id.
+            assert tab.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid)).then((s) => s.name)",
+                                eid) == "Hall Cup"
         # ---- the hall's Wi-Fi drops: both keep entering results, one reloads with no network at all
         ctx_a.set_offline(True)
         ctx_b.set_offline(True)
