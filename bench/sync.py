@@ -1,7 +1,7 @@
 """Sync benchmark: gunicorn on loopback, 50 devices pushing at once, then one big pull.
 
     .venv/bin/python -m bench.sync [--devices 50] [--ops 20000] [--batch 10] [--workers 4] [--skip-postgres]
-    .venv/bin/python -m bench.sync --growing [--players 512] [--rounds 8] [--workers 4]
+    .venv/bin/python -m bench.sync --growing [--players 512] [--rounds 8] [--workers 4] [--rate 20]
 
 ``--growing`` is a real event's shape, state that grows with it: the desk
 registers the players, then each round is paired and started, and 50 judge
@@ -10,6 +10,14 @@ tables get a correction from another tablet, a few players drop and late
 entries register; the next round is paired once the results are in. It prints
 accepted ops/s and push latency p50/p99 per round, and a staff and a player
 pull of the whole log at the end.
+
+By default the tablets push as fast as the server answers (closed loop): the
+figures are the server's saturation throughput, and push latency is then the
+queue of 50 waiting tablets (p50 ~ 50 / throughput). ``--rate R`` paces them
+instead (open loop, R pushes per second in all, spread evenly over the
+tablets): latency is then what a tablet waits at that load. A real 512-player
+round brings 256 results in its last 10-20 minutes, well under 1 push/s;
+``--rate 20`` is twenty-five times that peak.
 
 Targets (SQLite): >= 1,000 accepted operations per second from 50 concurrent
 devices, and a pull of 20,000 operations in <= 0.3 s. The same figures are
@@ -22,6 +30,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -120,6 +129,27 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _worker_memory(port: int) -> tuple[float, float]:
+    """The gunicorn workers' largest resident set now and at its peak (MiB), from /proc (Linux)."""
+    now = peak = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            status = (proc / "status").read_text()
+        except OSError:
+            continue
+        if f"127.0.0.1:{port}".encode() not in cmdline or b"gunicorn" not in cmdline:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(fields["PPid"]) == os.getpid():
+            continue  # the master, not a worker
+        now = max(now, int(fields["VmRSS"].split()[0]) / 1024)
+        peak = max(peak, int(fields["VmHWM"].split()[0]) / 1024)
+    return now, peak
+
+
 def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[str, str, list[str], str]:
     app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url})
     api = Api(app.test_client())
@@ -182,11 +212,15 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
                 def device(index: int) -> None:
                     http = Http(port)
                     mine = []
-                    for op in work[index]:
+                    interval = args.devices / args.rate if args.rate else 0.0
+                    for k, op in enumerate(work[index]):
+                        if interval:  # open loop: this tablet's k-th push is due at a fixed time
+                            due = started + (index / args.devices + k) * interval
+                            time.sleep(max(0.0, due - time.perf_counter()))
                         body = {"device": f"tab-{index}", "ops": [{"seq": device_seq[index], "op": op}]}
-                        t0 = time.perf_counter()
+                        sent = time.perf_counter()
                         status, answer = http.call("POST", f"/api/events/{eid}/push", body, tokens[index])
-                        mine.append(time.perf_counter() - t0)
+                        mine.append(time.perf_counter() - sent)
                         assert status == 200, answer
                         device_seq[index] += 1
                     http.close()
@@ -194,12 +228,12 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
                         latencies.extend(mine)
 
                 threads = [threading.Thread(target=device, args=(i,), daemon=True) for i in range(args.devices)]
-                t0 = time.perf_counter()
+                started = time.perf_counter()
                 for t in threads:
                     t.start()
                 for t in threads:
                     t.join()
-                elapsed = time.perf_counter() - t0
+                elapsed = time.perf_counter() - started
                 drops = [active.pop() for _ in range(2)]  # two players drop after the round
                 desk_push([{"type": "player.drop", "payload": {"player": pid}} for pid in drops])
                 latencies.sort()
@@ -215,8 +249,10 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
                     times.append(time.perf_counter() - t1)
                 pulls[who] = (min(times), len(json.loads(raw)["ops"]))
             desk.close()
-        print(f"[{label}] growing event: {args.players} players, {args.devices} tablets, one result per push, "
-              f"{args.workers} gunicorn workers")
+            rss, hwm = _worker_memory(port)
+        pace = f"paced at {args.rate:g} pushes/s in all" if args.rate else "each as fast as the server answers"
+        print(f"[{label}] growing event: {args.players} players, {args.devices} tablets ({pace}), one result per "
+              f"push, {args.workers} gunicorn workers")
         print(f"[{label}] round | pushes | accepted ops/s | push p50 ms | push p99 ms")
         for number, count, rate, p50, p99 in rows:
             print(f"[{label}] {number:5d} | {count:6d} | {rate:14,.0f} | {p50 * 1000:11.1f} | {p99 * 1000:11.1f}")
@@ -225,6 +261,7 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
               f"{all_latencies[int(len(all_latencies) * 0.99)] * 1000:11.1f}")
         for who, (best, count) in pulls.items():
             print(f"[{label}] {who} pull of the whole log ({count} operations): best {best:.3f} s")
+        print(f"[{label}] largest gunicorn worker: {rss:.0f} MiB resident at the end, {hwm:.0f} MiB at its peak")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -238,6 +275,8 @@ def main() -> int:
     parser.add_argument("--ops", type=int, default=20_000, help="operations pushed in total")
     parser.add_argument("--batch", type=int, default=20, help="operations per push (a device sends its pending queue)")
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="--growing: pushes per second from all tablets together (default: as fast as answered)")
     parser.add_argument("--skip-postgres", action="store_true")
     args = parser.parse_args()
     runner = run_growing if args.growing else run
