@@ -147,9 +147,9 @@ def _get_json(url: str, context: ssl.SSLContext | None = None, timeout_s: float 
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            with urllib.request.urlopen(url, context=context, timeout=2) as response:
+            with urllib.request.urlopen(url, context=context, timeout=10) as response:
                 return json.loads(response.read())
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # not up yet (refused), or still starting (a slow first answer)
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)

@@ -25,7 +25,7 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
         # Read the notification in the same task that waits for it (one evaluate, polling inside the page).
         shown = page.evaluate("""async (tag) => {
             const registration = await navigator.serviceWorker.ready;
-            for (let i = 0; i < 200; i += 1) {
+            for (let i = 0; i < 600; i += 1) {
                 const found = await registration.getNotifications({ tag });
                 if (found.length) return found.map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }));
                 await new Promise((resolve) => setTimeout(resolve, 50));

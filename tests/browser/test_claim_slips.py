@@ -74,7 +74,7 @@ def test_staff_print_claim_slips_reissue_and_revoke(browser, live_server) -> Non
     # ---- Annie joins with her slip's code (what its QR code opens)
     annie_ctx, annie = _open(browser, url, f"#join={codes['p1']}", **PHONE)
     wait_ready(annie, "player")
-    assert "Annie" in annie.text_content("#player-name")
+    annie.wait_for_selector("#player-name:has-text('Annie')", timeout=30_000)  # once the first pull brings the roster
 
     # ---- Bat lost his slip: a new code; the old one is refused, saying so; Annie's phone keeps working
     listed = _codes(desk, remote.eid, url)
