@@ -3,7 +3,7 @@
 // reconnect, on a timer, after every change, and by Background Sync).
 import { getSession, logAfter, serverNow } from "./db.js";
 import * as outbox from "./outbox.js";
-import { rules } from "./rules-client.js";
+import { onRulesRestart, rules } from "./rules-client.js";
 import { BACKGROUND_SYNC_TAG, syncEvent } from "./sync.js";
 
 const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 5000;
@@ -13,6 +13,13 @@ export function storeFor(eventId) {
   if (!stores.has(eventId)) stores.set(eventId, new EventStore(eventId));
   return stores.get(eventId);
 }
+
+// A new rules worker knows no event: every store that had folded one folds it again from this device's log.
+onRulesRestart(async (call) => {
+  for (const store of stores.values()) {
+    if (store.workerCursor >= 0) await store.refold(true, call);
+  }
+});
 
 export class EventStore extends EventTarget {
   constructor(eventId) {
@@ -60,14 +67,14 @@ export class EventStore extends EventTarget {
              actor: this.actor(), at: row.op.at, payload: row.op.payload };
   }
 
-  /** Fold what is new in the log, plus every waiting operation, in the worker. */
-  async refold(reset = false) {
+  /** Fold what is new in the log, plus every waiting operation, in the worker (``call``: during a restart). */
+  async refold(reset = false, call = rules) {
     this.session = await getSession(this.eventId);
     const fresh = reset || this.workerCursor < 0;
     const confirmed = await logAfter(this.eventId, fresh ? 0 : this.workerCursor);
     this.rows = await outbox.rows(this.eventId);
     const pending = this.rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r));
-    const out = await rules("fold", {
+    const out = await call("fold", {
       event_id: this.eventId, reset: fresh, base: this.session.base,
       confirmed: confirmed.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
     });

@@ -1,0 +1,43 @@
+"""The rules worker's function names are strings on both sides of the worker boundary: the page's list
+(pwa/rules-client.js RULES_FUNCTIONS), what pwa/rules_api.py answers, and every call site agree."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PWA = ROOT / "pwa"
+
+
+def _page_list() -> list[str]:
+    text = (PWA / "rules-client.js").read_text(encoding="utf-8")
+    body = re.search(r"RULES_FUNCTIONS = Object\.freeze\(\[(.*?)\]\)", text, re.S).group(1)
+    return re.findall(r'"([a-z_]+)"', body)
+
+
+def _worker_list() -> list[str]:
+    spec = importlib.util.spec_from_file_location("rules_api_under_test", PWA / "rules_api.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.FUNCTIONS)
+
+
+def test_the_page_and_the_worker_name_the_same_functions():
+    page, worker = _page_list(), _worker_list()
+    assert len(page) == len(set(page))
+    assert sorted(page) == sorted(worker)
+
+
+def test_every_call_in_the_app_names_a_function_the_worker_answers():
+    listed = set(_worker_list())
+    calls = {}
+    for path in sorted(PWA.rglob("*.js")):
+        if "vendor" in path.parts:
+            continue
+        for name in re.findall(r'\brules\(\s*"([^"]+)"', path.read_text(encoding="utf-8")):
+            calls.setdefault(name, []).append(path.relative_to(ROOT).as_posix())
+    assert calls, "no rules(...) call found: the pattern no longer matches the app's code"
+    unknown = {name: where for name, where in calls.items() if name not in listed}
+    assert unknown == {}
