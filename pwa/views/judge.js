@@ -16,6 +16,9 @@ async function mount(root, { store, role }) {
   const clockBox = timerPanel(store);
   let chosen = null;  // round number picked (null: latest)
   let penaltyNote = "";  // the last penalty's outcome, kept across redraws
+  // The player and penalty last picked, kept across redraws and after issuing: a redraw must never move the
+  // form to another player while the judge writes the reason (a penalty would go to the wrong person).
+  const picked = { player: null, kind: null };
 
   search.addEventListener("input", () => renderList());
   roundPick.addEventListener("change", () => { chosen = Number(roundPick.value); renderList(); });
@@ -107,10 +110,13 @@ async function mount(root, { store, role }) {
     const st = store.state;
     const levels = ["startrek-1e", "startrek-2e", "tribbles"].includes(st.ruleset);
     const floor = role === "judge";
-    const who = select(st.players.map((p) => [p.id, p.name]), { id: "penalty-player" });
+    const who = select(st.players.map((p) => [p.id, p.name]), { id: "penalty-player",
+      onchange: () => { picked.player = who.value; } });
+    if (picked.player && st.players.some((p) => p.id === picked.player)) who.value = picked.player;
     const choices = levels ? LEVELS.filter(([v]) => !floor || FLOOR_LEVELS.includes(v))
       : (KINDS[st.ruleset] || GENERIC).filter(([v]) => !floor || v === "warning");
-    const kind = select(choices, { id: "penalty-kind" });
+    const kind = select(choices, { id: "penalty-kind", onchange: () => { picked.kind = kind.value; } });
+    if (picked.kind && choices.some(([v]) => String(v) === picked.kind)) kind.value = picked.kind;
     const infraction = levels ? h("input", { type: "text", id: "penalty-infraction", placeholder: "e.g. A3", autocomplete: "off", class: "narrow" }) : null;
     const reason = h("input", { type: "text", required: true, id: "penalty-reason" });
     const msg = h("p", { role: "status", id: "penalty-msg" }, penaltyNote);
@@ -120,6 +126,8 @@ async function mount(root, { store, role }) {
       h("form", { onsubmit: async (e) => {
         e.preventDefault();
         const payload = { player: who.value, reason: reason.value.trim() };
+        picked.player = who.value;
+        picked.kind = kind.value;
         if (levels) payload.level = Number(kind.value); else payload.kind = kind.value;
         const code = infraction?.value.trim();
         if (code) payload.infraction = code;

@@ -234,8 +234,11 @@ def test_penalties_star_trek_levels_and_floor_judge_warnings_only(browser, live_
     assert options(head)[2] == "2: Level 2 — turn loss"
     first = issue(head, "p2", "1", "Slow play", "A3")
     assert "Level 1 — written warning" in first and "upgraded" not in first
+    # The form stays on the player it was used for (a redraw once moved it back to the first player).
+    assert head.input_value("#penalty-player") == "p2" and head.input_value("#penalty-kind") == "1"
     second = issue(head, "p2", "1", "Slow play again", "A3")
     assert "Level 2 — turn loss" in second and "upgraded from level 1" in second, second
+    assert head.input_value("#penalty-player") == "p2"
     head.wait_for_selector("ul.penalties li[data-level='2']")
     assert [p["level"] for p in state(head, trek)["penalties"]] == [1, 2]
     assert head.locator("ul.penalties li").all_text_contents()[1].startswith("Worf: Level 2 — turn loss (before round 1) [A3]")
