@@ -46,6 +46,11 @@ def _standings(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]
         return [], f"standings unavailable ({type(exc).__name__})"
 
 
+def _tiebreaker_order(rows: list[dict[str, Any]]) -> list[str]:
+    """The ruleset's tiebreakers in the document's order (JSON objects are sent with sorted keys)."""
+    return list(rows[0].get("tiebreakers") or {}) if rows else []
+
+
 @bp.get("/<event_id>/public")
 def public(event_id: str):
     """Pairings and standings.
@@ -60,6 +65,7 @@ def public(event_id: str):
     """
     body, state = _pairings(event_id)
     body["standings"], body["note"] = _standings(state)
+    body["tiebreakers"] = _tiebreaker_order(body["standings"])
     return respond(PublicSchema(), body)
 
 
@@ -94,4 +100,5 @@ def standings(event_id: str):
     body, state = _pairings(event_id)
     rows, note = _standings(state)
     return respond(StandingsSchema(), {"event_id": body["event_id"], "cursor": body["cursor"], "standings": rows,
+                                       "tiebreakers": _tiebreaker_order(rows),
                                        "note": note})

@@ -263,6 +263,11 @@ export function label(key) {
   return String(key).replace(/-/g, " ");
 }
 
+/** A tiebreaker's value as standings show it: numbers to two decimals (0.6667 -> "0.67"). */
+export function tiebreakerText(value) {
+  return typeof value === "number" ? value.toFixed(2) : String(value ?? "");
+}
+
 export function statusBadge(status) {
   return h("span", { class: `badge status-${status}` }, label(status));
 }

@@ -318,15 +318,21 @@ class PairingsSchema(Schema):
     rounds = fields.List(fields.Nested(PublicRoundSchema), required=True)
 
 
+_TIEBREAKER_ORDER = {"description": "the tiebreaker keys in the ruleset's order, for columns "
+                                     "(each row's tiebreakers object is sent with sorted keys)"}
+
+
 class StandingsSchema(Schema):
     event_id = fields.String(required=True)
     cursor = _int(required=True)
     standings = fields.List(fields.Dict(), required=True)
+    tiebreakers = fields.List(fields.String(), required=True, metadata=_TIEBREAKER_ORDER)
     note = fields.String(allow_none=True, metadata={"description": "why standings are empty, if they are"})
 
 
 class PublicSchema(PairingsSchema):
     standings = fields.List(fields.Dict(), required=True)
+    tiebreakers = fields.List(fields.String(), required=True, metadata=_TIEBREAKER_ORDER)
     note = fields.String(allow_none=True)
 
 

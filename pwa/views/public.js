@@ -1,7 +1,7 @@
 // The public page (no token): posted pairings and standings from the server's
 // public endpoint (the same shared_rules code); the service worker keeps the last answer for offline.
 import { publicView } from "../api.js";
-import { h, label, replace } from "../ui.js";
+import { h, label, replace, tiebreakerText } from "../ui.js";
 
 async function mount(root, { eventId }) {
   const body = h("div");
@@ -13,12 +13,13 @@ async function mount(root, { eventId }) {
       const names = new Map();
       data.rounds.forEach((r) => r.matches.forEach((m) => m.players.forEach((p) => names.set(p.id, p.name))));
       const rnd = data.rounds[data.rounds.length - 1];
-      const keys = data.standings.length ? Object.keys(data.standings[0].tiebreakers || {}) : [];
+      // The ruleset's order (a row's object arrives with sorted keys).
+      const keys = data.tiebreakers || (data.standings.length ? Object.keys(data.standings[0].tiebreakers || {}) : []);
       replace(body,
         data.standings.length ? h("table", { class: "standings", id: "public-standings" }, h("caption", {}, "Standings"),
           h("thead", {}, h("tr", {}, ["Rank", "Player", "Points", "Record", ...keys.map(label)].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, data.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("th", { scope: "row" }, names.get(s.player) || s.player),
-            h("td", {}, s.points), h("td", {}, s.record), keys.map((k) => h("td", {}, String(s.tiebreakers[k])))))))
+            h("td", {}, s.points), h("td", {}, s.record), keys.map((k) => h("td", {}, tiebreakerText(s.tiebreakers[k])))))))
           : h("p", {}, data.note || "No standings yet."),
         rnd ? h("table", { class: "pairings" }, h("caption", {}, `Round ${rnd.number} pairings`),
           h("thead", {}, h("tr", {}, ["Table", "Players", "Result"].map((t) => h("th", { scope: "col" }, t)))),

@@ -1,6 +1,6 @@
 // Standings, computed on this device by shared_rules (identical to the server's).
 import { rules } from "../rules-client.js";
-import { h, label, nameOf, replace } from "../ui.js";
+import { h, label, nameOf, replace, tiebreakerText } from "../ui.js";
 
 export function standingsTable(state, data, { big = false } = {}) {
   if (!data.standings.length) return h("p", {}, data.note || "No standings yet.");
@@ -11,7 +11,7 @@ export function standingsTable(state, data, { big = false } = {}) {
     h("tbody", {}, data.standings.map((s) => h("tr", { dataset: { player: s.player }, class: s.dropped ? "dropped" : "" },
       h("td", {}, s.rank), h("th", { scope: "row" }, nameOf(state, s.player), s.dropped ? " (dropped)" : ""),
       h("td", {}, s.points), h("td", {}, s.record),
-      keys.map((k) => h("td", {}, typeof s.tiebreakers[k] === "number" ? s.tiebreakers[k].toFixed(2) : String(s.tiebreakers[k])))))));
+      keys.map((k) => h("td", {}, tiebreakerText(s.tiebreakers[k])))))));
 }
 
 async function mount(root, { store }) {

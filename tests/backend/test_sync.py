@@ -168,6 +168,8 @@ def test_standings_after_a_complete_round(api):
     assert len(standings["standings"]) == len(PLAYERS), standings
     public = api.client.get(f"/api/events/{eid}/public").get_json()
     assert public["standings"] == standings["standings"]
+    # Columns in the document's order (Pokémon TOP: OWP, then OOWP), though each row's object is sorted.
+    assert public["tiebreakers"] == standings["tiebreakers"] == ["owp", "oowp"]
 
 
 def test_export_and_import_round_trip(api):

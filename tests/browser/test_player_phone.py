@@ -82,6 +82,12 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     rows = annie.locator("#public-standings tbody tr")
     assert rows.count() == 4
     assert "Annie Oakley" in rows.first.text_content()
+    # Columns in the ruleset's order, values rounded as on the staff standings.
+    heads = annie.eval_on_selector_all("#public-standings thead th", "ths => ths.map((t) => t.textContent)")
+    order = annie.evaluate("(eid) => fetch(`/api/events/${eid}/public`).then((r) => r.json()).then((b) => b.tiebreakers)", eid)
+    assert order and heads[4:] == order, (heads, order)
+    cells = annie.eval_on_selector_all("#public-standings tbody td", "tds => tds.map((t) => t.textContent)")
+    assert all(len(c.split(".")[-1]) == 2 for c in cells if "." in c), cells
     shot(annie, "player-05-public-standings")
     ctx1.close()
     ctx2.close()
