@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..errors import RulesError
-from ..event.model import Event, Round
+from ..event.model import SWISS_STAGES, Event, Round
 from .next_round import PairedMatch, PairedRound, PairingState, pairing_state
 
 __all__ = ["swap_players", "validate_pairing"]
@@ -51,9 +51,11 @@ def _pair_warnings(state: PairingState, group: Sequence[str], outcomes: Sequence
 
 
 def validate_pairing(event: Event, rnd: PairedRound | Round) -> list[str]:
-    """Every problem of a pairing: unknown, dropped, doubled or missing players, rematches, repeated byes, score gaps."""
+    """Every problem of a pairing: unknown, dropped, doubled or missing players, rematches, repeated byes, score gaps
+    (a cut round: unknown, dropped or doubled players only)."""
     paired = _as_paired(rnd)
     state = _state(event, paired)
+    swiss = paired.stage in SWISS_STAGES
     known = {p.id: p for p in event.players}
     warnings: list[str] = []
     seen: dict[str, int] = {}
@@ -66,7 +68,11 @@ def validate_pairing(event: Event, rnd: PairedRound | Round) -> list[str]:
             if pid in seen:
                 warnings.append(f"{pid} is paired twice")
             seen[pid] = i
-        warnings.extend(_pair_warnings(state, match.players, match.outcomes))
+        if swiss:
+            warnings.extend(_pair_warnings(state, match.players, match.outcomes))
+    if not swiss:
+        # A cut pairs only the players still in it, by seed: rematches and score gaps are the bracket.
+        return warnings
     for pid in state.present:
         if pid not in seen and known[pid].active_in(paired.number):
             warnings.append(f"{pid} is not paired")

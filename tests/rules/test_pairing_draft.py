@@ -83,6 +83,20 @@ class ValidateTest(unittest.TestCase):
         self.assertTrue(any("p001 has dropped" in w for w in warnings))
         self.assertTrue(any("is not paired" in w for w in warnings))
 
+    def test_a_cut_round_warns_only_of_what_breaks_a_bracket(self) -> None:
+        """A top cut pairs some players (the rest are out, not "not paired"), and a rematch or a
+        score gap is what a bracket is: only unknown, dropped or doubled players are problems."""
+        from shared_rules.event.model import Match, Round
+        from shared_rules.standings import compute_standings
+
+        doc = _event_after(3, players=8)
+        event = load_event(doc)
+        top = [s.player for s in compute_standings(event)][:4]
+        cut = Round(4, "elimination", (Match((top[0], top[3])), Match((top[1], top[2]))))
+        self.assertEqual(validate_pairing(event, cut), [])
+        doubled = Round(4, "elimination", (Match((top[0], top[3])), Match((top[1], top[0]))))
+        self.assertEqual(validate_pairing(event, doubled), [f"{top[0]} is paired twice"])
+
 
 class CorrectionsTest(unittest.TestCase):
     """Pokémon TOP 4: re-pair the minimum; records lock after the second following round."""
