@@ -14,8 +14,8 @@ pull of the whole log at the end.
 By default the tablets push as fast as the server answers (closed loop): the
 figures are the server's saturation throughput, and push latency is then the
 queue of 50 waiting tablets (p50 ~ 50 / throughput). ``--rate R`` paces them
-instead (open loop, R pushes per second in all, spread evenly over the
-tablets): latency is then what a tablet waits at that load. A real 512-player
+instead (open loop: the round's n-th push is sent at n / R seconds, by the
+tablet it belongs to): latency is then what a tablet waits at that load. A real 512-player
 round brings 256 results in its last 10-20 minutes, well under 1 push/s;
 ``--rate 20`` is twenty-five times that peak.
 
@@ -56,7 +56,8 @@ UNLIMITED = {"TOPCUT_PUSH_LIMIT": "10000000 per minute", "TOPCUT_PUSH_ADDRESS_LI
 
 
 def prepare(url: str, tmp: Path, devices: int) -> tuple[str, str, list[str]]:
-    app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url})
+    # PUSH_SENDER external: no drainer lanes in this process (the server under test sends).
+    app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url, "PUSH_SENDER": "external"})
     api = Api(app.test_client())
     created = api.create(name="Bench")
     eid, org = created["event_id"], created["token"]
@@ -151,7 +152,8 @@ def _worker_memory(port: int) -> tuple[float, float]:
 
 
 def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[str, str, list[str], str]:
-    app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url})
+    # PUSH_SENDER external: no drainer lanes in this process (the server under test sends).
+    app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url, "PUSH_SENDER": "external"})
     api = Api(app.test_client())
     created = api.create(name="Regional", ruleset="pokemon-tcg")
     eid, org = created["event_id"], created["token"]
@@ -199,24 +201,23 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
                 desk_push([{"type": "round.pair", "payload": {"number": number, "matches": [
                     {"table": t + 1, "players": ps} for t, ps in enumerate(tables)]}},
                     {"type": "round.start", "payload": {"number": number, "duration_s": 3000}}])
-                work: list[list[dict]] = [[] for _ in range(args.devices)]
+                # (the push's place in the round's sequence of pushes, the operation) per tablet
+                work: list[list[tuple[int, dict]]] = [[] for _ in range(args.devices)]
                 for t in range(len(tables)):
-                    work[t % args.devices].append({"type": "result.report", "payload": {
-                        "round": number, "table": t + 1, "outcomes": ["win", "loss"]}})
-                for t in range(0, len(tables), 10):  # a correction from another tablet
-                    work[(t + 1) % args.devices].append({"type": "result.correct", "payload": {
-                        "round": number, "table": t + 1, "outcomes": ["loss", "win"]}})
+                    work[t % args.devices].append((t, {"type": "result.report", "payload": {
+                        "round": number, "table": t + 1, "outcomes": ["win", "loss"]}}))
+                for k, t in enumerate(range(0, len(tables), 10)):  # a correction from another tablet
+                    work[(t + 1) % args.devices].append((len(tables) + k, {"type": "result.correct", "payload": {
+                        "round": number, "table": t + 1, "outcomes": ["loss", "win"]}}))
                 latencies: list[float] = []
                 lock = threading.Lock()
 
                 def device(index: int) -> None:
                     http = Http(port)
                     mine = []
-                    interval = args.devices / args.rate if args.rate else 0.0
-                    for k, op in enumerate(work[index]):
-                        if interval:  # open loop: this tablet's k-th push is due at a fixed time
-                            due = started + (index / args.devices + k) * interval
-                            time.sleep(max(0.0, due - time.perf_counter()))
+                    for place, op in work[index]:
+                        if args.rate:  # open loop: the round's n-th push is due at n / rate seconds
+                            time.sleep(max(0.0, started + place / args.rate - time.perf_counter()))
                         body = {"device": f"tab-{index}", "ops": [{"seq": device_seq[index], "op": op}]}
                         sent = time.perf_counter()
                         status, answer = http.call("POST", f"/api/events/{eid}/push", body, tokens[index])
