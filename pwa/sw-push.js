@@ -141,7 +141,7 @@ export async function subscribeToPush(registration, vapidPublicKey, options = {}
   if (!registration || !registration.pushManager) throw new Error("push is not supported in this browser");
   if (typeof Notification !== "undefined" && Notification.permission === "default") {
     const answer = await Notification.requestPermission();
-    if (answer !== "granted") throw new Error("notifications were not allowed");
+    if (answer !== "granted") throw new Error("notifications were not allowed: tap again and choose Allow, or allow them in the browser's site settings");
   }
   const key = typeof vapidPublicKey === "string" ? urlBase64ToUint8Array(vapidPublicKey) : new Uint8Array(vapidPublicKey);
   let subscription = await registration.pushManager.getSubscription();

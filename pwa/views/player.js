@@ -6,20 +6,47 @@ import { subscribeToPush } from "../sw-push.js";
 import { timerPanel } from "../timer.js";
 import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
 
-async function turnOnNotifications(store, out) {
+/** Why this phone cannot take notifications at all, or null. */
+function pushBlocker() {
+  if (!globalThis.isSecureContext) {
+    return "Notifications need the app opened over HTTPS: ask the organizer for the hall address.";
+  }
+  if (!("serviceWorker" in navigator) || !("PushManager" in globalThis)) {
+    return "This browser cannot show notifications from a web app (on an iPhone: Share → Add to Home Screen, "
+      + "then open Topcut from there).";
+  }
+  if (globalThis.Notification?.permission === "denied") {
+    return "Notifications are blocked for this site: allow them in the browser's site settings, then tap again.";
+  }
+  return null;
+}
+
+const within = (promise, ms, message) => Promise.race([
+  promise, new Promise((_, fail) => setTimeout(() => fail(new Error(message)), ms))]);
+
+async function turnOnNotifications(store, button, out) {
+  const say = (state, text) => {
+    button.dataset.state = state;
+    out.textContent = text;
+  };
+  const blocked = pushBlocker();
+  if (blocked) return say("blocked", blocked);
+  button.disabled = true;
+  say("working", "Turning on notifications…");
   try {
-    const registration = await navigator.serviceWorker.ready;
+    const registration = await within(navigator.serviceWorker.ready, 15_000,
+      "the app is still installing on this phone; try again in a moment");
     const { public_key: key } = await request("/api/push/vapid-public-key");
     const subscription = await subscribeToPush(registration, key);
-    if (subscription) {
-      await request(`/api/events/${store.eventId}/push/subscriptions`, {
-        method: "POST", token: store.session.token,
-        body: { subscription: typeof subscription.toJSON === "function" ? subscription.toJSON() : subscription },
-      }).catch(() => {});  // the push module may register it itself
-    }
-    out.textContent = "Notifications are on: you will hear when pairings go up.";
+    await request(`/api/events/${store.eventId}/push/subscriptions`, {
+      method: "POST", token: store.session.token, body: { subscription },
+    });
+    button.textContent = "Notifications on ✓";
+    say("on", "Notifications are on: you will hear when pairings go up.");
   } catch (err) {
-    out.textContent = `Notifications could not be turned on: ${err.message}`;
+    say("failed", `Notifications could not be turned on: ${err.message}`);
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -29,7 +56,8 @@ async function mount(root, { store }) {
   const current = h("section", { class: "card my-table", id: "my-table", "aria-live": "polite" });
   const history = h("section", { class: "card" });
   const notifyOut = h("p", { role: "status" });
-  const notify = h("button", { type: "button", id: "notify", onclick: () => turnOnNotifications(store, notifyOut) }, "Turn on notifications");
+  const notify = h("button", { type: "button", id: "notify", onclick: () => turnOnNotifications(store, notify, notifyOut) },
+    "Turn on notifications");
   const reportBox = h("div");
   let reportOpen = false;
   replace(root, h("h1", { id: "player-name" }, "My table"), clockBox.el, current, reportBox, history,

@@ -76,6 +76,14 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     server_match = api(url, f"/api/events/{eid}/pairings")["rounds"][0]["matches"][0]
     assert (server_match["status"], server_match["outcomes"]) == ("confirmed", ["win", "loss"])
 
+    # Notifications: a tap always answers (here Chromium has no push service: it says why, never nothing).
+    annie.click("#notify")
+    annie.wait_for_selector("#notify:is([data-state=blocked], [data-state=failed], [data-state=on])", timeout=30_000)
+    said = annie.locator("#notify + p[role=status]").inner_text()
+    assert said.startswith(("Notifications could not be turned on:", "Notifications are blocked", "Notifications are on")), said
+    assert annie.locator("#notify").is_enabled()
+    shot(annie, "player-04b-notifications-answer")
+
     # The public standings page, no token, on a phone.
     annie.goto(f"{url}/#/public/{eid}")
     annie.wait_for_selector("#public-standings")
