@@ -116,10 +116,17 @@ def standings(event_id: str) -> dict[str, Any]:
 
 
 def pair_draft(event_id: str) -> dict[str, Any]:
-    """The next Swiss round as the server would pair it (``round.pair`` payload material)."""
-    from shared_rules.pairing.next_round import pair_next_round_json
+    """The next Swiss round as the server would pair it (``round.pair`` payload material).
 
-    return pair_next_round_json(_event(_current(event_id)))
+    Once check-in is used, the first round pairs only the players who checked in
+    (shared_rules/state/checkin.py); ``not_checked_in`` lists the others.
+    """
+    from shared_rules.pairing.next_round import pair_next_round_json
+    from shared_rules.state.checkin import absent_from_first_round, without
+
+    st = _current(event_id)
+    absent = absent_from_first_round(st)
+    return {**pair_next_round_json(without(_event(st), absent)), "not_checked_in": absent}
 
 
 def _find_round(st: dict[str, Any], number: int, stage: str | None):
@@ -138,7 +145,36 @@ def round_warnings(event_id: str, number: int, stage: str | None = None) -> list
     rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
     if rnd is None:
         raise RulesError(f"round {number} is not paired")
-    return validate_pairing(event, rnd) + _fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches])
+    extra, left_out = _check_in_warnings(st, event, rnd)
+    from shared_rules.state.checkin import without
+
+    checked = without(event, left_out)  # not "not paired": they were left out for not checking in
+    return (validate_pairing(checked, rnd) + _fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches])
+            + extra)
+
+
+def _check_in_warnings(st: dict[str, Any], event: Any, rnd: Any) -> tuple[list[str], list[str]]:
+    """Round 1 once check-in is used: what to say of who was left out for not checking in (and who is
+    paired without it), and the ids left out."""
+    from shared_rules.state.checkin import absent_from_first_round
+
+    if rnd.number != 1 or rnd.stage != "swiss":
+        return [], []
+    before = dict(st, rounds=[])  # check-in as it stood for pairing round 1
+    absent = set(absent_from_first_round(before))
+    if not absent:
+        return [], []
+    paired = {pid for m in rnd.matches for pid in m.players}
+    names = {p.id: p.name for p in event.players}
+    out = []
+    left_out = sorted(names.get(pid, pid) for pid in absent - paired)
+    if left_out:
+        out.append(f"not checked in, so not paired: {', '.join(left_out)} (check them in and pair again, "
+                   "or they join from round 2)")
+    unchecked = sorted(names.get(pid, pid) for pid in absent & paired)
+    if unchecked:
+        out.append(f"paired without checking in: {', '.join(unchecked)}")
+    return out, sorted(absent - paired)
 
 
 def _fixed_table_warnings(event: Any, seats: list[tuple[int | None, Any]]) -> list[str]:

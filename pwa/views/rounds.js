@@ -135,6 +135,17 @@ async function mount(root, { store, role }) {
         const draft = await rules("pair_draft", { event_id: store.eventId });
         await act("round.pair", { number: draft.round, stage: draft.stage, matches: draft.matches }, `Round ${draft.round} paired as a draft`);
       }) }, `Pair round ${rnd ? rnd.number + 1 : 1} (draft)`));
+      if (!rnd) {
+        // Check-in in use (shared_rules/state/checkin.py): round 1 pairs the players who checked in.
+        const active = st.players.filter((p) => p.dropped_after === null && !p.ejected);
+        const checked = active.filter((p) => p.checked_in);
+        if (checked.length) {
+          out.push(h("p", { class: "hint", id: "check-in-note" }, `Check-in is in use: round 1 pairs the ${checked.length} `
+            + `of ${active.length} players who checked in`
+            + (checked.length < active.length ? `; the other ${active.length - checked.length} join from round 2 unless `
+              + "they check in before you pair." : ".")));
+        }
+      }
       if (rnd) {
         const size = numberInput({ value: "", placeholder: "from the structure", id: "cut-size" });
         out.push(h("form", { class: "card", onsubmit: (e) => {
