@@ -201,6 +201,7 @@ async function route() {
   current?.destroy?.();
   current = null;
   delete document.body.dataset.ready;
+  delete viewRoot.dataset.version;
   const r = parseRoute();
   tabs.hidden = true;
   eventTitle.textContent = "";
@@ -222,8 +223,42 @@ function onStoreChange() {
   if (activeStore?.state) eventTitle.textContent = activeStore.state.name || "";
   if (activeStore && activeStore.revision !== renderedRevision) {
     renderedRevision = activeStore.revision;
-    current?.update?.();
+    updateView();
   }
+}
+
+// The screen draws one store snapshot at a time. A view's update may wait on the rules worker; a change
+// meanwhile does not start a second drawing that could finish first (and then be overwritten by the older
+// one): it is drawn once the current drawing is done, from the newest snapshot. The view's root carries
+// the version it shows (data-version), so nothing older can stay on screen unnoticed.
+let updating = null;
+let updateAgain = false;
+
+function updateView() {
+  if (updating) {
+    updateAgain = true;
+    return updating;
+  }
+  updating = (async () => {
+    try {
+      do {
+        updateAgain = false;
+        const view = current;
+        const store = activeStore;
+        if (!view?.update || !store) break;
+        const snapshot = store.snapshot;
+        try {
+          await view.update(snapshot);
+        } catch (error) {
+          console.error("Topcut: the screen could not be drawn", error);
+        }
+        if (view === current && store === activeStore) viewRoot.dataset.version = String(snapshot.version);
+      } while (updateAgain);
+    } finally {
+      updating = null;
+    }
+  })();
+  return updating;
 }
 
 async function mountEventScreen(r) {
@@ -249,7 +284,7 @@ async function mountEventScreen(r) {
   viewRoot.replaceChildren();
   current = await SCREENS[screen].view.mount(viewRoot, { store, eventId: r.eventId, navigate, role, sub: screen === r.screen ? r.sub : null });
   renderedRevision = store.revision;
-  await current?.update?.();
+  await updateView();
   document.body.dataset.ready = screen;
 }
 

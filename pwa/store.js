@@ -34,6 +34,12 @@ export class EventStore extends EventTarget {
     this.reachable = true;
     this.timer = null;
     this.opened = null;
+    this.revision = 0;
+    this.folding = null;
+    this.foldAgain = false;
+    this.resetWanted = false;
+    this.foldTickets = 0;
+    this.appliedTicket = 0;
   }
 
   open() {
@@ -57,36 +63,77 @@ export class EventStore extends EventTarget {
     return serverNow(this.session);
   }
 
-  actor() {
-    const s = this.session;
+  actor(s = this.session) {
     return s.player ? { role: s.role, player: s.player } : { role: s.role };
   }
 
-  envelope(row) {
-    return { type: row.op.type, op_id: `${this.session.device}:${row.seq}`, device: this.session.device,
-             actor: this.actor(), at: row.op.at, payload: row.op.payload };
+  envelope(row, session = this.session) {
+    return { type: row.op.type, op_id: `${session.device}:${row.seq}`, device: session.device,
+             actor: this.actor(session), at: row.op.at, payload: row.op.payload };
   }
 
-  /** Fold what is new in the log, plus every waiting operation, in the worker (``call``: during a restart). */
-  async refold(reset = false, call = rules) {
-    this.session = await getSession(this.eventId);
+  /**
+   * Fold what is new in the log, plus every waiting operation, in the worker (``call``: during a restart).
+   * Folds run one at a time (a request during one runs once more after it), so a fold that read the log
+   * earlier can never land after one that read it later: ``snapshot`` only moves forward.
+   */
+  refold(reset = false, call = rules) {
+    if (call !== rules) return this.foldOnce(true, call);  // a rules restart: the queued fold waits on the new worker
+    this.resetWanted = this.resetWanted || reset;
+    if (this.folding) {
+      this.foldAgain = true;
+      return this.folding;
+    }
+    this.folding = (async () => {
+      try {
+        do {
+          this.foldAgain = false;
+          const fresh = this.resetWanted;
+          this.resetWanted = false;
+          await this.foldOnce(fresh, rules);
+        } while (this.foldAgain || this.resetWanted);
+      } finally {
+        this.folding = null;
+      }
+    })();
+    return this.folding;
+  }
+
+  async foldOnce(reset, call) {
+    const ticket = ++this.foldTickets;
+    const session = await getSession(this.eventId);
     const fresh = reset || this.workerCursor < 0;
     const confirmed = await logAfter(this.eventId, fresh ? 0 : this.workerCursor);
-    this.rows = await outbox.rows(this.eventId);
-    const pending = this.rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r));
+    const rows = await outbox.rows(this.eventId);
+    const pending = rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r, session));
     const out = await call("fold", {
-      event_id: this.eventId, reset: fresh, base: this.session.base,
+      event_id: this.eventId, reset: fresh, base: session.base,
       confirmed: confirmed.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
     });
+    if (ticket < this.appliedTicket) {
+      // A fold that read the log later has landed (a rules restart's): this one is older, so it is dropped
+      // and the worker folds once more from the newest log.
+      this.foldAgain = true;
+      return;
+    }
+    this.appliedTicket = ticket;
+    // One snapshot, set at once: the views draw from it and from nothing older.
+    this.session = session;
     this.workerCursor = out.cursor;
     this.state = out.state;
+    this.rows = rows;
     this.localRejections = out.local_rejections;
-    const signature = JSON.stringify([out.cursor, this.rows.map((r) => [r.seq, r.status]), out.local_rejections]);
+    const signature = JSON.stringify([out.cursor, rows.map((r) => [r.seq, r.status]), out.local_rejections]);
     if (signature !== this.signature) {
       this.signature = signature;
-      this.revision = (this.revision || 0) + 1;  // views re-render only when the data changed
+      this.revision += 1;  // views re-render only when the data changed
     }
     this.emit();
+  }
+
+  /** What the views draw: the state, the outbox rows and the local refusals of one fold, and its version. */
+  get snapshot() {
+    return { version: this.revision, state: this.state, rows: this.rows, localRejections: this.localRejections };
   }
 
   emit() {

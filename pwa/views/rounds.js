@@ -30,8 +30,8 @@ async function mount(root, { store, role }) {
     else if (done) announce(done);
   };
 
-  async function startForm(rnd) {
-    const st = store.state;
+  // Every part of one drawing reads the same snapshot's state (``st``), never store.state after an await.
+  async function startForm(rnd, st) {
     const info = await rulesetInfo(st);
     const limits = info.time_limits || {};
     const minutes = numberInput({ value: String(limits.round_minutes || limits["in-person"] || 50), id: "round-minutes" });
@@ -77,8 +77,7 @@ async function mount(root, { store, role }) {
     h("button", { type: "submit", class: "primary", id: "start-round" }, `Start round ${rnd.number}`));
   }
 
-  async function draftPanel(rnd) {
-    const st = store.state;
+  async function draftPanel(rnd, st) {
     const warnings = await rules("round_warnings", { event_id: store.eventId, number: rnd.number, stage: rnd.stage }).catch((e) => [e.message]);
     const ids = rnd.matches.flatMap((m) => m.players);
     const opts = ids.map((id) => [id, nameOf(st, id)]);
@@ -107,8 +106,7 @@ async function mount(root, { store, role }) {
       `Publish round ${rnd.number}`));
   }
 
-  function matchesTable(rnd) {
-    const st = store.state;
+  function matchesTable(rnd, st) {
     return h("table", { class: "matches" }, h("caption", {}, `Round ${rnd.number} (${rnd.stage}) — ${rnd.status}`),
       h("thead", {}, h("tr", {}, ["Table", "Players", "Result"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, rnd.matches.map((m) => h("tr", {},
@@ -116,8 +114,7 @@ async function mount(root, { store, role }) {
         h("td", {}, statusBadge(m.status), m.outcomes ? ` ${m.outcomes.join(" / ")}` : "")))));
   }
 
-  async function nextActions() {
-    const st = store.state;
+  async function nextActions(st) {
     const rnd = latestRound(st);
     const out = [];
     if (!lead) return out;
@@ -177,22 +174,22 @@ async function mount(root, { store, role }) {
   }
 
   return {
-    async update() {
-      const st = store.state;
+    async update(snapshot = store.snapshot) {
+      const st = snapshot.state;
       if (!st) return;
       const rnd = latestRound(st);
       const parts = [];
       if (rnd) {
         parts.push(problemsAt(store, rnd.number).map((p) => problemNotice(store, p)));
-        if (rnd.status === "draft") parts.push(await draftPanel(rnd));
-        if (rnd.status === "draft" || rnd.status === "published") parts.push(await startForm(rnd));
+        if (rnd.status === "draft") parts.push(await draftPanel(rnd, st));
+        if (rnd.status === "draft" || rnd.status === "published") parts.push(await startForm(rnd, st));
         parts.push(await clockActions(rnd));
         const settled = rnd.matches.filter((m) => m.status === "confirmed" || m.status === "resolved").length;
         parts.push(h("p", { class: "progress", id: "round-progress" }, `${settled} of ${rnd.matches.length} results in`,
           st.disputes.length ? ` · ${st.disputes.length} disputed` : ""));
       }
-      parts.push(await nextActions());
-      if (rnd) parts.push(matchesTable(rnd));
+      parts.push(await nextActions(st));
+      if (rnd) parts.push(matchesTable(rnd, st));
       if (!st.players.length) parts.push(h("p", {}, "Register players first."));
       refresh(body, parts);
       clockBox.tick();
