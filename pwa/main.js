@@ -157,7 +157,8 @@ function renderSync() {
       + `${s.waiting} change${s.waiting === 1 ? " is" : "s are"} kept on this device. ${refusedAdvice(s.errorCode)}`;
     return;
   }
-  const waiting = s.waiting === 0 ? "all changes synced" : `${s.waiting} change${s.waiting === 1 ? "" : "s"} waiting`;
+  const waiting = (s.unregistered ? "event made on this device, not on the server yet · " : "")
+    + (s.waiting === 0 ? "all changes synced" : `${s.waiting} change${s.waiting === 1 ? "" : "s"} waiting`);
   const refused = s.rejected ? ` · ${s.rejected} refused` : "";
   if (s.busy) {
     syncText.textContent = `Server busy · ${waiting}${refused} · retrying by itself (${s.error})`;
@@ -234,30 +235,33 @@ function onStoreChange() {
 let updating = null;
 let updateAgain = false;
 
+async function drawNewest() {
+  await null;  // ``updating`` is assigned before anything below runs (and before the finally clears it)
+  try {
+    do {
+      updateAgain = false;
+      const view = current;
+      const store = activeStore;
+      if (!view?.update || !store) break;
+      const snapshot = store.snapshot;
+      try {
+        await view.update(snapshot);
+      } catch (error) {
+        console.error("Topcut: the screen could not be drawn", error);
+      }
+      if (view === current && store === activeStore) viewRoot.dataset.version = String(snapshot.version);
+    } while (updateAgain);
+  } finally {
+    updating = null;  // in the same tick as the last look at updateAgain: no change can fall in between
+  }
+}
+
 function updateView() {
   if (updating) {
     updateAgain = true;
     return updating;
   }
-  updating = (async () => {
-    try {
-      do {
-        updateAgain = false;
-        const view = current;
-        const store = activeStore;
-        if (!view?.update || !store) break;
-        const snapshot = store.snapshot;
-        try {
-          await view.update(snapshot);
-        } catch (error) {
-          console.error("Topcut: the screen could not be drawn", error);
-        }
-        if (view === current && store === activeStore) viewRoot.dataset.version = String(snapshot.version);
-      } while (updateAgain);
-    } finally {
-      updating = null;
-    }
-  })();
+  updating = drawNewest();
   return updating;
 }
 

@@ -40,6 +40,7 @@ export class EventStore extends EventTarget {
     this.resetWanted = false;
     this.foldTickets = 0;
     this.appliedTicket = 0;
+    this.foldedWithBase = false;
   }
 
   open() {
@@ -84,7 +85,8 @@ export class EventStore extends EventTarget {
       this.foldAgain = true;
       return this.folding;
     }
-    this.folding = (async () => {
+    const foldNewest = async () => {
+      await null;  // ``folding`` is assigned before anything below runs
       try {
         do {
           this.foldAgain = false;
@@ -93,16 +95,19 @@ export class EventStore extends EventTarget {
           await this.foldOnce(fresh, rules);
         } while (this.foldAgain || this.resetWanted);
       } finally {
-        this.folding = null;
+        this.folding = null;  // in the same tick as the last look at foldAgain
       }
-    })();
+    };
+    this.folding = foldNewest();
     return this.folding;
   }
 
   async foldOnce(reset, call) {
     const ticket = ++this.foldTickets;
     const session = await getSession(this.eventId);
-    const fresh = reset || this.workerCursor < 0;
+    // The event's starting document arrives with the first pull (an imported event, or one made offline on
+    // the organizer's device): a worker that folded without it folds again from it.
+    const fresh = reset || this.workerCursor < 0 || Boolean(session.base) !== this.foldedWithBase;
     const confirmed = await logAfter(this.eventId, fresh ? 0 : this.workerCursor);
     const rows = await outbox.rows(this.eventId);
     const pending = rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r, session));
@@ -117,6 +122,7 @@ export class EventStore extends EventTarget {
       return;
     }
     this.appliedTicket = ticket;
+    if (fresh) this.foldedWithBase = Boolean(session.base);
     // One snapshot, set at once: the views draw from it and from nothing older.
     this.session = session;
     this.workerCursor = out.cursor;
@@ -171,8 +177,11 @@ export class EventStore extends EventTarget {
   }
 
   status() {
-    const waiting = this.rows.filter((r) => r.status === "pending" || r.status === "sent").length;
+    // An event made on this device that the server does not have yet counts as one change waiting.
+    const unregistered = Boolean(this.session?.pending_create);
+    const waiting = this.rows.filter((r) => r.status === "pending" || r.status === "sent").length + (unregistered ? 1 : 0);
     return {
+      unregistered,
       online: navigator.onLine && this.reachable,
       waiting,
       rejected: this.rows.filter((r) => r.status === "rejected").length,
