@@ -80,9 +80,10 @@ class Principal:
         return self.role in STAFF
 
 
-def new_token(event_id: str, role: str, player: str | None = None, label: str = "") -> tuple[Token, str]:
-    """A new token row (added to the session) and its secret, shown once."""
-    secret = "tc_" + secrets.token_urlsafe(32)
+def new_token(event_id: str, role: str, player: str | None = None, label: str = "",
+              secret: str | None = None) -> tuple[Token, str]:
+    """A new token row (added to the session) and its secret, shown once (``secret``: one a device chose)."""
+    secret = secret or "tc_" + secrets.token_urlsafe(32)
     created = now_ms()
     lifetime = token_lifetime_s(role)
     token = Token(id=new_id(), event_id=event_id, token_hash=hash_secret(secret), role=role, player=player,

@@ -6,15 +6,15 @@ import json
 import secrets
 
 from flask import Blueprint, jsonify
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from backend.api import load_body, respond
-from backend.auth import STAFF, authenticate, new_id, new_token, require_event, token_lifetime_s
+from backend.auth import STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state
 from backend.limits import create_limit
-from backend.models import Event, Invitation, now_ms
+from backend.models import Event, Invitation, Token, now_ms
 from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, EventSummarySchema, ExportResponseSchema,
                              StateResponseSchema)
 from shared_rules.errors import DocumentError, RulesError
@@ -33,6 +33,20 @@ def _check_seed(seed: str, field: str, code: str = "invalid-event") -> None:
                        "values withheld from players)")
 
 bp = Blueprint("events", __name__, url_prefix="/api/events")
+
+
+def _made_before(data: dict):
+    """An event a device made offline, sent again: the same grant if the token is the one it was made with."""
+    event = db.session.get(Event, data["event_id"])
+    token = db.session.scalar(select(Token).where(Token.event_id == event.id, Token.role == "organizer",
+                                                  Token.token_hash == hash_secret(data["token"] or "")))
+    if token is None or token.revoked_at is not None:
+        raise ApiError(409, "event-exists", f"event_id: {data['event_id']} is already an event; "
+                       "the device must choose another id")
+    return respond(CreateEventResponseSchema(),
+                   {"event_id": event.id, "token": data["token"], "token_id": token.id, "role": "organizer",
+                    "player": None, "server_time": now_ms(), "name": event.name, "ruleset": event.ruleset,
+                    "cursor": event.head_seq, "claims": [], "expires_in_s": token_lifetime_s("organizer")}, 200)
 
 
 @bp.post("")
@@ -54,8 +68,10 @@ def create_event():
               schema: CreateEventResponseSchema
     """
     data = load_body(CreateEventSchema())
+    if data["event_id"] is not None and db.session.get(Event, data["event_id"]) is not None:
+        return _made_before(data)
     # Everything that needs no database is checked before the write lock is taken (imports can be large).
-    event_id = new_id(12)
+    event_id = data["event_id"] or new_id(12)
     claims: list[dict[str, str]] = []
     if data["document"] is not None:
         try:
@@ -75,6 +91,9 @@ def create_event():
                       base_document=dumps(base), created_at=now_ms(), snapshot_seq=0)
         claim_rows, claims = claim_rows_for(event_id, [player["id"] for player in state["players"]], None)
         begin_write()
+        if data["event_id"] is not None and db.session.get(Event, event_id) is not None:
+            db.session.rollback()
+            return _made_before(data)  # the same device's retry got here first
         db.session.add(event)
         db.session.flush()
         if claim_rows:
@@ -95,13 +114,20 @@ def create_event():
         except RulesError as exc:
             raise ApiError(422, "invalid-event", str(exc)) from None
         begin_write()
+        if data["event_id"] is not None and db.session.get(Event, event_id) is not None:
+            db.session.rollback()
+            return _made_before(data)
         db.session.add(event)
         try:
             state = append_server_op(event, initial_state(), op)
         except RulesError as exc:
             raise ApiError(422, "invalid-event", str(exc)) from None
         event.name = state["name"]
-    token, secret = new_token(event_id, "organizer", None, data["label"] or "organizer")
+    if data["token"] is not None and db.session.scalar(
+            select(Token.id).where(Token.token_hash == hash_secret(data["token"]))) is not None:
+        db.session.rollback()
+        raise ApiError(409, "token-taken", "token: already in use; the device must choose a new one")
+    token, secret = new_token(event_id, "organizer", None, data["label"] or "organizer", secret=data["token"])
     db.session.commit()
     return respond(CreateEventResponseSchema(),
                    {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,

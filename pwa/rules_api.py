@@ -333,11 +333,28 @@ def export(event_id: str) -> dict[str, Any]:
     return to_event_document(_current(event_id))
 
 
+def new_event_document(name: str, ruleset: str, seed: str, at: int, device: str,
+                       settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The event document of an event made on this device while offline: ``event.create`` folded, nothing else.
+
+    The device sends it to the server when the network is back (an import under the ids the device chose),
+    so the device and the server start from the very same document.
+    """
+    from shared_rules.state import apply, initial_state, to_event_document
+
+    payload: dict[str, Any] = {"ruleset": ruleset, "name": name, "seed": seed}
+    if settings is not None:
+        payload["settings"] = settings
+    op = {"type": "event.create", "op_id": f"{device}:0", "device": device, "actor": {"role": "organizer"},
+          "at": at, "payload": payload}
+    return to_event_document(apply(initial_state(), op))
+
+
 # ---------------------------------------------------------------- dispatch
 
 FUNCTIONS = {f.__name__: f for f in (fold, state, check_op, standings, pair_draft, round_warnings, swap_warnings,
                                      structure, rulesets, ruleset_info, timer, secret_time, time_called, round_minutes, cut,
-                                     next_elimination, bracket, export)}
+                                     next_elimination, bracket, export, new_event_document)}
 
 
 def call(text: str) -> str:

@@ -7,6 +7,7 @@
 // service worker's Background Sync runs the very same code.
 import { clockOffset } from "./api.js";
 import { allSessions, db, getSession, rotateAt, updateSession } from "./db.js";
+import { registered, registration } from "./local-events.js";
 import { applyVerdicts, fillGap, settle, unsent } from "./outbox.js";
 
 const PUSH_BATCH = 200;
@@ -126,6 +127,12 @@ export async function syncEvent(eventId) {
   const session = await getSession(eventId);
   if (!session) throw new Error(`no session for event ${eventId}`);
   try {
+    const made = registration(session);
+    if (made) {
+      // An event made on this device: the server learns of it before any of its changes.
+      const grant = await api(session, "/api/events", { method: "POST", body: JSON.stringify(made) });
+      await registered(eventId, grant, rotateAt);
+    }
     const pushed = await push(session);
     const pulled = await pull(await getSession(eventId));
     await updateSession(eventId, { last_sync: Date.now(), last_error: null, last_error_refused: false,

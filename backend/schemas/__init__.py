@@ -35,6 +35,21 @@ class CreateEventSchema(Schema):
                            metadata={"description": "a topcut-event/1 document to import"})
     label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
                           metadata={"description": "a name for the organizer's token"})
+    # An event made on a device while offline arrives with the ids the device gave it: sending the same
+    # request again (its answer was lost) answers the same grant instead of making a second event.
+    event_id = fields.String(load_default=None, allow_none=True,
+                             validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,32}$",
+                                                      error="event_id: 16 to 32 letters, digits, '-' or '_'"),
+                             metadata={"description": "an id chosen by the device (an event made offline)"})
+    token = fields.String(load_default=None, allow_none=True,
+                          validate=validate.Regexp(r"^tc_[A-Za-z0-9_-]{43,86}$",
+                                                   error="token: 'tc_' and 43 to 86 letters, digits, '-' or '_'"),
+                          metadata={"description": "the organizer token chosen by the device (with event_id)"})
+
+    @validates_schema
+    def _own_ids(self, data, **kwargs):
+        if (data.get("event_id") is None) != (data.get("token") is None):
+            raise ValidationError("event_id and token come together (an event made on a device)", "token")
 
     @validates_schema
     def _one_source(self, data, **kwargs):

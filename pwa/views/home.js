@@ -1,8 +1,10 @@
 // Home: create an event from a ruleset (structure suggested from the player count),
 // join one with a code (staff invitation or player claim code), or open one held on this device.
-import { createEvent, redeem } from "../api.js";
+import { redeem } from "../api.js";
 import { allSessions, saveSession } from "../db.js";
+import { createLocalEvent } from "../local-events.js";
 import { rules } from "../rules-client.js";
+import { syncEvent } from "../sync.js";
 import { announce, field, h, numberInput, replace } from "../ui.js";
 
 async function mount(root, { navigate, join }) {
@@ -33,10 +35,17 @@ async function mount(root, { navigate, join }) {
       e.preventDefault();
       error.textContent = "";
       try {
-        const grant = await createEvent({ name: name.value.trim(), ruleset: ruleset.value, label: "organizer device" });
-        await saveSession(grant, { name: grant.name, ruleset: grant.ruleset });
-        announce(`Event ${grant.name} created`);
-        navigate(`#/event/${grant.event_id}/players`);
+        // Made on this device first (it works offline), then registered with the server by a sync.
+        const eventName = name.value.trim();
+        const eventId = await createLocalEvent({ name: eventName, ruleset: ruleset.value });
+        try {
+          await syncEvent(eventId);
+          announce(`Event ${eventName} created`);
+        } catch (err) {
+          announce(err.offline ? `Event ${eventName} created on this device: it reaches the server when the network is back`
+            : `Event ${eventName} created on this device; the server has not taken it yet (${err.message})`);
+        }
+        navigate(`#/event/${eventId}/players`);
       } catch (err) {
         error.textContent = err.message;
       }

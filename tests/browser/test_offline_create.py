@@ -1,0 +1,54 @@
+"""An organizer creates an event with the hall's network down (issue 11, organizer tools).
+
+The app was opened once online (the service worker holds it). With the network
+off, "Create event" makes the event on the device (client-made ids), players
+are registered, the sync line says the event is not on the server yet; the page
+even reloads offline. When the network returns, the first sync registers the
+event, then its changes: the server holds the same event and players.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from tests.browser.helpers import event_id, shot, wait_controlled, wait_js, wait_ready, wait_synced
+from tests.browser.test_offline_event import new_page
+
+
+def test_an_event_created_offline_reaches_the_server_when_the_network_returns(browser, app_process) -> None:
+    server = app_process
+    ctx, org = new_page(browser, server, {"width": 1100, "height": 850})
+    org.goto(server.url + "/")
+    org.wait_for_selector("#status[data-state=ready]", timeout=120_000)
+    wait_controlled(org)
+
+    ctx.set_offline(True)
+    org.fill("#create-title ~ .field input[type=text]", "Basement Cup")
+    org.select_option("#create-title ~ .field select", "doomtown")
+    org.click("text=Create event")
+    wait_ready(org, "players")
+    eid = event_id(org)
+    org.fill("textarea", "Ada\nBo\nCy")
+    org.click("#register")
+    org.wait_for_selector("caption:has-text('3 registered')")
+    org.wait_for_selector("#sync:has-text('not on the server yet')")
+    assert org.get_attribute("#sync", "data-waiting") == "4"  # the event itself and three registrations
+    shot(org, "offline-create-waiting")
+
+    org.reload()  # still offline: the app and the event come back from this device
+    wait_ready(org, "players")
+    org.wait_for_selector("caption:has-text('3 registered')")
+
+    ctx.set_offline(False)
+    org.evaluate("() => window.dispatchEvent(new Event('online'))")
+    wait_synced(org)
+    assert "not on the server yet" not in org.inner_text("#sync")
+    token = wait_js(org, "async (eid) => (await (await import('/pwa/db.js')).getSession(eid)).token", eid)
+    request = urllib.request.Request(f"{server.url}/api/events/{eid}/state", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        state = json.loads(response.read())["state"]
+    assert state["name"] == "Basement Cup" and state["ruleset"] == "doomtown"
+    assert sorted(p["name"] for p in state["players"]) == ["Ada", "Bo", "Cy"]
+    assert org.errors == []
+    ctx.close()
