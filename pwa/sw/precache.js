@@ -91,10 +91,18 @@ async function reusable(file, sources) {
 }
 
 async function download(file) {
-  // `reload`: bypass the HTTP cache so a new version never stores an old file.
-  const response = await fetch(new Request(file.url, { cache: "reload" }));
-  if (!response.ok) throw new Error(`precache ${file.url}: HTTP ${response.status}`);
-  return labelled(response, file);
+  // `no-cache` first: the server confirms what the browser's HTTP cache holds (on a first visit the
+  // page has just fetched most of Pyodide itself); bytes that are not the manifest's are fetched once
+  // more past that cache (`reload`), so a stale entry the server still confirms cannot stall updates.
+  for (const mode of ["no-cache", "reload"]) {
+    const response = await fetch(new Request(file.url, { cache: mode }));
+    if (!response.ok) throw new Error(`precache ${file.url}: HTTP ${response.status}`);
+    try {
+      return await labelled(response, file);
+    } catch (error) {
+      if (mode === "reload" || file.hash === null) throw error;
+    }
+  }
 }
 
 /** Fill the group's cache (kept as it is when it holds every file already); count what it took. */

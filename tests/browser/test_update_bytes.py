@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import threading
 from collections.abc import Iterable
@@ -216,4 +217,36 @@ def test_a_worker_installs_when_the_manifest_is_of_another_version(browser, depl
     page.wait_for_selector("#status[data-state=ready]", timeout=BOOT_MS)
     shot(page, "update-bytes-03-offline-after-mismatched-install")
     assert errors == []
+    context.close()
+
+
+def test_a_changed_file_the_server_says_is_unchanged_is_fetched_past_the_http_cache(browser, deployable) -> None:
+    """The worker asks the server to confirm the HTTP cache's copy first (a first visit shares Pyodide's
+    download with the page); a file changed without its size or time changing gets confirmed wrongly
+    (304), and the worker, seeing bytes that are not the manifest's, fetches it past the HTTP cache."""
+    server = deployable
+    style = server.pwa / "style.css"
+    style.write_text(style.read_text(encoding="utf-8") + "\n:root { --update-probe: stale; }\n", encoding="utf-8")
+    server.deploy()
+    context = browser.new_context(viewport={"width": 900, "height": 500})
+    context.add_init_script("localStorage.setItem('topcut.updateCheckMs', '500')")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#status[data-state=ready]", timeout=BOOT_MS)
+    wait_controlled(page)
+    assert page.evaluate(PROBE_JS) == "stale"
+
+    mark = server.counter.mark()
+    stat = style.stat()
+    style.write_text(style.read_text(encoding="utf-8").replace("stale;", "fixed;"), encoding="utf-8")
+    os.utime(style, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same time: the same ETag
+    server.deploy()
+    page.wait_for_selector("#update-banner:not([hidden])", timeout=60_000)
+    update = server.counter.since(mark)
+    assert [(path, status) for path, status, _ in update if path == "/pwa/style.css"] == [
+        ("/pwa/style.css", 304), ("/pwa/style.css", 200)], describe(update)
+    with page.expect_navigation(timeout=60_000):
+        page.click("#update-reload")
+    page.wait_for_selector("#status[data-state=ready]", timeout=BOOT_MS)
+    assert page.evaluate(PROBE_JS) == "fixed"
     context.close()
