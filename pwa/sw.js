@@ -1,7 +1,8 @@
 // The service worker: it only wires events to the modules that do the work
 // (precache list, caching strategies, sync client, push handlers).
-// The server stamps the build's version below, so every change to a precached
-// file installs a new worker; it waits until the page says "reload now".
+// The server stamps the build's version below (a hash of every precached file and of
+// this file), so every change to either installs a new worker; it fetches only what
+// changed (sw/precache.js) and waits until the page says "reload now".
 import { activatePrecache, installPrecache } from "./sw/precache.js";
 import { handleFetch } from "./sw/strategies.js";
 import { BACKGROUND_SYNC_TAG, syncAll } from "./sync.js";

@@ -10,8 +10,10 @@
   deterministically, each module as source and bytecode, for the browser
   worker to import straight from the zip (zipimport)
 * build/web/vendor/       front-end npm packages' ESM files (no bundler), e.g. idb
-* build/web/precache-manifest.json   what the service worker precaches, and the
-  version (a hash of all of it) that names its cache and marks an update
+* build/web/precache-manifest.json   what the service worker precaches, in groups
+  (shell, pyodide, rules), each with the content hash that names its cache on
+  the device and every file's own hash, and the version (a hash of the groups
+  and sw.js) that marks an update: an update fetches only what changed
 
 Idempotent and fast: a runtime file is copied only when its size or mtime
 differs from the copy, and the zip is rewritten only when its bytes change.
@@ -69,8 +71,16 @@ RULES_API = PWA_SRC / "rules_api.py"
 CACHE_DIR = ROOT / "build" / "cache"
 #: Bump when the compiling below changes, so every compiled zip is made again.
 COMPILER_VERSION = "1"
-#: PWA files never precached: the service worker itself (the browser fetches and updates it).
+#: PWA files never precached: the service worker itself (the browser fetches and updates it;
+#: its bytes are part of the version instead).
 PWA_SKIP = {"sw.js"}
+#: The precache's groups, each cached on the device under its own content hash, so that an
+#: update fetches only the groups (and within a group only the files) whose bytes changed:
+#: the app shell changes with every release, the 16 MB of Pyodide with a Pyodide upgrade,
+#: the packed rules with a rules change.
+PRECACHE_GROUPS = ("shell", "pyodide", "rules")
+#: Hex digits of SHA-256 kept in the manifest's hashes (the worker checks downloads against them).
+HASH_CHARS = 16
 
 
 class BuildError(Exception):
@@ -306,33 +316,45 @@ def sync_vendor(src: Path = NODE_MODULES, dest: Path = VENDOR_DEST) -> int:
     return written
 
 
-def precache_entries() -> list[tuple[str, Path]]:
-    """(URL, file) for everything the app needs offline, sorted by URL."""
-    entries = [("/", PWA_SRC / "index.html")]
-    for path in sorted(PWA_SRC.rglob("*")):
-        rel = path.relative_to(PWA_SRC).as_posix()
+def precache_entries(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> list[tuple[str, str, Path]]:
+    """(group, URL, file) for everything the app needs offline, by group then URL."""
+    entries = [("shell", "/", pwa_dir / "index.html")]
+    for path in sorted(pwa_dir.rglob("*")):
+        rel = path.relative_to(pwa_dir).as_posix()
         if path.is_file() and rel not in PWA_SKIP and "__pycache__" not in rel and not rel.startswith("."):
-            entries.append((f"/pwa/{rel}", path))
+            entries.append(("shell", f"/pwa/{rel}", path))
     for _, name in VENDOR_FILES:
-        entries.append((f"/vendor/{name}", VENDOR_DEST / name))
+        entries.append(("shell", f"/vendor/{name}", web_dir / "vendor" / name))
     for name in PYODIDE_PRECACHE:
-        if (PYODIDE_DEST / name).is_file():
-            entries.append((f"/pyodide/{name}", PYODIDE_DEST / name))
-    entries.append(("/shared_rules.zip", RULES_ZIP))
-    return sorted(entries)
+        if (web_dir / "pyodide" / name).is_file():
+            entries.append(("pyodide", f"/pyodide/{name}", web_dir / "pyodide" / name))
+    entries.append(("rules", "/shared_rules.zip", web_dir / RULES_ZIP.name))
+    return sorted(entries, key=lambda entry: (PRECACHE_GROUPS.index(entry[0]), entry[1]))
 
 
-def precache_manifest() -> bytes:
-    """``{"version", "urls"}``: the version hashes every precached URL and its bytes."""
-    import hashlib
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:HASH_CHARS]
 
-    digest = hashlib.sha256()
-    urls = []
-    for url, path in precache_entries():
-        digest.update(url.encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-        urls.append(url)
-    manifest = {"version": digest.hexdigest()[:16], "urls": urls}
+
+def precache_manifest(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> bytes:
+    """``{"version", "groups": [{"name", "hash", "files": [{"url", "hash", "size"}]}]}``.
+
+    A file's hash is that of its bytes; a group's hash, of its files' URLs and hashes
+    (it names the group's cache on the device, so it changes exactly when one of the
+    group's files does); the version, of the groups' hashes and the service worker
+    (so a change to either is a new worker, and the update banner).
+    """
+    files: dict[str, list[dict]] = {name: [] for name in PRECACHE_GROUPS}
+    for group, url, path in precache_entries(pwa_dir, web_dir):
+        data = path.read_bytes()
+        files[group].append({"url": url, "hash": content_hash(data), "size": len(data)})
+    groups = []
+    for name in PRECACHE_GROUPS:
+        listing = "".join(f"{entry['url']}\0{entry['hash']}\n" for entry in files[name])
+        groups.append({"name": name, "hash": content_hash(listing.encode("utf-8")), "files": files[name]})
+    version = "".join(f"{group['name']}\0{group['hash']}\n" for group in groups).encode("utf-8")
+    version += b"sw.js\0" + (pwa_dir / "sw.js").read_bytes()
+    manifest = {"version": content_hash(version), "groups": groups}
     return (json.dumps(manifest, indent=1) + "\n").encode("utf-8")
 
 

@@ -1,23 +1,21 @@
 // Caching strategies, by kind of request:
-//   app files (precached)     cache first; the version names the cache, updates come with a new worker
+//   app files (precached)     cache first, from the group cache the version installed them in
+//                             (precache.js); updates come with a new worker
 //   page navigations          the cached app shell ("/"): the router reads the hash
 //   public read-only API      network first, the last answer when offline (public standings)
 //   the rest of the API       network only: the outbox and sync client handle being offline
-import { cacheName } from "./precache.js";
+import { matchPrecache } from "./precache.js";
 
 const PUBLIC_API = /^\/api\/events\/[^/]+\/(public|pairings|standings)$/;
 const RUNTIME_CACHE = "topcut-runtime";
 
-async function cacheFirst(request, version) {
-  const cache = await caches.open(cacheName(version));
-  const hit = await cache.match(request, { ignoreSearch: true });
-  if (hit) return hit;
-  return fetch(request);
+async function cacheFirst(request, path, version) {
+  const hit = await matchPrecache(path, version);  // the query is ignored
+  return hit || fetch(request);
 }
 
 async function appShell(version) {
-  const cache = await caches.open(cacheName(version));
-  const hit = await cache.match("/");
+  const hit = await matchPrecache("/", version);
   return hit || fetch("/");
 }
 
@@ -46,5 +44,5 @@ export function handleFetch(request, version) {
     return PUBLIC_API.test(url.pathname) ? networkFirst(request) : null;
   }
   if (url.pathname === "/precache-manifest.json" || url.pathname === "/pwa/sw.js") return null;
-  return cacheFirst(request, version);
+  return cacheFirst(request, url.pathname, version);
 }
