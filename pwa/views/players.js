@@ -140,7 +140,8 @@ async function mount(root, { store, role }) {
       tr.hidden = !match;
     }
     for (const tr of builtRows) if (!tr.hidden) shown += 1;
-    count.textContent = query ? `${shown} of ${builtRows.length} player${builtRows.length === 1 ? "" : "s"} match “${search.value.trim()}”` : "";
+    const said = query ? `${shown} of ${builtRows.length} player${builtRows.length === 1 ? "" : "s"} match “${search.value.trim()}”` : "";
+    if (count.textContent !== said) count.textContent = said;  // a sync redraw says nothing new to screen readers
   };
   search.addEventListener("input", applyFilter);
 
