@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from flask import current_app
-from sqlalchemy import func, insert, or_, select
+from sqlalchemy import func, insert, or_, select, update
 
 from backend.auth import Principal, new_code, hash_secret, new_id
 from backend.claims import seal
@@ -39,7 +39,7 @@ from shared_rules.state import (ALLOWED, WITHHELD_PREFIX, OperationRejected, app
 from shared_rules.state.state import clone
 
 __all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",
-           "claim_rows_for", "Verdict",
+           "claim_rows_for", "revoke_player_access", "Verdict",
            "lock_event", "append_server_op"]
 
 log = logging.getLogger(__name__)
@@ -188,6 +188,26 @@ def _registered_player(op: dict[str, Any]) -> str | None:
     player = (op.get("payload") or {}).get("player") or {}
     pid = player.get("id") if isinstance(player, dict) else None
     return pid if isinstance(pid, str) else None
+
+
+def _removed_player(op: dict[str, Any]) -> str | None:
+    if op["type"] != "player.remove":
+        return None
+    pid = (op.get("payload") or {}).get("player")
+    return pid if isinstance(pid, str) else None
+
+
+def revoke_player_access(event_id: str, players: Iterable[str], stamp: int) -> None:
+    """A removed player's claim codes stop working (wiped) and their phones' tokens are revoked."""
+    players = list(players)
+    if not players:
+        return
+    db.session.execute(update(Invitation).where(
+        Invitation.event_id == event_id, Invitation.player.in_(players), Invitation.revoked_at.is_(None))
+        .values(revoked_at=stamp, code=None))
+    db.session.execute(update(Token).where(
+        Token.event_id == event_id, Token.player.in_(players), Token.role == "player", Token.revoked_at.is_(None))
+        .values(revoked_at=stamp))
 
 
 @dataclass
@@ -385,6 +405,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         seq0 = event.head_seq
         state = _working_state(event)  # changed in place below: cost proportional to the operations
         new_claims: list[str] = []
+        removed: set[str] = set()  # players removed by this batch: their earlier codes and phones are revoked
         shown_claims: list[dict[str, str]] = []
         received = now_ms()
         rejections = 0
@@ -425,6 +446,10 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
                 pid = _registered_player(op)
                 if pid is not None:
                     new_claims.append(pid)
+                gone = _removed_player(op)
+                if gone is not None:
+                    removed.add(gone)
+                    new_claims = [p for p in new_claims if p != gone]  # registered and removed in one batch
             else:
                 rejections += 1
                 row["op"] = _rejected_body(op, text)
@@ -434,6 +459,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
             rows.append(row)
         db.session.execute(insert(Operation), rows)
         on_ops_accepted(event_id, [op for op, row in zip(ops, rows) if row["accepted"]], state)  # push outbox
+        revoke_player_access(event_id, removed, received)  # before new codes: an id registered again keeps its new one
         if new_claims:
             claim_rows, codes = claim_rows_for(event_id, new_claims, principal.token_id)
             db.session.execute(insert(Invitation), claim_rows)

@@ -219,8 +219,22 @@ async function route() {
   document.title = `${viewRoot.querySelector("h1,h2")?.textContent || "Topcut"} — Topcut`;
 }
 
+/** The navigation's live counts: "Disputes (N)", N the open disputes of the folded state (every sync). */
+function renderTabCounts() {
+  const link = tabs.querySelector("a[data-screen=disputes]");
+  if (!link || !activeStore?.state) return;
+  const n = activeStore.state.disputes?.length || 0;
+  const text = `Disputes (${n})`;
+  if (link.dataset.count === String(n) && link.textContent === text) return;
+  link.textContent = text;
+  link.dataset.count = String(n);
+  link.setAttribute("aria-label", `${text}: ${n === 0 ? "no open disputes" : n === 1 ? "1 open dispute" : `${n} open disputes`}`);
+  link.classList.toggle("has-open", n > 0);
+}
+
 function onStoreChange() {
   renderSync();
+  renderTabCounts();
   if (activeStore?.state) eventTitle.textContent = activeStore.state.name || "";
   if (activeStore && activeStore.revision !== renderedRevision) {
     renderedRevision = activeStore.revision;
@@ -280,7 +294,9 @@ async function mountEventScreen(r) {
   const role = store.role;
   const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : DEFAULT_SCREEN[role];
   replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role)).map(([key, s]) =>
-    h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null }, s.title)))));
+    h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
+      s.title)))));
+  renderTabCounts();
   tabs.hidden = false;
   document.body.dataset.screen = screen;
   eventTitle.textContent = store.state?.name || "";

@@ -115,18 +115,37 @@ def standings(event_id: str) -> dict[str, Any]:
         return {"standings": [], "note": f"standings unavailable: {exc}"}
 
 
-def pair_draft(event_id: str) -> dict[str, Any]:
+def pair_draft(event_id: str, replace: bool = False) -> dict[str, Any]:
     """The next Swiss round as the server would pair it (``round.pair`` payload material).
 
     Once check-in is used, the first round pairs only the players who checked in
     (shared_rules/state/checkin.py); ``not_checked_in`` lists the others.
+
+    ``replace``: pair the latest round again, a draft not yet published, from the roster as it is now (a late
+    entry, a drop since it was drafted), as if that draft did not exist; push it with ``replace: true``.
     """
     from shared_rules.pairing.next_round import pair_next_round_json
     from shared_rules.state.checkin import absent_from_first_round, without
 
     st = _current(event_id)
+    draft = None
+    if replace:
+        draft = st["rounds"][-1] if st["rounds"] else None
+        if draft is None or draft["status"] != "draft":
+            now = "no round is paired yet" if draft is None else f"round {draft['number']} is {draft['status']}"
+            raise RulesError(f"there is no draft round to pair again: {now}")
+        if draft["stage"] == "elimination":
+            raise RulesError(f"round {draft['number']} is an elimination round: discard the draft, then make the "
+                             "cut or pair the elimination round again")
+        st = dict(st, rounds=st["rounds"][:-1])
     absent = absent_from_first_round(st)
-    return {**pair_next_round_json(without(_event(st), absent)), "not_checked_in": absent}
+    out = {**pair_next_round_json(without(_event(st), absent)), "not_checked_in": absent}
+    if draft is not None:
+        if (out["round"], out["stage"]) != (draft["number"], draft["stage"]):
+            raise RulesError(f"round {draft['number']} ({draft['stage']}) cannot be paired again: the event would "
+                             f"pair round {out['round']} ({out['stage']}) now; discard the draft instead")
+        out["replace"] = True
+    return out
 
 
 def _find_round(st: dict[str, Any], number: int, stage: str | None):

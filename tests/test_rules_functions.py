@@ -7,6 +7,8 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PWA = ROOT / "pwa"
 
@@ -41,3 +43,38 @@ def test_every_call_in_the_app_names_a_function_the_worker_answers():
     assert calls, "no rules(...) call found: the pattern no longer matches the app's code"
     unknown = {name: where for name, where in calls.items() if name not in listed}
     assert unknown == {}
+
+
+def _rules_api():
+    spec = importlib.util.spec_from_file_location("rules_api_pairing", PWA / "rules_api.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pair_draft_with_replace_pairs_the_draft_again_from_the_roster_as_it_is_now():
+    from shared_rules.errors import RulesError
+    from tests.rules.test_state_reducer import Event
+
+    api = _rules_api()
+    ev = Event(4, ruleset="doomtown")
+
+    def load():
+        api.fold("e", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
+
+    load()
+    with pytest.raises(RulesError, match="^there is no draft round to pair again: no round is paired yet$"):
+        api.pair_draft("e", replace=True)
+    first = api.pair_draft("e")
+    ev.do("round.pair", {"number": first["round"], "matches": first["matches"]})
+    ev.do("player.register", {"player": {"id": "p5", "name": "Late"}}, role="scorekeeper")  # a late entry
+    load()
+    assert "p5 is not paired" in api.round_warnings("e", 1)
+    again = api.pair_draft("e", replace=True)
+    assert (again["round"], again["stage"], again["replace"]) == (1, "swiss", True)
+    assert sorted(p for m in again["matches"] for p in m["players"]) == ["p1", "p2", "p3", "p4", "p5"]
+    ev.do("round.pair", {"number": 1, "stage": "swiss", "matches": again["matches"], "replace": True})
+    ev.do("round.publish", {"number": 1})
+    load()
+    with pytest.raises(RulesError, match="^there is no draft round to pair again: round 1 is published$"):
+        api.pair_draft("e", replace=True)

@@ -1,11 +1,39 @@
-// Registration: add players (late entries too), check in, drop, reinstate, fixed tables, claim codes
+// Registration: add players (late entries too), check in, drop, reinstate, fixed tables, rename, remove a
+// mistyped entry nothing refers to yet, find a player in the roster (name, id or table), claim codes
 // (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print).
 import { claims, reissueClaim, revokeClaim } from "../api.js";
 import { randomId } from "../db.js";
 import { rules } from "../rules-client.js";
-import { announce, field, h, numberInput, problemNotice, refresh, replace } from "../ui.js";
+import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui.js";
 
-async function mount(root, { store }) {
+/** Text as the roster search compares it: no accents, no case, single spaces. */
+export function searchKey(text) {
+  return String(text).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Whether a roster row matches the search: a number finds the players at that table (this round's or their
+ * fixed table) or with that id; anything else finds names and ids containing it.
+ */
+export function rowMatches(query, { name, id, tables }) {
+  if (!query) return true;
+  if (/^\d+$/.test(query)) return tables.includes(Number(query)) || searchKey(id) === query;
+  return searchKey(name).includes(query) || searchKey(id).includes(query);
+}
+
+/** Players something refers to (a pairing, a penalty, a seed): they can be dropped, not removed. */
+export function referencedPlayers(state) {
+  const out = new Set();
+  for (const rnd of state.rounds || []) for (const m of rnd.matches) for (const pid of m.players) out.add(pid);
+  for (const penalty of state.penalties || []) out.add(penalty.player);
+  const seeds = state.settings?.seeds;
+  if (Array.isArray(seeds)) for (const pid of seeds) out.add(pid);
+  return out;
+}
+
+async function mount(root, { store, role }) {
+  // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
+  const registrar = role === "organizer" || role === "scorekeeper";
   const list = h("div", { class: "table-wrap" });
   const problems = h("div");
   const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });
@@ -29,8 +57,8 @@ async function mount(root, { store }) {
     announce(`${names.length} player${names.length === 1 ? "" : "s"} registered`);
     duplicates.hidden = !repeated.length;
     duplicates.textContent = repeated.length
-      ? `Registered twice: ${repeated.join(", ")}. If it is the same person, drop one entry; if they are different `
-        + "people, rename one (add an initial) so judges and players can tell them apart."
+      ? `Registered twice: ${repeated.join(", ")}. If it is the same person, remove (or drop one entry once paired); `
+        + "if they are different people, rename one (add an initial) so judges and players can tell them apart."
       : "";
   };
 
@@ -93,39 +121,145 @@ async function mount(root, { store }) {
     }
   };
 
+  // ---- the roster: find, rename, remove
+  const search = h("input", { type: "search", id: "roster-search", autocomplete: "off", spellcheck: false,
+    placeholder: "Name, id or table number", "aria-controls": "roster-table", "aria-describedby": "roster-count" });
+  const count = h("p", { id: "roster-count", class: "hint", role: "status" });
+  const rosterMessage = h("p", { id: "roster-message", class: "error", role: "alert" });
+  let builtRows = [];     // the rows of the latest build (on screen, or waiting for the focus to leave the table)
+  let renaming = null;    // the player whose name is being edited
+  let renameError = "";
+  let removing = null;    // the player whose "Remove" was pressed once
+
+  const applyFilter = () => {
+    const query = searchKey(search.value);
+    let shown = 0;
+    const onScreen = [...list.querySelectorAll("tbody tr[data-player]")];
+    for (const tr of new Set([...onScreen, ...builtRows])) {
+      const match = rowMatches(query, tr.roster) || tr.dataset.player === renaming || tr.dataset.player === removing;
+      tr.hidden = !match;
+    }
+    for (const tr of builtRows) if (!tr.hidden) shown += 1;
+    const said = query ? `${shown} of ${builtRows.length} player${builtRows.length === 1 ? "" : "s"} match “${search.value.trim()}”` : "";
+    if (count.textContent !== said) count.textContent = said;  // a sync redraw says nothing new to screen readers
+  };
+  search.addEventListener("input", applyFilter);
+
+  const act = (type, payload) => store.act(type, payload);
+  const focusLater = (selector) => setTimeout(() => list.querySelector(selector)?.focus(), 0);
+
+  const rename = async (p, input) => {
+    const value = input.value.trim();
+    if (!value) {
+      renameError = "A name cannot be empty: type the player's name, or Cancel.";
+      drawRoster();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`);
+      return;
+    }
+    renaming = null;
+    renameError = "";
+    if (value !== p.name) {
+      const { refused } = await act("player.edit", { player: p.id, name: value });
+      rosterMessage.textContent = refused ? withNames(store.state, refused) : "";
+      if (!refused) announce(`${p.name} is now ${value}`);
+    }
+    drawRoster();
+    focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`);
+  };
+
+  const remove = async (p) => {
+    removing = null;
+    const { refused } = await act("player.remove", { player: p.id });
+    rosterMessage.textContent = refused ? `${p.name} was not removed: ${withNames(store.state, refused)}` : "";
+    if (!refused) announce(`${p.name} removed from the event`);
+    drawRoster();
+    search.focus();
+  };
+
+  const nameCell = (p) => {
+    if (renaming !== p.id) return h("th", { scope: "row" }, p.name);
+    const input = h("input", { type: "text", name: "rename", value: p.name, autocomplete: "off", required: true,
+      "aria-label": "New name", "aria-invalid": renameError ? "true" : null,
+      "aria-describedby": renameError ? "rename-error" : null });
+    return h("th", { scope: "row" }, h("form", { class: "rename", onsubmit: (e) => { e.preventDefault(); rename(p, input); } },
+      input,
+      h("button", { type: "submit", class: "small primary", dataset: { action: "save-name" } }, "Save"),
+      h("button", { type: "button", class: "small", dataset: { action: "cancel-rename" },
+        onclick: () => { renaming = null; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`); } }, "Cancel"),
+      renameError && h("p", { class: "error", id: "rename-error" }, renameError)));
+  };
+
+  const removeButtons = (p) => {
+    if (removing !== p.id) {
+      return h("button", { type: "button", class: "small", dataset: { action: "remove" },
+        title: "A mistyped or doubled entry: nobody has played or been paired with them yet",
+        onclick: () => { removing = p.id; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=confirm-remove]`); } }, "Remove");
+    }
+    return [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove" }, onclick: () => remove(p) },
+      `Confirm: remove ${p.name} from the event`),
+    h("button", { type: "button", class: "small", dataset: { action: "keep" },
+      onclick: () => { removing = null; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=remove]`); } }, "Keep")];
+  };
+
+  function drawRoster() {
+    const st = store.state;
+    if (!st) return;
+    const active = st.players.filter((p) => p.dropped_after === null).length;
+    const referenced = referencedPlayers(st);
+    const rnd = latestRound(st);
+    const seats = new Map();
+    for (const m of rnd?.matches || []) for (const pid of m.players) seats.set(pid, m.table ?? "bye");
+    if (renaming && !st.players.some((p) => p.id === renaming)) renaming = null;
+    if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
+    const query = searchKey(search.value);
+    builtRows = st.players.map((p) => {
+      const dropped = p.dropped_after !== null;
+      const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow" });
+      fixed.addEventListener("change", () =>
+        act("player.edit", { player: p.id, fields: { fixed_table: fixed.value ? Number(fixed.value) : null } }));
+      const seat = seats.get(p.id);
+      const tr = h("tr", { dataset: { player: p.id } },
+        h("td", {}, p.entry), nameCell(p), h("td", {}, dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
+        h("td", {}, seat ?? "—"),
+        h("td", {}, fixed),
+        h("td", { class: "actions" },
+          !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
+            p.checked_in ? "Undo check-in" : "Check in"),
+          !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
+          dropped && !p.ejected && h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate"),
+          registrar && renaming !== p.id && h("button", { type: "button", class: "small", dataset: { action: "rename" },
+            onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
+          registrar && !referenced.has(p.id) && removeButtons(p)));
+      tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
+      tr.hidden = !rowMatches(query, tr.roster) && p.id !== renaming && p.id !== removing;
+      return tr;
+    });
+    refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
+      h("thead", {}, h("tr", {}, ["#", "Name", "Status", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, builtRows)));
+    applyFilter();
+  }
+
   replace(root, h("h1", {}, "Players"), problems,
     h("div", { class: "grid" }, form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion)),
     h("section", { class: "card", "aria-labelledby": "claims-title" }, h("h2", { id: "claims-title" }, "Claim codes"),
       h("p", { class: "hint" }, "Each player joins on their phone with their own code (or its QR code). Needs the network."),
       h("button", { type: "button", onclick: showCodes, id: "show-codes" }, "Show claim codes"), codes),
-    h("section", { "aria-labelledby": "roster" }, h("h2", { id: "roster" }, "Roster"), list));
-
-  const act = (type, payload) => store.act(type, payload);
+    h("section", { "aria-labelledby": "roster" }, h("h2", { id: "roster" }, "Roster"),
+      h("div", { class: "field roster-search", role: "search" }, h("label", { for: "roster-search" }, "Find a player"), search, count),
+      registrar && h("p", { class: "hint" }, "Rename fixes a name everywhere. Remove takes a mistyped or doubled entry off the "
+        + "roster while nobody has been paired with them; after that, Drop."),
+      rosterMessage, list));
 
   return {
     async update() {
       const st = store.state;
       if (!st) return;
-      replace(problems, store.problems().filter((p) => p.op.type.startsWith("player.")).map((p) => problemNotice(store, p)));
-      const active = st.players.filter((p) => p.dropped_after === null).length;
-      const rows = st.players.map((p) => {
-        const dropped = p.dropped_after !== null;
-        const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow" });
-        fixed.addEventListener("change", () =>
-          act("player.edit", { player: p.id, fields: { fixed_table: fixed.value ? Number(fixed.value) : null } }));
-        return h("tr", { dataset: { player: p.id } },
-          h("td", {}, p.entry), h("th", { scope: "row" }, p.name), h("td", {}, dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
-          h("td", {}, fixed),
-          h("td", { class: "actions" },
-            !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
-              p.checked_in ? "Undo check-in" : "Check in"),
-            !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
-            dropped && !p.ejected && h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate")));
-      });
-      refresh(list, h("table", {}, h("caption", {}, `${st.players.length} registered, ${active} active`),
-        h("thead", {}, h("tr", {}, ["#", "Name", "Status", "Fixed table", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, rows)));
+      replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
+        .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
+      drawRoster();
       if (st.ruleset) {
+        const active = st.players.filter((p) => p.dropped_after === null).length;
         const s = await rules("structure", { ruleset: st.ruleset, players: active });
         suggestion.textContent = s.error ? s.error : `${active} players: ${s.swiss_rounds} Swiss rounds`
           + (s.cut ? `, top ${s.cut} cut` : ", no cut") + (s.source ? ` (${s.source})` : "");

@@ -1,5 +1,6 @@
 // Rounds: pair the next round as a draft, review and adjust it (swaps with
-// warnings, fixed tables from the roster), publish, start the clock (per-ruleset
+// warnings, fixed tables from the roster; pair it again from the roster as it is
+// now, or discard it), publish, start the clock (per-ruleset
 // lengths: Doomtown's secret d6 once per event, Shatterpoint's five dice), pause/extend, the cut
 // and the elimination rounds.
 import { rules } from "../rules-client.js";
@@ -26,9 +27,41 @@ async function mount(root, { store, role }) {
 
   const act = async (type, payload, done) => {
     const { refused } = await store.act(type, payload);
-    if (refused) message.textContent = refused;
+    if (refused) message.textContent = withNames(store.state, refused);
     else if (done) announce(done);
+    return !refused;
   };
+
+  let discarding = null;  // the draft ("number/stage") whose "Discard draft" was pressed once
+
+  // A draft is not final: a late entry or a drop since it was drafted is paired in by pairing it again from
+  // the roster as it is now (round.pair with replace), or the draft is thrown away (round.discard).
+  function redoPanel(rnd) {
+    const key = `${rnd.number}/${rnd.stage}`;
+    const confirming = discarding === key;
+    const repair = rnd.stage !== "elimination" && h("button", { type: "button", id: "repair-round", onclick: () => run(async () => {
+      const draft = await rules("pair_draft", { event_id: store.eventId, replace: true });
+      await act("round.pair", { number: draft.round, stage: draft.stage, matches: draft.matches, replace: true },
+        `Round ${draft.round} paired again`);
+    }) }, `Re-pair round ${rnd.number}`);
+    const discard = confirming
+      ? [h("button", { type: "button", class: "danger", id: "confirm-discard", onclick: () => run(async () => {
+        discarding = null;
+        if (await act("round.discard", { number: rnd.number, stage: rnd.stage }, `Round ${rnd.number}'s draft discarded`)) {
+          root.querySelector("#pair-next")?.focus();
+        }
+      }) }, `Confirm: discard round ${rnd.number}'s draft`),
+      h("button", { type: "button", id: "keep-draft", onclick: () => { discarding = null; redraw("#discard-round"); } }, "Keep it")]
+      : h("button", { type: "button", id: "discard-round", onclick: () => { discarding = key; redraw("#confirm-discard"); } }, "Discard draft");
+    return h("section", { class: "card", "aria-labelledby": "redo-title" }, h("h3", { id: "redo-title" }, "Pair again or discard"),
+      h("p", { class: "hint" }, rnd.stage === "elimination"
+        ? "Discard this draft to make the cut or pair the elimination round again."
+        : "Someone entered late or dropped since this draft? Re-pair from the roster as it is now, or discard the draft."),
+      repair, discard);
+  }
+
+  // A redraw the user asked for, then the focus on what it brought (the confirm button, or back).
+  const redraw = (focus) => update(store.snapshot).then(() => setTimeout(() => root.querySelector(focus)?.focus(), 0));
 
   // Every part of one drawing reads the same snapshot's state (``st``), never store.state after an await.
   async function startForm(rnd, st) {
@@ -94,6 +127,7 @@ async function mount(root, { store, role }) {
     return h("div", {},
       warnings.length ? h("div", { class: "warnings", role: "note" }, h("h3", {}, "Warnings"), h("ul", {}, warnings.map((w) => h("li", {}, withNames(st, w)))))
         : h("p", { class: "ok" }, "No pairing problems found."),
+      lead && redoPanel(rnd),
       lead && h("form", {
         class: "card swap", onsubmit: (e) => {
           e.preventDefault();
@@ -173,27 +207,38 @@ async function mount(root, { store, role }) {
       h("button", { type: "button", onclick: () => run(() => act("timer.extend", { round: rnd.number, stage: rnd.stage, seconds: 300 })) }, "+5 minutes"));
   }
 
+  // One drawing at a time, in the order they were asked for (the app's after a sync, this screen's own after
+  // a button): each draws the snapshot current when it was asked, so an older one never lands last.
+  let drawing = Promise.resolve();
+  function update(snapshot = store.snapshot) {
+    drawing = drawing.then(() => draw(snapshot), () => draw(snapshot));
+    return drawing;
+  }
+
+  async function draw(snapshot) {
+    const st = snapshot.state;
+    if (!st) return;
+    const rnd = latestRound(st);
+    if (discarding && !(rnd && rnd.status === "draft" && discarding === `${rnd.number}/${rnd.stage}`)) discarding = null;
+    const parts = [];
+    if (rnd) {
+      parts.push(problemsAt(store, rnd.number).map((p) => problemNotice(store, p)));
+      if (rnd.status === "draft") parts.push(await draftPanel(rnd, st));
+      if (rnd.status === "draft" || rnd.status === "published") parts.push(await startForm(rnd, st));
+      parts.push(await clockActions(rnd));
+      const settled = rnd.matches.filter((m) => m.status === "confirmed" || m.status === "resolved").length;
+      parts.push(h("p", { class: "progress", id: "round-progress" }, `${settled} of ${rnd.matches.length} results in`,
+        st.disputes.length ? ` · ${st.disputes.length} disputed` : ""));
+    }
+    parts.push(await nextActions(st));
+    if (rnd) parts.push(matchesTable(rnd, st));
+    if (!st.players.length) parts.push(h("p", {}, "Register players first."));
+    refresh(body, parts);
+    clockBox.tick();
+  }
+
   return {
-    async update(snapshot = store.snapshot) {
-      const st = snapshot.state;
-      if (!st) return;
-      const rnd = latestRound(st);
-      const parts = [];
-      if (rnd) {
-        parts.push(problemsAt(store, rnd.number).map((p) => problemNotice(store, p)));
-        if (rnd.status === "draft") parts.push(await draftPanel(rnd, st));
-        if (rnd.status === "draft" || rnd.status === "published") parts.push(await startForm(rnd, st));
-        parts.push(await clockActions(rnd));
-        const settled = rnd.matches.filter((m) => m.status === "confirmed" || m.status === "resolved").length;
-        parts.push(h("p", { class: "progress", id: "round-progress" }, `${settled} of ${rnd.matches.length} results in`,
-          st.disputes.length ? ` · ${st.disputes.length} disputed` : ""));
-      }
-      parts.push(await nextActions(st));
-      if (rnd) parts.push(matchesTable(rnd, st));
-      if (!st.players.length) parts.push(h("p", {}, "Register players first."));
-      refresh(body, parts);
-      clockBox.tick();
-    },
+    update,
     destroy() {
       clockBox.stop();
     },

@@ -14,9 +14,10 @@ Shatterpoint "Arbiters", Pokémon 4):
   (time extensions for rulings), checks players in, and issues *warnings* only
   (Doomtown 2.C; Star Trek levels 0-1; Shatterpoint warnings — a third warning
   ejects by rule, whoever gave it). Harsher penalties go to the head judge.
-- **scorekeeper**: registration, check-in, drops, publishing and starting
-  rounds (Pokémon 4: "a scorekeeper clicks the Start Round button"), entering and
-  correcting results.
+- **scorekeeper**: registration (and removing a mistyped entry nothing refers to
+  yet), check-in, drops, publishing and starting rounds (Pokémon 4: "a scorekeeper
+  clicks the Start Round button"), entering and correcting results. Discarding a
+  drafted round, like pairing it, is the organizer's or head judge's.
 - **player**: reports and confirms the result of their own match, for
   themselves; checks themselves in; drops themselves (Doomtown 3.G: a player may
   drop at any time).
@@ -47,9 +48,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "player.check_in": _ALL,                       # players: themselves only
     "player.drop": _DESK | {"player"},             # players: themselves only
     "player.reinstate": _LEAD,                     # Doomtown 3.G: re-entry at TO discretion
+    "player.remove": frozenset({"organizer", "scorekeeper"}),  # registration's own typo fix
     "round.pair": _LEAD,
     "round.swap": _LEAD,
     "round.publish": _DESK,
+    "round.discard": _LEAD,                        # undoing a pairing is pairing
     "round.start": _DESK,                          # Pokémon 4
     "timer.pause": _STAFF,
     "timer.resume": _STAFF,

@@ -219,6 +219,13 @@ class PlayerReinstate:
 
 
 @_payload
+class PlayerRemove:
+    """Take a mistyped or doubled entry off the roster: only a player nothing refers to (no pairing, result,
+    penalty or seed); anyone who took part is dropped instead (``player.drop``)."""
+    player: str = req("name")
+
+
+@_payload
 class RoundPair:
     """The explicit pairings of a round, computed by the device: ``matches: [{table?, players, outcomes?}]``."""
     number: int = req("round")
@@ -239,6 +246,17 @@ class RoundSwap:
 @_payload
 class RoundPublish:
     """Post a drafted round's pairings."""
+    number: int = req("round")
+    stage: str | None = opt("name")
+
+
+@_payload
+class RoundDiscard:
+    """Throw away a drafted round (never published nor started): the round is paired again from scratch.
+
+    >>> parse_payload("round.discard", {"number": 2})
+    RoundDiscard(number=2, stage=None)
+    """
     number: int = req("round")
     stage: str | None = opt("name")
 
@@ -365,9 +383,11 @@ PAYLOADS: dict[str, type] = {
     "player.check_in": PlayerCheckIn,
     "player.drop": PlayerDrop,
     "player.reinstate": PlayerReinstate,
+    "player.remove": PlayerRemove,
     "round.pair": RoundPair,
     "round.swap": RoundSwap,
     "round.publish": RoundPublish,
+    "round.discard": RoundDiscard,
     "round.start": RoundStart,
     "timer.pause": TimerPause,
     "timer.resume": TimerResume,

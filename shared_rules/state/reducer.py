@@ -227,6 +227,47 @@ def _player_reinstate(state: dict[str, Any], op: Operation) -> None:
     player["dropped_after"] = None
 
 
+def _why_kept(state: dict[str, Any], pid: str) -> str | None:
+    """Why a player cannot be taken off the roster (what refers to them, and what to do), or None.
+
+    >>> st = initial_state()
+    >>> st["penalties"] = [{"player": "p2", "kind": "warning", "round": 0}]
+    >>> _why_kept(st, "p1") is None
+    True
+    >>> _why_kept(st, "p2")
+    'p2 has a penalty on record (warning): penalties stay on record; drop the player instead (player.drop)'
+    """
+    for rnd in state["rounds"]:
+        for mi, match in enumerate(rnd["matches"]):
+            if pid not in match["players"]:
+                continue
+            if rnd["status"] == "draft":
+                return (f"{pid} is paired in round {rnd['number']}, still a draft: pair the round again or discard "
+                        "the draft first (round.discard), or drop the player instead (player.drop)")
+            return (f"{pid} is in {where(rnd, mi)} ({rnd['status']}): a player who was paired stays in the "
+                    "event's record; drop the player instead (player.drop)")
+    for penalty in state["penalties"]:
+        if penalty.get("player") == pid:
+            return (f"{pid} has a penalty on record ({penalty.get('kind')}): penalties stay on record; drop the "
+                    "player instead (player.drop)")
+    seeds = state["settings"].get("seeds")
+    if isinstance(seeds, list) and pid in seeds:
+        return (f"{pid} is in settings.seeds: take them out of the seeds first (event.configure), or drop the "
+                "player instead (player.drop)")
+    return None
+
+
+def _player_remove(state: dict[str, Any], op: Operation) -> None:
+    try:
+        player = find_player(state, op.payload.player)
+    except OperationRejected as exc:
+        raise OperationRejected(f"player.remove: {exc}") from None
+    why = _why_kept(state, player["id"])
+    if why is not None:
+        raise OperationRejected(f"player.remove: {why}")
+    state["players"].remove(player)
+
+
 #: Solo outcomes for a round missed before rejoining, first found in the vocabulary wins.
 MISSED_ROUND_OUTCOMES = ("unpaired-loss",   # Shatterpoint Pairings
                          "missed-game")     # Star Trek OP Guide 7.5.1
@@ -415,6 +456,29 @@ def _round_swap(state: dict[str, Any], op: Operation) -> None:
 def _round_publish(state: dict[str, Any], op: Operation) -> None:
     rnd = _started_round(state, "round.publish", op.payload.number, op.payload.stage, ("draft",))
     rnd["status"] = "published"
+
+
+def _round_discard(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    try:
+        i, rnd = find_round(state, p.number, p.stage)
+    except OperationRejected as exc:
+        raise OperationRejected(f"round.discard: {exc}") from None
+    if rnd["status"] == "published":
+        raise OperationRejected(f"round.discard: round {p.number} is published (players may have seen its "
+                                "pairings); only a draft can be discarded: swap players, or pair it again")
+    if rnd["status"] != "draft":
+        raise OperationRejected(f"round.discard: round {p.number} has started; its pairings and results stay "
+                                "(Pokémon TOP 4)")
+    if any(r["kind"] != "pairing" for m in rnd["matches"] for r in m["reports"]):
+        raise OperationRejected(f"round.discard: round {p.number} has results; only a round without results "
+                                "can be discarded")
+    if i != len(state["rounds"]) - 1:  # a draft is always the latest round: defensive, for imported documents
+        raise OperationRejected(f"round.discard: round {p.number} is not the latest round")
+    del state["rounds"][i]
+    if rnd["stage"] == "elimination" and not any(r["stage"] == "elimination" for r in state["rounds"]):
+        state["cut"] = None  # the cut's first round discarded: no cut yet
+    refresh_disputes(state)
 
 
 def secret_time_sides(state: dict[str, Any]) -> int | None:
@@ -632,9 +696,11 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
     "player.check_in": _player_check_in,
     "player.drop": _player_drop,
     "player.reinstate": _player_reinstate,
+    "player.remove": _player_remove,
     "round.pair": _round_pair,
     "round.swap": _round_swap,
     "round.publish": _round_publish,
+    "round.discard": _round_discard,
     "round.start": _round_start,
     "timer.pause": _timer_pause,
     "timer.resume": _timer_resume,

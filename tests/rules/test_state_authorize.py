@@ -73,9 +73,11 @@ SCENARIOS: dict[str, tuple[Callable[[], Any], dict[str, Any], str]] = {
     "player.check_in": (_registered, {"player": "p1"}, "p1"),
     "player.drop": (_started, {"player": "p1"}, "p1"),
     "player.reinstate": (_dropped, {"player": "p1"}, "p2"),
+    "player.remove": (_registered, {"player": "p4"}, "p1"),
     "round.pair": (_registered, {"number": 1, "matches": [{"players": ["p1", "p2"]}, {"players": ["p3", "p4"]}]}, "p1"),
     "round.swap": (_draft, {"number": 1, "a": "p2", "b": "p3"}, "p2"),
     "round.publish": (_draft, {"number": 1}, "p1"),
+    "round.discard": (_draft, {"number": 1}, "p1"),
     "round.start": (_draft, {"number": 1}, "p1"),
     "timer.pause": (_started, {}, "p1"),
     "timer.resume": (_paused, {}, "p1"),
@@ -124,7 +126,7 @@ class RoleTableTest(unittest.TestCase):
                     self.assertIsNone(check(state, op))
 
     def test_the_lead_roles_alone_pair_cut_resolve_and_reinstate(self) -> None:
-        for op_type in ("round.pair", "round.swap", "cut.make", "result.resolve", "player.reinstate"):
+        for op_type in ("round.pair", "round.swap", "round.discard", "cut.make", "result.resolve", "player.reinstate"):
             self.assertEqual({"organizer", "head-judge"}, set(ALLOWED[op_type]), op_type)
 
     def test_refusal_is_a_rules_error_with_one_line(self) -> None:

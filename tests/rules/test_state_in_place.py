@@ -63,6 +63,7 @@ def _stream(gen: _Lcg, length: int) -> list[dict[str, Any]]:
             ("player.drop", {"player": player}), ("player.reinstate", {"player": player}),
             ("player.check_in", {"player": player}), ("player.edit", {"player": player, "name": "Renamed"}),
             ("round.swap", {"number": rnd, "a": pick(PLAYERS), "b": pick(PLAYERS)}),
+            ("round.discard", {"number": rnd}), ("player.remove", {"player": player}),
             ("penalty.issue", {"player": player, "reason": "slow play", "kind": pick(["warning", "game-loss"])}),
             ("device.void", {}), ("event.configure", {"name": "Renamed"}),
             ("cut.make", {"size": 4, "matches": matches[:2]}),

@@ -223,6 +223,50 @@ class PlayerOperationsTest(unittest.TestCase):
         self.assertIn("no re-entry after the cut", ev.why("player.reinstate", {"player": "p4"}))
 
 
+    def test_remove_takes_a_mistyped_entry_off_the_roster(self) -> None:
+        ev = Event(3)
+        ev.do("player.register", {"player": {"id": "p9", "name": "Ahs Ketchum"}}, role="scorekeeper")
+        ev.do("player.remove", {"player": "p9"}, role="scorekeeper")
+        self.assertEqual(["p1", "p2", "p3"], [p["id"] for p in ev.state["players"]])
+        ev.do("player.register", {"player": {"id": "p9", "name": "Ash Ketchum"}}, role="scorekeeper")
+        self.assertEqual(("Ash Ketchum", 4), (ev.player("p9")["name"], ev.player("p9")["entry"]))  # the id is free again
+        ev.do("player.drop", {"player": "p3"})
+        ev.do("player.remove", {"player": "p3"})  # dropped before round 1, in nothing: may go too
+        self.assertEqual(["p1", "p2", "p9"], [p["id"] for p in ev.state["players"]])
+        self.assertEqual(ev.state, replay(ev.ops))
+
+    def test_remove_refuses_an_unknown_player_or_one_anything_refers_to(self) -> None:
+        ev = Event(5)
+        self.assertEqual("player.remove: unknown player 'p9'", ev.why("player.remove", {"player": "p9"}))
+        self.assertEqual("player.remove: payload.player: missing required field", ev.why("player.remove", {}))
+        ev.do("penalty.issue", {"player": "p5", "kind": "warning", "reason": "late deck list"})
+        self.assertEqual("player.remove: p5 has a penalty on record (warning): penalties stay on record; drop the "
+                         "player instead (player.drop)", ev.why("player.remove", {"player": "p5"}))
+        ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
+        self.assertEqual("player.remove: p2 is paired in round 1, still a draft: pair the round again or discard "
+                         "the draft first (round.discard), or drop the player instead (player.drop)",
+                         ev.why("player.remove", {"player": "p2"}))
+        ev.do("round.start", {"number": 1})
+        self.assertEqual("player.remove: p3 is in round 1 table 2 (started): a player who was paired stays in the "
+                         "event's record; drop the player instead (player.drop)",
+                         ev.why("player.remove", {"player": "p3"}))
+        ev.report(1, 1, ["win", "loss"])
+        ev.do("player.drop", {"player": "p1"})
+        self.assertIn("p1 is in round 1 table 1 (started)", ev.why("player.remove", {"player": "p1"}))
+
+    def test_remove_refuses_a_seeded_player(self) -> None:
+        ev = Event(2, settings={"seeds": ["p2", "p1"]})
+        self.assertEqual("player.remove: p2 is in settings.seeds: take them out of the seeds first "
+                         "(event.configure), or drop the player instead (player.drop)",
+                         ev.why("player.remove", {"player": "p2"}))
+
+    def test_a_removed_player_s_own_device_can_do_nothing_more(self) -> None:
+        ev = Event(3)
+        ev.do("player.remove", {"player": "p3"})
+        self.assertEqual("player.check_in: 'p3' is not a player of this event",
+                         ev.why("player.check_in", {"player": "p3"}, role="player", player="p3"))
+
+
 class RoundOperationsTest(unittest.TestCase):
     def test_pair_creates_a_draft_round_with_byes_settled(self) -> None:
         ev = Event(3)
@@ -337,6 +381,48 @@ class RoundOperationsTest(unittest.TestCase):
                          ev.why("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}))
         ev.do("cut.make", {"size": 2, "replace": True, "matches": [{"table": 1, "players": ["p3", "p1"]}]})
         self.assertEqual(["p3", "p1"], ev.round(2)["matches"][0]["players"])
+
+
+    def test_discard_throws_away_a_draft_and_the_round_pairs_again(self) -> None:
+        ev = played_round_one(5)
+        ev.report(1, 1, ["win", "loss"])
+        ev.report(1, 2, ["win", "loss"])
+        ev.pair(2, [["p1", "p3"], ["p2", "p4"]])
+        ev.do("round.discard", {"number": 2, "stage": "swiss"}, role="head-judge")
+        self.assertEqual([1], [r["number"] for r in ev.state["rounds"]])
+        ev.pair(2, [["p1", "p3"], ["p2", "p5"], ["p4"]])  # round 2 again, with the late entry p5
+        self.assertEqual(("draft", ["p4"]), (ev.round(2)["status"], ev.round(2)["matches"][2]["players"]))
+        ev.do("round.discard", {"number": 2})
+        ev.do("player.remove", {"player": "p5"})  # in no round any more: may go
+        self.assertEqual(ev.state, replay(ev.ops))
+
+    def test_discarding_the_cut_s_first_round_undoes_the_cut(self) -> None:
+        ev = played_round_one()
+        ev.report(1, 1, ["win", "loss"])
+        ev.report(1, 2, ["win", "loss"])
+        ev.do("cut.make", {"size": 2, "matches": [{"table": 1, "players": ["p1", "p3"]}]})
+        ev.do("round.discard", {"number": 2, "stage": "elimination"})
+        self.assertEqual((None, 1), (ev.state["cut"], len(ev.state["rounds"])))
+        ev.do("cut.make", {"size": 2, "matches": [{"table": 1, "players": ["p3", "p1"]}]})  # made afresh
+        self.assertEqual(2, ev.state["cut"])
+
+    def test_discard_refuses_published_started_and_unknown_rounds(self) -> None:
+        ev = Event(4)
+        self.assertEqual("round.discard: round 1 is not paired", ev.why("round.discard", {"number": 1}))
+        self.assertEqual("round.discard: payload.number: must be at least 1, got 0",
+                         ev.why("round.discard", {"number": 0}))
+        ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
+        self.assertEqual("round.discard: round 1 (elimination) is not paired",
+                         ev.why("round.discard", {"number": 1, "stage": "elimination"}))
+        self.assertEqual("round.discard: a scorekeeper may not do this (allowed: head-judge, organizer)",
+                         ev.why("round.discard", {"number": 1}, role="scorekeeper"))
+        ev.do("round.publish", {"number": 1})
+        self.assertEqual("round.discard: round 1 is published (players may have seen its pairings); only a draft "
+                         "can be discarded: swap players, or pair it again", ev.why("round.discard", {"number": 1}))
+        ev.do("round.start", {"number": 1})
+        self.assertEqual("round.discard: round 1 has started; its pairings and results stay (Pokémon TOP 4)",
+                         ev.why("round.discard", {"number": 1}))
+        self.assertEqual(1, len(ev.state["rounds"]))
 
 
 class TimerOperationsTest(unittest.TestCase):
