@@ -70,6 +70,8 @@ class Principal:
     player: str | None
     #: When the token stops working (ms since the epoch), or None.
     expires_at: int | None = None
+    #: When a staff device last synced with this token (ms), or None (backend/tokens.py ``note_seen``).
+    last_seen_at: int | None = None
 
     @property
     def actor(self) -> dict:
@@ -116,7 +118,7 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
     secret = _bearer() if _ID.match(event_id) else None
     digest = hash_secret(secret) if secret is not None else ""
     row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at,
-                                    Token.expires_at)
+                                    Token.expires_at, Token.last_seen_at)
                              .where(Token.token_hash == digest)).first() if secret is not None else None
     if row is None or row.event_id != event_id:
         require_event(event_id)  # an unknown event is a 404 whatever the token
@@ -131,7 +133,7 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
                        "join the event again with a new code from the organizer; changes on the device are kept")
     if row.event_id != event_id:
         raise ApiError(403, "wrong-event", "this token belongs to another event")
-    principal = Principal(row.id, row.event_id, row.role, row.player, row.expires_at)
+    principal = Principal(row.id, row.event_id, row.role, row.player, row.expires_at, row.last_seen_at)
     if roles is not None and principal.role not in roles:
         raise ApiError(403, "forbidden", f"a {principal.role} may not do this (allowed: {', '.join(sorted(roles))})")
     return principal

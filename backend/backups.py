@@ -51,8 +51,8 @@ _TABLES: dict[str, tuple[type, tuple[str, ...]]] = {
                                "received_at")),
     "devices": (Device, ("device", "token_id", "last_seq", "last_accepted")),
     "tokens": (Token, ("id", "token_hash", "role", "player", "label", "created_at", "revoked_at", "expires_at",
-                       "replaced_by")),
-    "invitations": (Invitation, ("id", "code_hash", "code", "role", "player", "created_by", "created_at",
+                       "replaced_by", "last_seen_at")),
+    "invitations": (Invitation, ("id", "code_hash", "code", "role", "player", "label", "created_by", "created_at",
                                  "redeemed_at", "token_id", "revoked_at")),
     "push_subscriptions": (PushSubscription, ("id", "token_id", "role", "player", "endpoint", "endpoint_hash",
                                               "p256dh", "auth", "created_at", "updated_at")),
@@ -66,7 +66,9 @@ _REQUIRED = {"operations": {"device", "device_seq", "accepted", "op"}, "devices"
 
 #: Columns that hold whole numbers or true/false (every other one holds text).
 _INTS = {"device_seq", "server_seq", "received_at", "last_seq", "last_accepted", "created_at", "revoked_at",
-         "expires_at", "redeemed_at", "updated_at"}
+         "expires_at", "redeemed_at", "updated_at", "last_seen_at"}
+#: Columns a backup from an earlier release may lack, and what they hold then.
+_DEFAULTS = {("invitations", "label"): "", ("tokens", "label"): ""}
 _BOOLS = {"accepted"}
 
 
@@ -154,7 +156,8 @@ def restore(backup: dict[str, Any]) -> Event:
     db.session.add(event)
     db.session.flush()
     for table, (model, columns) in _TABLES.items():
-        rows = [{"event_id": event_id, **{c: row.get(c) for c in columns}} for row in backup[table]]
+        rows = [{"event_id": event_id, **{c: _DEFAULTS.get((table, c)) if row.get(c) is None else row[c]
+                                          for c in columns}} for row in backup[table]]
         if rows:
             db.session.execute(insert(model), rows)
     db.session.commit()

@@ -1,22 +1,22 @@
-"""Events: create (new or imported), read, state, export."""
+"""Events: create (new or imported), read, state, export, delete."""
 
 from __future__ import annotations
 
 import json
 import secrets
 
-from flask import Blueprint, jsonify
-from sqlalchemy import insert, select
+from flask import Blueprint, current_app, jsonify, request
+from sqlalchemy import delete, insert, select
 
 from backend.api import load_body, respond
 from backend.auth import STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state
+from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
 from backend.limits import create_limit
-from backend.models import Event, Invitation, Token, now_ms
-from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, EventSummarySchema, ExportResponseSchema,
-                             StateResponseSchema)
+from backend.models import Device, Event, Invitation, Operation, PushOutbox, PushSubscription, Token, now_ms
+from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, DeleteEventResponseSchema, DeleteEventSchema,
+                             EventSummarySchema, ExportResponseSchema, StateResponseSchema)
 from shared_rules.errors import DocumentError, RulesError
 from shared_rules.state import WITHHELD_PREFIX, apply, from_event_document, initial_state, to_event_document
 
@@ -199,3 +199,57 @@ def export_event(event_id: str):
     except RecursionError:  # a value nested too deeply (stored before bodies were depth-limited)
         raise ApiError(409, "nothing-to-export", "the event holds a value nested too deeply to export") from None
     return body
+
+
+#: Every table holding an event's rows, children before the event itself (foreign keys).
+EVENT_TABLES = (("push_outbox", PushOutbox), ("push_subscriptions", PushSubscription), ("devices", Device),
+                ("operations", Operation), ("invitations", Invitation), ("tokens", Token))
+
+
+def _confirmed(event: Event, typed: str) -> bool:
+    """The organizer typed the event's id or its name (as created, or as renamed since)."""
+    typed = " ".join(typed.split())
+    if typed == event.id or (event.name and typed.casefold() == " ".join(event.name.split()).casefold()):
+        return True
+    name = event_state(event)[1].get("name") or ""
+    return bool(name) and typed.casefold() == " ".join(name.split()).casefold()
+
+
+@bp.delete("/<event_id>")
+def delete_event(event_id: str):
+    """Delete the event and everything the server holds of it (organizer).
+    ---
+    delete:
+      summary: Delete the event for good (organizer token; `confirm` is the event's name or id); afterwards every
+        request about it is a 404
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: DeleteEventSchema
+      responses:
+        200:
+          content:
+            application/json:
+              schema: DeleteEventResponseSchema
+    """
+    authenticate(event_id, {"organizer"})  # before the body and the lock
+    if not request.get_data(cache=True).strip():
+        raise ApiError(422, "confirm-required", "confirm: required: send {\"confirm\": \"<the event's name or "
+                       "id>\"} to delete the event; nothing was deleted")
+    data = load_body(DeleteEventSchema())
+    event = lock_event(event_id)
+    principal = authenticate(event_id, {"organizer"})  # still valid under the lock
+    if not _confirmed(event, data["confirm"]):
+        db.session.rollback()
+        raise ApiError(422, "confirm-mismatch", f"confirm: '{data['confirm'][:60]}' is neither this event's name "
+                       f"('{event.name[:60]}') nor its id ('{event.id}'); nothing was deleted")
+    deleted = {}
+    for table, model in EVENT_TABLES:
+        deleted[table] = db.session.execute(delete(model).where(model.event_id == event_id)).rowcount
+    db.session.execute(delete(Event).where(Event.id == event_id))
+    db.session.commit()
+    current_app.logger.warning("event %s (%r) deleted by organizer token %s: %s", event_id, event.name,
+                               principal.token_id, ", ".join(f"{n} {t}" for t, n in deleted.items()))
+    return respond(DeleteEventResponseSchema(), {"event_id": event_id, "name": event.name, "deleted": deleted})

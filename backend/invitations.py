@@ -58,12 +58,13 @@ def invite(event_id: str):
     principal = authenticate(event_id, {"organizer"})  # still valid under the lock
     code = new_code()
     invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None, role=data["role"],
-                            created_by=principal.token_id, created_at=now_ms())
+                            label=data["label"].strip(), created_by=principal.token_id, created_at=now_ms())
     db.session.add(invitation)
     db.session.commit()
     link = join_link(code)
     return respond(InvitationResponseSchema(), {"invitation_id": invitation.id, "event_id": event_id,
-                                                "role": invitation.role, "code": code, "link": link,
+                                                "role": invitation.role, "label": invitation.label,
+                                                "code": code, "link": link,
                                                 "qr_svg": qr_svg(link)}, 201)
 
 
@@ -98,8 +99,10 @@ def redeem():
                        "for a new one")
     if invitation.redeemed_at is not None:
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
+    # The name the organizer gave the invitation ("Judge Ada") is the device's name on the Staff screen;
+    # the device's own label ("tablet") only when the invitation has none.
     token, secret = new_token(invitation.event_id, invitation.role, invitation.player,
-                              data["label"] or f"{invitation.role} device")
+                              invitation.label or data["label"] or f"{invitation.role} device")
     # The conditional update is the one-time guarantee, whatever else runs at the same time.
     claimed = db.session.execute(
         update(Invitation).where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))

@@ -89,6 +89,8 @@ class Token(db.Model):
     expires_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     #: The token this one was rotated into (it keeps working for a short grace period, then expires).
     replaced_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: When a staff device last synced with this token (ms; written at most once a minute), or NULL.
+    last_seen_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class Invitation(db.Model):
@@ -105,6 +107,8 @@ class Invitation(db.Model):
     code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     role: Mapped[str] = mapped_column(String(32))
     player: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: A staff invitation's name for the device ("Judge Ada"); the token redeemed from it keeps it.
+    label: Mapped[str] = mapped_column(Text, default="", server_default="")
     created_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
     redeemed_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -32,6 +32,7 @@ from backend.auth import authenticate, require_event
 from backend.ledger import pull_body, push
 from backend.limits import push_limits
 from backend.schemas import PullQuerySchema, PullResponseSchema, PushRequestSchema, PushResponseSchema
+from backend.tokens import note_seen
 
 bp = Blueprint("sync", __name__, url_prefix="/api/events")
 
@@ -86,8 +87,9 @@ def pull_ops(event_id: str):
     principal = authenticate(event_id)
     args = load_args(PullQuerySchema())
     event = require_event(event_id)
-    return Response(pull_body(event, args["cursor"], args["limit"], args["device"], principal),
-                    mimetype="application/json")
+    body = pull_body(event, args["cursor"], args["limit"], args["device"], principal)
+    note_seen(principal)  # the Staff screen's "last seen" (staff devices, at most once a minute)
+    return Response(body, mimetype="application/json")
 
 
 __all__ = ["bp", "PullResponseSchema"]

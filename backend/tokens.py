@@ -11,17 +11,41 @@ with it), then expires.
 from __future__ import annotations
 
 from flask import Blueprint, current_app
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import OperationalError
 
-from backend.api import respond
-from backend.auth import TOKEN_DEFAULTS, authenticate, new_token, token_lifetime_s
-from backend.db import db
+from backend.api import load_args, respond
+from backend.auth import STAFF, TOKEN_DEFAULTS, Principal, authenticate, new_token, token_lifetime_s
+from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import lock_event
 from backend.models import Device, PushSubscription, Token, now_ms
-from backend.schemas import RevokeResponseSchema, TokenGrantSchema, TokenListSchema
+from backend.schemas import RevokeResponseSchema, TokenGrantSchema, TokenListQuerySchema, TokenListSchema
 
 bp = Blueprint("tokens", __name__, url_prefix="/api/events")
+
+#: A staff token's ``last_seen_at`` is written at most this often (a pull every few seconds writes nothing).
+SEEN_EVERY_MS = 60_000
+
+
+def note_seen(principal: Principal) -> None:
+    """Remember that a staff device synced now (to the minute), for the Staff screen's device list.
+
+    Best effort, after the request's own work: a busy database skips it (the next minute's sync writes it).
+    Players' tokens are not tracked (hundreds of phones; nobody lists them).
+    """
+    if principal.role not in STAFF:
+        return
+    now = now_ms()
+    if principal.last_seen_at is not None and now - principal.last_seen_at < SEEN_EVERY_MS:
+        return
+    try:
+        begin_write()
+        db.session.execute(update(Token).where(Token.id == principal.token_id, or_(
+            Token.last_seen_at.is_(None), Token.last_seen_at < now - SEEN_EVERY_MS)).values(last_seen_at=now))
+        db.session.commit()
+    except OperationalError:
+        db.session.rollback()
 
 
 @bp.get("/<event_id>/tokens")
@@ -29,21 +53,30 @@ def list_tokens(event_id: str):
     """List tokens.
     ---
     get:
-      summary: The event's tokens (organizer token); secrets are never shown again
+      summary: The event's tokens (organizer token), with each device's name (label) and last sync; secrets are
+        never shown again
       security: [{bearer: []}]
+      parameters:
+      - in: query
+        schema: TokenListQuerySchema
       responses:
         200:
           content:
             application/json:
               schema: TokenListSchema
     """
-    authenticate(event_id, {"organizer"})
-    rows = db.session.execute(select(Token).where(Token.event_id == event_id).order_by(Token.created_at)).scalars()
+    principal = authenticate(event_id, {"organizer"})
+    args = load_args(TokenListQuerySchema())
+    query = select(Token).where(Token.event_id == event_id)
+    if args["staff"]:
+        query = query.where(Token.role.in_(sorted(STAFF)), Token.replaced_by.is_(None))
+    rows = db.session.execute(query.order_by(Token.created_at, Token.id)).scalars()
     now = now_ms()
     return respond(TokenListSchema(), {"tokens": [
         {"token_id": t.id, "role": t.role, "player": t.player, "label": t.label, "created_at": t.created_at,
          "revoked": t.revoked_at is not None, "expires_at": t.expires_at,
-         "expired": t.expires_at is not None and t.expires_at <= now, "replaced_by": t.replaced_by} for t in rows]})
+         "expired": t.expires_at is not None and t.expires_at <= now, "replaced_by": t.replaced_by,
+         "last_seen_at": t.last_seen_at, "this_device": t.id == principal.token_id} for t in rows]})
 
 
 @bp.post("/<event_id>/tokens/rotate")
@@ -64,6 +97,8 @@ def rotate_token(event_id: str):
     principal = authenticate(event_id)  # still valid under the lock
     old = db.session.get(Token, principal.token_id)
     token, secret = new_token(event_id, old.role, old.player, old.label)
+    if old.role in STAFF:
+        token.last_seen_at = now_ms()  # rotation happens during a sync
     db.session.flush()
     grace_ms = int(current_app.config.get("TOKEN_ROTATION_GRACE_S") or TOKEN_DEFAULTS["TOKEN_ROTATION_GRACE_S"]) * 1000
     now = now_ms()

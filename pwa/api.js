@@ -43,8 +43,20 @@ export async function request(path, { method = "GET", body, token } = {}) {
 export const hallInfo = () => request("/api/hall").catch(() => null);
 export const createEvent = (body) => request("/api/events", { method: "POST", body });
 export const redeem = (code, label) => request("/api/invitations/redeem", { method: "POST", body: { code, label } });
-export const invite = (session, role) =>
-  request(`/api/events/${session.event_id}/invitations`, { method: "POST", body: { role }, token: session.token });
+export const invite = (session, role, label = "") =>
+  request(`/api/events/${session.event_id}/invitations`, { method: "POST", body: { role, label }, token: session.token });
+/** The staff devices' current tokens: role, name (the invitation's), last sync, this device. */
+export const staffDevices = (session) =>
+  request(`/api/events/${session.event_id}/tokens?staff=true`, { token: session.token });
+export const revokeToken = (session, tokenId) =>
+  request(`/api/events/${session.event_id}/tokens/${encodeURIComponent(tokenId)}`, { method: "DELETE", token: session.token });
+/** The document an imported event starts from (null for an event created from a ruleset). */
+export const eventBase = (grant) =>
+  request(`/api/events/${encodeURIComponent(grant.event_id)}/pull?cursor=0&limit=1`, { token: grant.token })
+    .then((body) => body?.base ?? null);
+/** Delete the event on the server for good (organizer); `confirm` is its name or id, as typed. */
+export const deleteEvent = (session, confirm) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}`, { method: "DELETE", body: { confirm }, token: session.token });
 export const claims = (session, { qr = false } = {}) =>
   request(`/api/events/${session.event_id}/players/claims${qr ? "?qr=true" : ""}`, { token: session.token });
 export const reissueClaim = (session, player) =>

@@ -212,13 +212,16 @@ class PullResponseSchema(Schema):
 
 class InvitationRequestSchema(Schema):
     role = fields.String(required=True, validate=validate.OneOf(STAFF_INVITE_ROLES))
-    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL])
+    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
+                          metadata={"description": "who the device is for (\"Judge Ada\"); the redeemed token keeps "
+                                                   "it as its label"})
 
 
 class InvitationResponseSchema(Schema):
     invitation_id = fields.String(required=True)
     event_id = fields.String(required=True)
     role = fields.String(required=True)
+    label = fields.String(required=True, metadata={"description": "the invitation's name for the device"})
     code = fields.String(required=True, metadata={"description": "one-time code"})
     link = fields.String(required=True)
     qr_svg = fields.String(required=True, metadata={"description": "the link as an SVG QR code"})
@@ -239,10 +242,31 @@ class TokenInfoSchema(Schema):
     expires_at = _int(allow_none=True, metadata={"description": "ms since the epoch; null: no expiry"})
     expired = fields.Boolean(required=True)
     replaced_by = fields.String(allow_none=True, metadata={"description": "rotated into this token"})
+    last_seen_at = _int(allow_none=True, metadata={"description": "staff tokens: when the device last synced "
+                                                                  "(ms since the epoch, to the minute); null: not yet"})
+    this_device = fields.Boolean(required=True, metadata={"description": "the token that made this request"})
 
 
 class TokenListSchema(Schema):
     tokens = fields.List(fields.Nested(TokenInfoSchema), required=True)
+
+
+class TokenListQuerySchema(Schema):
+    staff = fields.Boolean(load_default=False, metadata={"description": "true: only the staff devices' current "
+                                                                        "tokens (no players', none rotated away)"})
+
+
+class DeleteEventSchema(Schema):
+    confirm = fields.String(required=True, validate=[validate.Length(1, 200), NO_NUL],
+                            error_messages={"required": "required: the event's name or its id, to confirm the deletion"},
+                            metadata={"description": "the event's name or its id, typed by the organizer"})
+
+
+class DeleteEventResponseSchema(Schema):
+    event_id = fields.String(required=True)
+    name = fields.String(required=True)
+    deleted = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                          metadata={"description": "rows removed, by table"})
 
 
 class RevokeResponseSchema(Schema):

@@ -1,7 +1,9 @@
-// Home: create an event from a ruleset (structure suggested from the player count),
-// join one with a code (staff invitation or player claim code), or open one held on this device.
-import { redeem } from "../api.js";
+// Home: create an event from a ruleset (structure suggested from the player count; made on this device,
+// so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
+// player claim code), or open one held on this device (or remove it from this device).
+import { createEvent, eventBase, redeem } from "../api.js";
 import { allSessions, saveSession } from "../db.js";
+import { forgetHere, takeNotice, unsentCount } from "../event-tools.js";
 import { createLocalEvent } from "../local-events.js";
 import { rules } from "../rules-client.js";
 import { syncEvent } from "../sync.js";
@@ -23,9 +25,15 @@ async function mount(root, { navigate, join }) {
       : `Suggested: ${s.swiss_rounds} Swiss rounds` + (s.cut ? `, top ${s.cut} cut` : ", no cut")
         + ` (${s.structure}; ${s.source || ""})`;
   };
+  // "Create event" waits for the games list (a click before it would be stopped by the empty required select).
+  const createButton = h("button", { type: "submit", class: "primary", disabled: true, title: "Loading the games…" }, "Create event");
   rules("rulesets").then((list) => {
     replace(ruleset, list.map((r) => h("option", { value: r.id }, r.title)));
+    createButton.disabled = false;
+    createButton.removeAttribute("title");
     suggest();
+  }, (err) => {
+    error.textContent = `The games could not be loaded: ${err.message}. Reload the page.`;
   });
   ruleset.addEventListener("change", suggest);
   expected.addEventListener("input", suggest);
@@ -53,7 +61,7 @@ async function mount(root, { navigate, join }) {
   },
   h("h2", { id: "create-title" }, "Create an event"),
   field("Event name", name), field("Game", ruleset), field("Expected players", expected), suggestion,
-  h("button", { type: "submit", class: "primary" }, "Create event"));
+  createButton);
 
   // ---- join
   const code = h("input", { type: "text", required: true, autocomplete: "off", autocapitalize: "characters",
@@ -65,7 +73,9 @@ async function mount(root, { navigate, join }) {
       error.textContent = "";
       try {
         const grant = await redeem(code.value.trim(), navigator.userAgent.includes("Mobile") ? "phone" : "tablet");
-        await saveSession(grant);
+        // An imported event's document, before the first fold (see the import form).
+        const base = await eventBase(grant).catch(() => null);
+        await saveSession(grant, base ? { base } : {});
         announce(`Joined as ${grant.role}`);
         navigate(`#/event/${grant.event_id}`);
       } catch (err) {
@@ -77,18 +87,93 @@ async function mount(root, { navigate, join }) {
   field("Invitation or claim code", code, "Staff invitations and players' claim codes both work."),
   h("button", { type: "submit", class: "primary" }, "Join"));
 
+  // ---- import a topcut-event/1 file (an export from Topcut or from other software)
+  const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json", required: true });
+  const importError = h("p", { class: "error", role: "alert", id: "import-error" });
+  const importForm = h("form", {
+    class: "card", "aria-labelledby": "import-title",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      importError.textContent = "";
+      const chosen = file.files?.[0];
+      if (!chosen) {
+        importError.textContent = "Choose an event file (.json) first.";
+        return;
+      }
+      try {
+        const grant = await createEvent({ document: await readEventFile(chosen), label: "organizer device" });
+        // The event starts from the server's copy of the document (its seed, its normal form), in hand
+        // before the first fold: a base arriving with a later sync would not be folded in.
+        await saveSession(grant, { name: grant.name, ruleset: grant.ruleset, base: await eventBase(grant) });
+        announce(`Event ${grant.name} imported`);
+        navigate(`#/event/${grant.event_id}/players`);
+      } catch (err) {
+        importError.textContent = `${chosen.name}: ${err.message}`;
+      }
+    },
+  },
+  h("h2", { id: "import-title" }, "Import an event file"),
+  field("Event file (topcut-event/1 JSON)", file, "A file downloaded from Topcut's Staff screen or written by other software. "
+    + "It becomes a new event with you as its organizer."),
+  h("button", { type: "submit", id: "import-submit" }, "Import"), importError);
+
   const mine = sessions.length
-    ? h("ul", { class: "events" }, sessions.map((s) => h("li", {}, h("a", { href: `#/event/${s.event_id}` },
-        `${s.name || s.event_id}`), ` — ${s.role}${s.player ? ` (${s.player})` : ""}`)))
+    ? h("ul", { class: "events" }, sessions.map((s) => eventItem(s, navigate)))
     : h("p", {}, "No events on this device yet.");
+  const notice = takeNotice();
 
   replace(root,
     h("h1", {}, "Topcut"),
+    notice ? h("p", { class: "notice", role: "status", id: "home-notice" }, notice) : null,
     error,
     h("div", { class: "grid" }, joinForm, createForm),
-    h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, "Events on this device"), mine));
+    h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, "Events on this device"), mine),
+    importForm);
   if (join) joinForm.requestSubmit();
   return {};
+}
+
+/** The file's JSON, or an error naming what is wrong with it (the server names what is wrong inside). */
+async function readEventFile(chosen) {
+  if (chosen.size > 8 * 1024 * 1024) throw new Error("the file is larger than 8 MiB, more than the server accepts");
+  let doc;
+  try {
+    doc = JSON.parse(await chosen.text());
+  } catch (err) {
+    throw new Error(`not a JSON file (${err.message})`);
+  }
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
+    throw new Error("expected a topcut-event/1 document (a JSON object)");
+  }
+  if (doc.format === "topcut-backup/1") {
+    throw new Error("this is a server backup (topcut-backup/1), not an event file: restore it on the server "
+      + "(flask --app backend topcut-restore FILE, README: Backups)");
+  }
+  return doc;
+}
+
+/** An event held on this device: open it, or remove it from this device (with a confirm step). */
+function eventItem(s, navigate) {
+  const item = h("li", { dataset: { event: s.event_id } });
+  const draw = async (asking) => {
+    const open = [h("a", { href: `#/event/${s.event_id}` }, `${s.name || s.event_id}`),
+      ` — ${s.role}${s.player ? ` (${s.player})` : ""} `];
+    if (!asking) {
+      replace(item, open, h("button", { type: "button", class: "small", dataset: { action: "remove-local" },
+        onclick: () => draw(true) }, "Remove from this device"));
+      return;
+    }
+    const waiting = await unsentCount(s.event_id);
+    replace(item, open, h("p", { class: "warning" },
+      `Remove “${s.name || s.event_id}” from this device? It stays on the server. `,
+      waiting ? h("strong", {}, `${waiting} change${waiting === 1 ? "" : "s"} not yet synced will be lost. `) : null,
+      s.role === "organizer" ? "Without another organizer device nobody can manage it any more. " : null,
+      h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove-local" },
+        onclick: () => forgetHere(s.event_id, `Event “${s.name || s.event_id}” was removed from this device.`, navigate) }, "Remove"), " ",
+      h("button", { type: "button", class: "small", onclick: () => draw(false) }, "Cancel")));
+  };
+  draw(false);
+  return item;
 }
 
 export default { mount };
