@@ -102,6 +102,12 @@ class _StateCache:
             return self._states.pop(event_id, None)
 
 
+def cache_key(event: Event) -> str:
+    """What this process's caches know an event by: its id and its creation instant, so an event made
+    again under a deleted one's id (an offline device's choice) never meets the old one's cached data."""
+    return f"{event.id}@{event.created_at}"
+
+
 def _cache() -> _StateCache:
     """Readers' states: never mutated once cached (pulls, standings, pages read them concurrently)."""
     return current_app.extensions.setdefault("topcut_state_cache", _StateCache())
@@ -121,7 +127,7 @@ def base_state(event: Event) -> dict[str, Any]:
 def event_state(event: Event, upto: int | None = None) -> tuple[int, dict[str, Any]]:
     """(seq, state) after the log up to ``upto`` (default: the event's head); never mutate the state."""
     upto = event.head_seq if upto is None else upto
-    cached = _cache().get(event.id)
+    cached = _cache().get(cache_key(event))
     if cached is not None and cached[0] <= upto:
         seq, state = cached
     else:
@@ -144,7 +150,7 @@ def event_state(event: Event, upto: int | None = None) -> tuple[int, dict[str, A
         except RecursionError:  # a value nested too deeply, stored before bodies were depth-limited
             raise ApiError(409, "log-does-not-fold", "the event's log holds a value nested too deeply") from None
         seq = upto
-    _cache().put(event.id, seq, state)
+    _cache().put(cache_key(event), seq, state)
     return seq, state
 
 
@@ -307,7 +313,7 @@ def _working_state(event: Event) -> dict[str, Any]:
     readers' state (one copy, once). It is taken out of the cache while a push changes it, so a
     failed push never leaves a half-changed state behind.
     """
-    entry = _working().drop(event.id)
+    entry = _working().drop(cache_key(event))
     if entry is not None and entry[0] <= event.head_seq:
         seq, state = entry
         if seq < event.head_seq:
@@ -469,7 +475,10 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
             event.snapshot, event.snapshot_seq = dumps(state), event.head_seq
         head = event.head_seq
         db.session.commit()
-        _working().put(event_id, head, state)  # only now: a failed push left no half-changed state cached
+        _working().put(cache_key(event), head, state)  # only now: a failed push left no half-changed state cached
+        # Players' pulls splice the shared view of these operations; make it now, outside any pull.
+        _player_views().put_many(cache_key(event), {row["server_seq"]: _shared_view(event_id, row["op"])
+                                                    for row in rows if row["accepted"]})
     else:
         head = event.head_seq
         shown_claims = []
@@ -577,7 +586,8 @@ def _hold_point(event: Event) -> int | None:
     return None
 
 
-def _player_op(event_id: str, text: str, principal: Principal, own: set[str], hide_seed: bool) -> str:
+def _player_op(event_id: str, text: str, player: str | None, own: set[str], hide_seed: bool) -> str:
+    """One logged operation as the player ``player`` sees it (their own devices ``own`` unaliased)."""
     op = json.loads(text)
     if hide_seed and op.get("type") == "event.create":
         payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
@@ -590,7 +600,7 @@ def _player_op(event_id: str, text: str, principal: Principal, own: set[str], hi
         op["op_id"] = f"{alias}:{op['op_id'].rpartition(':')[2]}"
     payload = op.get("payload")
     if isinstance(payload, dict):
-        if op["type"] == "penalty.issue" and payload.get("player") != principal.player:
+        if op["type"] == "penalty.issue" and (player is None or payload.get("player") != player):
             op["payload"] = dict(payload, reason=_withheld(event_id, payload.get("reason")))
         report = payload.get("report")
         if op["type"] == "result.confirm" and isinstance(report, str):
@@ -598,6 +608,94 @@ def _player_op(event_id: str, text: str, principal: Principal, own: set[str], hi
             if name not in own and name != SERVER_DEVICE:
                 op["payload"] = dict(op["payload"], report=f"{device_alias(event_id, name)}:{seq}")
     return dumps(op)
+
+
+@dataclass(frozen=True)
+class _SharedView:
+    """A logged operation as every player sees it unless it is theirs: all devices aliased, every penalty
+    reason withheld; plus what decides whether it is some player's own (then it is rendered for them)."""
+
+    text: str
+    penalized: str | None = None        # penalty.issue: the player penalized
+    confirmed_device: str | None = None  # result.confirm: the device whose report it confirms
+
+
+#: Operations whose shared player view one app process keeps (about 0.3 kB each).
+PLAYER_VIEW_CACHE_OPS = 200_000
+
+
+class _PlayerViews:
+    """(event cache key, server seq) -> _SharedView, bounded (least recently used dropped first), thread-safe.
+
+    A logged operation never changes and its aliases and placeholders are keyed by SECRET_KEY only, so
+    every process computes the same entries and none ever goes stale: a player's first sync on a big
+    event splices cached text instead of parsing and re-encoding the whole log.
+    """
+
+    def __init__(self, size: int = PLAYER_VIEW_CACHE_OPS) -> None:
+        self._lock = threading.Lock()
+        self._size = size
+        self._views: OrderedDict[tuple[str, int], _SharedView] = OrderedDict()
+
+    def get_many(self, event_id: str, seqs: list[int]) -> dict[int, _SharedView]:
+        with self._lock:
+            found = {}
+            for seq in seqs:
+                view = self._views.get((event_id, seq))
+                if view is not None:
+                    self._views.move_to_end((event_id, seq))
+                    found[seq] = view
+            return found
+
+    def put_many(self, event_id: str, views: dict[int, _SharedView]) -> None:
+        with self._lock:
+            for seq, view in views.items():
+                self._views[(event_id, seq)] = view
+            while len(self._views) > self._size:
+                self._views.popitem(last=False)
+
+
+def _player_views() -> _PlayerViews:
+    return current_app.extensions.setdefault("topcut_player_views", _PlayerViews())
+
+
+def _shared_view(event_id: str, text: str) -> _SharedView:
+    shared = _player_op(event_id, text, None, set(), False)
+    if text.startswith('{"type":"penalty.issue"') or text.startswith('{"type":"result.confirm"'):
+        op = json.loads(text)
+        payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
+        if op.get("type") == "penalty.issue":
+            return _SharedView(shared, penalized=payload.get("player"))
+        report = payload.get("report")
+        if isinstance(report, str):
+            return _SharedView(shared, confirmed_device=report.rpartition(":")[0])
+    return _SharedView(shared)
+
+
+def _player_rows(event: Event, rows: list[Any], principal: Principal, own: set[str],
+                 hide_seed: bool) -> list[tuple[int, str]]:
+    """The player's view of logged rows ``(server_seq, device, op text)``: shared views from the cache, and
+    the player's own operations (their devices, their penalties, confirmations of their reports) rendered."""
+    event_id, key = event.id, cache_key(event)
+    cache = _player_views()
+    cached = cache.get_many(key, [seq for seq, _, _ in rows])
+    made: dict[int, _SharedView] = {}
+    out = []
+    for seq, device, text in rows:
+        if device in own or text.startswith('{"type":"event.create"'):
+            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed)))
+            continue
+        view = cached.get(seq)
+        if view is None:
+            view = made[seq] = _shared_view(event_id, text)
+        if ((view.penalized is not None and view.penalized == principal.player)
+                or (view.confirmed_device is not None and view.confirmed_device in own)):
+            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed)))
+        else:
+            out.append((seq, view.text))
+    if made:
+        cache.put_many(key, made)
+    return out
 
 
 def _player_base(event_id: str, text: str, principal: Principal, hide_seed: bool) -> str:
@@ -649,8 +747,8 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
             raise ApiError(403, "not-your-device", "a player may only ask for the rejections of their own devices")
     devices = {row.device: {"last_seq": row.last_seq, "last_accepted": row.last_accepted}
                for row, _ in progress if not player_view or row.device in own}
-    query = select(Operation.server_seq, Operation.op).where(Operation.event_id == event.id,
-                                                             Operation.server_seq > cursor)
+    query = select(Operation.server_seq, Operation.device, Operation.op).where(Operation.event_id == event.id,
+                                                                               Operation.server_seq > cursor)
     hold = _hold_point(event) if player_view else None
     hide_seed = player_view and seed_is_secret(event_state(event)[1])
     if hold is not None:
@@ -660,7 +758,9 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     more = len(rows) > limit
     rows = rows[:limit]
     if player_view:
-        rows = [(seq, _player_op(event.id, text, principal, own, hide_seed)) for seq, text in rows]
+        rows = _player_rows(event, rows, principal, own, hide_seed)
+    else:
+        rows = [(seq, text) for seq, _, text in rows]
     new_cursor = rows[-1][0] if rows else cursor
     rejections: list[dict[str, Any]] = []
     if device is not None:
