@@ -12,7 +12,7 @@ from backend.ledger import event_state
 from backend.schemas import PairingsSchema, PublicSchema, StandingsSchema
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
-from shared_rules.standings import standings_json
+from shared_rules.standings import metric_labels, standings_json
 from shared_rules.state import to_event_document
 
 bp = Blueprint("public", __name__, url_prefix="/api/events")
@@ -66,6 +66,7 @@ def public(event_id: str):
     body, state = _pairings(event_id)
     body["standings"], body["note"] = _standings(state)
     body["tiebreakers"] = _tiebreaker_order(body["standings"])
+    body["tiebreaker_labels"] = metric_labels(body["tiebreakers"])
     return respond(PublicSchema(), body)
 
 

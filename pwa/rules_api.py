@@ -104,15 +104,17 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- derived numbers
 
 def standings(event_id: str) -> dict[str, Any]:
-    from shared_rules.standings import standings_json
+    from shared_rules.standings import metric_labels, standings_json
 
     st = _current(event_id)
     if st["ruleset"] is None or not st["rounds"]:
-        return {"standings": [], "note": "no rounds yet"}
+        return {"standings": [], "note": "no rounds yet", "labels": {}}
     try:
-        return {**standings_json(_event(st)), "note": None}
+        out = standings_json(_event(st))
+        keys = list(out["standings"][0].get("tiebreakers") or {}) if out["standings"] else []
+        return {**out, "note": None, "labels": metric_labels(keys)}
     except RulesError as exc:
-        return {"standings": [], "note": f"standings unavailable: {exc}"}
+        return {"standings": [], "note": f"standings unavailable: {exc}", "labels": {}}
 
 
 def pair_draft(event_id: str, replace: bool = False) -> dict[str, Any]:

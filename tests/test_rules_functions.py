@@ -78,3 +78,22 @@ def test_pair_draft_with_replace_pairs_the_draft_again_from_the_roster_as_it_is_
     load()
     with pytest.raises(RulesError, match="^there is no draft round to pair again: round 1 is published$"):
         api.pair_draft("e", replace=True)
+
+
+def test_standings_name_each_tiebreaker_as_its_document_does():
+    from tests.rules.test_state_reducer import Event
+
+    api = _rules_api()
+    ev = Event(4, ruleset="pokemon-tcg")
+    api.fold("s", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
+    draft = api.pair_draft("s")
+    ev.do("round.pair", {"number": 1, "matches": draft["matches"]})
+    ev.do("round.publish", {"number": 1})
+    ev.do("round.start", {"number": 1})
+    for m in draft["matches"]:
+        if len(m["players"]) == 2:
+            ev.do("result.report", {"round": 1, "table": m["table"], "outcomes": ["win", "loss"]})
+    api.fold("s", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
+    out = api.standings("s")
+    keys = list(out["standings"][0]["tiebreakers"])
+    assert list(out["labels"]) == keys and out["labels"]["owp"] == "Op Win %"

@@ -372,6 +372,8 @@ class StandingsSchema(Schema):
 class PublicSchema(PairingsSchema):
     standings = fields.List(fields.Dict(), required=True)
     tiebreakers = fields.List(fields.String(), required=True, metadata=_TIEBREAKER_ORDER)
+    tiebreaker_labels = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                                    metadata={"description": "each tiebreaker's column heading (its document's name)"})
     note = fields.String(allow_none=True)
 
 

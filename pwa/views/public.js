@@ -15,16 +15,18 @@ async function mount(root, { eventId }) {
       const rnd = data.rounds[data.rounds.length - 1];
       // The ruleset's order (a row's object arrives with sorted keys).
       const keys = data.tiebreakers || (data.standings.length ? Object.keys(data.standings[0].tiebreakers || {}) : []);
+      const heading = (k) => data.tiebreaker_labels?.[k] || label(k);
+      // Tables scroll sideways inside their box on a phone instead of widening the page.
       replace(body,
-        data.standings.length ? h("table", { class: "standings", id: "public-standings" }, h("caption", {}, "Standings"),
-          h("thead", {}, h("tr", {}, ["Rank", "Player", "Points", "Record", ...keys.map(label)].map((t) => h("th", { scope: "col" }, t)))),
+        data.standings.length ? h("div", { class: "table-wrap" }, h("table", { class: "standings", id: "public-standings" }, h("caption", {}, "Standings"),
+          h("thead", {}, h("tr", {}, ["Rank", "Player", "Points", "Record", ...keys.map(heading)].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, data.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("th", { scope: "row" }, names.get(s.player) || s.player),
-            h("td", {}, s.points), h("td", {}, s.record), keys.map((k) => h("td", {}, tiebreakerText(s.tiebreakers[k])))))))
+            h("td", {}, s.points), h("td", {}, s.record), keys.map((k) => h("td", {}, tiebreakerText(s.tiebreakers[k]))))))))
           : h("p", {}, data.note || "No standings yet."),
-        rnd ? h("table", { class: "pairings" }, h("caption", {}, `Round ${rnd.number} pairings`),
+        rnd ? h("div", { class: "table-wrap" }, h("table", { class: "pairings" }, h("caption", {}, `Round ${rnd.number} pairings`),
           h("thead", {}, h("tr", {}, ["Table", "Players", "Result"].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rnd.matches.map((m) => h("tr", {}, h("td", {}, m.table ?? "bye"),
-            h("td", {}, m.players.map((p) => p.name).join(" v ")), h("td", {}, m.outcomes ? m.outcomes.join(" / ") : m.status))))) : null);
+            h("td", {}, m.players.map((p) => p.name).join(" v ")), h("td", {}, m.outcomes ? m.outcomes.join(" / ") : m.status)))))) : null);
     } catch (err) {
       replace(body, h("p", { class: "error" }, err.message));
     }

@@ -5,9 +5,10 @@ import { h, label, nameOf, replace, tiebreakerText } from "../ui.js";
 export function standingsTable(state, data, { big = false } = {}) {
   if (!data.standings.length) return h("p", {}, data.note || "No standings yet.");
   const keys = Object.keys(data.standings[0].tiebreakers || {});
+  const heading = (k) => data.labels?.[k] || label(k);  // the document's name for each tiebreaker
   return h("table", { class: big ? "standings big" : "standings", id: "standings-table" },
     h("caption", {}, "Standings"),
-    h("thead", {}, h("tr", {}, ["Rank", "Player", "Points", "Record", ...keys.map(label)].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, ["Rank", "Player", "Points", "Record", ...keys.map(heading)].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, data.standings.map((s) => h("tr", { dataset: { player: s.player }, class: s.dropped ? "dropped" : "" },
       h("td", {}, s.rank), h("th", { scope: "row" }, nameOf(state, s.player), s.dropped ? " (dropped)" : ""),
       h("td", {}, s.points), h("td", {}, s.record),

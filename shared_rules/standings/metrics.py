@@ -8,7 +8,7 @@ A ruleset names its tiebreakers as an ordered tuple of keys.  A
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
 from ..errors import DocumentError
 from ..seeded import draw_key
@@ -98,6 +98,21 @@ def _load_all() -> None:
         except ModuleNotFoundError as exc:  # a game module not written yet
             if exc.name != f"{__package__}.{name}":
                 raise
+
+
+def metric_labels(keys: Iterable[str]) -> dict[str, str]:
+    """Column headings for tiebreaker keys (a key with no metric is its own heading).
+
+    >>> metric_labels(["owp", "nonesuch"])
+    {'owp': 'Op Win %', 'nonesuch': 'nonesuch'}
+    """
+    out = {}
+    for key in keys:
+        try:
+            out[key] = get_metric(key).label or key
+        except DocumentError:
+            out[key] = key
+    return out
 
 
 def get_metric(key: str) -> Metric:

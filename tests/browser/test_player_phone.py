@@ -92,8 +92,12 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     assert "Annie Oakley" in rows.first.text_content()
     # Columns in the ruleset's order, values rounded as on the staff standings.
     heads = annie.eval_on_selector_all("#public-standings thead th", "ths => ths.map((t) => t.textContent)")
-    order = annie.evaluate("(eid) => fetch(`/api/events/${eid}/public`).then((r) => r.json()).then((b) => b.tiebreakers)", eid)
-    assert order and heads[4:] == order, (heads, order)
+    public = annie.evaluate("(eid) => fetch(`/api/events/${eid}/public`).then((r) => r.json())", eid)
+    order, titles = public["tiebreakers"], public["tiebreaker_labels"]
+    assert order and heads[4:] == [titles[k] for k in order], (heads, order, titles)
+    assert "owp" not in heads  # the document's names ("Op Win %"), not the keys
+    # On a phone the tables scroll inside their box: the page itself never gets wider than the screen.
+    assert annie.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
     cells = annie.eval_on_selector_all("#public-standings tbody td", "tds => tds.map((t) => t.textContent)")
     assert all(len(c.split(".")[-1]) == 2 for c in cells if "." in c), cells
     shot(annie, "player-05-public-standings")
