@@ -99,3 +99,25 @@ class PushablePage:
 
     def close(self) -> None:
         self.context.close()
+
+
+def open_page(browser, viewport: dict | None = None, sync_ms: int = 700, **context_args):
+    """A fresh browser context and page that syncs every ``sync_ms`` and collects uncaught errors in ``page.errors``."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, **context_args)
+    context.add_init_script(f"localStorage.setItem('topcut.syncMs', '{sync_ms}')")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return context, page
+
+
+def create_event(page, url: str, name: str, ruleset: str | None = None) -> str:
+    """From the home screen: create an event (made on the device, registered by its first sync); its id."""
+    page.goto(url + "/")
+    page.wait_for_selector("#status[data-state=ready]", timeout=BOOT_MS)
+    page.fill("#create-title ~ .field input[type=text]", name)
+    if ruleset:
+        page.select_option("#create-title ~ .field select", ruleset)
+    page.click("text=Create event")
+    wait_ready(page, "players")
+    return event_id(page)

@@ -9,7 +9,7 @@ started, and no saved result card is left "pending" once the tablet has it.
 
 from __future__ import annotations
 
-from tests.browser.helpers import shot, wait_js, wait_ready
+from tests.browser.helpers import open_page, shot, wait_js, wait_ready
 from tests.browser.test_forms_survive_sync import Remote
 
 PLAYERS = 128
@@ -36,11 +36,7 @@ def test_rounds_and_results_screens_never_fall_behind_the_store(browser, live_se
     matches = [{"table": t + 1, "players": [f"p{2 * t}", f"p{2 * t + 1}"]} for t in range(PLAYERS // 2)]
     remote.push(("round.pair", {"number": 1, "matches": matches}), ("round.publish", {"number": 1}))
 
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.add_init_script("localStorage.setItem('topcut.syncMs', '300')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page = open_page(browser, {"width": 1100, "height": 900}, sync_ms=300)
     page.goto(f"{live_server.url}/#join={remote.invite('head-judge')}")
     wait_ready(page)
     page.goto(f"{live_server.url}/#/event/{remote.eid}/rounds")
@@ -87,5 +83,5 @@ def test_rounds_and_results_screens_never_fall_behind_the_store(browser, live_se
     drawn = page.evaluate("() => window.drawnVersions")
     assert drawn == sorted(drawn), drawn
     shot(page, "fresh-results-128")
-    assert errors == []
+    assert page.errors == []
     context.close()

@@ -12,23 +12,17 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.browser.helpers import event_id, shot, wait_controlled, wait_js, wait_ready, wait_synced
-from tests.browser.test_offline_event import new_page
+from tests.browser.helpers import create_event, open_page, shot, wait_controlled, wait_js, wait_ready, wait_synced
 
 
 def test_an_event_created_offline_reaches_the_server_when_the_network_returns(browser, app_process) -> None:
     server = app_process
-    ctx, org = new_page(browser, server, {"width": 1100, "height": 850})
+    ctx, org = open_page(browser, {"width": 1100, "height": 850}, sync_ms=1500)
     org.goto(server.url + "/")
-    org.wait_for_selector("#status[data-state=ready]", timeout=120_000)
     wait_controlled(org)
 
     ctx.set_offline(True)
-    org.fill("#create-title ~ .field input[type=text]", "Basement Cup")
-    org.select_option("#create-title ~ .field select", "doomtown")
-    org.click("text=Create event")
-    wait_ready(org, "players")
-    eid = event_id(org)
+    eid = create_event(org, server.url, "Basement Cup", "doomtown")  # the app comes from the service worker
     org.fill("textarea", "Ada\nBo\nCy")
     org.click("#register")
     org.wait_for_selector("caption:has-text('3 registered')")

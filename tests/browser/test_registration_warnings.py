@@ -3,17 +3,12 @@ is done, and said loudly on the Players screen; the next clean registration clea
 
 from __future__ import annotations
 
-from tests.browser.helpers import shot, wait_ready
-from tests.browser.test_offline_event import new_page
+from tests.browser.helpers import create_event, open_page, shot, wait_ready
 
 
 def test_a_repeated_name_is_registered_with_a_visible_warning(browser, app_process) -> None:
-    ctx, org = new_page(browser, app_process, {"width": 1024, "height": 900})
-    org.goto(app_process.url + "/")
-    org.wait_for_selector("#status[data-state=ready]", timeout=120_000)
-    org.fill("#create-title ~ .field input[type=text]", "Twin Cup")
-    org.click("text=Create event")
-    wait_ready(org, "players")
+    ctx, org = open_page(browser, {"width": 1024, "height": 900})
+    create_event(org, app_process.url, "Twin Cup")
     org.fill("textarea", "Ada Lovelace\nBo")
     org.click("#register")
     org.wait_for_selector("caption:has-text('2 registered')")
@@ -36,13 +31,8 @@ def test_a_repeated_name_is_registered_with_a_visible_warning(browser, app_proce
 
 
 def test_once_check_in_is_used_round_one_pairs_the_checked_in(browser, app_process) -> None:
-    ctx, org = new_page(browser, app_process, {"width": 1024, "height": 900})
-    org.goto(app_process.url + "/")
-    org.wait_for_selector("#status[data-state=ready]", timeout=120_000)
-    org.fill("#create-title ~ .field input[type=text]", "League Challenge")
-    org.click("text=Create event")
-    wait_ready(org, "players")
-    eid = org.url.split("#/event/")[1].split("/")[0]
+    ctx, org = open_page(browser, {"width": 1024, "height": 900})
+    eid = create_event(org, app_process.url, "League Challenge")
     org.fill("textarea", "\n".join(["Ash", "Brock", "Misty", "Gary", "Tracey", "Dawn"]))
     org.click("#register")
     org.wait_for_selector("caption:has-text('6 registered')")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 
-from tests.browser.helpers import rules, shot, wait_js, wait_ready, wait_synced
+from tests.browser.helpers import open_page, rules, shot, wait_js, wait_ready, wait_synced
 from tests.browser.test_forms_survive_sync import Remote
 
 BIG = 520
@@ -38,11 +38,7 @@ class Devices(Remote):
 
 
 def open_as(browser, remote: Remote, role: str, screen: str):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script("localStorage.setItem('topcut.syncMs', '700')")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    context, page = open_page(browser)
     page.goto(f"{remote.url}/#join={remote.invite(role)}")
     wait_ready(page)
     page.goto(f"{remote.url}/#/event/{remote.eid}/{screen}")

@@ -4,7 +4,7 @@ the event is folded again from the device's log, and the change the user just ma
 
 from __future__ import annotations
 
-from tests.browser.helpers import event_id, rules, shot, wait_js, wait_ready
+from tests.browser.helpers import create_event, rules, shot, wait_js
 from tests.browser.test_offline_event import new_page
 
 RULES = "import('/pwa/rules-client.js')"
@@ -13,12 +13,7 @@ RULES = "import('/pwa/rules-client.js')"
 def test_a_dead_rules_worker_is_restarted_and_nothing_hangs(browser, app_process) -> None:
     ctx, org = new_page(browser, app_process, {"width": 1024, "height": 800})
     ctx.add_init_script("localStorage.setItem('topcut.rulesTimeoutMs', '3000')")
-    org.goto(app_process.url + "/")
-    org.wait_for_selector("#status[data-state=ready]", timeout=120_000)
-    org.fill("#create-title ~ .field input[type=text]", "Crash Cup")
-    org.click("text=Create event")
-    wait_ready(org, "players")
-    eid = event_id(org)
+    eid = create_event(org, app_process.url, "Crash Cup")
     org.fill("textarea", "Ada\nBo\nCy\nDi")
     org.click("#register")
     org.wait_for_selector("caption:has-text('4 registered')")
