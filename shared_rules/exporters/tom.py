@@ -95,7 +95,8 @@ Root ``<tournament>``
     once it has an elimination round or the event is finalized and for its
     last elimination round of a finalized event, else 6. ``timeleft`` 1800
     (Swiss) or 3000 (top cut) seconds (stand-in: full round clocks);
-    ``pairtime``; ``starttime`` empty while no result of the round is in.
+    ``pairtime``; ``starttime`` empty while no result of a table is in
+    (byes and forced losses are decided at pairing).
     A round without a match is not written (the importer drops it too).
 
 ``<match outcome>`` (see ``OUTCOME_CODES``)
@@ -584,7 +585,8 @@ def _round(parent: ET.Element, doc: _Doc, i: int, rnd: Any, matches: list[tuple[
                    stage=stage)
     _sub(element, "timeleft", FINALS_SECONDS if elimination else SWISS_SECONDS)
     _sub(element, "pairtime", doc.stamp)
-    _sub(element, "starttime", doc.stamp if any(m.reported for _, m in matches) else "")
+    started = any(m.reported and len(m.players) == 2 for _, m in matches)
+    _sub(element, "starttime", doc.stamp if started else "")
     container = _sub(element, "matches")
     for j, match in matches:
         code = _match_code(match, f"rounds[{i}].matches[{j}]")
