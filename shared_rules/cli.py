@@ -211,7 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 70
     try:
-        sys.stdout.write(result if isinstance(result, _Text) else json.dumps(result, ensure_ascii=False, indent=1) + "\n")
+        text = result if isinstance(result, _Text) else json.dumps(result, ensure_ascii=False, indent=1) + "\n"
+        sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into `head`
         return 0

@@ -225,7 +225,8 @@ class _Doc:
                         "events only (pokemon-tcg or pokemon-vg)")
         self.doc = dump_event(self.event)
         source = self.doc.get("source")
-        self.source: Mapping[str, Any] = source if isinstance(source, Mapping) and source.get("program") == "TOM" else {}
+        from_tom = isinstance(source, Mapping) and source.get("program") == "TOM"
+        self.source: Mapping[str, Any] = source if from_tom else {}
         self.settings: Mapping[str, Any] = self.event.settings
         self.season = _int_setting(self.settings, "season")
         for i, rnd in enumerate(self.event.rounds):

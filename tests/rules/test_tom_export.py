@@ -76,7 +76,8 @@ def carried(root: ET.Element) -> dict[str, Any]:
         "standings": [(p.get("category"), p.get("type"), [(x.get("id"), x.get("place")) for x in p])
                       for p in root.iterfind("standings/pod")],
         "finals": [(c.get("key"), [v.text for v in c.iterfind("options/value")], c.findtext("cut"),
-                    c.findtext("playercount"), c.findtext("paired3rd4th")) for c in root.iterfind("finalsoptions/categorycut")],
+                    c.findtext("playercount"), c.findtext("paired3rd4th"))
+                   for c in root.iterfind("finalsoptions/categorycut")],
     }
 
 
@@ -218,12 +219,24 @@ class FromScratch(unittest.TestCase):
                    {"table": 2, "players": ["3", "5"]},
                    {"players": ["4"], "outcomes": ["bye"]}]}]}
         root = ET.fromstring(to_tdf(doc))
-        self.assertEqual([(p.get("category"), [x.get("userid") for x in p.iterfind("subgroups/subgroup/players/player")])
-                          for p in root.iterfind("pods/pod")], [("2", ["1", "2"]), ("8", ["3", "4", "5"])])
+        pods = [(p.get("category"), [x.get("userid") for x in p.iterfind("subgroups/subgroup/players/player")])
+                for p in root.iterfind("pods/pod")]
+        self.assertEqual(pods, [("2", ["1", "2"]), ("8", ["3", "4", "5"])])
         self.assertEqual(root.get("stage"), "4")
         again = import_tdf(to_tdf(doc))
         self.assertEqual([p["pod"] for p in again["players"]], ["masters"] * 2 + ["junior+senior"] * 3)
         self.assertEqual([p["division"] for p in again["players"]], ["masters"] * 2 + ["junior"] * 2 + ["senior"])
+        self.assertEqual(standings(again), standings(doc))
+
+
+class VideoGame(unittest.TestCase):
+    def test_a_pokemon_vg_event_is_a_video_game_save(self) -> None:
+        doc = from_scratch()
+        doc["ruleset"] = "pokemon-vg"
+        text = to_tdf(doc)
+        self.assertEqual(ET.fromstring(text).get("gametype"), "VIDEO_GAME")
+        again = import_tdf(text)
+        self.assertEqual(again["ruleset"], "pokemon-vg")
         self.assertEqual(standings(again), standings(doc))
 
 
