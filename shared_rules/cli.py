@@ -9,8 +9,10 @@
 - ``day-two EVENT``: Pokémon day-two qualifiers per age division (TOP 3.3.5).
 - ``heats HEAT1 HEAT2 --cut N``: Star Trek two-heat match-play seeds (OP Guide 9).
 - ``game-end RULESET NUMBERS``: who wins when time is called (NUMBERS is JSON).
+- ``export-tdf EVENT [-o FILE]``: a Pokémon event as a TOM save file (.tdf).
 
-Output is JSON on stdout; a bad document or argument prints one line on
+Output is JSON on stdout (``export-tdf`` prints the .tdf XML itself, or with
+``-o`` writes it and prints JSON naming the file); a bad document or argument prints one line on
 stderr and exits with status 2. No traceback ever reaches a user.
 """
 
@@ -134,6 +136,29 @@ def _game_end(args: argparse.Namespace) -> Any:
     return time_called(args.ruleset, numbers).to_json()
 
 
+class _Text(str):
+    """A command's output printed as it is, not as JSON."""
+
+
+def _export_tdf(args: argparse.Namespace) -> Any:
+    from .exporters import to_tdf
+
+    event = _read_event(args.file)
+    try:
+        text = to_tdf(event)
+    except RulesError as exc:
+        raise RulesError(f"{args.file}: {exc}") from None
+    if args.output is None:
+        return _Text(text)
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise RulesError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
+    return {"written": args.output, "format": "tdf", "players": len(event.players),
+            "rounds": len(event.rounds)}
+
+
 _EVENT_COMMANDS = (
     ("standings", "ranked standings of an event document", _standings),
     ("pair", "the event's next round: Swiss, the cut, the next elimination round", _pair),
@@ -160,6 +185,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("heat_two", help="heat two's event document")
     p.add_argument("--cut", required=True, help="qualifiers in all (half from each heat)")
     p.set_defaults(run=_heats)
+    p = sub.add_parser("export-tdf", help="a Pokémon event as a TOM save file (.tdf)")
+    p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
+    p.add_argument("-o", "--output", default=None, help="write the .tdf to this file instead of stdout")
+    p.set_defaults(run=_export_tdf)
     p = sub.add_parser("game-end", help="who wins when time is called")
     p.add_argument("ruleset")
     p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")
@@ -182,7 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 70
     try:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
+        text = result if isinstance(result, _Text) else json.dumps(result, ensure_ascii=False, indent=1) + "\n"
+        sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
