@@ -9,6 +9,8 @@
 - ``day-two EVENT``: Pokémon day-two qualifiers per age division (TOP 3.3.5).
 - ``heats HEAT1 HEAT2 --cut N``: Star Trek two-heat match-play seeds (OP Guide 9).
 - ``game-end RULESET NUMBERS``: who wins when time is called (NUMBERS is JSON).
+- ``ratings EVENT [EVENT ...]``: Star Trek ratings recomputed from the events,
+  oldest first (OP Guide 8, 11).
 
 Output is JSON on stdout; a bad document or argument prints one line on
 stderr and exits with status 2. No traceback ever reaches a user.
@@ -122,6 +124,12 @@ def _heats(args: argparse.Namespace) -> Any:
     return {"seeds": two_heat_seeds(*tops)}
 
 
+def _ratings(args: argparse.Namespace) -> Any:
+    from .ratings import compute_ratings
+
+    return compute_ratings([_read_event(path) for path in args.files], labels=args.files)
+
+
 def _game_end(args: argparse.Namespace) -> Any:
     from .game_end import time_called
 
@@ -160,6 +168,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("heat_two", help="heat two's event document")
     p.add_argument("--cut", required=True, help="qualifiers in all (half from each heat)")
     p.set_defaults(run=_heats)
+    p = sub.add_parser("ratings", help="Star Trek ratings from events, oldest first (OP Guide 8, 11)")
+    p.add_argument("files", nargs="+", help="event documents (topcut-event/1 JSON), oldest first")
+    p.set_defaults(run=_ratings)
     p = sub.add_parser("game-end", help="who wins when time is called")
     p.add_argument("ruleset")
     p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")
