@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import DocumentError
 from .elo import WEIGHT
-from .rules import (FORMATS, GAME_SCORES, K_BY_LEVEL, PLAYED_PAIRS, RULESETS, SCENARIOS,
-                    UNSANCTIONED_SCENARIOS)
+from .rules import FORMATS, K_BY_LEVEL, RULESETS, SCENARIOS, SCORE_OF_PAIR, UNSANCTIONED_SCENARIOS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..event.model import Event
@@ -32,7 +31,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Rating", "rating_of", "rated_games", "identities"]
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
-_STAGE_ORDER = {"swiss": 0, "swiss-day2": 1, "elimination": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,37 +135,40 @@ def identities(event: "Event") -> dict[str, str]:
 def rated_games(event: "Event") -> list[tuple[str, str, int, int]]:
     """The event's rated games as ``(player, opponent, score in halves for player, weight)``.
 
-    In a defined order whatever the document's order: by stage, round, then
-    table (a match without a table after those with one), then the players.
+    In document order. The order cannot change a rating: an event's games are
+    scored against the ratings players brought to it and summed in whole
+    numbers (``elo.py``), and a game gives its two players exactly opposite
+    terms whichever seat is listed first.
     Left out (Star Trek OP Guide 7.5.1, 13.5): byes, earned byes, Missed Games
     (a drop or lateness: every Missed Game of 7.5.1 is one of those), a Full
     Win or Full Loss against a Bye or Missed Game, pending and disputed matches.
     A Tribbles pod round of n players is every pairing of two of them, decided
     by the round's scores, each weighing 1/(n-1) of a game.
+
+    >>> from shared_rules.event import load_event
+    >>> doc = {"ruleset": "startrek-1e", "players": [{"id": p, "entry": 1} for p in "abc"], "rounds": [
+    ...     {"number": 1, "matches": [{"players": ["b", "a"], "outcomes": ["modified-win", "modified-loss"],
+    ...                                "scores": [40, 30]}, {"players": ["c"], "outcomes": ["bye"]}]}]}
+    >>> rated_games(load_event(doc))
+    [('b', 'a', 2, 420)]
     """
-    rounds = sorted(event.rounds, key=lambda r: (r.number, _STAGE_ORDER.get(r.stage, 3)))
     games: list[tuple[str, str, int, int]] = []
     tribbles = event.ruleset == "tribbles"
-    for rnd in rounds:
-        matches = sorted((m for m in rnd.matches if m.outcomes is not None and len(m.players) >= 2
-                          and not m.extra.get("disputed")),
-                         key=lambda m: (m.table is None, m.table or 0, sorted(m.players)))
-        for match in matches:
+    for rnd in event.rounds:
+        for match in rnd.matches:
+            if match.outcomes is None or len(match.players) < 2 or (match.extra and match.extra.get("disputed")):
+                continue
             if tribbles:
                 games.extend(_pod_games(match))
                 continue
-            a, b = match.players
-            oa, ob = match.outcomes  # type: ignore[misc]
-            if (oa, ob) not in PLAYED_PAIRS:
-                continue
-            if b < a:
-                a, b, oa, ob = b, a, ob, oa
-            games.append((a, b, GAME_SCORES[oa], WEIGHT))
+            score = SCORE_OF_PAIR.get(match.outcomes)
+            if score is not None:
+                games.append((match.players[0], match.players[1], score, WEIGHT))
     return games
 
 
 def _pod_games(match: Any) -> list[tuple[str, str, int, int]]:
-    seats = sorted(zip(match.players, match.scores), key=lambda seat: seat[0])
+    seats = list(zip(match.players, match.scores))
     weight = WEIGHT // (len(seats) - 1)
     out = []
     for i, (a, sa) in enumerate(seats):

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 __all__ = ["RULESETS", "START", "FLOOR", "CEILING", "SCALE", "K_BY_LEVEL", "LEVEL_EVENTS", "FORMATS",
-           "RATINGS", "SCENARIOS", "UNSANCTIONED_SCENARIOS", "GAME_SCORES", "PLAYED_PAIRS"]
+           "RATINGS", "SCENARIOS", "UNSANCTIONED_SCENARIOS", "GAME_SCORES", "PLAYED_PAIRS", "SCORE_OF_PAIR"]
 
 DOCUMENT = "Star Trek OP Guide"
 
@@ -77,3 +77,5 @@ GAME_SCORES: Mapping[str, int] = MappingProxyType({
 PLAYED_PAIRS = frozenset({("full-win", "full-loss"), ("full-loss", "full-win"),
                           ("modified-win", "modified-loss"), ("modified-loss", "modified-win"),
                           ("true-tie", "true-tie")})
+#: A played game's outcomes -> the first seat's score in halves.
+SCORE_OF_PAIR: Mapping[tuple[str, str], int] = MappingProxyType({pair: GAME_SCORES[pair[0]] for pair in PLAYED_PAIRS})
