@@ -34,8 +34,9 @@ and no worked example of a rating):
   of an event is scored against the ratings both players brought to it;
   the change is k x sum(score - expected), rounded once per event to a whole
   point (half away from zero), then the rating is held inside 0-3000. So
-  the order of games inside an event does not matter; they are still summed
-  in a defined order (stage, round, table).
+  the order of games inside an event cannot matter: the sums are whole
+  numbers (expected scores in billionths), exact in any order, and a game
+  gives its two players exactly opposite terms whichever seat is first.
 - The overall rating "combining the two" is a third Elo rating fed by every
   rated game, constructed or sealed, with the event's k; it starts at 1500.
 - Levels the Guide does not list (a local event, Level 1) have no k-value
