@@ -10,6 +10,8 @@
 - ``heats HEAT1 HEAT2 --cut N``: Star Trek two-heat match-play seeds (OP Guide 9).
 - ``game-end RULESET NUMBERS``: who wins when time is called (NUMBERS is JSON).
 - ``export-tdf EVENT [-o FILE]``: a Pokémon event as a TOM save file (.tdf).
+- ``ratings EVENT [EVENT ...]``: Star Trek ratings recomputed from the events,
+  oldest first (OP Guide 8, 11).
 
 Output is JSON on stdout (``export-tdf`` prints the .tdf XML itself, or with
 ``-o`` writes it and prints JSON naming the file); a bad document or argument prints one line on
@@ -124,6 +126,12 @@ def _heats(args: argparse.Namespace) -> Any:
     return {"seeds": two_heat_seeds(*tops)}
 
 
+def _ratings(args: argparse.Namespace) -> Any:
+    from .ratings import compute_ratings
+
+    return compute_ratings([_read_event(path) for path in args.files], labels=args.files)
+
+
 def _game_end(args: argparse.Namespace) -> Any:
     from .game_end import time_called
 
@@ -189,6 +197,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
     p.add_argument("-o", "--output", default=None, help="write the .tdf to this file instead of stdout")
     p.set_defaults(run=_export_tdf)
+    p = sub.add_parser("ratings", help="Star Trek ratings from events, oldest first (OP Guide 8, 11)")
+    p.add_argument("files", nargs="+", help="event documents (topcut-event/1 JSON), oldest first")
+    p.set_defaults(run=_ratings)
     p = sub.add_parser("game-end", help="who wins when time is called")
     p.add_argument("ruleset")
     p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")
