@@ -67,7 +67,13 @@ def _report(op: Operation, kind: str, result: dict[str, Any], reason: str | None
 
 def _changed(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any] | None = None) -> None:
     if match is not None:
+        before = match["status"]
         refresh_match(match)
+        if before != "disputed" and match["status"] != "disputed":
+            # The dispute queue lists disputed matches only: a match that neither was nor is disputed
+            # leaves it as it is (rebuilding it walked every match of the event after each result).
+            refresh_round(rnd)
+            return
     refresh_round(rnd)
     refresh_disputes(state)
 
