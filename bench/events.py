@@ -12,7 +12,7 @@ from typing import Any
 
 from shared_rules.seeded import Rng
 
-__all__ = ["swiss_event"]
+__all__ = ["CUSTOM_SETTINGS", "RULESET_IDS", "swiss_event"]
 
 _RESULTS = {
     "pokemon-tcg": (("win", "loss"), ("loss", "win"), ("tie", "tie")),
@@ -20,10 +20,22 @@ _RESULTS = {
     "agot": (("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"), ("draw", "draw")),
     "startrek-1e": (("full-win", "full-loss"), ("full-loss", "full-win"), ("modified-win", "modified-loss")),
     "shatterpoint": (("win", "loss"), ("loss", "win"), ("draw", "draw")),
+    "custom": (("win", "loss"), ("loss", "win"), ("tie", "tie")),
 }
+_RESULTS["pokemon-vg"] = _RESULTS["pokemon-tcg"]
+_RESULTS["startrek-2e"] = _RESULTS["startrek-1e"]
 
 #: The one-player loss a ruleset records for a round a late player missed (None: no result at all).
-_MISSED = {"pokemon-tcg": "late", "shatterpoint": "unpaired-loss", "startrek-1e": "missed-game"}
+_MISSED = {"pokemon-tcg": "late", "pokemon-vg": "late", "shatterpoint": "unpaired-loss",
+           "startrek-1e": "missed-game", "startrek-2e": "missed-game"}
+
+#: ``custom``'s house rules in the benchmark event: the common points table and a few tiebreakers.
+CUSTOM_SETTINGS = {"points": {"win": 3, "tie": 1, "loss": 0, "bye": 3},
+                   "tiebreakers": ["mwp", "omwp", "oowp", "random"]}
+
+#: Every ruleset id the generator makes a valid event for.
+RULESET_IDS = ("pokemon-tcg", "pokemon-vg", "doomtown", "shatterpoint", "agot", "startrek-1e", "startrek-2e",
+               "tribbles", "custom")
 
 
 def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: str = "bench", *,
@@ -37,7 +49,13 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
     three age divisions, ``day_two`` makes the last rounds a Pokémon day two
     for the top half, ``pending`` leaves that many matches per round
     unreported or disputed. All default to none: the benchmark's event.
+
+    ``tribbles`` plays pods of eight (and a smaller last pod) that stay
+    together five rounds and then re-form by total score (Star Trek OP Guide
+    7.2, 7.6); its options other than ``pending`` are ignored.
     """
+    if ruleset == "tribbles":
+        return _tribbles_event(players, rounds, seed, pending=pending)
     rng = Rng(seed, "bench-event")
     ids = [f"p{i:05d}" for i in range(1, players + 1)]
     points = {pid: 0 for pid in ids}
@@ -46,7 +64,8 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
     shuffled = extra_rng.shuffled(ids) if (drops or late or earned) else []
     dropped_after = {pid: 1 + extra_rng.below(max(1, rounds - 1)) for pid in shuffled[:drops]}
     late_until = {pid: 1 + extra_rng.below(2) for pid in shuffled[drops:drops + late]}
-    earned_ids = set(shuffled[drops + late:drops + late + earned]) if ruleset in ("pokemon-tcg", "startrek-1e") else set()
+    earned_ids = (set(shuffled[drops + late:drops + late + earned])
+                  if ruleset in ("pokemon-tcg", "pokemon-vg", "startrek-1e", "startrek-2e") else set())
     missed = _MISSED.get(ruleset)
     day_two_from = rounds - day_two + 1 if ruleset == "pokemon-tcg" and 0 < day_two < rounds else rounds + 1
     in_day_two: set[str] = set()
@@ -112,12 +131,68 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
             row["earned_byes"] = 1
         elif pid in earned_ids and extra_rng.below(2):
             row["earned_byes"] = 1
-        if divisions and ruleset == "pokemon-tcg":
+        if divisions and ruleset.startswith("pokemon"):
             row["division"] = ("masters", "senior", "junior")[extra_rng.below(3)]
         doc_players.append(row)
+    return _document(ruleset, players, rounds, seed, doc_players, doc_rounds)
+
+
+def _document(ruleset: str, players: int, rounds: int, seed: str, doc_players: list[dict[str, Any]],
+              doc_rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    settings: dict[str, Any] = {"rounds": rounds}
+    if ruleset == "custom":
+        settings.update(CUSTOM_SETTINGS)
     return {
         "format": "topcut-event/1", "ruleset": ruleset, "name": f"Bench {players}x{rounds}", "seed": seed,
-        "settings": {"rounds": rounds},
+        "settings": settings,
         "players": doc_players,
         "rounds": doc_rounds,
     }
+
+
+def _tribbles_event(players: int, rounds: int, seed: str, *, pending: int = 0) -> dict[str, Any]:
+    """Tribbles pods: eight a pod, re-formed by total score every five rounds; one or two go out, or time."""
+    if players < 3:
+        raise ValueError("a Tribbles event needs at least three players")
+    rng = Rng(seed, "bench-event")
+    ids = [f"p{i:05d}" for i in range(1, players + 1)]
+    total = {pid: 0 for pid in ids}
+    pods: list[list[str]] = []
+    doc_rounds = []
+    for number in range(1, rounds + 1):
+        if (number - 1) % 5 == 0:  # 7.6: a pod plays five rounds together
+            order = rng.shuffled(ids) if number == 1 else sorted(ids, key=lambda pid: (-total[pid], pid))
+            count = -(-len(order) // 8)
+            size, extra = divmod(len(order), count)
+            pods, start = [], 0
+            for k in range(count):
+                end = start + size + (1 if k < extra else 0)
+                pods.append(order[start:end])
+                start = end
+        matches: list[dict[str, Any]] = []
+        for table, pod in enumerate(pods, start=1):
+            match: dict[str, Any] = {"table": table, "players": list(pod)}
+            if rng.below(10) == 0:  # time called: nobody went out
+                outcomes = ["loss"] * len(pod)
+                match["ending"] = "time"
+                scores = [10 * rng.below(20) for _ in pod]
+            else:
+                winners = {rng.below(len(pod))}
+                if rng.below(8) == 0:
+                    winners.add(rng.below(len(pod)))
+                outcomes = ["win" if seat in winners else "loss" for seat in range(len(pod))]
+                scores = [(1000 if seat in winners else 0) + 10 * rng.below(20) for seat in range(len(pod))]
+            match["outcomes"] = outcomes
+            match["scores"] = scores
+            if pending and table <= pending:
+                if table % 2:
+                    match["outcomes"] = None
+                else:
+                    match["disputed"] = True
+            else:
+                for pid, score in zip(pod, scores):
+                    total[pid] += score
+            matches.append(match)
+        doc_rounds.append({"number": number, "stage": "swiss", "matches": matches})
+    doc_players = [{"id": pid, "name": pid, "entry": i} for i, pid in enumerate(ids, start=1)]
+    return _document("tribbles", players, rounds, seed, doc_players, doc_rounds)
