@@ -83,8 +83,8 @@ def _cli_rss_mib(path: str) -> float:
     return int(proc.stdout) / 1024
 
 
-def _cli_text(result) -> str:
-    # What shared_rules.cli prints (same call).
+def _json_text(result) -> str:
+    # What shared_rules.cli printed before it had output_text().
     return json.dumps(result, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -92,6 +92,8 @@ def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: 
     """Time each ruleset: the whole CLI process (when ``whole``) and the in-process split."""
     from shared_rules import cli
     from shared_rules.standings import standings_json
+
+    _cli_text = getattr(cli, "output_text", _json_text)
 
     out = []
     with tempfile.TemporaryDirectory(prefix="bench-standings-") as tmp:

@@ -3,9 +3,15 @@ operation vocabulary (their error messages name a value's JSON type the same way
 
 from __future__ import annotations
 
+import json
+from json.encoder import encode_basestring as _string  # the C function when _json is there, as json.dumps uses
 from typing import Any
 
-__all__ = ["json_kind"]
+__all__ = ["json_kind", "dumps_indented"]
+
+_INF = float("inf")
+_float_repr = float.__repr__
+_int_repr = int.__repr__
 
 
 def json_kind(value: Any) -> str:
@@ -29,3 +35,114 @@ def json_kind(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def dumps_indented(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=1)``, the same text, several times faster.
+
+    The standard encoder writes indented JSON in pure Python, one generator per
+    container; this writes plain dicts, lists, tuples, strings, numbers, booleans
+    and None directly. Anything else (a subclass, a non-string key, a nesting
+    too deep) is handed to ``json.dumps`` itself, so the text, and any error, are
+    the standard library's.
+
+    >>> doc = {"a": [1, 2.5, None, True, "é\\n"], "b": {}, "c": [], "d": {"e": (float("inf"),)}}
+    >>> dumps_indented(doc) == json.dumps(doc, ensure_ascii=False, indent=1)
+    True
+    """
+    parts: list[str] = []
+    try:
+        _write(value, parts, "\n")
+    except (_Unusual, RecursionError):
+        return json.dumps(value, ensure_ascii=False, indent=1)
+    return "".join(parts)
+
+
+class _Unusual(Exception):
+    """A value :func:`dumps_indented` leaves to ``json.dumps``."""
+
+
+def _float(value: float) -> str:
+    # json.encoder's floatstr with allow_nan=True.
+    if value != value:
+        return "NaN"
+    if value == _INF:
+        return "Infinity"
+    if value == -_INF:
+        return "-Infinity"
+    return _float_repr(value)
+
+
+def _write(value: Any, parts: list[str], newline: str) -> None:
+    """Append ``value`` indented one space per level; ``newline`` is the line break and current indent."""
+    append = parts.append
+    kind = value.__class__
+    if kind is dict:
+        if not value:
+            append("{}")
+            return
+        inner = newline + " "
+        opener = "{" + inner
+        between = "," + inner
+        first = True
+        for key, item in value.items():
+            if key.__class__ is not str:
+                raise _Unusual
+            append((opener if first else between) + _string(key) + ": ")
+            first = False
+            kind = item.__class__
+            if kind is str:
+                append(_string(item))
+            elif kind is int:
+                append(_int_repr(item))
+            elif item is None:
+                append("null")
+            elif item is True:
+                append("true")
+            elif item is False:
+                append("false")
+            elif kind is float:
+                append(_float(item))
+            else:
+                _write(item, parts, inner)
+        append(newline + "}")
+    elif kind is list or kind is tuple:
+        if not value:
+            append("[]")
+            return
+        inner = newline + " "
+        append("[")
+        between = inner
+        for item in value:
+            append(between)
+            between = "," + inner
+            kind = item.__class__
+            if kind is str:
+                append(_string(item))
+            elif kind is int:
+                append(_int_repr(item))
+            elif item is None:
+                append("null")
+            elif item is True:
+                append("true")
+            elif item is False:
+                append("false")
+            elif kind is float:
+                append(_float(item))
+            else:
+                _write(item, parts, inner)
+        append(newline + "]")
+    elif kind is str:
+        append(_string(value))
+    elif kind is int:
+        append(_int_repr(value))
+    elif value is None:
+        append("null")
+    elif value is True:
+        append("true")
+    elif value is False:
+        append("false")
+    elif kind is float:
+        append(_float(value))
+    else:
+        raise _Unusual
