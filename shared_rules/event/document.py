@@ -89,6 +89,23 @@ def _obj(value: Any, path: str) -> Mapping[str, Any]:
     return value
 
 
+_PLAIN_PLAYER = frozenset(("id", "name", "entry"))
+
+
+def _plain_player(obj: Any) -> Player | None:
+    """The common entry (an object of only ``id``, ``name`` and ``entry``, all valid) without
+    :func:`_player`'s field paths; None for anything else, which :func:`_player` then reads."""
+    if obj.__class__ is not dict or not obj.keys() <= _PLAIN_PLAYER:
+        return None
+    pid = obj.get("id")
+    name = obj.get("name", pid)
+    entry = obj.get("entry")
+    if (pid.__class__ is not str or name.__class__ is not str or entry.__class__ is not int or entry < 0
+            or not pid.strip() or not name.strip()):
+        return None
+    return Player(pid, name, entry, None, False, None, 0, _NO_EXTRA)
+
+
 def _player(raw: Any, path: str) -> Player:
     obj = _obj(raw, path)
     pid = _str(_need(obj, "id", path), f"{path}.id")
@@ -192,22 +209,102 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
     return Match(tuple(players), outcomes, table, scores, stats, ending, games, extra)
 
 
-def _round(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Round:
+def _round(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player],
+           passed: set[tuple[int, tuple[str, ...]]] | None = None) -> Round:
     obj = _obj(raw, path)
     number = _int(_need(obj, "number", path), f"{path}.number", 1)
     stage = obj.get("stage", "swiss")
     if stage not in STAGES:
         raise DocumentError(f"{path}.stage", f"'{stage}' is not a stage (use {', '.join(STAGES)})")
-    matches = tuple(_match(m, f"{path}.matches[{i}]", ruleset, known)
-                    for i, m in enumerate(_list(_need(obj, "matches", path), f"{path}.matches")))
-    seen: dict[str, int] = {}
-    for i, m in enumerate(matches):
-        for pid in m.players:
-            if pid in seen:
-                raise DocumentError(f"{path}.matches[{i}].players",
-                                    f"player '{pid}' is already in matches[{seen[pid]}] of this round")
-            seen[pid] = i
+    matches = _matches(_list(_need(obj, "matches", path), f"{path}.matches"), path, ruleset, known,
+                       set() if passed is None else passed)
+    seated = [pid for m in matches for pid in m.players]
+    if len(set(seated)) != len(seated):
+        seen: dict[str, int] = {}
+        for i, m in enumerate(matches):
+            for pid in m.players:
+                if pid in seen:
+                    raise DocumentError(f"{path}.matches[{i}].players",
+                                        f"player '{pid}' is already in matches[{seen[pid]}] of this round")
+                seen[pid] = i
     return Round(number, stage, matches, _extra(obj, _ROUND_FIELDS))
+
+
+def _finite(value: Any) -> bool:
+    kind = value.__class__
+    return kind is int or (kind is float and math.isfinite(value))
+
+
+def _matches(raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player],
+             passed: set[tuple[int, tuple[str, ...]]]) -> tuple[Match, ...]:
+    """The matches of one round.
+
+    The common well-formed match is read here, without building field paths; any
+    match this loop does not accept as it stands goes to :func:`_match`, which reads
+    it field by field and names the first problem. ``passed`` remembers the
+    (player count, outcomes) combinations ``ruleset.check_outcomes`` has accepted:
+    its verdict depends on those alone (see :meth:`Ruleset.check_outcomes`).
+    """
+    low, high = ruleset.match_sizes
+    vocabulary = ruleset.outcome_keys
+    endings = ruleset.endings
+    out: list[Match] = []
+    append = out.append
+    for i, obj in enumerate(raw):
+        if obj.__class__ is not dict:
+            append(_match(obj, f"{path}.matches[{i}]", ruleset, known))
+            continue
+        ids = obj.get("players")
+        if ids.__class__ is not list:
+            append(_match(obj, f"{path}.matches[{i}]", ruleset, known))
+            continue
+        count = len(ids)
+        if count == 2:
+            a, b = ids
+            fine = ((low == 2 or high >= 2) and a.__class__ is str and b.__class__ is str and a != b
+                    and a in known and b in known)
+        else:
+            fine = (1 <= count <= high and not 2 < count < low and len(set(ids)) == count
+                    and all(pid.__class__ is str and pid in known for pid in ids))
+        outcomes = obj.get("outcomes")
+        if fine and outcomes is not None:
+            if outcomes.__class__ is list and len(outcomes) == count:
+                outcomes = tuple(outcomes)
+                for value in outcomes:
+                    if value.__class__ is not str or value not in vocabulary:
+                        fine = False
+                        break
+                else:
+                    if (count, outcomes) not in passed:
+                        ruleset.check_outcomes(tuple(ids), outcomes, f"{path}.matches[{i}].outcomes")
+                        passed.add((count, outcomes))
+            else:
+                fine = False
+        table = obj.get("table")
+        if table is not None and (table.__class__ is not int or table < 0):
+            fine = False
+        scores = obj.get("scores")
+        if fine and scores is not None:
+            if scores.__class__ is list and len(scores) == count and all(map(_finite, scores)):
+                scores = tuple(scores)
+            else:
+                fine = False
+        stats = obj.get("stats")
+        if fine and stats is not None:
+            if (stats.__class__ is list and len(stats) == count
+                    and all(s.__class__ is dict and all(map(_finite, s.values())) for s in stats)):
+                stats = tuple(MappingProxyType(dict(s)) for s in stats)
+            else:
+                fine = False
+        ending = obj.get("ending")
+        if ending is not None and (ending.__class__ is not str or ending not in endings):
+            fine = False  # no vocabulary of endings, or not in it: _match reads it
+        if not fine or "games" in obj and obj["games"] is not None:
+            append(_match(obj, f"{path}.matches[{i}]", ruleset, known))
+            continue
+        extra = _NO_EXTRA if obj.keys() <= _MATCH_SET else _extra(obj, _MATCH_FIELDS)
+        append(Match(tuple(ids), outcomes, table, scores, stats, ending, None, extra))
+    return tuple(out)
 
 
 def load_event(doc: Any) -> Event:
@@ -237,13 +334,15 @@ def _load_event(doc: Any) -> Event:
     seed = obj.get("seed", "")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
         raise DocumentError("seed", f"expected a string, got {_kind(seed)}")
-    players = tuple(_player(p, f"players[{i}]") for i, p in enumerate(_list(_need(obj, "players", ""), "players")))
+    players = tuple(_plain_player(p) or _player(p, f"players[{i}]")
+                    for i, p in enumerate(_list(_need(obj, "players", ""), "players")))
     known: dict[str, Player] = {}
     for i, p in enumerate(players):
         if p.id in known:
             raise DocumentError(f"players[{i}].id", f"duplicate player id '{p.id}'")
         known[p.id] = p
-    rounds = tuple(_round(r, f"rounds[{i}]", ruleset, known)
+    passed: set[tuple[int, tuple[str, ...]]] = set()
+    rounds = tuple(_round(r, f"rounds[{i}]", ruleset, known, passed)
                    for i, r in enumerate(_list(obj.get("rounds", []), "rounds")))
     seen_rounds: dict[tuple[int, str], int] = {}
     for i, r in enumerate(rounds):
@@ -275,16 +374,27 @@ def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset
     """Nobody plays twice in one round, nor after their ``dropped_after`` round."""
     dropped = {p.id: (i, p.dropped_after) for i, p in enumerate(players) if p.dropped_after is not None}
     losses = {o.key for o in ruleset.outcomes if o.result == "loss"}
-    seated: dict[tuple[int, str], str] = {}
+    # Within one round nobody is seated twice (_round): only rounds sharing their number with
+    # another round (another stage) can seat a player twice in that round number.
+    numbers: dict[int, int] = {}
+    for rnd in rounds:
+        numbers[rnd.number] = numbers.get(rnd.number, 0) + 1
+    seated: dict[tuple[int, str], tuple[int, int, int]] = {}
     for i, rnd in enumerate(rounds):
+        shared = numbers[rnd.number] > 1
+        if not shared and not dropped:
+            continue
         for j, match in enumerate(rnd.matches):
             for k, pid in enumerate(match.players):
-                path = f"rounds[{i}].matches[{j}].players[{k}]"
-                where = seated.setdefault((rnd.number, pid), path)
-                if where != path:
-                    raise DocumentError(path, f"player '{pid}' already plays in round {rnd.number} ({where})")
+                if shared:
+                    where = seated.setdefault((rnd.number, pid), (i, j, k))
+                    if where != (i, j, k):
+                        raise DocumentError(f"rounds[{i}].matches[{j}].players[{k}]",
+                                            f"player '{pid}' already plays in round {rnd.number} "
+                                            "(rounds[{}].matches[{}].players[{}])".format(*where))
                 if pid not in dropped or rnd.number <= dropped[pid][1]:
                     continue
+                path = f"rounds[{i}].matches[{j}].players[{k}]"
                 # A one-player loss (a Missed Game, Star Trek 7.5.1) may stand for a round after a drop.
                 solo_loss = len(match.players) == 1 and match.outcomes is not None and match.outcomes[0] in losses
                 if not solo_loss:

@@ -95,7 +95,11 @@ class Ruleset:
         return max(o.points for o in self.outcomes)
 
     def check_outcomes(self, players: tuple[str, ...], outcomes: tuple[str, ...], path: str) -> None:
-        """Reject outcome combinations that cannot happen at one table."""
+        """Reject outcome combinations that cannot happen at one table.
+
+        The verdict may depend only on the number of players and the outcomes:
+        the document loader asks once per combination (``path`` only names where).
+        """
         omap = self.outcome_map
         solo = [o for o in outcomes if omap[o].solo]
         if len(players) == 1:
