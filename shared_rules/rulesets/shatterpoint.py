@@ -163,11 +163,32 @@ def _check_match(match: "Match", path: str, swiss: bool) -> None:
                             "3 Wounds (End of Match, Concession)")
 
 
+def _plain(match: "Match") -> bool:
+    """Whether :func:`_check_match` has nothing to say, seen quickly: a finished game between two
+    players with whole, non-negative Struggle Cards and Wounds, ended neither by time nor by a
+    concession. False leaves the match to :func:`_check_match`."""
+    outcomes, stats = match.outcomes, match.stats
+    if outcomes is None or stats is None or len(outcomes) != 2 or match.ending in ("time", "concession"):
+        return False
+    a, b = stats
+    for seat in a, b:
+        for name in STATS:
+            value = seat.get(name)
+            if value.__class__ is not int or value < 0:
+                return False
+    pair = (outcomes[0], outcomes[1])
+    if pair not in _PAIRS:
+        return False
+    return pair[0] != "draw" or all(a[n] == b[n] for n in STATS)
+
+
 def check_event(event: "Event") -> None:
     """Whole-event checks: result pairs, statistics, byes and unpaired losses."""
     for i, rnd in enumerate(event.rounds):
+        swiss = rnd.stage in SWISS_STAGES
         for j, match in enumerate(rnd.matches):
-            _check_match(match, f"rounds[{i}].matches[{j}]", rnd.stage in SWISS_STAGES)
+            if not _plain(match):
+                _check_match(match, f"rounds[{i}].matches[{j}]", swiss)
 
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:

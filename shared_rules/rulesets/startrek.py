@@ -154,9 +154,12 @@ _ENDING_PAIRS: Mapping[str, frozenset[tuple[str, str]]] = MappingProxyType({
 def _pair(outcomes: tuple[str, ...]) -> tuple[str, str]:
     """The two outcomes in a canonical order (winner-ish first)."""
     a, b = outcomes
-    rank = {"full-win": 0, "modified-win": 1, "bye": 2, "true-tie": 3, "modified-loss": 4, "full-loss": 5,
-            "missed-game": 6, "earned-bye": 7}
-    return (a, b) if rank[a] <= rank[b] else (b, a)
+    return (a, b) if _PAIR_RANK[a] <= _PAIR_RANK[b] else (b, a)
+
+
+_PAIR_RANK: Mapping[str, int] = MappingProxyType({
+    "full-win": 0, "modified-win": 1, "bye": 2, "true-tie": 3, "modified-loss": 4, "full-loss": 5,
+    "missed-game": 6, "earned-bye": 7})
 
 
 def edition_of(ruleset_id: str) -> str:
@@ -196,6 +199,10 @@ class StarTrekRuleset(Ruleset):
                                 "(Star Trek OP Guide 7.5.1, 13.5)")
 
 
+# Star Trek OP Guide 7.4, 7.4.1: the results whose differential needs both final scores.
+_SCORED_PAIRS = frozenset({("full-win", "full-loss"), ("modified-win", "modified-loss")})
+
+
 def _check_event(event: "Event") -> None:
     """Whole-event checks: endings match results, scores where the differential needs them, earned byes."""
     edition = edition_of(event.ruleset)
@@ -203,23 +210,26 @@ def _check_event(event: "Event") -> None:
     allowed = {p.id: p.earned_byes for p in event.players}
     for i, rnd in enumerate(event.rounds):
         for j, match in enumerate(rnd.matches):
-            path = f"rounds[{i}].matches[{j}]"
             ending = match.ending or "normal"
             if match.outcomes is None:
                 continue
             if len(match.players) == 1:
                 if ending != "normal":
-                    raise DocumentError(f"{path}.ending", f"'{ending}' needs a game between two players")
+                    raise DocumentError(f"rounds[{i}].matches[{j}].ending",
+                                        f"'{ending}' needs a game between two players")
             else:
                 pair = _pair(match.outcomes)
                 if ending != "normal" and pair not in _ENDING_PAIRS[ending]:
-                    raise DocumentError(f"{path}.ending", f"'{ending}' does not go with {list(match.outcomes)} "
-                                        "(Star Trek OP Guide 7.4.1, 7.9, 7.10)")
-                needs_scores = (pair in ({("full-win", "full-loss"), ("modified-win", "modified-loss")})
+                    raise DocumentError(f"rounds[{i}].matches[{j}].ending", f"'{ending}' does not go with "
+                                        f"{list(match.outcomes)} (Star Trek OP Guide 7.4.1, 7.9, 7.10)")
+                needs_scores = (pair in _SCORED_PAIRS
                                 and ending != "game-loss" and not (ending == "concession" and edition == "2e"))
                 if needs_scores and match.scores is None:
-                    raise DocumentError(f"{path}.scores", "both final scores are needed for the differential "
-                                        "(Star Trek OP Guide 7.4, 7.4.1)")
+                    raise DocumentError(f"rounds[{i}].matches[{j}].scores", "both final scores are needed for the "
+                                        "differential (Star Trek OP Guide 7.4, 7.4.1)")
+            if "earned-bye" not in match.outcomes:
+                continue
+            path = f"rounds[{i}].matches[{j}]"
             for seat, pid in enumerate(match.players):
                 if match.outcomes[seat] != "earned-bye":
                     continue

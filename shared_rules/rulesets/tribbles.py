@@ -28,7 +28,6 @@ Readings where the document is loose (the project's):
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -117,12 +116,14 @@ def _check_event(event: "Event") -> None:
 def _standings(event: "Event", ruleset: Ruleset) -> list[Any]:
     """The generic ranking; ``points`` printed as the total Tribbles score (7.5.2, 7.7)."""
     from ..standings.context import StandingsContext
-    from ..standings.engine import place_elimination, rank_swiss, standings_from_order
+    from ..standings.engine import place_elimination, rank_swiss, standing_line, standings_from_order
 
     ctx = StandingsContext(event, ruleset)
     lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx)))
     score = ctx.metric("tribbles-score")
-    return [replace(line, points=score[line.player]) for line in lines]
+    # dataclasses.replace(line, points=...), without its per-field dispatch
+    return [standing_line(line.rank, line.player, score[line.player], line.record, line.tiebreakers, line.dropped,
+                          line.extra) for line in lines]
 
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:

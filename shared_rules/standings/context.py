@@ -119,26 +119,51 @@ class StandingsContext:
                                              scores[1] if scores else None, (scores[0],) if scores else no_scores,
                                              stats[1] if stats else None, (stats[0],) if stats else (), match, 1)))
                     continue
-                for seat, pid in enumerate(ids):
+                if ids.__class__ is not tuple or (scores and scores.__class__ is not tuple) \
+                        or (stats and stats.__class__ is not tuple):
+                    self._add_table(match, number, stage, points_of, points)
+                    continue
+                for seat, pid in enumerate(ids):  # a pod: tuples, whose slices are the same tuples
                     games = history.get(pid)
                     if games is None:
                         continue
-                    opp = tuple(s for s in range(len(ids)) if s != seat)
                     pts = points_of[outcomes[seat]]
                     points[pid] += pts
-                    games.append(Game(
+                    after = seat + 1  # everyone else at the table, in seat order
+                    games.append(new(Game, (
                         number, stage, outcomes[seat], pts,
-                        tuple(ids[s] for s in opp),
+                        ids[:seat] + ids[after:],
                         scores[seat] if scores else None,
-                        tuple(scores[s] for s in opp) if scores else no_scores,
+                        scores[:seat] + scores[after:] if scores else no_scores,
                         stats[seat] if stats else None,
-                        tuple(stats[s] for s in opp) if stats else (),
-                        match, seat))
+                        stats[:seat] + stats[after:] if stats else (),
+                        match, seat)))
         self.rounds_played = len(numbers)
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
         self._results = {key: o.result for key, o in outcome_map.items()}
         self._records: dict[str, tuple[int, int, int]] | None = None
+
+    def _add_table(self, match: Match, number: int, stage: str, points_of: Mapping[str, Any],
+                   points: dict[str, Any]) -> None:
+        """Each seat's game of a table of any size (players, scores or stats not given as tuples)."""
+        ids, outcomes, scores, stats = match.players, match.outcomes, match.scores, match.stats
+        assert outcomes is not None
+        for seat, pid in enumerate(ids):
+            games = self.history.get(pid)
+            if games is None:
+                continue
+            opp = tuple(s for s in range(len(ids)) if s != seat)
+            pts = points_of[outcomes[seat]]
+            points[pid] += pts
+            games.append(Game(
+                number, stage, outcomes[seat], pts,
+                tuple(ids[s] for s in opp),
+                scores[seat] if scores else None,
+                tuple(scores[s] for s in opp) if scores else (),
+                stats[seat] if stats else None,
+                tuple(stats[s] for s in opp) if stats else (),
+                match, seat))
 
     def metric(self, key: str) -> Mapping[str, Any]:
         """The values of a registered value metric for every player (cached)."""

@@ -14,7 +14,7 @@ from .context import StandingsContext, is_counted
 from .metrics import get_metric
 
 __all__ = ["Standing", "order_groups", "rank_swiss", "compute_standings", "standings_json",
-           "place_elimination", "format_record"]
+           "place_elimination", "format_record", "standing_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,34 @@ class Standing:
                "dropped": self.dropped}
         row.update(self.extra)
         return row
+
+
+_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+_new_object = object.__new__
+_SETTERS = tuple(getattr(Standing, name).__set__
+                 for name in ("rank", "player", "points", "record", "tiebreakers", "dropped", "extra"))
+
+
+def standing_line(rank: int, player: str, points: float, record: str, tiebreakers: Mapping[str, Any],
+                  dropped: bool, extra: Mapping[str, Any] = _NO_EXTRA) -> Standing:
+    """``Standing(rank, player, points, record, tiebreakers, dropped, extra)``, built several times faster.
+
+    The frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``;
+    this sets the slots directly: the same object (and an empty ``extra`` by default).
+
+    >>> standing_line(1, "p1", 3, "1-0-0", {}, False) == Standing(1, "p1", 3, "1-0-0", {}, False)
+    True
+    """
+    line = _new_object(Standing)
+    set_rank, set_player, set_points, set_record, set_tiebreakers, set_dropped, set_extra = _SETTERS
+    set_rank(line, rank)
+    set_player(line, player)
+    set_points(line, points)
+    set_record(line, record)
+    set_tiebreakers(line, tiebreakers)
+    set_dropped(line, dropped)
+    set_extra(line, extra)
+    return line
 
 
 def _number(value: Any) -> Any:
@@ -99,12 +127,12 @@ def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
     match is the bracket's rule (best-of-three games, Star Trek's tie to the
     higher seed); the winner of a third-place playoff ranks above its loser.
     """
-    from ..brackets.advance import match_winner  # late: brackets build on standings
-    from ..errors import RulesError
-
     elim = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
     if not elim:
         return list(swiss_order)
+    from ..brackets.advance import match_winner  # late: brackets build on standings
+    from ..errors import RulesError
+
     depth: dict[str, int] = {}
     for step, rnd in enumerate(elim, start=1):
         for match in rnd.matches:
@@ -152,12 +180,13 @@ def standings_from_order(ctx: StandingsContext, order: Sequence[str],
                          reported: Sequence[tuple[str, str]] | None = None) -> list[Standing]:
     """Standings lines for an already ranked list of players."""
     pairs = tuple(reported if reported is not None else ctx.ruleset.reported)
-    values = {name: ctx.metric(key) for name, key in pairs}
+    columns = [(name, ctx.metric(key)) for name, key in pairs]
+    points, record, players = ctx.points, ctx.record, ctx.players
     out = []
     for rank, pid in enumerate(order, start=1):
-        tb = {name: values[name][pid] for name, _ in pairs}
-        out.append(Standing(rank, pid, ctx.points[pid], format_record(*ctx.record(pid)), tb,
-                            ctx.players[pid].dropped_after is not None))
+        tb = {name: values[pid] for name, values in columns}
+        out.append(standing_line(rank, pid, points[pid], format_record(*record(pid)), tb,
+                                 players[pid].dropped_after is not None))
     return out
 
 

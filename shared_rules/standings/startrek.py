@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from ..scoring.startrek import LOSSES, NO_GAME, WINS, differential, played_margin
+from ..scoring.startrek import LOSSES, NO_GAME, WINS, differential
 from .context import Game, is_counted
 from .metrics import GroupMetric, ValueMetric, register
 
@@ -143,11 +143,23 @@ class StarTrekDifferential(ValueMetric):
                 outcome, score = g.outcome, g.score
                 if ((match.ending is None or match.ending == "normal") and score is not None
                         and g.opponent_scores and other not in NO_GAME and (outcome in WINS or outcome in LOSSES)):
-                    # The common case, a game played to its end, without differential()'s dispatch.
+                    # The common case, a game played to its end, without differential()'s dispatch;
+                    # played_margin() inlined: min(max(x, 0), cap) written out, the same values and types.
                     if outcome in WINS:
-                        total += played_margin(score, g.opponent_scores[0], cap)
+                        winner, loser = score, g.opponent_scores[0]
                     else:
-                        total -= played_margin(g.opponent_scores[0], score, cap)
+                        winner, loser = g.opponent_scores[0], score
+                    winner = 0 if 0 > winner else winner
+                    winner = cap if cap < winner else winner
+                    loser = 0 if 0 > loser else loser
+                    loser = cap if cap < loser else loser
+                    margin = winner - loser
+                    if not margin > 0:
+                        margin = 1
+                    if outcome in WINS:
+                        total += margin
+                    else:
+                        total -= margin
                     continue
                 total += differential(
                     g.outcome, g.score, g.opponent_scores[0] if g.opponent_scores else None,
