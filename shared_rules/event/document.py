@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+from dataclasses import fields
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -34,6 +35,14 @@ def _frozen(value: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+
+# The model's frozen dataclasses set each field through object.__setattr__ in __init__; a
+# document's thousands of matches and players are built faster by setting the slots directly
+# (the same objects: every field given, in the order of the class; a field added to the class
+# makes the unpacking of these setters fail at once).
+_new_object = object.__new__
+_MATCH_SLOTS = tuple(getattr(Match, f.name).__set__ for f in fields(Match))
+_PLAYER_SLOTS = tuple(getattr(Player, f.name).__set__ for f in fields(Player))
 
 
 def _extra(obj: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
@@ -103,7 +112,17 @@ def _plain_player(obj: Any) -> Player | None:
     if (pid.__class__ is not str or name.__class__ is not str or entry.__class__ is not int or entry < 0
             or not pid.strip() or not name.strip()):
         return None
-    return Player(pid, name, entry, None, False, None, 0, _NO_EXTRA)
+    player = _new_object(Player)
+    set_id, set_name, set_entry, set_birth_year, set_late, set_dropped, set_earned, set_extra = _PLAYER_SLOTS
+    set_id(player, pid)
+    set_name(player, name)
+    set_entry(player, entry)
+    set_birth_year(player, None)
+    set_late(player, False)
+    set_dropped(player, None)
+    set_earned(player, 0)
+    set_extra(player, _NO_EXTRA)
+    return player
 
 
 def _player(raw: Any, path: str) -> Player:
@@ -248,6 +267,7 @@ def _matches(raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player
     low, high = ruleset.match_sizes
     vocabulary = ruleset.outcome_keys
     endings = ruleset.endings
+    set_players, set_outcomes, set_table, set_scores, set_stats, set_ending, set_games, set_extra = _MATCH_SLOTS
     out: list[Match] = []
     append = out.append
     for i, obj in enumerate(raw):
@@ -302,8 +322,16 @@ def _matches(raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player
         if not fine or "games" in obj and obj["games"] is not None:
             append(_match(obj, f"{path}.matches[{i}]", ruleset, known))
             continue
-        extra = _NO_EXTRA if obj.keys() <= _MATCH_SET else _extra(obj, _MATCH_FIELDS)
-        append(Match(tuple(ids), outcomes, table, scores, stats, ending, None, extra))
+        match = _new_object(Match)  # Match(tuple(ids), outcomes, table, scores, stats, ending, None, extra)
+        set_players(match, tuple(ids))
+        set_outcomes(match, outcomes)
+        set_table(match, table)
+        set_scores(match, scores)
+        set_stats(match, stats)
+        set_ending(match, ending)
+        set_games(match, None)
+        set_extra(match, _NO_EXTRA if obj.keys() <= _MATCH_SET else _extra(obj, _MATCH_FIELDS))
+        append(match)
     return tuple(out)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, NamedTuple
 
@@ -14,6 +15,8 @@ __all__ = ["Game", "StandingsContext", "is_counted"]
 
 
 _OUTCOME = operator.itemgetter(2)  # Game.outcome, for map()
+_OPPONENTS = operator.itemgetter(4)  # Game.opponents
+_chain = itertools.chain.from_iterable
 
 
 class Game(NamedTuple):
@@ -195,13 +198,12 @@ class StandingsContext:
         table = self.memo.get("opponents-in-context")
         if table is None:
             history = self.history
+            known = history.__contains__
             table = self.memo["opponents-in-context"] = {}
             for player, games in history.items():
-                opps = []
-                for g in games:
-                    for opp in g.opponents:
-                        if opp in history:
-                            opps.append(opp)
+                opps = list(_chain(map(_OPPONENTS, games)))
+                if not all(map(known, opps)):  # someone the context leaves out
+                    opps = [opp for opp in opps if opp in history]
                 table[player] = opps
         return table[pid]
 
@@ -212,10 +214,7 @@ class StandingsContext:
         if found is None:
             skip = key[1]
             found = self.memo[key] = {}
+            skipped = skip.__contains__
             for player, games in self.history.items():
-                n = len(games)
-                for g in games:
-                    if g.outcome in skip:
-                        n -= 1
-                found[player] = n
+                found[player] = len(games) - sum(map(skipped, map(_OUTCOME, games)))
         return found

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -31,8 +31,11 @@ class Standing:
 
     def to_json(self) -> dict[str, Any]:
         """The line as EVENT-FORMAT.md's ``standings`` entry."""
-        row = {"rank": self.rank, "player": self.player, "points": _number(self.points),
-               "record": self.record, "tiebreakers": {k: _number(v) for k, v in self.tiebreakers.items()},
+        points = self.points
+        row = {"rank": self.rank, "player": self.player,
+               "points": points if points.__class__ is int else _number(points),
+               "record": self.record,
+               "tiebreakers": {k: v if v.__class__ is int else _number(v) for k, v in self.tiebreakers.items()},
                "dropped": self.dropped}
         row.update(self.extra)
         return row
@@ -40,8 +43,7 @@ class Standing:
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 _new_object = object.__new__
-_SETTERS = tuple(getattr(Standing, name).__set__
-                 for name in ("rank", "player", "points", "record", "tiebreakers", "dropped", "extra"))
+_SETTERS = tuple(getattr(Standing, f.name).__set__ for f in fields(Standing))  # a new field fails the unpacking
 
 
 def standing_line(rank: int, player: str, points: float, record: str, tiebreakers: Mapping[str, Any],
