@@ -13,7 +13,10 @@ with house rules), written to a temporary file. Figures:
 - ``whole``: the command line as a subprocess, from process start to exit
   (interpreter start, imports, reading and validating the document, ranking,
   writing the JSON to /dev/null); best and median of ``--repeat`` runs, after
-  one checked run whose output must equal the in-process result. Not taken
+  one checked run whose output must equal the in-process result. The modules'
+  byte-code caches are kept in the temporary directory (``PYTHONPYCACHEPREFIX``;
+  the checked run writes them), as an installed package has them;
+  ``--no-bytecode-cache`` compiles every module at each start instead. Not taken
   inside Pyodide (no processes there).
 - in-process split, best of ``--repeat``: ``load`` (read the file, decode and
   validate it: the CLI's ``_read_event``), ``rank`` (``standings_json``) and
@@ -54,10 +57,24 @@ def _best(fn, repeat: int) -> float:
     return best
 
 
-def _run_cli(path: str) -> float:
+def _cli_env(tmp: str, bytecode_cache: bool) -> dict[str, str]:
+    """The CLI's environment: byte-code caches written to (and read from) a folder of the temporary
+    directory, as an installed package has them, unless ``bytecode_cache`` is false."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    if bytecode_cache:
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "no-pycache")  # empty: nothing cached is read
+    return env
+
+
+def _run_cli(path: str, env: dict[str, str]) -> float:
     """One whole CLI call: seconds from spawn to exit."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "shared_rules", "standings", path], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "shared_rules", "standings", path], cwd=ROOT, env=env,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
     if proc.returncode:
@@ -77,9 +94,10 @@ print(os.wait4(pid, 0)[2].ru_maxrss)
 """
 
 
-def _cli_rss_mib(path: str) -> float:
+def _cli_rss_mib(path: str, env: dict[str, str]) -> float:
     """The whole CLI process's maximum resident set (MiB)."""
-    proc = subprocess.run([sys.executable, "-c", _RSS, path], cwd=ROOT, capture_output=True, text=True, check=True)
+    proc = subprocess.run([sys.executable, "-c", _RSS, path], cwd=ROOT, env=env, capture_output=True, text=True,
+                          check=True)
     return int(proc.stdout) / 1024
 
 
@@ -88,7 +106,8 @@ def _json_text(result) -> str:
     return json.dumps(result, ensure_ascii=False, indent=1) + "\n"
 
 
-def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: bool) -> list[dict]:
+def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: bool,
+            bytecode_cache: bool = True) -> list[dict]:
     """Time each ruleset: the whole CLI process (when ``whole``) and the in-process split."""
     from shared_rules import cli
     from shared_rules.standings import standings_json
@@ -97,6 +116,7 @@ def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: 
 
     out = []
     with tempfile.TemporaryDirectory(prefix="bench-standings-") as tmp:
+        env = _cli_env(tmp, bytecode_cache)
         for ruleset in rulesets:
             path = os.path.join(tmp, f"{ruleset}.json")
             with open(path, "w", encoding="utf-8") as fh:
@@ -106,14 +126,14 @@ def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: 
             text = _cli_text(result)
             row = {"ruleset": ruleset}
             if whole:
-                check = subprocess.run([sys.executable, "-m", "shared_rules", "standings", path], cwd=ROOT,
+                check = subprocess.run([sys.executable, "-m", "shared_rules", "standings", path], cwd=ROOT, env=env,
                                        capture_output=True, text=True, encoding="utf-8")
                 if check.returncode or check.stdout != text:
                     raise SystemExit(f"{ruleset}: the CLI's output differs from the in-process result "
                                      f"(exit {check.returncode}: {check.stderr.strip()[-200:]})")
-                times = [_run_cli(path) for _ in range(repeat)]
+                times = [_run_cli(path, env) for _ in range(repeat)]
                 row.update(whole_best_s=round(min(times), 3), whole_median_s=round(statistics.median(times), 3),
-                           rss_mib=round(_cli_rss_mib(path), 1))
+                           rss_mib=round(_cli_rss_mib(path, env), 1))
             row.update(load_s=round(_best(lambda: cli._read_event(path), repeat), 3),
                        rank_s=round(_best(lambda: standings_json(event), repeat), 3),
                        out_s=round(_best(lambda: _cli_text(result), repeat), 3))
@@ -128,9 +148,9 @@ def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: 
     return out
 
 
-def _print(runtime: str, players: int, rounds: int, repeat: int, rows: list[dict]) -> None:
+def _print(runtime: str, players: int, rounds: int, repeat: int, rows: list[dict], note: str = "") -> None:
     load = "" if sys.platform == "emscripten" else f", load average {os.getloadavg()[0]:.2f}"
-    print(f"{runtime}: {players} players, {rounds} rounds, best/median of {repeat}{load}")
+    print(f"{runtime}: {players} players, {rounds} rounds, best/median of {repeat}{load}{note}")
     whole = "whole_best_s" in rows[0]
     if whole:
         print(f"  {'ruleset':<13} {'whole best':>10} {'median':>7} {'load':>6} {'rank':>6} {'out':>6}"
@@ -158,14 +178,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--rulesets", nargs="+", choices=RULESET_IDS, default=list(RULESET_IDS))
     parser.add_argument("--here", action="store_true", help="measure only in this runtime")
+    parser.add_argument("--no-bytecode-cache", action="store_true",
+                        help="run the CLI without byte-code caches (every module compiled at each start)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     runtime = "pyodide" if sys.platform == "emscripten" else "cpython"
-    rows = measure(args.players, args.rounds, args.repeat, args.rulesets, whole=runtime == "cpython")
+    rows = measure(args.players, args.rounds, args.repeat, args.rulesets, whole=runtime == "cpython",
+                   bytecode_cache=not args.no_bytecode_cache)
     if args.json:
         print(json.dumps(rows))
         return
-    _print(f"{runtime} {sys.version.split()[0]}", args.players, args.rounds, args.repeat, rows)
+    _print(f"{runtime} {sys.version.split()[0]}", args.players, args.rounds, args.repeat, rows,
+           ", no byte-code cache" if args.no_bytecode_cache and runtime == "cpython" else "")
     if args.here or runtime == "pyodide":
         return
     sys.stdout.flush()

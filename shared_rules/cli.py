@@ -20,21 +20,19 @@ stderr and exits with status 2. No traceback ever reaches a user.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import sys
-from typing import Any, Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ._json import dumps_indented
 from .errors import RulesError
 
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
 __all__ = ["main"]
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
-        raise RulesError(f"usage: {message} (see python -m shared_rules --help)")
 
 
 def _read_event(path: str) -> Any:
@@ -187,6 +185,12 @@ _EVENT_COMMANDS = (
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # late: a plain ``COMMAND FILE`` call does without it (see _plain_call)
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # one line, not argparse's usage block
+            raise RulesError(f"usage: {message} (see python -m shared_rules --help)")
+
     parser = _Parser(prog="python -m shared_rules", description="Topcut rules engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, text, run in _EVENT_COMMANDS:
@@ -222,10 +226,26 @@ def output_text(result: Any) -> str:
     return dumps_indented(result) + "\n"
 
 
+def _plain_call(argv: Sequence[str] | None) -> Any:
+    """The parsed arguments of ``COMMAND FILE`` for an event command, as argparse would give them
+    (FILE not an option: ``-`` or not starting with ``-``), without building the parser; else None."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if len(argv) != 2:
+        return None
+    command, file = argv
+    if file != "-" and file.startswith("-"):
+        return None
+    for name, _, run in _EVENT_COMMANDS:
+        if name == command:
+            return SimpleNamespace(command=name, file=file, run=run)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
-        args = _parser().parse_args(argv)
+        args = _plain_call(argv) or _parser().parse_args(argv)
         result = args.run(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
