@@ -4,11 +4,15 @@ operation vocabulary (their error messages name a value's JSON type the same way
 from __future__ import annotations
 
 import json
+import sys
 from json.encoder import encode_basestring as _string  # the C function when _json is there, as json.dumps uses
 from typing import Any
 
 __all__ = ["json_kind", "dumps_indented"]
 
+#: From Python 3.14 json's C encoder writes indented JSON too (Pyodide 314: 0.03 s against this
+#: module's 0.09 s for 4,096 standings lines): then json.dumps itself is the faster.
+_C_INDENT = sys.version_info >= (3, 14)
 _INF = float("inf")
 _float_repr = float.__repr__
 _int_repr = int.__repr__
@@ -40,8 +44,8 @@ def json_kind(value: Any) -> str:
 def dumps_indented(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=False, indent=1)``, the same text, several times faster.
 
-    The standard encoder writes indented JSON in pure Python, one generator per
-    container; this writes plain dicts, lists, tuples, strings, numbers, booleans
+    Before Python 3.14 the standard encoder writes indented JSON in pure Python,
+    one generator per container; this writes plain dicts, lists, tuples, strings, numbers, booleans
     and None directly. Anything else (a subclass, a non-string key, a nesting
     too deep) is handed to ``json.dumps`` itself, so the text, and any error, are
     the standard library's.
@@ -50,6 +54,8 @@ def dumps_indented(value: Any) -> str:
     >>> dumps_indented(doc) == json.dumps(doc, ensure_ascii=False, indent=1)
     True
     """
+    if _C_INDENT:
+        return json.dumps(value, ensure_ascii=False, indent=1)
     parts: list[str] = []
     try:
         _write(value, parts, "\n")
