@@ -97,8 +97,37 @@ class PushablePage:
         self.cdp.send("ServiceWorker.deliverPushMessage",
                       {"origin": origin, "registrationId": self.registrations[scope], "data": data})
 
+    def deliver_until_shown(self, origin: str, scope: str, data: str, tag: str, attempts: int = 3,
+                            wait_ms: int = 10_000) -> list[dict]:
+        """Deliver a push and return the notifications then shown under ``tag``.
+
+        A DevTools delivery is occasionally lost on a loaded machine (nothing reaches the worker, no
+        error); it is then delivered again: the same tag replaces, so at most one notification shows.
+        """
+        for _ in range(attempts):
+            self.deliver(origin, scope, data)
+            shown = self.page.evaluate(_SHOWN_UNDER_TAG, [scope, tag, wait_ms])
+            if shown:
+                return shown
+        return []
+
     def close(self) -> None:
         self.context.close()
+
+
+# Poll in the page (one evaluate) for the notifications of the worker at a scope under a tag.
+_SHOWN_UNDER_TAG = """async ([scope, tag, ms]) => {
+  const registration = await navigator.serviceWorker.getRegistration(scope);
+  for (let waited = 0; registration && waited < ms; waited += 50) {
+    const found = await registration.getNotifications({ tag });
+    if (found.length) {
+      return found.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url,
+                                 table: n.data && n.data.table }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return [];
+}"""
 
 
 def open_page(browser, viewport: dict | None = None, sync_ms: int = 700, **context_args):

@@ -107,11 +107,7 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
         assert payload["body"] == "Round 1 — table 12 vs Misty W."
 
         # Hand the decrypted message to the service worker as the browser's push service would.
-        phone_page.deliver(origin, origin + "/push-test/", json.dumps(payload))
-        wait_js(page, "async () => (await window.pushTest.registration.getNotifications()).length > 0",
-                timeout=10_000)
-        shown = page.evaluate("""async () => (await window.pushTest.registration.getNotifications())
-            .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url, table: n.data.table }))""")
+        shown = phone_page.deliver_until_shown(origin, origin + "/push-test/", json.dumps(payload), payload["tag"])
         assert shown == [{"title": "Pallet Town Cup", "body": "Round 1 — table 12 vs Misty W.",
                           "tag": f"{eid}:round:swiss:1", "url": f"{origin}/#/event/{eid}/player", "table": 12}]
 
