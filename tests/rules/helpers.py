@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import unittest
 from fractions import Fraction
 from typing import Any, Callable, Sequence
@@ -23,6 +24,15 @@ GOLDEN = os.path.join(HERE, os.pardir, "golden")
 
 
 # ---------------------------------------------------------------- event documents
+
+def json_file(case: unittest.TestCase, doc: Any) -> str:
+    """``doc`` written to a temporary .json file, removed when the test ends (for command-line tests)."""
+    handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8")
+    with handle:
+        json.dump(doc, handle)
+    case.addCleanup(os.unlink, handle.name)
+    return handle.name
+
 
 def players(ids: str, **dropped: int) -> list[dict[str, Any]]:
     """One player per character of ``ids``, entered in that order; ``x=2`` drops x after round 2."""

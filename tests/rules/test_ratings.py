@@ -14,9 +14,10 @@ import io
 import json
 import os
 import random
-import tempfile
 import unittest
 from typing import Any
+
+from tests.rules.helpers import json_file
 
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
@@ -274,11 +275,7 @@ PINNED = [1445, 1587, 1540, 1399, 1564, 1454, 1555, 1475, 35996]
 
 class CommandLineTest(unittest.TestCase):
     def _file(self, doc: dict[str, Any]) -> str:
-        handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8")
-        with handle:
-            json.dump(doc, handle)
-        self.addCleanup(os.unlink, handle.name)
-        return handle.name
+        return json_file(self, doc)
 
     def _cli(self, *argv: str) -> tuple[int, Any, str]:
         out, err = io.StringIO(), io.StringIO()

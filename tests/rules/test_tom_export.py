@@ -12,6 +12,8 @@ import unittest
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from tests.rules.helpers import json_file
+
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError
 from shared_rules.event import load_event
@@ -281,11 +283,7 @@ def _cli(*argv: str) -> tuple[int, str, str]:
 
 class ExportCommand(unittest.TestCase):
     def _file(self, doc: dict[str, Any]) -> str:
-        handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8")
-        with handle:
-            json.dump(doc, handle)
-        self.addCleanup(os.unlink, handle.name)
-        return handle.name
+        return json_file(self, doc)
 
     def test_export_tdf_prints_the_file_or_writes_it(self) -> None:
         document = import_tdf(read("harness/cup/19-final.tdf"))

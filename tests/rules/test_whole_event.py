@@ -10,6 +10,8 @@ import tempfile
 import unittest
 from typing import Any
 
+from tests.rules.helpers import json_file
+
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
@@ -154,11 +156,7 @@ class WholeEventTest(unittest.TestCase):
 
 class SubcommandTest(unittest.TestCase):
     def _file(self, doc: dict[str, Any]) -> str:
-        handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8")
-        with handle:
-            json.dump(doc, handle)
-        self.addCleanup(os.unlink, handle.name)
-        return handle.name
+        return json_file(self, doc)
 
     def test_pair_after_the_swiss_without_a_cut_says_the_event_is_complete(self) -> None:
         doc = new_doc("shatterpoint", 8, 3, seed="nocut")
