@@ -258,7 +258,55 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
             "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo}
                          for o in rs.outcomes],
             "endings": list(rs.endings), "match_sizes": list(rs.match_sizes),
-            "time_limits": {str(k): v for k, v in rs.time_limits.items()}}
+            "time_limits": {str(k): v for k, v in rs.time_limits.items()}, "ui": _provisional_ui(rs.id)}
+
+
+# ---------------------------------------------------------------- PROVISIONAL: screen descriptors
+# Stands in for the "ui" the game objects of shared_rules describe (issue #14) until they do;
+# replaced by their data at merge. The shape is the one the PWA renders from (result form, timer,
+# round start, penalties).
+
+_LEVELS = [["0", "Level 0 \u2014 verbal warning"], ["1", "Level 1 \u2014 written warning"],
+           ["2", "Level 2 \u2014 turn loss"], ["3", "Level 3 \u2014 game loss"],
+           ["4", "Level 4 \u2014 disqualification"]]
+_LEVEL_PENALTIES = {"system": "levels", "choices": _LEVELS, "floor": ["0", "1"], "infraction_field": True,
+                    "hint": "Star Trek OP Guide Appendix B: a repeat of the same infraction is upgraded one level."}
+_GENERIC_PENALTIES = {"system": "kinds", "choices": [["warning", "Warning"], ["game-loss", "Game loss"],
+                                                     ["disqualification", "Disqualification"]],
+                      "floor": ["warning"], "infraction_field": False, "hint": None}
+_TREK_SCORES = {"legend": "Final scores", "min": None}
+_PROVISIONAL = {
+    "doomtown": {"time_called": {"inputs": ["control", "influence", "bullets"], "uses": None}},
+    "agot": {"time_called": {"inputs": ["power"], "uses": None}},
+    "shatterpoint": {
+        "stats": {"legend": "Struggle cards and wounds", "table_size": 2,
+                  "fields": [{"key": "struggle", "label": "Struggle cards", "max": 3},
+                             {"key": "wounds", "label": "Wounds", "max": None}]},
+        "time_called": {"inputs": [], "uses": "stats"},
+        "notes": [{"at_or_below_ms": 30 * 60 * 1000, "text": "Mission Critical"}],
+        "attack_dice": 5,
+        "penalties": {"system": "kinds", "choices": [["warning", "Warning"], ["ejection", "Ejection"]],
+                      "floor": ["warning"], "infraction_field": False, "hint": None}},
+    "startrek-1e": {"scores": _TREK_SCORES, "time_called": {"inputs": [], "uses": "scores"},
+                    "penalties": _LEVEL_PENALTIES},
+    "startrek-2e": {"scores": _TREK_SCORES,
+                    "time_called": {"inputs": ["planet_missions", "space_missions"], "uses": "scores"},
+                    "penalties": _LEVEL_PENALTIES},
+    "tribbles": {"scores": {"legend": "Pod scores (points this round)", "min": 0}, "penalties": _LEVEL_PENALTIES},
+}
+
+
+def _provisional_ui(ruleset_id: str) -> dict[str, Any]:
+    """PROVISIONAL: what the screens draw for a ruleset, until the game objects describe it."""
+    game = _PROVISIONAL.get(ruleset_id, {})
+    return json.loads(json.dumps({
+        "result": {"stats": game.get("stats"), "scores": game.get("scores"),
+                   "best_of_three": "always" if ruleset_id.startswith("pokemon") else "elimination",
+                   "time_called": game.get("time_called")},
+        "timer": {"notes": game.get("notes", [])},
+        "round_start": {"attack_dice": game.get("attack_dice", 0)},
+        "penalties": game.get("penalties", _GENERIC_PENALTIES),
+    }))
 
 
 def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
