@@ -54,8 +54,8 @@ def fold(event_id: str, reset: bool, base: Any, confirmed: list[dict[str, Any]],
 
     ``confirmed``: ``[{server_seq, op}]`` after the worker's cursor (older ones are skipped);
     ``pending``: full operations (envelope + payload) in device order. A pending
-    operation the rules refuse is left out and reported in ``local_rejections``
-    (the server will refuse it too; the device shows why where it happened).
+    operation the rules refuse is left out and reported in ``local_rejections`` as ``{op_id, reason, code}``
+    (the server will refuse it too, with the same code; the device shows why where it happened).
     """
     from shared_rules.state import apply, from_event_document, initial_state, replay
     entry = _EVENTS.get(event_id)
@@ -76,7 +76,7 @@ def fold(event_id: str, reset: bool, base: Any, confirmed: list[dict[str, Any]],
         try:
             state = apply(state, op)
         except RulesError as exc:
-            rejections.append({"op_id": op.get("op_id"), "reason": str(exc)})
+            rejections.append({"op_id": op.get("op_id"), "reason": str(exc), "code": _code(exc)})
     entry["state"] = state
     out: dict[str, Any] = {"cursor": entry["cursor"], "local_rejections": rejections}
     if with_state:
@@ -88,17 +88,22 @@ def state(event_id: str) -> dict[str, Any]:
     return _current(event_id)
 
 
+def _code(exc: RulesError) -> str:
+    """A refusal's error code, as the server records it on the refused row (``round-frozen``, ``not-authorized``...)."""
+    return getattr(exc, "code", "operation-rejected")
+
+
 def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
-    """Would this operation apply on top of the current state? ``{ok, reason}``."""
+    """Would this operation apply on top of the current state? ``{ok, reason, code}`` (code: None when ok)."""
     from shared_rules.state import apply, cap_problem
     too_big = cap_problem(op.get("type", ""), op.get("payload"))
     if too_big is not None:
-        return {"ok": False, "reason": too_big}
+        return {"ok": False, "reason": too_big, "code": "field-too-large"}  # the server's code for it too
     try:
         apply(_current(event_id), op)
-        return {"ok": True, "reason": None}
+        return {"ok": True, "reason": None, "code": None}
     except RulesError as exc:
-        return {"ok": False, "reason": str(exc)}
+        return {"ok": False, "reason": str(exc), "code": _code(exc)}
 
 
 # ---------------------------------------------------------------- derived numbers

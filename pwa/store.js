@@ -162,7 +162,10 @@ export class EventStore extends EventTarget {
     await this.refold();
   }
 
-  /** Problems to show where they happened: refused by the server, or by the rules on this device. */
+  /**
+   * Problems to show where they happened: refused by the server, or by the rules on this device
+   * (``server: false``). ``error`` is the refusal's code either way ("round-frozen", "not-authorized"...).
+   */
   problems() {
     const out = [];
     for (const row of this.rows) {
@@ -171,7 +174,7 @@ export class EventStore extends EventTarget {
     for (const r of this.localRejections) {
       const seq = Number(r.op_id.split(":").pop());
       const row = this.rows.find((x) => x.seq === seq);
-      if (row) out.push({ seq, op: row.op, reason: r.reason, error: "local", server: false });
+      if (row) out.push({ seq, op: row.op, reason: r.reason, error: r.code ?? "operation-rejected", server: false });
     }
     return out;
   }

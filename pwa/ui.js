@@ -275,8 +275,8 @@ export function statusBadge(status) {
 /** What to do about a refused operation, by its error code. */
 export function adviceFor(problem) {
   if (problem.error === "not-authorized") return "Your role may not do this: ask the head judge or the organizer.";
-  if (/record cannot change/.test(problem.reason || "")) return "This round is frozen: ask the head judge.";
-  if (/already paired|reload/.test(problem.reason || "")) return "Someone else did this first: check the screen and try again if needed.";
+  if (problem.error === "round-frozen") return "This round is frozen: ask the head judge.";
+  if (problem.error === "already-paired") return "Someone else did this first: check the screen and try again if needed.";
   if (!problem.server) return "The rules refuse this on this device: correct it and enter it again.";
   return "Check the details, enter it again if needed, then dismiss this message.";
 }

@@ -97,3 +97,20 @@ def test_standings_name_each_tiebreaker_as_its_document_does():
     out = api.standings("s")
     keys = list(out["standings"][0]["tiebreakers"])
     assert list(out["labels"]) == keys and out["labels"]["owp"] == "Op Win %"
+
+
+def test_check_op_and_the_fold_name_a_refusal_by_the_code_the_server_records():
+    from tests.rules.test_state_reducer import Event
+
+    api = _rules_api()
+    ev = Event(4, ruleset="custom")
+    api.fold("c", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
+    fine = ev.log.op("player.register", {"player": {"id": "p9", "name": "Nine"}}, role="scorekeeper")
+    assert api.check_op("c", fine) == {"ok": True, "reason": None, "code": None}
+    forbidden = ev.log.op("player.register", {"player": {"id": "p8", "name": "Eight"}}, role="player", player="p1")
+    refused = api.check_op("c", forbidden)
+    assert (refused["ok"], refused["code"]) == (False, "not-authorized") and refused["reason"]
+    too_big = ev.log.op("penalty.issue", {"player": "p1", "reason": "x" * 5000})
+    assert api.check_op("c", too_big)["code"] == "field-too-large"
+    out = api.fold("c", False, None, [], [forbidden])
+    assert [(r["op_id"], r["code"]) for r in out["local_rejections"]] == [(forbidden["op_id"], "not-authorized")]
