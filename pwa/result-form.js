@@ -1,12 +1,16 @@
-// The result form: exactly the fields the ruleset needs (outcomes always;
-// Shatterpoint struggle cards and wounds and how the game ended; Star Trek
-// scores and how the game ended; Tribbles pod scores; best-of-three games in
-// elimination and Pokémon), plus the time-called helpers of shared_rules.game_end.
+// The result form: exactly the fields the ruleset needs, drawn from the ruleset's
+// screen descriptor (rules_api.ruleset_info()["ui"]["result"]): outcomes always;
+// per-player stats (Shatterpoint's struggle cards and wounds) and how the game
+// ended; scores (Star Trek final scores, Tribbles pod scores); best-of-three
+// games; and the time-called helper of shared_rules.game_end with the inputs it asks for.
 import { rules } from "./rules-client.js";
 import { rulesetInfo } from "./timer.js";
-import { field, h, label, nameOf, numberInput, replace, select } from "./ui.js";
+import { field, h, label, nameOf, numberInput, select } from "./ui.js";
 
-const STARTREK = ["startrek-1e", "startrek-2e"];
+// How a stat's accessible name reads per player: "Struggle cards claimed by Ada" (the descriptor gives the label).
+const STAT_ACTION = { struggle: "claimed by", wounds: "inflicted by" };
+const statAria = (stat, name) => `${stat.label} ${STAT_ACTION[stat.key] || "of"} ${name}`;
+const optionalNumber = (value) => (value === null || value === undefined ? null : String(value));
 
 function firstOf(outcomes, result) {
   return outcomes.find((o) => !o.solo && o.result === result)?.key;
@@ -18,7 +22,6 @@ function firstOf(outcomes, result) {
  */
 export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "Save result", initial = null, helpers = true }) {
   const info = await rulesetInfo(state);
-  const ruleset = state.ruleset;
   const players = match.players;
   const paired = info.outcomes.filter((o) => !o.solo);
   const outcomeSelects = players.map((pid, i) =>
@@ -40,29 +43,16 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
   sections.push(h("fieldset", {}, h("legend", {}, "Outcome per player"),
     players.map((pid, i) => field(nameOf(state, pid), outcomeSelects[i]))));
 
-  let stats = null;
-  let scores = null;
+  const ui = info.ui.result;
+  const stats = statsSection(state, players, ui.stats, sections);
+  const scores = scoresSection(state, players, ui.scores, sections);
   let ending = null;
   let games = null;
-  if (ruleset === "shatterpoint" && players.length === 2) {
-    stats = players.map((pid) => ({
-      struggle: numberInput({ "aria-label": `Struggle cards claimed by ${nameOf(state, pid)}`, max: "3" }),
-      wounds: numberInput({ "aria-label": `Wounds inflicted by ${nameOf(state, pid)}` }),
-    }));
-    sections.push(h("fieldset", { class: "stats" }, h("legend", {}, "Struggle cards and wounds"),
-      players.map((pid, i) => h("div", { class: "row" }, h("span", { class: "who" }, nameOf(state, pid)),
-        field("Struggle cards", stats[i].struggle), field("Wounds", stats[i].wounds)))));
-  }
-  if (STARTREK.includes(ruleset) || ruleset === "tribbles") {
-    scores = players.map((pid) => numberInput({ "aria-label": `Score of ${nameOf(state, pid)}`, min: ruleset === "tribbles" ? "0" : null }));
-    sections.push(h("fieldset", { class: "scores" }, h("legend", {}, ruleset === "tribbles" ? "Pod scores (points this round)" : "Final scores"),
-      players.map((pid, i) => field(nameOf(state, pid), scores[i]))));
-  }
   if (info.endings.length && players.length >= 2) {
     ending = select([["", "—"], ...info.endings.map((e) => [e, label(e)])], { name: "ending" });
     sections.push(field("How the game ended", ending));
   }
-  const bestOfThree = players.length === 2 && (rnd.stage === "elimination" || ruleset.startsWith("pokemon"));
+  const bestOfThree = players.length === 2 && (ui.best_of_three === "always" || rnd.stage === "elimination");
   if (bestOfThree) {
     const opts = [["", "not played"], ...players.map((p) => [p, nameOf(state, p)]), ["tie", "tie"]];
     games = [1, 2, 3].map((n) => select(opts, { "aria-label": `Winner of game ${n}` }));
@@ -80,14 +70,14 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
   const num = (input) => (input.value === "" ? null : Number(input.value));
 
   if (helpers) {
-    const helper = await timeCalledHelper(state, players, { stats, scores, setOutcomes, ending });
+    const helper = timeCalledHelper(state, players, ui.time_called, { stats, scores, setOutcomes, ending });
     if (helper) sections.push(helper);
   }
 
   if (initial) {
     setOutcomes(initial.outcomes || []);
     initial.scores?.forEach((s, i) => { if (scores?.[i]) scores[i].value = s; });
-    initial.stats?.forEach((s, i) => { if (stats?.[i]) { stats[i].struggle.value = s.struggle; stats[i].wounds.value = s.wounds; } });
+    initial.stats?.forEach((s, i) => { if (stats?.[i]) for (const [key, input] of Object.entries(stats[i])) input.value = s[key]; });
     if (ending && initial.ending) ending.value = initial.ending;
   }
 
@@ -99,8 +89,8 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
         error.textContent = "Choose an outcome for every player.";
         return;
       }
-      if (stats && stats.some((s) => s.struggle.value !== "" || s.wounds.value !== "")) {
-        result.stats = stats.map((s) => ({ struggle: num(s.struggle) ?? 0, wounds: num(s.wounds) ?? 0 }));
+      if (stats && stats.some((s) => Object.values(s).some((input) => input.value !== ""))) {
+        result.stats = stats.map((s) => Object.fromEntries(Object.entries(s).map(([key, input]) => [key, num(input) ?? 0])));
       }
       if (scores && scores.some((s) => s.value !== "")) result.scores = scores.map((s) => num(s) ?? 0);
       if (ending?.value) result.ending = ending.value;
@@ -112,33 +102,48 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
   return form;
 }
 
-/** "Time called" panel for the rulesets that have a helper; fills the form's outcomes. */
-async function timeCalledHelper(state, players, { stats, scores, setOutcomes, ending }) {
-  const ruleset = state.ruleset;
-  if (players.length !== 2) return null;
+/** Per-player stats (``ui.result.stats``) for a table of its size: [{key: input}] per player, or null. */
+function statsSection(state, players, desc, sections) {
+  if (!desc || players.length !== desc.table_size) return null;
+  const stats = players.map((pid) => Object.fromEntries(desc.fields.map((stat) =>
+    [stat.key, numberInput({ "aria-label": statAria(stat, nameOf(state, pid)), max: optionalNumber(stat.max) })])));
+  sections.push(h("fieldset", { class: "stats" }, h("legend", {}, desc.legend),
+    players.map((pid, i) => h("div", { class: "row" }, h("span", { class: "who" }, nameOf(state, pid)),
+      desc.fields.map((stat) => field(stat.label, stats[i][stat.key]))))));
+  return stats;
+}
+
+/** One score per player (``ui.result.scores``), or null. */
+function scoresSection(state, players, desc, sections) {
+  if (!desc) return null;
+  const scores = players.map((pid) => numberInput({ "aria-label": `Score of ${nameOf(state, pid)}`, min: optionalNumber(desc.min) }));
+  sections.push(h("fieldset", { class: "scores" }, h("legend", {}, desc.legend),
+    players.map((pid, i) => field(nameOf(state, pid), scores[i]))));
+  return scores;
+}
+
+/**
+ * "Time called" panel when the ruleset has a helper (``ui.result.time_called``: the extra inputs it asks
+ * for, and whether it also reads the form's stats or scores); fills the form's outcomes.
+ */
+function timeCalledHelper(state, players, desc, { stats, scores, setOutcomes, ending }) {
+  if (!desc || players.length !== 2) return null;
+  const uses = { stats, scores }[desc.uses];
+  if (desc.uses && !uses) return null;
   const out = h("p", { class: "helper-result", "aria-live": "polite" });
-  const pairOf = (make) => players.map((pid) => make(pid));
-  let inputs = {};
-  let gather = null;
-  if (ruleset === "doomtown") {
-    inputs = { control: pairOf(() => numberInput()), influence: pairOf(() => numberInput()), bullets: pairOf(() => numberInput()) };
-    gather = () => Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.map((x) => Number(x.value || 0))]));
-  } else if (ruleset === "agot") {
-    inputs = { power: pairOf(() => numberInput()) };
-    gather = () => ({ power: inputs.power.map((x) => Number(x.value || 0)) });
-  } else if (ruleset === "shatterpoint" && stats) {
-    gather = () => ({ struggle: stats.map((s) => Number(s.struggle.value || 0)), wounds: stats.map((s) => Number(s.wounds.value || 0)) });
-  } else if (STARTREK.includes(ruleset) && scores) {
-    if (ruleset === "startrek-2e") inputs = { planet_missions: pairOf(() => numberInput()), space_missions: pairOf(() => numberInput()) };
-    gather = () => ({ scores: scores.map((s) => Number(s.value || 0)),
-                      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.map((x) => Number(x.value || 0))])) });
-  } else {
-    return null;
-  }
+  const inputs = Object.fromEntries(desc.inputs.map((key) => [key, players.map(() => numberInput())]));
+  const value = (input) => Number(input.value || 0);
+  const gather = () => {
+    const args = {};
+    if (desc.uses === "stats") for (const key of Object.keys(stats[0])) args[key] = stats.map((s) => value(s[key]));
+    if (desc.uses === "scores") args.scores = scores.map(value);
+    for (const [key, pair] of Object.entries(inputs)) args[key] = pair.map(value);
+    return args;
+  };
   const grid = Object.entries(inputs).map(([key, pair]) => h("div", { class: "row" }, h("span", { class: "who" }, label(key)),
     pair.map((input, i) => field(nameOf(state, players[i]), input))));
   const apply = async () => {
-    const r = await rules("time_called", { ruleset, args: gather() });
+    const r = await rules("time_called", { ruleset: state.ruleset, args: gather() });
     if (r.error) {
       out.textContent = r.error;
       return;

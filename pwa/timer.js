@@ -4,7 +4,8 @@
 // and every device shows the same time, however wrong its own clock is. Per-ruleset extras:
 // Doomtown's secret d6 (players' devices never learn it: they see the clock to
 // the hour, then "secret time"; staff screens with `reveal` see the real end),
-// Doomtown's 55-minute warning, Shatterpoint's Mission Critical.
+// Doomtown's 55-minute warning, and the notes the ruleset's screen descriptor
+// names (Shatterpoint's Mission Critical).
 import { rules } from "./rules-client.js";
 import { clock, h, replace } from "./ui.js";
 
@@ -72,8 +73,9 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
       const warnAt = limits.round_minutes && limits.warning_minute ? (limits.round_minutes - limits.warning_minute) * 60000 : 0;
       if (warnAt && announced > 0 && announced <= warnAt) notes.push(`${limits.warning_minute}-minute warning`);
     }
-    if (store.state.ruleset === "shatterpoint" && c.remaining_ms !== null && c.remaining_ms <= 30 * 60 * 1000 && c.remaining_ms > 0) {
-      notes.push("Mission Critical");
+    // The ruleset's own notes from a point of the round on (Shatterpoint's Mission Critical: ui.timer.notes).
+    for (const note of info.ui.timer.notes) {
+      if (c.remaining_ms !== null && c.remaining_ms <= note.at_or_below_ms && c.remaining_ms > 0) notes.push(note.text);
     }
     if (c.remaining_ms !== null && c.remaining_ms <= 0 && !notes.length) notes.push("Time! Finish the current turn");
     if (c.paused) notes.push("Paused");
