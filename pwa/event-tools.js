@@ -74,7 +74,7 @@ export async function deleteEverywhere(store, typed) {
   try {
     answer = await deleteEvent(store.session, typed);
   } catch (err) {
-    if (err.code === "offline") throw new Error(offline);
+    if (err.code === "offline") throw new Error(offline, { cause: err });
     throw err;
   }
   await forgetHere(store.eventId, `Event “${answer.name || store.eventId}” was deleted on the server and removed from this device.`);

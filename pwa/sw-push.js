@@ -22,7 +22,7 @@ function parsePayload(event) {
   if (!event.data) return null;
   try {
     return event.data.json();
-  } catch (_) {
+  } catch {
     const text = event.data.text();
     return text ? { title: DEFAULT_TITLE, body: text } : null;
   }
@@ -32,7 +32,7 @@ function sameOriginUrl(url, origin) {
   try {
     const parsed = new URL(url || "/", origin);
     return parsed.origin === origin ? parsed.href : new URL("/", origin).href;
-  } catch (_) {
+  } catch {
     return new URL("/", origin).href;
   }
 }
@@ -75,7 +75,7 @@ async function openOrFocus(url) {
     try {
       const navigated = await app.navigate(url);
       if (navigated) return navigated.focus();
-    } catch (_) {
+    } catch {
       // an uncontrolled window cannot be navigated from here: open a new one
     }
   }
@@ -164,7 +164,7 @@ export async function subscribeToPush(registration, vapidPublicKey, options = {}
       let message = `HTTP ${response.status}`;
       try {
         message = (await response.json()).message || message;
-      } catch (_) {
+      } catch {
         // keep the status
       }
       throw new Error(`the server refused the subscription: ${message}`);

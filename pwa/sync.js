@@ -31,7 +31,7 @@ async function api(session, path, options = {}) {
       cache: "no-store",
       headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" },
     });
-  } catch (error) {
+  } catch {
     throw new SyncError("the server cannot be reached", { offline: true });
   }
   const body = await response.json().catch(() => null);
@@ -96,7 +96,7 @@ async function push(session) {
 async function pull(session) {
   let cursor = session.cursor;
   let pulled = 0;
-  let last = null;
+  let last;  // the last page pulled (the loop pulls at least one)
   for (;;) {
     const query = `cursor=${cursor}&device=${encodeURIComponent(session.device)}`;
     const body = await api(session, `/api/events/${encodeURIComponent(session.event_id)}/pull?${query}`);

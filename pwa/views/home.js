@@ -140,7 +140,7 @@ async function readEventFile(chosen) {
   try {
     doc = JSON.parse(await chosen.text());
   } catch (err) {
-    throw new Error(`not a JSON file (${err.message})`);
+    throw new Error(`not a JSON file (${err.message})`, { cause: err });
   }
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
     throw new Error("expected a topcut-event/1 document (a JSON object)");
