@@ -22,9 +22,11 @@ onRulesRestart(async (call) => {
 });
 
 export class EventStore extends EventTarget {
-  constructor(eventId) {
+  /** ``call``: the rules worker's entry point (``rules``; the JS unit tests give a fake one). */
+  constructor(eventId, { call = rules } = {}) {
     super();
     this.eventId = eventId;
+    this.call = call;
     this.session = null;
     this.state = null;
     this.rows = [];
@@ -78,8 +80,8 @@ export class EventStore extends EventTarget {
    * Folds run one at a time (a request during one runs once more after it), so a fold that read the log
    * earlier can never land after one that read it later: ``snapshot`` only moves forward.
    */
-  refold(reset = false, call = rules) {
-    if (call !== rules) return this.foldOnce(true, call);  // a rules restart: the queued fold waits on the new worker
+  refold(reset = false, call = this.call) {
+    if (call !== this.call) return this.foldOnce(true, call);  // a rules restart: the queued fold waits on the new worker
     this.resetWanted = this.resetWanted || reset;
     if (this.folding) {
       this.foldAgain = true;
@@ -92,7 +94,7 @@ export class EventStore extends EventTarget {
           this.foldAgain = false;
           const fresh = this.resetWanted;
           this.resetWanted = false;
-          await this.foldOnce(fresh, rules);
+          await this.foldOnce(fresh, this.call);
         } while (this.foldAgain || this.resetWanted);
       } finally {
         this.folding = null;  // in the same tick as the last look at foldAgain

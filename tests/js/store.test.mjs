@@ -1,0 +1,116 @@
+// pwa/store.js with a fake rules worker: folds run one at a time, an older fold never lands after a newer
+// one (a rules restart's), the snapshot's version moves only when the data does, and local refusals carry
+// the rules' error code.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { deferred, newEventId } from "./support/app.mjs";
+
+const { saveSession } = await import("../../pwa/db.js");
+const outbox = await import("../../pwa/outbox.js");
+const { EventStore } = await import("../../pwa/store.js");
+
+/** A fake rules worker whose every "fold" waits until the test answers it; `calls` are the folds asked. */
+function fakeRules() {
+  const calls = [];
+  const call = (fn, args) => {
+    assert.equal(fn, "fold");
+    const answer = deferred();
+    calls.push({ args, answer });
+    return answer.promise;
+  };
+  return { call, calls };
+}
+
+const folded = (cursor, label, rejections = []) => ({ cursor, state: { label }, local_rejections: rejections });
+
+/** Resolve once `calls` has reached `n` (a fold is asked after IndexedDB reads). */
+async function asked(calls, n) {
+  for (let i = 0; i < 200 && calls.length < n; i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.equal(calls.length, n, `expected ${n} fold calls`);
+}
+
+async function storeWith(call) {
+  const eventId = newEventId("store");
+  const session = await saveSession({ event_id: eventId, token: "tc_test", role: "judge", clock_offset: 0 });
+  const store = new EventStore(eventId, { call });
+  store.session = session;
+  return store;
+}
+
+test("a change during a fold folds once more after it, never alongside it", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const first = store.refold(true);
+  await asked(fake.calls, 1);
+  await outbox.enqueue(store.eventId, "result.report", { round: 1, table: 1 });
+  const again = [store.refold(), store.refold()];  // while the first fold is in the worker
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(fake.calls.length, 1, "a second fold started before the first answered");
+  fake.calls[0].answer.resolve(folded(5, "first"));
+  await asked(fake.calls, 2);  // the two requests made during it run as one fold
+  assert.equal(fake.calls[1].args.pending.length, 1, "the fold after it sees the change made meanwhile");
+  assert.equal(fake.calls[1].args.reset, false);
+  fake.calls[1].answer.resolve(folded(5, "second"));
+  await Promise.all([first, ...again]);
+  assert.equal(fake.calls.length, 2);
+  assert.equal(store.state.label, "second");
+});
+
+test("an older fold that answers after a newer one (a rules restart's) is dropped and the store folds again", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const states = [];
+  store.addEventListener("change", () => states.push(store.state.label));
+  const queued = store.refold();
+  await asked(fake.calls, 1);
+  // The rules worker restarts: its recovery folds again from the whole log on the new worker, at once.
+  const restarted = store.refold(true, async (fn, args) => {
+    assert.equal(args.reset, true);
+    return folded(9, "restart");
+  });
+  await restarted;
+  assert.equal(store.state.label, "restart");
+  fake.calls[0].answer.resolve(folded(4, "older"));  // the old worker's late answer
+  await asked(fake.calls, 2);
+  assert.equal(store.state.label, "restart", "an older fold landed after a newer one");
+  assert.equal(store.workerCursor, 9);
+  fake.calls[1].answer.resolve(folded(9, "newest"));
+  await queued;
+  assert.deepEqual(states, ["restart", "newest"]);
+});
+
+test("the snapshot's version moves when the data changes, not on every fold", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const fold = async (out) => {
+    const done = store.refold();
+    await asked(fake.calls, fake.calls.length + 1);
+    fake.calls.at(-1).answer.resolve(out);
+    await done;
+    return store.snapshot;
+  };
+  const a = await fold(folded(3, "a"));
+  const b = await fold(folded(3, "a"));
+  const c = await fold(folded(4, "c"));
+  const d = await fold(folded(4, "c", [{ op_id: "x:1", reason: "no", code: "operation-rejected" }]));
+  assert.equal(a.version, b.version);
+  assert.ok(c.version > b.version && d.version > c.version);
+  assert.equal(c.state.label, "c");
+  assert.deepEqual(d.localRejections.map((r) => r.code), ["operation-rejected"]);
+});
+
+test("problems carry the refusal's code: the server's row error, or the rules' code on this device", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  await outbox.enqueue(store.eventId, "round.pair", { number: 2 });
+  await outbox.enqueue(store.eventId, "result.correct", { round: 1, table: 3 });
+  await outbox.applyVerdicts(store.eventId, [
+    { seq: 1, status: "rejected", reason: "round 2 was already paired by desk; reload", error: "already-paired" }]);
+  const done = store.refold();
+  await asked(fake.calls, 1);
+  assert.deepEqual(fake.calls[0].args.pending.map((op) => op.type), ["result.correct"], "a refused row is not folded");
+  const opId = fake.calls[0].args.pending[0].op_id;
+  fake.calls[0].answer.resolve(folded(1, "s", [{ op_id: opId, reason: "round 1's record cannot change", code: "round-frozen" }]));
+  await done;
+  assert.deepEqual(store.problems().map((p) => [p.seq, p.error, p.server]), [[1, "already-paired", true], [2, "round-frozen", false]]);
+});
