@@ -114,3 +114,32 @@ def test_check_op_and_the_fold_name_a_refusal_by_the_code_the_server_records():
     assert api.check_op("c", too_big)["code"] == "field-too-large"
     out = api.fold("c", False, None, [], [forbidden])
     assert [(r["op_id"], r["code"]) for r in out["local_rejections"]] == [(forbidden["op_id"], "not-authorized")]
+
+
+def test_every_ruleset_describes_its_screens_in_the_shape_the_app_draws_from():
+    """pwa/result-form.js, timer.js, views/round-start.js and views/penalties.js read ``ui`` and nothing else."""
+    from shared_rules.structures import RULESETS
+
+    api = _rules_api()
+    for rid in RULESETS:
+        ui = api.ruleset_info(rid, {})["ui"]
+        assert set(ui) == {"result", "timer", "round_start", "penalties"}, rid
+        result = ui["result"]
+        assert set(result) == {"stats", "scores", "best_of_three", "time_called"}, rid
+        if result["stats"] is not None:
+            assert isinstance(result["stats"]["legend"], str) and isinstance(result["stats"]["table_size"], int)
+            assert all(set(f) == {"key", "label", "max"} for f in result["stats"]["fields"]), rid
+        if result["scores"] is not None:
+            assert set(result["scores"]) == {"legend", "min"}, rid
+        assert result["best_of_three"] in ("always", "elimination"), rid
+        called = result["time_called"]
+        if called is not None:
+            assert isinstance(called["inputs"], list) and called["uses"] in (None, "stats", "scores"), rid
+            assert called["uses"] is None or result[called["uses"]] is not None, rid
+        assert all(set(n) == {"at_or_below_ms", "text"} for n in ui["timer"]["notes"]), rid
+        assert isinstance(ui["round_start"]["attack_dice"], int), rid
+        penalties = ui["penalties"]
+        assert penalties["system"] in ("levels", "kinds"), rid
+        values = [value for value, _ in penalties["choices"]]
+        assert penalties["floor"] and set(penalties["floor"]) <= set(values), rid
+        assert isinstance(penalties["infraction_field"], bool), rid
