@@ -92,7 +92,8 @@ def _play(league: League, event: Event, i: int) -> _Played:
         known = set(person_of.values())
         for j, person in enumerate(flagged.places):
             if person not in known:
-                raise DocumentError(f"league.events[{eid}].places[{j}]", f"'{person}' did not play in '{eid}'")
+                k = next(k for k, ev in enumerate(league.events) if ev.id == eid)
+                raise DocumentError(f"league.events[{k}].places[{j}]", f"'{person}' did not play in '{eid}'")
             places[person] = j + 1
     else:
         for line in compute_standings(event):
