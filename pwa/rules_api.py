@@ -444,3 +444,49 @@ def call(text: str) -> str:
     except Exception as exc:  # a bug must reach the screen as a message, not kill the worker
         return json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"})
     return json.dumps({"ok": True, "result": result}, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------- leagues, CSV and reports (issue #13)
+
+def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]],
+           event_ids: list[str] | None = None) -> dict[str, Any]:
+    """A WCT league's tables (Star Trek OP Guide 12) from its league document and event documents.
+
+    ``event_ids``: each document's event id when the documents carry none (an ``export`` of this device).
+    """
+    from shared_rules.event import load_event
+    from shared_rules.leagues import league_table, load_league
+
+    return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs], event_ids)
+
+
+def csv_roster(event_id: str, text: str, mapping: dict[str, str] | None = None) -> dict[str, Any]:
+    """Players to register from a CSV roster, with per-row errors (``player.register`` payloads' ``player``)."""
+    from shared_rules.importers.csv_roster import roster_from_csv
+
+    return roster_from_csv(_event(_current(event_id)), text, mapping)
+
+
+def csv_standings(event_id: str) -> str:
+    """The event's standings as CSV text."""
+    from shared_rules.exporters.csv import standings_csv
+
+    return standings_csv(_event(_current(event_id)))
+
+
+def csv_pairings(event_id: str, round: int, stage: str | None = None) -> str:  # noqa: A002 - the page's name
+    """One round's pairings and results as CSV text."""
+    from shared_rules.exporters.csv import pairings_csv
+
+    return pairings_csv(_event(_current(event_id)), round, stage)
+
+
+def startrek_report(event_id: str) -> dict[str, Any]:
+    """The Star Trek tournament report (OP Guide 8, Appendix A), with its plain-text page as ``text``."""
+    from shared_rules.exporters.startrek_report import report_text, tournament_report
+
+    report = tournament_report(_event(_current(event_id)))
+    return {**report, "text": report_text(report)}
+
+
+FUNCTIONS.update({f.__name__: f for f in (league, csv_roster, csv_standings, csv_pairings, startrek_report)})
