@@ -14,7 +14,8 @@ from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
 from backend.limits import create_limit
-from backend.models import Device, Event, Invitation, Operation, PushOutbox, PushSubscription, Token, now_ms
+from backend.models import (Device, Event, Invitation, Operation, PushOutbox, PushSubscription, RosterLink, Token,
+                            now_ms)
 from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, DeleteEventResponseSchema, DeleteEventSchema,
                              EventSummarySchema, ExportResponseSchema, StateResponseSchema)
 from shared_rules.errors import DocumentError, RulesError
@@ -202,7 +203,8 @@ def export_event(event_id: str):
 
 
 #: Every table holding an event's rows, children before the event itself (foreign keys).
-EVENT_TABLES = (("push_outbox", PushOutbox), ("push_subscriptions", PushSubscription), ("devices", Device),
+EVENT_TABLES = (("roster_links", RosterLink), ("push_outbox", PushOutbox), ("push_subscriptions", PushSubscription),
+                ("devices", Device),
                 ("operations", Operation), ("invitations", Invitation), ("tokens", Token))
 
 
