@@ -102,7 +102,7 @@ def test_a_register_op_with_a_known_game_id_links_its_entry_and_never_guesses_on
     ash = person(api, org, name="Ash", pokemon_id="111", birth_year=2001)
     kirk = person(api, org, name="Kirk", trekcc_id="4711")
     person(api, org, name="Misty")
-    players = [{"id": "a", "name": "Ash K.", "pop_id": "111", "birth_year": 2001},
+    players = [{"id": "a", "name": "Ash K.", "entry": 1, "pop_id": "111", "birth_year": 2001},
                {"id": "b", "name": "Someone", "rating_id": "4711"},
                {"id": "c", "name": "Misty"},  # a name alone links nobody
                {"id": "d", "name": "Ash Again", "pop_id": "111", "birth_year": 2001},  # Ash is linked already
@@ -210,3 +210,16 @@ def test_deleting_an_event_deletes_its_links_and_keeps_the_people(api):
     r = api.client.delete(f"/api/events/{eid}", json={"confirm": "Gone"}, headers=bearer(org))
     assert r.status_code == 200 and r.get_json()["deleted"]["roster_links"] == 1
     assert [p["id"] for p in api.client.get("/api/people?q=Ada", headers=bearer(keep)).get_json()["people"]] == [ada["id"]]
+
+
+def test_an_imported_document_links_its_players_by_game_id(api):
+    org = api.create()["token"]
+    ash = person(api, org, name="Ash", pokemon_id="111", birth_year=2001)
+    document = {"format": "topcut-event/1", "ruleset": "pokemon-tcg", "name": "Imported",
+                "players": [{"id": "a", "name": "Ash K.", "entry": 1, "pop_id": "111", "birth_year": 2001},
+                            {"id": "b", "name": "Brock", "entry": 2}], "rounds": []}
+    r = api.client.post("/api/events", json={"document": document})
+    assert r.status_code == 201, r.get_json()
+    eid, token = r.get_json()["event_id"], r.get_json()["token"]
+    links = api.client.get(f"/api/events/{eid}/people", headers=bearer(token)).get_json()["links"]
+    assert [(row["player"], row["person"]["id"]) for row in links] == [("a", ash["id"])]
