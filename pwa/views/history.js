@@ -26,10 +26,10 @@ export function historyCard(body, { eventHref = null } = {}) {
   return h("section", { class: "card", id: "person-history", dataset: { person: body.person.id } },
     h("h2", { id: "person-name" }, body.person.name),
     h("p", { class: "hint", id: "person-ids" }, gameIdsLine(body.person) || "No game id on record."),
-    ratings.length ? h("table", { id: "person-ratings" }, h("caption", {}, "Star Trek ratings"),
+    ratings.length ? h("div", { class: "table-wrap" }, h("table", { id: "person-ratings" }, h("caption", {}, "Star Trek ratings"),
       h("thead", {}, h("tr", {}, ["Game", "Constructed", "Sealed", "Overall", "Games"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, ratings.map(([game, r]) => h("tr", { dataset: { game } }, h("th", { scope: "row" }, GAMES[game] || game),
-        h("td", {}, r.constructed), h("td", {}, r.sealed), h("td", {}, r.overall), h("td", {}, r.games))))) : null,
+        h("td", {}, r.constructed), h("td", {}, r.sealed), h("td", {}, r.overall), h("td", {}, r.games)))))) : null,
     body.events.length
       ? h("div", { class: "table-wrap" }, h("table", { id: "person-events" }, h("caption", {}, `${body.events.length} event${body.events.length === 1 ? "" : "s"}, oldest first`),
         h("thead", {}, h("tr", {}, ["Date", "Event", "Game", "Place", "Record", ...(anyRated ? ["Rating (change)", "Overall (change)"] : [])]
@@ -37,7 +37,7 @@ export function historyCard(body, { eventHref = null } = {}) {
         h("tbody", {}, body.events.map((e) => h("tr", { dataset: { event: e.event_id } },
           h("td", {}, e.date),
           h("th", { scope: "row" }, eventHref ? h("a", { href: eventHref(e) }, e.name || e.event_id) : (e.name || e.event_id)),
-          h("td", {}, e.ruleset),
+          h("td", {}, GAMES[e.ruleset] || e.ruleset),
           h("td", { class: "place" }, e.place ? `${e.place} of ${e.players}${e.division ? ` (${e.division})` : ""}` : "—", e.dropped ? " (dropped)" : ""),
           h("td", { class: "record" }, e.record || "—"),
           ...(anyRated ? ratingCells(e.rating) : []))))))

@@ -71,6 +71,28 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     page.wait_for_selector(f"#roster-table a[data-person='{spock['id']}']", timeout=30_000)
     page.wait_for_selector(f"#roster-table a[data-person='{kirk['id']}']", timeout=30_000)
     shot(page, "people-roster-linked")
+    # offline: the form registers as before, offers nobody and says linking can happen later
+    page.context.set_offline(True)
+    page.locator("form.card input[type=text]").first.fill("Uhura")
+    page.wait_for_selector("#record-note:has-text('Offline')")
+    assert page.locator("#person-suggestions li").count() == 0
+    page.click("#register")
+    page.wait_for_selector("caption:has-text('3 registered')")
+    page.wait_for_selector("tr:has(th:text-is('Uhura')) [data-action=link-person]")
+    shot(page, "people-offline-registration")
+    page.context.set_offline(False)
+    # back online, staff link her entry to her record from the roster
+    uhura = call(url, "POST", "/api/people", {"name": "Nyota Uhura", "trekcc_handle": "nyota"}, org1)
+    wait_synced(page)
+    page.click("tr:has(th:text-is('Uhura')) [data-action=link-person]")
+    page.fill("tr:has(th:text-is('Uhura')) input[name=link-search]", "nyota")
+    page.click("tr:has(th:text-is('Uhura')) [data-action=find-person]")
+    page.click(f"tr:has(th:text-is('Uhura')) [data-action=pick-person][data-person='{uhura['id']}']")
+    page.wait_for_selector(f"tr:has(th:text-is('Uhura')) a[data-person='{uhura['id']}']")
+    links = call(url, "GET", f"/api/events/{eid}/people", token=page.evaluate(
+        "(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid))["links"]
+    assert {(row["name"], row["person"]["name"]) for row in links} == {
+        ("Spock", "Spock"), ("James Kirk", "James Kirk"), ("Uhura", "Nyota Uhura")}
 
     page.click(f"#roster-table a[data-person='{spock['id']}']")
     wait_ready(page, "history")
@@ -86,3 +108,23 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     shot(page, "people-history")
     assert page.errors == []
     ctx.close()
+
+    # Kirk's phone, joined to Regional II: his own history, and nobody else's
+    claims = call(url, "GET", f"/api/events/{two}/players/claims", token=org2)["claims"]
+    code = next(c["code"] for c in claims if c["player"] == "k")
+    phone, kirk_page = open_page(browser, {"width": 412, "height": 900})
+    kirk_page.goto(f"{url}/#join={code}")
+    wait_ready(kirk_page, "player")
+    kirk_page.click("#tabs a[data-screen=history]")
+    wait_ready(kirk_page, "history")
+    kirk_page.wait_for_selector("#person-events")
+    assert kirk_page.locator("#person-name").inner_text() == "James Kirk"
+    mine = kirk_page.locator("#person-events tbody tr").all_inner_texts()
+    assert len(mine) == 3 and "1 of 2" in mine[0] and "constructed: 1514 (+14)" in mine[0]
+    assert "trekcc 4711" in kirk_page.locator("#person-ids").inner_text()
+    shot(kirk_page, "people-my-history")
+    kirk_page.goto(f"{url}/#/event/{two}/history/{spock['id']}")  # another person's id: the player's own view only
+    wait_ready(kirk_page, "history")
+    assert kirk_page.locator("#person-name").inner_text() == "James Kirk"
+    assert kirk_page.errors == []
+    phone.close()
