@@ -54,7 +54,7 @@ ENDPOINT_ERRORS = {
     "public.public": ("404", "409"),
     "public.pairings": ("404", "409"),
     "public.standings": ("404", "409"),
-    "people.search_people": _TOKEN + ("422",),
+    "people.search_people": _TOKEN + ("422", "429"),
     "people.create_person": _TOKEN + _BODY + ("409",),
     "people.event_people": _TOKEN + ("404", "409"),
     "people.link_player": _TOKEN + _BODY + ("404", "409"),

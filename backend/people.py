@@ -19,7 +19,7 @@ import json
 import unicodedata
 from typing import Any
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 from sqlalchemy import func, or_, select, update
 
 from backend.api import load_args, load_body, respond
@@ -27,6 +27,7 @@ from backend.auth import STAFF, Principal, authenticate, hash_secret, new_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import event_state, lock_event
+from backend.limits import by_token, limiter
 from backend.models import Event, Person, RosterLink, Token, now_ms
 from backend.ratings import RATED_RULESETS, event_date, game_ratings, person_key
 from backend.schemas import (EventPeopleSchema, LinkRequestSchema, LinkSchema, MergeRequestSchema, MergeResponseSchema,
@@ -41,6 +42,11 @@ bp = Blueprint("people", __name__, url_prefix="/api")
 LINKERS = frozenset({"organizer", "head-judge", "scorekeeper"})
 #: Search answers at most this many people.
 SEARCH_LIMIT = 20
+#: Searches per token (``PEOPLE_SEARCH_LIMIT`` in the config): a registration desk types a few per player;
+#: walking the whole list of people two letters at a time takes far more.
+SEARCH_RATE = "60 per minute"
+search_limit = limiter.limit(lambda: str(current_app.config.get("PEOPLE_SEARCH_LIMIT") or SEARCH_RATE),
+                             key_func=by_token, scope="people-search", error_message="too many searches from this token")
 
 
 def name_key(text: str) -> str:
@@ -98,6 +104,7 @@ def _find(person_id: str, field: str = "person") -> Person:
 # ------------------------------------------------------------------ search and create
 
 @bp.get("/people")
+@search_limit
 def search_people():
     """Find people by name or game id.
     ---

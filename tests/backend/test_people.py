@@ -223,3 +223,24 @@ def test_an_imported_document_links_its_players_by_game_id(api):
     eid, token = r.get_json()["event_id"], r.get_json()["token"]
     links = api.client.get(f"/api/events/{eid}/people", headers=bearer(token)).get_json()["links"]
     assert [(row["player"], row["person"]["id"]) for row in links] == [("a", ash["id"])]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_searches_are_rate_limited_per_token(database_url, tmp_path):
+    from tests.backend.conftest import dispose
+    from tests.backend.helpers import Api
+
+    from backend import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "i", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "PEOPLE_SEARCH_LIMIT": "3 per minute"})
+    try:
+        api = Api(app.test_client())
+        first, second = api.create()["token"], api.create()["token"]
+        for _ in range(3):
+            assert api.client.get("/api/people?q=Ada", headers=bearer(first)).status_code == 200
+        r = api.client.get("/api/people?q=Ada", headers=bearer(first))
+        assert r.status_code == 429 and r.get_json()["error"] == "rate-limited" and r.headers["Retry-After"]
+        assert api.client.get("/api/people?q=Ada", headers=bearer(second)).status_code == 200
+    finally:
+        dispose(app)
