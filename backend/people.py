@@ -296,8 +296,8 @@ def history_of(person: Person) -> dict[str, Any]:
     """The person's events (oldest first) with their place, record and Star Trek rating changes."""
     rows = db.session.execute(select(RosterLink.player_id, Event).join(Event, Event.id == RosterLink.event_id)
                               .where(RosterLink.person_id == person.id)).all()
-    entries, games = [], set()
-    for player_id, event in rows:
+    entries, games, rated_events = [], set(), set()
+    for player_id, event in sorted(rows, key=lambda row: (row[1].created_at, row[1].id, row[0])):
         _, state = event_state(event)
         player = next((p for p in state["players"] if p["id"] == player_id), None)
         if player is None:
@@ -309,15 +309,13 @@ def history_of(person: Person) -> dict[str, Any]:
                  "players": len(state["players"]), "place": row.get("rank") if row else None,
                  "division": row.get("division") if row else None, "record": row.get("record") if row else None,
                  "points": row.get("points") if row else None,
-                 "dropped": player.get("dropped_after") is not None, "rating": None,
-                 "_order": (event.created_at, event.id)}
-        if ruleset in RATED_RULESETS:
+                 "dropped": player.get("dropped_after") is not None, "rating": None}
+        if ruleset in RATED_RULESETS and event.id not in rated_events:  # two entries of one person (merged):
+            rated_events.add(event.id)                                  # the rating is the first one's
             games.add(ruleset)
-            change = game_ratings(ruleset)["events"].get(event.id, {}).get(person_key(person.id))
-            if change is not None:
-                entry["rating"] = change
+            entry["rating"] = game_ratings(ruleset)["events"].get(event.id, {}).get(person_key(person.id))
         entries.append(entry)
-    entries.sort(key=lambda e: (e["date"], e.pop("_order")))
+    entries.sort(key=lambda e: e["date"])  # stable: events of one day stay in the order they were made
     ratings = {}
     for game in sorted(games):
         totals = game_ratings(game)["ratings"].get(person_key(person.id))

@@ -241,6 +241,15 @@ async function mount(root, { store, role }) {
     }
   };
   const linkTo = async (p, person) => {
+    if (!synced(p.id)) {  // the entry is not on the server yet: linked once its register op has synced
+      queueLink(store.eventId, { player: p.id, person: person.id });
+      linking = null;
+      linkFound = [];
+      linkMessage = "";
+      announce(`${p.name} is linked to the player record ${person.name} once this device has synced`);
+      drawRoster();
+      return;
+    }
     try {
       await linkPlayer(store.session, p.id, person.id);
       linking = null;
