@@ -91,9 +91,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return None
 
     from backend import events, hall, invitations, openapi, players, public, shell, sync, tokens
+    from backend import people, ratings
 
     app.register_blueprint(shell.bp)
     for module in (events, sync, invitations, tokens, players, public, hall, openapi):
+        app.register_blueprint(module.bp)
+    for module in (people, ratings):  # players across events (docs/people.md)
         app.register_blueprint(module.bp)
 
     from backend import backups, push

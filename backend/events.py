@@ -14,7 +14,9 @@ from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
 from backend.limits import create_limit
-from backend.models import Device, Event, Invitation, Operation, PushOutbox, PushSubscription, Token, now_ms
+from backend.roster_links import auto_link
+from backend.models import (Device, Event, Invitation, Operation, PushOutbox, PushSubscription, RosterLink, Token,
+                            now_ms)
 from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, DeleteEventResponseSchema, DeleteEventSchema,
                              EventSummarySchema, ExportResponseSchema, StateResponseSchema)
 from shared_rules.errors import DocumentError, RulesError
@@ -98,6 +100,8 @@ def create_event():
         db.session.flush()
         if claim_rows:
             db.session.execute(insert(Invitation), claim_rows)
+        auto_link(event_id, [{**p["extra"], "id": p["id"], "birth_year": p["birth_year"]}  # backend/roster_links.py
+                             for p in state["players"]])
     else:
         event = Event(id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(),
                       snapshot_seq=0)
@@ -202,7 +206,8 @@ def export_event(event_id: str):
 
 
 #: Every table holding an event's rows, children before the event itself (foreign keys).
-EVENT_TABLES = (("push_outbox", PushOutbox), ("push_subscriptions", PushSubscription), ("devices", Device),
+EVENT_TABLES = (("roster_links", RosterLink), ("push_outbox", PushOutbox), ("push_subscriptions", PushSubscription),
+                ("devices", Device),
                 ("operations", Operation), ("invitations", Invitation), ("tokens", Token))
 
 

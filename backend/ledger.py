@@ -33,6 +33,7 @@ from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.models import Device, Event, Invitation, Operation, Token, now_ms
 from backend.push import on_ops_accepted
+from backend.roster_links import auto_link, unlink_removed
 from shared_rules.errors import RulesError
 from shared_rules.state import (ALLOWED, WITHHELD_PREFIX, OperationRejected, apply, apply_in_place, cap_problem,
                                 from_event_document, initial_state, replay, secret_time_sides)
@@ -411,6 +412,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         seq0 = event.head_seq
         state = _working_state(event)  # changed in place below: cost proportional to the operations
         new_claims: list[str] = []
+        registered: list[dict[str, Any]] = []  # the players of accepted player.register ops (automatic links)
         removed: set[str] = set()  # players removed by this batch: their earlier codes and phones are revoked
         shown_claims: list[dict[str, str]] = []
         received = now_ms()
@@ -452,10 +454,12 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
                 pid = _registered_player(op)
                 if pid is not None:
                     new_claims.append(pid)
+                    registered.append(op["payload"]["player"])
                 gone = _removed_player(op)
                 if gone is not None:
                     removed.add(gone)
                     new_claims = [p for p in new_claims if p != gone]  # registered and removed in one batch
+                    registered = [p for p in registered if p.get("id") != gone]
             else:
                 rejections += 1
                 row["op"] = _rejected_body(op, text)
@@ -466,6 +470,8 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         db.session.execute(insert(Operation), rows)
         on_ops_accepted(event_id, [op for op, row in zip(ops, rows) if row["accepted"]], state)  # push outbox
         revoke_player_access(event_id, removed, received)  # before new codes: an id registered again keeps its new one
+        unlink_removed(event_id, removed)  # before new links, for the same reason
+        auto_link(event_id, registered)  # roster entries carrying a known game id (backend/roster_links.py)
         if new_claims:
             claim_rows, codes = claim_rows_for(event_id, new_claims, principal.token_id)
             db.session.execute(insert(Invitation), claim_rows)

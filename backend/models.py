@@ -188,3 +188,49 @@ class PushOutbox(db.Model):
     sent_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     status_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class Person(db.Model):
+    """A player known to this server across events: a name and the games' own ids (backend/people.py).
+
+    ``merged_into`` is set on a duplicate merged into another person: its links moved to the survivor,
+    and its id answers with a redirect to the survivor's.
+    """
+
+    __tablename__ = "people"
+    __table_args__ = (
+        Index("ix_people_pokemon_id", "pokemon_id"),
+        Index("ix_people_trekcc_id", "trekcc_id"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    #: The name as search compares it: no accents, no case, single spaces.
+    name_key: Mapped[str] = mapped_column(Text, index=True)
+    #: Play! Pokémon ID (TOM's userid) and the birth year that goes with it.
+    pokemon_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    birth_year: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: trekcc.org forum handle and member id (the id is the Star Trek ``rating_id``).
+    trekcc_handle: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    trekcc_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Other games' ids, a small JSON object of name -> id.
+    other_ids: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    merged_into: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class RosterLink(db.Model):
+    """An event's roster entry (its player id) linked to a person; one person per entry."""
+
+    __tablename__ = "roster_links"
+    __table_args__ = (
+        UniqueConstraint("event_id", "player_id", name="uq_roster_links_event_player"),
+        Index("ix_roster_links_person", "person_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
+    player_id: Mapped[str] = mapped_column(Text)
+    person_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("people.id"))
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)

@@ -18,7 +18,7 @@ ERROR_STATUSES = {
     "400": "malformed JSON or text (also a NUL character anywhere in the URL)",
     "401": "missing, unknown or revoked token",
     "403": "the token's role may not do this",
-    "404": "unknown event, token, player or code",
+    "404": "unknown event, token, player, person or code",
     "409": "conflict with the event's state",
     "410": "code already used, or revoked",
     "413": "body too large",
@@ -54,6 +54,15 @@ ENDPOINT_ERRORS = {
     "public.public": ("404", "409"),
     "public.pairings": ("404", "409"),
     "public.standings": ("404", "409"),
+    "people.search_people": _TOKEN + ("422", "429"),
+    "people.create_person": _TOKEN + _BODY + ("409",),
+    "people.event_people": _TOKEN + ("404", "409"),
+    "people.link_player": _TOKEN + _BODY + ("404", "409"),
+    "people.unlink_player": _TOKEN + ("404", "409"),
+    "people.my_history": _TOKEN + ("404", "409"),
+    "people.person_history": _TOKEN + ("404", "409"),
+    "people.merge_person": _TOKEN + _BODY + ("404", "409"),
+    "ratings.ratings_list": ("409", "422"),
 }
 
 #: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.
@@ -61,9 +70,10 @@ PATH_PARAMETERS = {
     "event_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "token_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "player_id": {"type": "string", "minLength": 1},
+    "person_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
 }
 
-API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push", "hall")
+API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push", "hall", "people", "ratings")
 
 
 def build_spec(app: Flask) -> dict:

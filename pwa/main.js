@@ -15,6 +15,7 @@ import print from "./views/print.js";
 import staff from "./views/staff.js";
 import player from "./views/player.js";
 import publicPage from "./views/public.js";
+import history from "./views/history.js";
 
 const DESK = ["organizer", "head-judge", "scorekeeper"];  // also who may see players' claim codes (CLAIM_READERS)
 const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
@@ -29,6 +30,7 @@ export const SCREENS = {
   print: { view: print, title: "Print", roles: STAFF },
   staff: { view: staff, title: "Staff & export", roles: ["organizer"] },
   player: { view: player, title: "My table", roles: ["player"] },
+  history: { view: history, title: "History", roles: [...STAFF, "player"] },  // player records (docs/people.md)
 };
 const DEFAULT_SCREEN = { organizer: "players", "head-judge": "judge", judge: "judge", scorekeeper: "rounds", player: "player" };
 

@@ -398,3 +398,5 @@ class RestoreResponseSchema(Schema):
     ruleset = fields.String(required=True)
     cursor = _int(required=True, metadata={"description": "the restored log's last server sequence number"})
     operations = _int(required=True, metadata={"description": "operations restored (rejected ones included)"})
+
+from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)

@@ -1,7 +1,10 @@
 // Registration: add players (late entries too), check in, drop, reinstate, fixed tables, rename, remove a
 // mistyped entry nothing refers to yet, find a player in the roster (name, id or table), claim codes
-// (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print).
+// (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print),
+// player records across events (while online: pick a returning player, link a roster entry; docs/people.md).
 import { claims, reissueClaim, revokeClaim } from "../api.js";
+import { eventPeople, flushLinks, gameIdFor, linkPlayer, pendingLinks, personLine, queueLink, searchPeople,
+  unlinkPlayer } from "../people-api.js";
 import { randomId } from "../db.js";
 import { rules } from "../rules-client.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui.js";
@@ -44,16 +47,90 @@ async function mount(root, { store, role }) {
   const duplicates = h("p", { class: "warning", id: "duplicate-warning", role: "status", hidden: true });
   const key = (n) => n.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 
-  const register = async (names) => {
+  // ---- player records: while online, typing a name or game id offers the people the server knows
+  const gameId = h("input", { type: "text", id: "game-id", autocomplete: "off", spellcheck: false });
+  const birthYear = numberInput({ id: "birth-year", min: "1900", max: "2100", class: "narrow" });
+  const gameIdField = field("Game id", gameId);
+  const birthField = field("Birth year", birthYear);
+  const suggestions = h("ul", { id: "person-suggestions", class: "suggestions", "aria-live": "polite" });
+  const pickedNote = h("p", { id: "picked-person", class: "hint", role: "status" });
+  const makeRecord = h("input", { type: "checkbox", id: "make-record", checked: true });
+  const recordNote = h("p", { id: "record-note", class: "hint" });
+  let picked = null;      // the person chosen from the suggestions
+  let searchTimer = null;
+  let searchSeq = 0;
+  const ids = () => gameIdFor(store.state?.ruleset);
+  const showPicked = () => {
+    replace(pickedNote, picked ? [`Returning player: ${personLine(picked)}. This entry is linked to their record once it syncs. `,
+      h("button", { type: "button", class: "small", id: "unpick", onclick: () => { picked = null; showPicked(); } }, "Not this person")] : []);
+    makeRecord.closest(".check").hidden = Boolean(picked) || !navigator.onLine;
+    recordNote.textContent = navigator.onLine ? ""
+      : "Offline: the player is registered as a new entry; link it to a player record later (Link to player record, in the roster).";
+  };
+  const pick = (person) => {
+    picked = person;
+    name.value = person.name;
+    const wanted = ids();
+    if (wanted) gameId.value = person[wanted.personField] || gameId.value;
+    if (wanted?.birthYear && person.birth_year) birthYear.value = String(person.birth_year);
+    replace(suggestions);
+    showPicked();
+    name.focus();
+  };
+  const offer = () => {
+    clearTimeout(searchTimer);
+    const q = (gameId.value.trim().length >= 2 ? gameId.value : name.value).trim();
+    if (!navigator.onLine || q.length < 2 || picked) {
+      replace(suggestions);
+      showPicked();
+      return;
+    }
+    searchTimer = setTimeout(async () => {
+      const seq = ++searchSeq;
+      try {
+        const { people } = await searchPeople(store.session, q);
+        if (seq !== searchSeq) return;
+        replace(suggestions, people.length ? h("li", { class: "hint" }, "Returning player? Pick their record:") : null,
+          people.map((p) => h("li", {}, h("button", { type: "button", class: "small suggestion-pick",
+          dataset: { person: p.id }, onclick: () => pick(p) }, personLine(p)))));
+      } catch {
+        if (seq === searchSeq) replace(suggestions);  // offline or refused: the form works as without records
+      }
+    }, 250);
+  };
+  name.addEventListener("input", offer);
+  gameId.addEventListener("input", offer);
+
+  const register = async (names, single) => {
     // Two people may share a name, so a repeated name is registered, but said loudly: the same person
     // twice would get two pairings (drop one); two people need telling apart (add an initial).
     const seen = new Set((store.state?.players || []).map((p) => key(p.name)));
     const repeated = [];
-    for (const n of names) {
+    const wanted = ids();
+    for (const [i, n] of names.entries()) {
       if (seen.has(key(n))) repeated.push(n);
       seen.add(key(n));
-      await store.act("player.register", { player: { id: `p-${randomId(6)}`, name: n } });
+      const player = { id: `p-${randomId(6)}`, name: n };
+      if (i === 0 && single) {  // the single-name field carries the game id and the chosen player record
+        const typedId = gameId.value.trim();
+        const year = Number(birthYear.value);
+        if (wanted && typedId) player[wanted.field] = typedId;
+        if (wanted?.birthYear && Number.isInteger(year) && year >= 1900 && year <= 2100) player.birth_year = year;
+        if (picked) queueLink(store.eventId, { player: player.id, person: picked.id });
+        else if (makeRecord.checked && navigator.onLine) {
+          const create = { name: n };
+          if (wanted && typedId) create[wanted.personField] = typedId;
+          if (player.birth_year && wanted?.birthYear) create.birth_year = player.birth_year;
+          queueLink(store.eventId, { player: player.id, create });
+        }
+      }
+      await store.act("player.register", { player });
     }
+    picked = null;
+    gameId.value = "";
+    birthYear.value = "";
+    replace(suggestions);
+    showPicked();
     announce(`${names.length} player${names.length === 1 ? "" : "s"} registered`);
     duplicates.hidden = !repeated.length;
     duplicates.textContent = repeated.length
@@ -67,12 +144,15 @@ async function mount(root, { store, role }) {
       e.preventDefault();
       const names = [name.value, ...bulk.value.split("\n")].map((s) => s.trim()).filter(Boolean);
       if (!names.length) return;
+      const single = Boolean(name.value.trim());
       name.value = "";
       bulk.value = "";
-      await register(names);
+      await register(names, single);
       name.focus();
     },
-  }, h("h2", {}, "Register players"), field("Player name", name), field("Or several names", bulk),
+  }, h("h2", {}, "Register players"), field("Player name", name), gameIdField, birthField, suggestions, pickedNote,
+  h("div", { class: "field check" }, h("label", {}, makeRecord, " Keep a player record (their history across events)")),
+  recordNote, field("Or several names", bulk),
   h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
 
   // Claim codes (organizer, head judge, scorekeeper: this screen's roles): each player's code while it can
@@ -131,12 +211,110 @@ async function mount(root, { store, role }) {
   let renameError = "";
   let removing = null;    // the player whose "Remove" was pressed once
 
+  // ---- player records of the roster: which entry is whose (from the server, while online)
+  let links = new Map();  // player id -> person
+  let linking = null;     // the roster entry whose "Link to player record" is open
+  let linkFound = [];     // the people its search found
+  let linkMessage = "";
+  let flushing = false;
+  let linksLoaded = 0;
+  const loadLinks = async () => {
+    linksLoaded = Date.now();
+    try {
+      const body = await eventPeople(store.session);
+      links = new Map(body.links.map((l) => [l.player, l.person]));
+    } catch {
+      return;  // offline: the roster shows what it knew
+    }
+    drawRoster();
+  };
+  /** Whether the server has the entry: on the roster, and its register op not waiting in this device's outbox. */
+  const synced = (pid) => (store.state?.players || []).some((p) => p.id === pid)
+    && !store.rows.some((r) => r.status === "pending" && r.op.type === "player.register" && r.op.payload?.player?.id === pid);
+  const flush = async () => {
+    if (flushing || !pendingLinks(store.eventId).length || !navigator.onLine) return;
+    flushing = true;
+    try {
+      if (await flushLinks(store.session, synced)) await loadLinks();
+    } finally {
+      flushing = false;
+    }
+  };
+  const linkTo = async (p, person) => {
+    if (!synced(p.id)) {  // the entry is not on the server yet: linked once its register op has synced
+      queueLink(store.eventId, { player: p.id, person: person.id });
+      linking = null;
+      linkFound = [];
+      linkMessage = "";
+      announce(`${p.name} is linked to the player record ${person.name} once this device has synced`);
+      drawRoster();
+      return;
+    }
+    try {
+      await linkPlayer(store.session, p.id, person.id);
+      linking = null;
+      linkFound = [];
+      linkMessage = "";
+      announce(`${p.name} is linked to the player record ${person.name}`);
+      await loadLinks();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
+    } catch (err) {
+      linkMessage = err.message;
+      drawRoster();
+    }
+  };
+  const unlink = async (p) => {
+    try {
+      await unlinkPlayer(store.session, p.id);
+      announce(`${p.name} is linked to no player record any more`);
+      await loadLinks();
+    } catch (err) {
+      rosterMessage.textContent = err.message;
+    }
+  };
+  const findForLink = async (input) => {
+    const q = input.value.trim();
+    if (q.length < 2) return;
+    try {
+      linkFound = (await searchPeople(store.session, q)).people;
+      linkMessage = linkFound.length ? "" : `No player record matches “${q}”.`;
+    } catch (err) {
+      linkFound = [];
+      linkMessage = err.message;
+    }
+    drawRoster();
+  };
+  const recordCell = (p) => {
+    const person = links.get(p.id);
+    const queued = pendingLinks(store.eventId).some((e) => e.player === p.id);
+    if (linking === p.id) {
+      const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
+        placeholder: "Name or game id" });
+      return h("td", { class: "record" }, h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); findForLink(input); } },
+        input, h("button", { type: "submit", class: "small", dataset: { action: "find-person" } }, "Find"),
+        h("button", { type: "button", class: "small", dataset: { action: "cancel-link" },
+          onclick: () => { linking = null; linkFound = []; linkMessage = ""; drawRoster(); } }, "Cancel")),
+      linkMessage && h("p", { class: "error", role: "alert" }, linkMessage),
+      h("ul", { class: "suggestions" }, linkFound.map((person) => h("li", {}, h("button", { type: "button", class: "small",
+        dataset: { action: "pick-person", person: person.id }, onclick: () => linkTo(p, person) }, personLine(person))))));
+    }
+    return h("td", { class: "record" },
+      person ? [h("a", { href: `#/event/${store.eventId}/history/${encodeURIComponent(person.id)}`, dataset: { person: person.id } }, person.name), " "]
+        : queued ? "links after sync " : "",
+      person ? h("button", { type: "button", class: "small", dataset: { action: "unlink" }, onclick: () => unlink(p) }, "Unlink")
+        : !queued && h("button", { type: "button", class: "small", dataset: { action: "link-person" },
+          title: "Needs the network", onclick: () => {
+            linking = p.id; linkFound = []; linkMessage = navigator.onLine ? "" : "Offline: linking needs the network.";
+            drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
+          } }, "Link to player record"));
+  };
+
   const applyFilter = () => {
     const query = searchKey(search.value);
     let shown = 0;
     const onScreen = [...list.querySelectorAll("tbody tr[data-player]")];
     for (const tr of new Set([...onScreen, ...builtRows])) {
-      const match = rowMatches(query, tr.roster) || tr.dataset.player === renaming || tr.dataset.player === removing;
+      const match = rowMatches(query, tr.roster) || [renaming, removing, linking].includes(tr.dataset.player);
       tr.hidden = !match;
     }
     for (const tr of builtRows) if (!tr.hidden) shown += 1;
@@ -222,6 +400,7 @@ async function mount(root, { store, role }) {
         h("td", {}, p.entry), nameCell(p), h("td", {}, dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
+        recordCell(p),
         h("td", { class: "actions" },
           !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
             p.checked_in ? "Undo check-in" : "Check in"),
@@ -231,11 +410,11 @@ async function mount(root, { store, role }) {
             onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
           registrar && !referenced.has(p.id) && removeButtons(p)));
       tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
-      tr.hidden = !rowMatches(query, tr.roster) && p.id !== renaming && p.id !== removing;
+      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, linking].includes(p.id);
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
-      h("thead", {}, h("tr", {}, ["#", "Name", "Status", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["#", "Name", "Status", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Player record", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, builtRows)));
     applyFilter();
   }
@@ -257,7 +436,14 @@ async function mount(root, { store, role }) {
       if (!st) return;
       replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
         .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
+      const wanted = gameIdFor(st.ruleset);
+      gameIdField.hidden = !wanted;
+      birthField.hidden = !wanted?.birthYear;
+      if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
+      showPicked();
       drawRoster();
+      if (navigator.onLine && Date.now() - linksLoaded > 30_000) loadLinks();
+      flush();
       if (st.ruleset) {
         const active = st.players.filter((p) => p.dropped_after === null).length;
         const s = await rules("structure", { ruleset: st.ruleset, players: active });

@@ -132,3 +132,99 @@ def test_tokens_of_another_event_are_refused(api, event):
     r = api.client.get(f"/api/events/{other['event_id']}/state", headers=bearer(tokens["judge"]))
     assert r.status_code == 403
     assert len(PLAYERS) == 8
+
+
+# ------------------------------------------------------------------ people (players across events)
+
+#: Who calls: the event's five roles, an organizer of another event, and nobody (no token).
+CALLERS = ["organizer", *ROLES, "other-event", "no-token"]
+STAFF_ROLES = {"organizer", "head-judge", "judge", "scorekeeper"}
+LINKER_ROLES = {"organizer", "head-judge", "scorekeeper"}
+PEOPLE_ENDPOINTS = [
+    # (method, path template, body, callers allowed)
+    ("get", "/api/people?q=Ada", None, STAFF_ROLES | {"other-event"}),
+    ("post", "/api/people", {"name": "New Person"}, LINKER_ROLES | {"other-event"}),
+    ("get", "/api/events/{eid}/people", None, STAFF_ROLES),
+    ("put", "/api/events/{eid}/players/p3/person", {"person": "{ada}"}, LINKER_ROLES),
+    ("delete", "/api/events/{eid}/players/p1/person", None, LINKER_ROLES),
+    ("get", "/api/people/{ada}", None, STAFF_ROLES | {"player"}),
+    ("get", "/api/people/me", None, {"player"}),
+    ("post", "/api/people/{bob}/merge", {"into": "{ada}"}, {"organizer"}),
+    ("get", "/api/ratings?game=startrek-1e", None, set(CALLERS)),
+]
+
+
+def _people_snapshot(app) -> tuple:
+    from sqlalchemy import select
+
+    from backend.db import db
+    from backend.models import Person, RosterLink
+
+    with app.app_context():
+        people = db.session.execute(select(Person.id, Person.name, Person.merged_into, Person.trekcc_id)
+                                    .order_by(Person.id)).all()
+        links = db.session.execute(select(RosterLink.event_id, RosterLink.player_id, RosterLink.person_id)
+                                   .order_by(RosterLink.id)).all()
+    return [tuple(p) for p in people], [tuple(link) for link in links]
+
+
+@pytest.fixture
+def people_event(api, event):
+    eid, tokens = event
+    org = tokens["organizer"]
+    ids = {}
+    for key, name, player in (("ada", "Ada", "p1"), ("bob", "Bob", "p2")):
+        r = api.client.post("/api/people", json={"name": name}, headers=bearer(org))
+        ids[key] = r.get_json()["id"]
+        r = api.client.put(f"/api/events/{eid}/players/{player}/person", json={"person": ids[key]}, headers=bearer(org))
+        assert r.status_code == 200, r.get_json()
+    tokens = {**tokens, "other-event": api.create()["token"]}
+    return eid, tokens, ids
+
+
+def _call(api, method, template, body, eid, ids, token):
+    path = template.format(eid=eid, **ids)
+    kwargs = {"headers": bearer(token)} if token else {}
+    if body is not None:
+        kwargs["json"] = {k: v.format(**ids) for k, v in body.items()}
+    return getattr(api.client, method)(path, **kwargs)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_people_endpoints_refuse_every_other_caller_and_change_nothing(app, api, people_event):
+    eid, tokens, ids = people_event
+    before = _people_snapshot(app)
+    refused = 0
+    for method, template, body, allowed in PEOPLE_ENDPOINTS:
+        for caller in CALLERS:
+            if caller in allowed:
+                continue
+            r = _call(api, method, template, body, eid, ids, tokens.get(caller))
+            expected = 401 if caller == "no-token" else 403
+            assert r.status_code == expected, (method, template, caller, r.get_json())
+            assert set(r.get_json()) >= {"error", "message"}
+            refused += 1
+    assert refused >= 25
+    assert _people_snapshot(app) == before
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_people_endpoints_answer_every_allowed_caller(api, people_event):
+    eid, tokens, ids = people_event
+    answered = 0
+    for method, template, body, allowed in PEOPLE_ENDPOINTS:
+        if method != "get":
+            continue  # the changes are checked one by one in tests/backend/test_people.py
+        for caller in sorted(allowed):
+            r = _call(api, method, template, body, eid, ids, tokens.get(caller))
+            assert r.status_code == 200, (template, caller, r.get_json())
+            answered += 1
+    assert answered >= 15
+    for caller in sorted(LINKER_ROLES):  # each linker links and unlinks
+        r = _call(api, "put", "/api/events/{eid}/players/p3/person", {"person": "{ada}"}, eid,
+                  {**ids, "ada": ids["ada"]}, tokens[caller])
+        assert r.status_code == 409 and r.get_json()["error"] == "person-linked"  # Ada is p1's
+        r = _call(api, "delete", "/api/events/{eid}/players/p3/person", None, eid, ids, tokens[caller])
+        assert r.status_code == 200 and r.get_json()["unlinked"] is False
+    r = _call(api, "post", "/api/people/{bob}/merge", {"into": "{ada}"}, eid, ids, tokens["organizer"])
+    assert r.status_code == 200 and r.get_json()["links_moved"] == 1

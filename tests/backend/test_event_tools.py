@@ -18,6 +18,9 @@ def _event(api, name="Spring Cup"):
     judge = api.staff_token(eid, org, "judge")
     api.push_ok(eid, judge, "tab-1", [report(1, 1, ["win", "loss"])])
     player = api.redeem(api.claims(eid, org)[PLAYERS[2]["id"]])["token"]
+    person = api.client.post("/api/people", json={"name": f"Ada of {name}"}, headers=bearer(org)).get_json()
+    r = api.client.put(f"/api/events/{eid}/players/p1/person", json={"person": person["id"]}, headers=bearer(org))
+    assert r.status_code == 200, r.get_json()  # a roster link (docs/people.md): deleted with the event
     return eid, org, judge, player
 
 

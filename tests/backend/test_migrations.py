@@ -47,11 +47,12 @@ def _check_upgraded(database_url, tmp_path):
     new = _app(database_url, tmp_path / "new")  # starting the new release upgrades the database
     try:
         with new.app_context():
-            assert current_revision() == "0003_staff_names"
+            assert current_revision() == "0004_people"
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
             assert inspect(db.engine).has_table("rate_limits")
+            assert inspect(db.engine).has_table("people") and inspect(db.engine).has_table("roster_links")
         from backend.auth import hash_secret  # noqa: F401  (the event still folds and serves)
         with new.app_context():
             from backend.ledger import event_state
@@ -63,6 +64,9 @@ def _check_upgraded(database_url, tmp_path):
         api.push_ok(created["event_id"], created["token"], "desk", register_ops() + pair_ops(1))
         assert api.client.post(f"/api/events/{created['event_id']}/tokens/rotate",
                                headers=bearer(created["token"])).status_code == 201
+        person = api.client.post("/api/people", json={"name": "Ada"}, headers=bearer(created["token"])).get_json()
+        assert api.client.put(f"/api/events/{created['event_id']}/players/p1/person", json={"person": person["id"]},
+                              headers=bearer(created["token"])).status_code == 200
     finally:
         dispose(new)
 
@@ -92,7 +96,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     second = _app(database_url, tmp_path / "b")
     try:
         with second.app_context():
-            assert current_revision() == "0003_staff_names"
+            assert current_revision() == "0004_people"
     finally:
         dispose(first)
         dispose(second)

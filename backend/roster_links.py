@@ -1,0 +1,96 @@
+"""Roster entries linked to people: the automatic link made when a ``player.register`` op is accepted.
+
+A tablet registers players offline, so a roster entry is linked to a person when its register op reaches the
+server (inside the push's transaction), or later by staff (backend/people.py). The automatic link never
+guesses on names: it needs a game id the op carries — ``pop_id`` (Play! Pokémon ID, with ``birth_year``
+agreeing when both are known) or ``rating_id`` (a Star Trek trekcc.org member id) — held by exactly one
+person, neither the entry nor the person being linked in the event already.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from sqlalchemy import delete, insert, or_, select
+
+from backend.db import db
+from backend.models import Person, RosterLink, now_ms
+
+__all__ = ["game_ids_of", "auto_link", "unlink_removed", "matching_people"]
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def game_ids_of(player: dict[str, Any]) -> tuple[str | None, str | None, int | None]:
+    """(Play! Pokémon ID, trekcc id, birth year) a registered player carries.
+
+    >>> game_ids_of({"id": "p1", "name": "Ash", "pop_id": " 1234567 ", "birth_year": 2001})
+    ('1234567', None, 2001)
+    >>> game_ids_of({"id": "p2", "name": "Kirk", "rating_id": "4711"})
+    (None, '4711', None)
+    """
+    birth = player.get("birth_year")
+    birth = birth if isinstance(birth, int) and not isinstance(birth, bool) else None
+    return _text(player.get("pop_id")), _text(player.get("rating_id")), birth
+
+
+def matching_people(candidates: Iterable[Person], pop_id: str | None, trekcc_id: str | None,
+                    birth_year: int | None) -> list[Person]:
+    """The people a player's game ids name (a Play! Pokémon ID with a different birth year does not)."""
+    found: dict[str, Person] = {}
+    for person in candidates:
+        if pop_id is not None and person.pokemon_id == pop_id and (
+                birth_year is None or person.birth_year is None or person.birth_year == birth_year):
+            found[person.id] = person
+        if trekcc_id is not None and person.trekcc_id == trekcc_id:
+            found[person.id] = person
+    return list(found.values())
+
+
+def auto_link(event_id: str, players: list[dict[str, Any]]) -> int:
+    """Link newly registered players to the one person their game ids name; how many links were made.
+
+    Call inside the push's transaction, with the players of the accepted ``player.register`` ops (no query
+    at all when none carries a game id).
+    """
+    wanted = [(p, *game_ids_of(p)) for p in players if isinstance(p.get("id"), str)]
+    wanted = [w for w in wanted if w[1] is not None or w[2] is not None]
+    if not wanted:
+        return 0
+    pops = {w[1] for w in wanted if w[1] is not None}
+    treks = {w[2] for w in wanted if w[2] is not None}
+    conditions = []
+    if pops:
+        conditions.append(Person.pokemon_id.in_(pops))
+    if treks:
+        conditions.append(Person.trekcc_id.in_(treks))
+    candidates = list(db.session.execute(select(Person).where(Person.merged_into.is_(None), or_(*conditions)))
+                      .scalars())
+    if not candidates:
+        return 0
+    linked = db.session.execute(select(RosterLink.player_id, RosterLink.person_id)
+                                .where(RosterLink.event_id == event_id)).all()
+    taken_players = {row.player_id for row in linked}
+    taken_people = {row.person_id for row in linked}
+    rows = []
+    stamp = now_ms()
+    for player, pop_id, trekcc_id, birth_year in wanted:
+        found = matching_people(candidates, pop_id, trekcc_id, birth_year)
+        if len(found) != 1 or player["id"] in taken_players or found[0].id in taken_people:
+            continue
+        rows.append({"event_id": event_id, "player_id": player["id"], "person_id": found[0].id, "created_at": stamp})
+        taken_players.add(player["id"])
+        taken_people.add(found[0].id)
+    if rows:
+        db.session.execute(insert(RosterLink), rows)
+    return len(rows)
+
+
+def unlink_removed(event_id: str, players: Iterable[str]) -> None:
+    """A roster entry taken off the event (``player.remove``) is linked to nobody any more."""
+    players = list(players)
+    if players:
+        db.session.execute(delete(RosterLink).where(RosterLink.event_id == event_id,
+                                                    RosterLink.player_id.in_(players)))

@@ -1,0 +1,102 @@
+// Players across events (backend/people.py): search, create, link a roster entry, history; and the links
+// registration asked for while the register op was not on the server yet (kept on this device until done).
+import { ApiError, request } from "./api.js";
+
+const enc = encodeURIComponent;
+
+export const searchPeople = (session, q) => request(`/api/people?q=${enc(q)}`, { token: session.token });
+export const createPerson = (session, body) => request("/api/people", { method: "POST", body, token: session.token });
+export const eventPeople = (session) => request(`/api/events/${enc(session.event_id)}/people`, { token: session.token });
+export const linkPlayer = (session, player, person) =>
+  request(`/api/events/${enc(session.event_id)}/players/${enc(player)}/person`, { method: "PUT", body: { person }, token: session.token });
+export const unlinkPlayer = (session, player) =>
+  request(`/api/events/${enc(session.event_id)}/players/${enc(player)}/person`, { method: "DELETE", token: session.token });
+/** A person's history (a merged duplicate's id is redirected to the survivor by the server). */
+export const personHistory = (session, id) => request(`/api/people/${enc(id)}`, { token: session.token });
+export const myHistory = (session) => request("/api/people/me", { token: session.token });
+
+/** Which game id a ruleset's registration asks for, and the register op's field that carries it. */
+export function gameIdFor(ruleset) {
+  if (ruleset === "pokemon-tcg" || ruleset === "pokemon-vg") {
+    return { label: "Play! Pokémon ID", field: "pop_id", personField: "pokemon_id", birthYear: true };
+  }
+  if (ruleset === "startrek-1e" || ruleset === "startrek-2e" || ruleset === "tribbles") {
+    return { label: "trekcc.org member id", field: "rating_id", personField: "trekcc_id", birthYear: false };
+  }
+  return null;
+}
+
+/** A person's game ids in one line ("" when none is on record). */
+export function gameIdsLine(p) {
+  return personLine(p).slice(p.name.length + 3);
+}
+
+/** A person in one line: name and game ids. */
+export function personLine(p) {
+  const ids = [];
+  if (p.pokemon_id) ids.push(`Play! Pokémon ID ${p.pokemon_id}${p.birth_year ? ` (${p.birth_year})` : ""}`);
+  if (p.trekcc_id) ids.push(`trekcc ${p.trekcc_id}`);
+  if (p.trekcc_handle) ids.push(`@${p.trekcc_handle}`);
+  for (const [k, v] of Object.entries(p.other_ids || {})) ids.push(`${k} ${v}`);
+  return ids.length ? `${p.name} · ${ids.join(" · ")}` : p.name;
+}
+
+// ---------------------------------------------------------------- links waiting for their register op
+
+const KEY = (eventId) => `topcut.pendingLinks.${eventId}`;
+
+/** The links this device still has to make for an event: `[{player, person?, create?}]`. */
+export function pendingLinks(eventId) {
+  try {
+    const list = JSON.parse(globalThis.localStorage?.getItem(KEY(eventId)) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function savePending(eventId, list) {
+  if (list.length) globalThis.localStorage?.setItem(KEY(eventId), JSON.stringify(list));
+  else globalThis.localStorage?.removeItem(KEY(eventId));
+}
+
+/** Remember to link `player` to a person (`person`: an id; `create`: a new person's fields) once it syncs. */
+export function queueLink(eventId, entry) {
+  savePending(eventId, [...pendingLinks(eventId).filter((e) => e.player !== entry.player), entry]);
+}
+
+/**
+ * Make the waiting links whose roster entry the server has (`synced(player)`): create the person first if
+ * asked (a game id someone holds already links to them), then link. Offline, or the entry not on the server
+ * yet: kept for later. Returns how many links were made.
+ */
+export async function flushLinks(session, synced) {
+  let made = 0;
+  for (const entry of pendingLinks(session.event_id)) {
+    if (!synced(entry.player)) continue;
+    try {
+      let person = entry.person;
+      if (!person) {
+        try {
+          person = (await createPerson(session, entry.create)).id;
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === "duplicate-id")) throw err;
+          person = (await searchPeople(session, entry.create.pokemon_id || entry.create.trekcc_id)).people[0]?.id;
+          if (!person) throw err;
+        }
+        queueLink(session.event_id, { player: entry.player, person });  // created: never twice
+      }
+      await linkPlayer(session, entry.player, person);
+      made += 1;
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 0 || err.status >= 500 || err.status === 429)) return made;  // later
+      if (!(err instanceof ApiError && err.status === 404 && err.code === "unknown-player")) {
+        console.warn("Topcut: a player record link was not made:", err.message);
+      } else {
+        continue;  // the server has not folded the entry yet
+      }
+    }
+    savePending(session.event_id, pendingLinks(session.event_id).filter((e) => e.player !== entry.player));
+  }
+  return made;
+}
