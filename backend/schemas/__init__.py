@@ -398,3 +398,8 @@ class RestoreResponseSchema(Schema):
     ruleset = fields.String(required=True)
     cursor = _int(required=True, metadata={"description": "the restored log's last server sequence number"})
     operations = _int(required=True, metadata={"description": "operations restored (rejected ones included)"})
+
+
+# ------------------------------------------------------------------ leagues (backend/schemas/leagues.py)
+
+from backend.schemas.leagues import *  # noqa: E402,F401,F403
