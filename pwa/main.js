@@ -15,6 +15,7 @@ import print from "./views/print.js";
 import staff from "./views/staff.js";
 import player from "./views/player.js";
 import publicPage from "./views/public.js";
+import league from "./views/league.js";
 
 const DESK = ["organizer", "head-judge", "scorekeeper"];  // also who may see players' claim codes (CLAIM_READERS)
 const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
@@ -189,6 +190,7 @@ function parseRoute() {
   if (hash.startsWith("join=")) return { name: "home", join: decodeURIComponent(hash.slice(5)) };
   const parts = hash.replace(/^\//, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "public" && parts[1]) return { name: "public", eventId: parts[1] };
+  if (parts[0] === "leagues" || (parts[0] === "league" && parts[1])) return { name: "league", leagueId: parts[1] || null, sub: parts[2] || null };
   if (parts[0] === "event" && parts[1]) return { name: "event", eventId: parts[1], screen: parts[2] || null, sub: parts[3] || null };
   return { name: "home" };
 }
@@ -213,6 +215,9 @@ async function route() {
     current = await home.mount(viewRoot, { navigate, join: r.join });
   } else if (r.name === "public") {
     current = await publicPage.mount(viewRoot, { eventId: r.eventId });
+  } else if (r.name === "league") {
+    current = await league.mount(viewRoot, { navigate, leagueId: r.leagueId, sub: r.sub });
+    document.body.dataset.ready = r.leagueId ? `league-${r.sub || "director"}` : "leagues";
   } else {
     await mountEventScreen(r);
   }
