@@ -391,3 +391,16 @@ def call(text: str) -> str:
     except Exception as exc:  # a bug must reach the screen as a message, not kill the worker
         return json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"})
     return json.dumps({"ok": True, "result": result}, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------- leagues, CSV and reports (issue #13)
+
+def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A WCT league's tables (Star Trek OP Guide 12) from its league document and event documents."""
+    from shared_rules.event import load_event
+    from shared_rules.leagues import league_table, load_league
+
+    return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs])
+
+
+FUNCTIONS.update({f.__name__: f for f in (league,)})

@@ -12,6 +12,7 @@
 - ``export-tdf EVENT [-o FILE]``: a Pokémon event as a TOM save file (.tdf).
 - ``ratings EVENT [EVENT ...]``: Star Trek ratings recomputed from the events,
   oldest first (OP Guide 8, 11).
+- ``league LEAGUE EVENT ...``: a WCT league's tables (OP Guide 12).
 
 Output is JSON on stdout (``export-tdf`` prints the .tdf XML itself, or with
 ``-o`` writes it and prints JSON naming the file); a bad document or argument prints one line on
@@ -27,7 +28,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ._json import dumps_indented
-from .errors import RulesError
+from .errors import DocumentError, RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -140,6 +141,36 @@ def _ratings(args: argparse.Namespace) -> Any:
     return compute_ratings([_read_event(path) for path in args.files], labels=args.files)
 
 
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
+    except ValueError as exc:
+        raise RulesError(f"{path}: not valid JSON ({exc})") from None
+
+
+def _league(args: argparse.Namespace) -> Any:
+    from .leagues import league_table, load_league
+
+    doc = _read_json(args.league)
+    try:
+        league = load_league(doc)
+    except RulesError as exc:
+        raise RulesError(f"{args.league}: {exc}") from None
+    events = [_read_event(path) for path in args.files]
+    try:
+        return league_table(league, events)
+    except DocumentError as exc:  # league_table names events[i].FIELD or league.FIELD: name the file instead
+        head, _, rest = exc.path.partition("]")
+        if head.startswith("events[") and head[7:].isdigit() and int(head[7:]) < len(args.files):
+            raise RulesError(f"{args.files[int(head[7:])]}: {rest.lstrip('.') or 'event'}: {exc.problem}") from None
+        raise RulesError(f"{args.league}: {exc.path.removeprefix('league.')}: {exc.problem}") from None
+
+
 def _game_end(args: argparse.Namespace) -> Any:
     from .game_end import time_called
 
@@ -214,6 +245,10 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ratings", help="Star Trek ratings from events, oldest first (OP Guide 8, 11)")
     p.add_argument("files", nargs="+", help="event documents (topcut-event/1 JSON), oldest first")
     p.set_defaults(run=_ratings)
+    p = sub.add_parser("league", help="a WCT league's tables (OP Guide 12)")
+    p.add_argument("league", help="league document (topcut-league/1 JSON)")
+    p.add_argument("files", nargs="*", help="the league's event documents (topcut-event/1 JSON)")
+    p.set_defaults(run=_league)
     p = sub.add_parser("game-end", help="who wins when time is called")
     p.add_argument("ruleset")
     p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")
