@@ -403,4 +403,25 @@ def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]]) -> dict
     return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs])
 
 
-FUNCTIONS.update({f.__name__: f for f in (league,)})
+def csv_roster(event_id: str, text: str, mapping: dict[str, str] | None = None) -> dict[str, Any]:
+    """Players to register from a CSV roster, with per-row errors (``player.register`` payloads' ``player``)."""
+    from shared_rules.importers.csv_roster import roster_from_csv
+
+    return roster_from_csv(_event(_current(event_id)), text, mapping)
+
+
+def csv_standings(event_id: str) -> str:
+    """The event's standings as CSV text."""
+    from shared_rules.exporters.csv import standings_csv
+
+    return standings_csv(_event(_current(event_id)))
+
+
+def csv_pairings(event_id: str, round: int, stage: str | None = None) -> str:  # noqa: A002 - the page's name
+    """One round's pairings and results as CSV text."""
+    from shared_rules.exporters.csv import pairings_csv
+
+    return pairings_csv(_event(_current(event_id)), round, stage)
+
+
+FUNCTIONS.update({f.__name__: f for f in (league, csv_roster, csv_standings, csv_pairings)})

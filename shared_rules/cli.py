@@ -13,8 +13,10 @@
 - ``ratings EVENT [EVENT ...]``: Star Trek ratings recomputed from the events,
   oldest first (OP Guide 8, 11).
 - ``league LEAGUE EVENT ...``: a WCT league's tables (OP Guide 12).
+- ``import-csv EVENT ROSTER [--map HEADING=FIELD ...]``: players to register from a CSV roster.
+- ``export-csv standings EVENT`` / ``export-csv pairings EVENT --round N [--stage S]``: CSV text.
 
-Output is JSON on stdout (``export-tdf`` prints the .tdf XML itself, or with
+Output is JSON on stdout (``export-csv`` prints CSV; ``export-tdf`` prints the .tdf XML itself, or with
 ``-o`` writes it and prints JSON naming the file); a bad document or argument prints one line on
 stderr and exits with status 2. No traceback ever reaches a user.
 """
@@ -171,6 +173,42 @@ def _league(args: argparse.Namespace) -> Any:
         raise RulesError(f"{args.league}: {exc.path.removeprefix('league.')}: {exc.problem}") from None
 
 
+def _import_csv(args: argparse.Namespace) -> Any:
+    from .importers.csv_roster import roster_from_csv
+
+    event = _read_event(args.file)
+    try:
+        with open(args.roster, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise RulesError(f"{args.roster}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{args.roster}: not UTF-8 text (save the sheet as CSV UTF-8)") from None
+    mapping = {}
+    for item in args.map or ():
+        heading, sep, field = item.rpartition("=")
+        if not sep or not heading:
+            raise RulesError(f"--map: expected HEADING=FIELD, got '{item}'")
+        mapping[heading] = field
+    try:
+        return roster_from_csv(event, text, mapping)
+    except RulesError as exc:
+        raise RulesError(f"{args.roster}: {exc}") from None
+
+
+def _export_csv(args: argparse.Namespace) -> Any:
+    from .exporters.csv import pairings_csv, standings_csv
+
+    event = _read_event(args.file)
+    if args.what == "standings":
+        if args.round is not None or args.stage is not None:
+            raise RulesError("usage: export-csv standings takes no --round or --stage")
+        return _Text(standings_csv(event))
+    if args.round is None:
+        raise RulesError("usage: export-csv pairings needs --round N")
+    return _Text(pairings_csv(event, _count(args.round, "--round"), args.stage))
+
+
 def _game_end(args: argparse.Namespace) -> Any:
     from .game_end import time_called
 
@@ -249,6 +287,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("league", help="league document (topcut-league/1 JSON)")
     p.add_argument("files", nargs="*", help="the league's event documents (topcut-event/1 JSON)")
     p.set_defaults(run=_league)
+    p = sub.add_parser("import-csv", help="players to register from a CSV roster")
+    p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
+    p.add_argument("roster", help="CSV file (, or ; between cells, UTF-8)")
+    p.add_argument("--map", action="append", metavar="HEADING=FIELD", help="read a column as a field")
+    p.set_defaults(run=_import_csv)
+    p = sub.add_parser("export-csv", help="standings or one round's pairings as CSV")
+    p.add_argument("what", choices=("standings", "pairings"))
+    p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
+    p.add_argument("--round", default=None, help="the round (pairings)")
+    p.add_argument("--stage", default=None, help="the round's stage when two share its number")
+    p.set_defaults(run=_export_csv)
     p = sub.add_parser("game-end", help="who wins when time is called")
     p.add_argument("ruleset")
     p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")

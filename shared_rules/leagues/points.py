@@ -34,8 +34,8 @@ def league_points(players: int, place: int) -> int:
     Star Trek OP Guide 12.4, Table 12.4.1; 0 below the 3-player minimum, and for a
     place the table gives nothing (beyond 32nd, or a "-" cell).
 
-    >>> league_points(4, 1), league_points(17, 20), league_points(40, 33), league_points(2, 1)
-    (12, 18, 0, 0)
+    >>> league_points(4, 1), league_points(20, 17), league_points(40, 33), league_points(2, 1)
+    (12, 22, 0, 0)
     """
     if isinstance(players, bool) or isinstance(place, bool) or not isinstance(players, int) \
             or not isinstance(place, int):
