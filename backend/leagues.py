@@ -604,7 +604,7 @@ def table(league_id: str):
     """The league table (public).
     ---
     get:
-      summary: The league table (public): each event's league points, season, lifetime and bonus totals kept
+      summary: The league table (public) - each event's league points, season, lifetime and bonus totals kept
         apart, playoff qualification and ranking with the 12.6 tiebreakers, Champions League seeding
       responses:
         200:
