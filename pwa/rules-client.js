@@ -14,7 +14,7 @@ export const RULES_FUNCTIONS = Object.freeze([
   "fold", "state", "check_op", "standings", "pair_draft", "round_warnings", "swap_warnings", "structure", "rulesets",
   "ruleset_info", "timer", "secret_time", "time_called", "round_minutes", "cut", "next_elimination", "bracket", "export",
   "new_event_document",
-  "league", "csv_roster", "csv_standings", "csv_pairings",
+  "league", "csv_roster", "csv_standings", "csv_pairings", "startrek_report",
 ]);
 
 // How long a call may go unanswered once the worker is up before the worker is taken for dead (tests shorten it).

@@ -424,4 +424,12 @@ def csv_pairings(event_id: str, round: int, stage: str | None = None) -> str:  #
     return pairings_csv(_event(_current(event_id)), round, stage)
 
 
-FUNCTIONS.update({f.__name__: f for f in (league, csv_roster, csv_standings, csv_pairings)})
+def startrek_report(event_id: str) -> dict[str, Any]:
+    """The Star Trek tournament report (OP Guide 8, Appendix A), with its plain-text page as ``text``."""
+    from shared_rules.exporters.startrek_report import report_text, tournament_report
+
+    report = tournament_report(_event(_current(event_id)))
+    return {**report, "text": report_text(report)}
+
+
+FUNCTIONS.update({f.__name__: f for f in (league, csv_roster, csv_standings, csv_pairings, startrek_report)})

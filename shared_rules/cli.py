@@ -15,8 +15,9 @@
 - ``league LEAGUE EVENT ...``: a WCT league's tables (OP Guide 12).
 - ``import-csv EVENT ROSTER [--map HEADING=FIELD ...]``: players to register from a CSV roster.
 - ``export-csv standings EVENT`` / ``export-csv pairings EVENT --round N [--stage S]``: CSV text.
+- ``report EVENT [--text]``: the Star Trek tournament report for www.trekcc.org (OP Guide 8, Appendix A).
 
-Output is JSON on stdout (``export-csv`` prints CSV; ``export-tdf`` prints the .tdf XML itself, or with
+Output is JSON on stdout (``export-csv`` prints CSV, ``report --text`` a plain page; ``export-tdf`` prints the .tdf XML itself, or with
 ``-o`` writes it and prints JSON naming the file); a bad document or argument prints one line on
 stderr and exits with status 2. No traceback ever reaches a user.
 """
@@ -209,6 +210,17 @@ def _export_csv(args: argparse.Namespace) -> Any:
     return _Text(pairings_csv(event, _count(args.round, "--round"), args.stage))
 
 
+def _report(args: argparse.Namespace) -> Any:
+    from .exporters.startrek_report import report_text, tournament_report
+
+    event = _read_event(args.file)
+    try:
+        report = tournament_report(event)
+    except RulesError as exc:
+        raise RulesError(f"{args.file}: {exc}") from None
+    return _Text(report_text(report)) if args.text else report
+
+
 def _game_end(args: argparse.Namespace) -> Any:
     from .game_end import time_called
 
@@ -298,6 +310,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--round", default=None, help="the round (pairings)")
     p.add_argument("--stage", default=None, help="the round's stage when two share its number")
     p.set_defaults(run=_export_csv)
+    p = sub.add_parser("report", help="the Star Trek tournament report (OP Guide 8, Appendix A)")
+    p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
+    p.add_argument("--text", action="store_true", help="a plain page instead of JSON")
+    p.set_defaults(run=_report)
     p = sub.add_parser("game-end", help="who wins when time is called")
     p.add_argument("ruleset")
     p.add_argument("numbers", help="JSON object of both players' numbers, or - for stdin")

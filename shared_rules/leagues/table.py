@@ -46,10 +46,10 @@ def _event_id(event: Event, i: int) -> str:
 def _event_date(event: Event, i: int) -> str | None:
     date = event.extra.get("date")
     path = f"events[{i}].date"
-    if date is None:
-        rating = event.settings.get("rating")
-        date = rating.get("date") if isinstance(rating, Mapping) else None
-        path = f"events[{i}].settings.rating.date"
+    for key in ("report", "rating"):  # the Star Trek report's date, else the rating's
+        section = event.settings.get(key)
+        if date is None and isinstance(section, Mapping) and section.get("date") is not None:
+            date, path = section["date"], f"events[{i}].settings.{key}.date"
     if date is None:
         return None
     if not isinstance(date, str) or not _DATE.match(date):

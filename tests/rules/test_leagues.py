@@ -153,9 +153,12 @@ class Seasons(unittest.TestCase):
         doc = league_doc("truncated")
         doc["season"]["sprints"] = [{"id": "regular", "kind": "regular", "from": "2026-10-01", "to": "2027-01-31"},
                                     {"id": "playoffs", "kind": "playoff", "from": "2027-02-01", "to": "2027-03-31"}]
-        out = table(doc, event_doc("r1", list("abc"), "2026-10-14"), event_doc("p1", list("cba"), "2027-02-10"))
+        rated = event_doc("r3", list("abc"), settings={"rating": {"date": "2026-12-01"}})
+        reported = event_doc("p1", list("cba"), settings={"report": {"date": "2027-02-10"}})
+        out = table(doc, event_doc("r1", list("abc"), "2026-10-14"), rated, reported)
         self.assertEqual([(e["id"], e["sprint"], e["date"]) for e in out["events"]],
-                         [("r1", "regular", "2026-10-14"), ("p1", "playoffs", "2027-02-10")])
+                         [("r1", "regular", "2026-10-14"), ("r3", "regular", "2026-12-01"),
+                          ("p1", "playoffs", "2027-02-10")])
         with self.assertRaises(DocumentError) as ctx:
             table(doc, event_doc("r2", list("abc"), "2027-04-02"))
         self.assertIn("in no sprint", str(ctx.exception))
