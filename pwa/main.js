@@ -16,6 +16,7 @@ import staff from "./views/staff.js";
 import player from "./views/player.js";
 import publicPage from "./views/public.js";
 import league from "./views/league.js";
+import report from "./views/report.js";
 
 const DESK = ["organizer", "head-judge", "scorekeeper"];  // also who may see players' claim codes (CLAIM_READERS)
 const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
@@ -30,6 +31,8 @@ export const SCREENS = {
   print: { view: print, title: "Print", roles: STAFF },
   staff: { view: staff, title: "Staff & export", roles: ["organizer"] },
   player: { view: player, title: "My table", roles: ["player"] },
+  // Star Trek only: reached from the Print screen, not a tab.
+  report: { view: report, title: "Trek report", roles: STAFF, tab: false },
 };
 const DEFAULT_SCREEN = { organizer: "players", "head-judge": "judge", judge: "judge", scorekeeper: "rounds", player: "player" };
 
@@ -298,7 +301,7 @@ async function mountEventScreen(r) {
   store.addEventListener("change", onStoreChange);
   const role = store.role;
   const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : DEFAULT_SCREEN[role];
-  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role)).map(([key, s]) =>
+  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role) && s.tab !== false).map(([key, s]) =>
     h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
       s.title)))));
   renderTabCounts();

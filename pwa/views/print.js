@@ -73,6 +73,14 @@ async function mount(root, { store, role, sub }) {
     }
   };
   if (claimMode) await loadClaims();
+  // Star Trek events: the tournament report to enter at www.trekcc.org (the rules worker knows the game).
+  if (!claimMode) {
+    rules("startrek_report", { event_id: store.eventId }).then(() => {
+      if (!note.isConnected) return;
+      note.before(h("p", { class: "no-print" }, h("a", { href: `#/event/${store.eventId}/report`, id: "report-link" },
+        "Star Trek tournament report"), " — what to enter at www.trekcc.org after the event."));
+    }, () => {});
+  }
   return {
     update() {
       if (!claimMode) replace(body, ...roundPrintout(store.state));

@@ -56,7 +56,7 @@ def test_a_csv_roster_is_read_on_the_tablet_and_its_good_rows_registered(browser
 
 def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(browser, live_server) -> None:
     played = Remote(live_server.url, "startrek-1e", "Qo'noS Open")
-    played.push(*[(op["type"], op["payload"]) for op in trek_ops(PLAYERS[:4])])
+    played.push(*[(op["type"], op["payload"]) for op in trek_ops(PLAYERS[:4])[:-1]])  # played, not closed
     context, page = open_page(browser, accept_downloads=True)
     try:
         page.goto(f"{live_server.url}/#join={played.invite('organizer')}")
@@ -79,6 +79,39 @@ def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(
         assert download.suggested_filename == "qo-nos-open-round-3-pairings.csv"
         rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8").read())))
         assert rows[0][0] == "Table" and len(rows) == 3
+
+        # The tournament report, reached from the Print screen of a Star Trek event.
+        page.click("#report-link")
+        wait_ready(page, "report")
+        page.wait_for_selector("#report .report-round")
+        assert page.text_content("#report dd[data-key=edition]") == "First Edition"
+        assert page.text_content("#report dd[data-key=pairing_style]") == "Swiss"
+        assert page.text_content("#report dd[data-key=rounds]") == "3"
+        assert "Primary TD" in page.text_content("#report-missing")
+        first = page.eval_on_selector_all(".report-round[data-round='1'] tbody tr", "rows => rows.map((r) => r.textContent)")
+        assert first[0].startswith("1Player 1FW100") and first[0].endswith("4+65")
+        totals = page.eval_on_selector_all(".report-totals tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+        assert totals[0] == ["1", "Player 1", "3-0-0", "12", "+195"]
+        # The organizer fills in what the event cannot know; every device's report has it.
+        page.fill("#report-form input[name=report-primary_td]", "Quark")
+        page.fill("#report-form input[name=report-date]", "2026-11-20")
+        page.fill("#report-form input[name=report-region]", "Bajor Sector")
+        page.select_option("#report-form select[name=report-league_event]", "yes")
+        page.click("#save-report")
+        wait_js(page, "() => document.querySelector('#report dd[data-key=primary_td]')?.textContent === 'Quark'")
+        assert page.text_content("#report dd[data-key=league_event]") == "yes"
+        wait_synced(page)
+        server = played.api(f"/api/events/{played.eid}/state", token=played.token)["state"]
+        assert server["settings"]["report"]["primary_td"] == "Quark"
+        with page.expect_download() as info:
+            page.click("#report-text")
+        text = open(info.value.path(), encoding="utf-8").read()
+        assert info.value.suggested_filename == "qo-nos-open-trekcc-report.txt"
+        assert "Quark" in text and "Player 1" in text
+        shot(page, "startrek-report")
+        page.emulate_media(media="print")
+        assert not page.is_visible("#report-form") and page.is_visible("#report .report-totals")
+        shot(page, "startrek-report-print")
         assert page.errors == []
     finally:
         context.close()
