@@ -59,6 +59,19 @@ const addBonus = (grant, body) => request(path(grant.league_id, "/bonus"), { met
 const removeBonus = (grant, bonusId) =>
   request(path(grant.league_id, `/bonus/${encodeURIComponent(bonusId)}`), { method: "DELETE", token: grant.token });
 
+/** "person points" lines -> {points: {person: n}} or {error}. */
+export function parseLifetime(text) {
+  const points = {};
+  for (const [i, raw] of text.split("\n").entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    const found = /^(.+?)[\s,;:=]+(\d+)$/.exec(line);
+    if (!found) return { error: `Lifetime points, line ${i + 1}: write the person id, then the points ("p-kira 120")` };
+    points[found[1].trim()] = Number(found[2]);
+  }
+  return { points };
+}
+
 // ---------------------------------------------------------------- #/leagues
 
 async function leaguesScreen(root, { navigate }) {
@@ -151,6 +164,8 @@ async function directorScreen(root, { leagueId }) {
     const count = numberInput({ name: "qualifiers", min: "1", value: String(doc.qualification?.per_sprint ?? 4) });
     const listed = h("textarea", { name: "qualified-players", rows: "3", placeholder: "One person id per line" },
       byPlayers ? doc.qualification.players.join("\n") : "");
+    const lifetime = h("textarea", { name: "lifetime", rows: "3", placeholder: "p-kira 120" },
+      Object.entries(doc.lifetime || {}).map(([person, points]) => `${person} ${points}`).join("\n"));
     return h("form", {
       class: "card", id: "season-form", "aria-labelledby": "season-title",
       onsubmit: (e) => {
@@ -161,6 +176,12 @@ async function directorScreen(root, { leagueId }) {
             ? { players: listed.value.split("\n").map((s) => s.trim()).filter(Boolean) }
             : { per_sprint: Number(count.value) } };
         if (handle.value.trim()) change.director.handle = handle.value.trim();
+        const carried = parseLifetime(lifetime.value);
+        if (carried.error) {
+          message.textContent = carried.error;
+          return;
+        }
+        change.lifetime = carried.points;
         run(() => patchLeague(grant, change), "League saved").then(() => {
           renameHeld(leagueId, change.name);
           document.getElementById("league-title").textContent = change.name;
@@ -171,6 +192,8 @@ async function directorScreen(root, { leagueId }) {
     field("Season", season), field("Schedule (12.2)", schedule),
     field("Who qualifies for the playoffs (12.6)", mode), field("Qualifiers per regular sprint", count),
     field("Qualified players (person ids)", listed, "Only when the qualification is announced as a list."),
+    field("Lifetime league points before this season", lifetime, "One player a line: their person id (trekcc.org id, "
+      + "else player id) and points, from the trekcc.org league hub. Lifetime points seed the Champions League (12.7)."),
     h("button", { type: "submit", class: "primary", id: "save-league" }, "Save"));
   };
 
@@ -297,7 +320,7 @@ export function leagueTables(data) {
     ["Rank", "Player", "Before this season", "This season", "Lifetime"],
     t.lifetime.map((r) => h("tr", { dataset: { person: r.person } }, h("td", {}, r.rank), h("th", { scope: "row" }, r.name),
       h("td", {}, r.before), h("td", {}, r.season), h("td", { class: "total" }, r.points)))) : null;
-  const bonus = t.bonus.length ? tableOf("league-bonus", "This league's table with bonus points (12.5): not in season or lifetime points",
+  const bonus = t.bonus.length ? tableOf("league-bonus", "With bonus points (12.5), this league only",
     ["Rank", "Player", "League points", "Bonus", "Total", "Bonus entries"],
     t.bonus.map((r) => h("tr", { dataset: { person: r.person } }, h("td", {}, r.rank), h("th", { scope: "row" }, r.name),
       h("td", {}, r.points), h("td", {}, r.bonus), h("td", { class: "total" }, r.total),
@@ -336,7 +359,8 @@ export function leagueTables(data) {
     h("section", { "aria-labelledby": "season-heading" }, h("h2", { id: "season-heading" }, "Season"), season),
     h("section", { "aria-labelledby": "playoffs-heading" }, h("h2", { id: "playoffs-heading" }, "Playoffs"),
       h("h3", {}, "Qualified"), qualified, ranking),
-    h("section", { "aria-labelledby": "bonus-heading" }, h("h2", { id: "bonus-heading" }, "Bonus points"), bonus),
+    h("section", { "aria-labelledby": "bonus-heading" }, h("h2", { id: "bonus-heading" }, "Bonus points"),
+      h("p", { class: "hint" }, "Bonus points count only in this league's own table: the season and lifetime points do not include them."), bonus),
     h("section", { "aria-labelledby": "lifetime-heading" }, h("h2", { id: "lifetime-heading" }, "Lifetime"), lifetime, champions),
     h("section", { "aria-labelledby": "events-heading" }, h("h2", { id: "events-heading" }, "Events"), events),
   ];

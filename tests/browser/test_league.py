@@ -68,6 +68,14 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
         page.click("#add-bonus")
         page.wait_for_selector("#bonus-entries tbody tr")
         assert cells(page, "#bonus-entries")[0][:3] == ["Player 3", "Qo'noS Open", "4"]
+        # Lifetime points carried from earlier seasons (the trekcc.org hub), for the Champions League (12.7).
+        page.fill("#season-form textarea[name=lifetime]", "p4 120\nnot a line")
+        page.click("#save-league")
+        wait_js(page, "() => document.getElementById('league-error').textContent.includes('line 2')")
+        page.fill("#season-form textarea[name=lifetime]", "p4 120")
+        page.click("#save-league")
+        wait_js(page, "() => document.querySelector('#season-form textarea[name=lifetime]')?.value === 'p4 120'"
+                      " && document.getElementById('league-error').textContent === ''")
         shot(page, "league-director")
 
         page.click("#open-table")
@@ -79,8 +87,9 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
             ("1", "Player 1", "2", "12", "12", "24"), ("2", "Player 2", "2", "8", "8", "16")]
         assert {r[1]: (r[3], r[4], r[5]) for r in season[2:]} == {"Player 3": ("6", "6", "12"),
                                                                   "Player 4": ("6", "6", "12")}
-        lifetime = {r[1]: r[4] for r in cells(page, "#league-lifetime")}
-        assert lifetime == {"Player 1": "24", "Player 2": "16", "Player 3": "12", "Player 4": "12"}
+        lifetime = {r[1]: (r[2], r[4]) for r in cells(page, "#league-lifetime")}
+        assert lifetime == {"Player 1": ("0", "24"), "Player 2": ("0", "16"), "Player 3": ("0", "12"),
+                            "Player 4": ("120", "132")}
         bonus = cells(page, "#league-bonus")
         assert [r[1:5] for r in bonus] == [["Player 3", "12", "4", "16"]]  # kept apart: season stays 12
         assert [li.strip() for li in page.eval_on_selector_all("#league-qualified li", "l => l.map((e) => e.textContent)")] \
@@ -90,7 +99,7 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
         ranking = cells(page, "#league-playoffs")
         assert [(r[0], r[1], r[2], r[3], r[4]) for r in ranking] == [("1", "Player 1", "12", "1", "24"),
                                                                       ("2", "Player 2", "8", "0", "16")]
-        assert "Nobody has the lifetime points" in page.text_content("#league-table")
+        assert cells(page, "#league-champions") == [["1", "Player 4", "132", ""]]
         shot(page, "league-table")
         page.emulate_media(media="print")
         assert not page.is_visible("button:text('Print')")
