@@ -1,11 +1,12 @@
 """Issue 13, WCT leagues in Chromium: a League Director creates a league, adds two finished Star Trek events
 (one of this device's own, one by its id and organizer token), enters bonus points, and reads the public league
-table (season, lifetime, bonus kept apart, playoff ranking with the 12.6 tiebreakers), on a laptop and a phone."""
+table (season, lifetime, bonus kept apart, playoff ranking with the 12.6 tiebreakers), on a laptop and on a phone
+(which keeps the last table it read for offline)."""
 
 from __future__ import annotations
 
 from tests.backend.helpers import PLAYERS, trek_ops
-from tests.browser.helpers import BOOT_MS, open_page, shot, wait_js, wait_ready
+from tests.browser.helpers import BOOT_MS, open_page, shot, wait_controlled, wait_js, wait_ready
 from tests.browser.test_forms_survive_sync import Remote
 
 
@@ -117,6 +118,15 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
         # Nothing wider than the screen but the tables' own scrolling boxes.
         assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
         shot(phone, "league-table-phone")
+        # Offline, the phone shows the last table it read (the service worker keeps it, like public standings).
+        wait_controlled(phone)
+        phone.reload()
+        phone.wait_for_selector("#league-season tbody tr", timeout=BOOT_MS)
+        context.set_offline(True)
+        phone.reload()
+        phone.wait_for_selector("#league-season tbody tr", timeout=BOOT_MS)
+        assert "Neutral Zone League" in phone.text_content("#league-table-title")
+        context.set_offline(False)
         assert phone.errors == []
     finally:
         context.close()
