@@ -395,12 +395,16 @@ def call(text: str) -> str:
 
 # ---------------------------------------------------------------- leagues, CSV and reports (issue #13)
 
-def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]]) -> dict[str, Any]:
-    """A WCT league's tables (Star Trek OP Guide 12) from its league document and event documents."""
+def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]],
+           event_ids: list[str] | None = None) -> dict[str, Any]:
+    """A WCT league's tables (Star Trek OP Guide 12) from its league document and event documents.
+
+    ``event_ids``: each document's event id when the documents carry none (an ``export`` of this device).
+    """
     from shared_rules.event import load_event
     from shared_rules.leagues import league_table, load_league
 
-    return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs])
+    return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs], event_ids)
 
 
 def csv_roster(event_id: str, text: str, mapping: dict[str, str] | None = None) -> dict[str, Any]:

@@ -77,7 +77,8 @@ REPORT_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("discussion_thread", "Discussion thread", "details"), ("entry_fee", "Entry fee", "details"),
     ("special_rules", "Special Rules", "details"),
 )
-_OPTIONAL = frozenset({"secondary_td", "discussion_thread", "entry_fee", "special_rules", "league_event"})
+#: Fields the site lets the director leave empty (Appendix A: "(optional)", "(if applicable)").
+_OPTIONAL = frozenset({"secondary_td", "discussion_thread", "entry_fee", "special_rules", "league_event", "scenario"})
 _VARIANTS = {"standard": "Standard", "warp-speed": "Warp Speed", "slipstream": "Slipstream",
              "id-draft": "Infinite Diversity Draft"}
 _FORMATS = {"constructed": "Constructed", "sealed": "Sealed", "draft": "Draft"}
@@ -231,7 +232,6 @@ _ORDER: tuple[tuple[str, str, str], ...] = (
     ("pairing_style", "Pairing Style", "event"), ("league_event", "League Event?", "event"),
     ("primary_td", "Primary TD", "event"), ("secondary_td", "Secondary TD", "event"),
 ) + tuple(f for f in REPORT_FIELDS if f[2] != "event")
-_OPTIONAL_EVENT = frozenset({"scenario"})
 
 
 def _base_values(event: "Event", given: Mapping[str, Any]) -> dict[str, Any]:
@@ -315,7 +315,7 @@ def tournament_report(event: "Event") -> dict[str, Any]:
     def sections_for(values: Mapping[str, Any]) -> list[dict[str, Any]]:
         found, lacking = _fields(event, given, {**base, **values})
         for label in lacking:
-            if label not in missing and label not in ("Scenario",):
+            if label not in missing:
                 missing.append(label)
         return found
 

@@ -35,8 +35,8 @@ class _Played:
     complete: bool
 
 
-def _event_id(event: Event, i: int) -> str:
-    eid = event.extra.get("id")
+def _event_id(event: Event, i: int, ids: Sequence[str] | None = None) -> str:
+    eid = ids[i] if ids is not None else event.extra.get("id")
     if not isinstance(eid, str) or not eid.strip():
         raise DocumentError(f"events[{i}].id", "a league event document needs its id (the id the league "
                             "document's events list names)")
@@ -74,10 +74,9 @@ def _persons(event: Event) -> dict[str, str]:
     return identities(event)
 
 
-def _play(league: League, event: Event, i: int) -> _Played:
+def _play(league: League, event: Event, i: int, eid: str) -> _Played:
     from ..standings import compute_standings
 
-    eid = _event_id(event, i)
     if event.ruleset not in LEAGUE_RULESETS:
         raise DocumentError(f"events[{i}].ruleset", f"'{event.ruleset}' is not a Star Trek CCG game: WCT "
                             f"leagues (Star Trek OP Guide 12) play {', '.join(LEAGUE_RULESETS)}")
@@ -103,25 +102,30 @@ def _play(league: League, event: Event, i: int) -> _Played:
     return _Played(eid, event.name, date, sprint, count, places, points, complete)
 
 
-def league_table(league: League, events: Sequence[Event]) -> dict[str, Any]:
-    """The league's tables from its events (``topcut-event/1``, each with its ``id``), as JSON-able data.
+def league_table(league: League, events: Sequence[Event], ids: Sequence[str] | None = None) -> dict[str, Any]:
+    """The league's tables from its events (``topcut-event/1``), as JSON-able data.
 
+    An event's id is ``ids[i]`` when given (e.g. the server's event ids), else the document's ``id``.
     Events the league does not flag are skipped (listed in ``skipped``). See the package docstring
     for the readings of Star Trek OP Guide 12 this makes.
     """
+    if ids is not None:
+        ids = list(ids)
+        if len(ids) != len(events) or not all(isinstance(e, str) and e.strip() for e in ids):
+            raise DocumentError("ids", "expected one non-empty event id per event")
     played: list[_Played] = []
     skipped: list[str] = []
     seen: dict[str, int] = {}
     names: dict[str, str] = {}
     for i, event in enumerate(events):
-        eid = _event_id(event, i)
+        eid = _event_id(event, i, ids)
         if eid in seen:
             raise DocumentError(f"events[{i}].id", f"'{eid}' is also events[{seen[eid]}]")
         seen[eid] = i
         if league.event(eid) is None:
             skipped.append(eid)
             continue
-        played.append(_play(league, event, i))
+        played.append(_play(league, event, i, eid))
         for pid, person in _persons(event).items():
             names[person] = event.player(pid).name or person
     order = {s.id: k for k, s in enumerate(league.sprints)}
@@ -151,7 +155,8 @@ def league_table(league: League, events: Sequence[Event]) -> dict[str, Any]:
                    "season": league.season, "schedule": league.schedule,
                    "sprints": [_sprint_json(s, played, k) for k, s in enumerate(league.sprints)],
                    "qualification": ({"per_sprint": league.qualify_per_sprint} if league.qualify_per_sprint
-                                     else {"players": list(league.qualified or ())})},
+                                     else {"players": list(league.qualified)} if league.qualified is not None
+                                     else None)},
         "events": [{"id": ev.id, "name": ev.name, "date": ev.date, "sprint": ev.sprint.id, "players": ev.players,
                     "complete": ev.complete, "points": dict(ev.points),
                     "places": dict(ev.places)} for ev in played],
@@ -204,6 +209,8 @@ def _season_rows(league: League, played: Sequence[_Played], records: Mapping[str
 def _qualified(league: League, played: Sequence[_Played], names: Mapping[str, str]) -> list[dict[str, Any]]:
     if league.qualified is not None:
         return [{"person": p, "name": names.get(p, p), "sprint": None, "rank": None} for p in league.qualified]
+    if league.qualify_per_sprint is None:
+        return []  # nothing announced yet: nobody has qualified
     out: list[dict[str, Any]] = []
     taken: set[str] = set()
     persons = sorted({p for ev in played for p in ev.places})
@@ -272,6 +279,8 @@ def _sprint_json(sprint: Sprint, played: Sequence[_Played], index: int) -> dict[
 
 def _warnings(league: League, played: Sequence[_Played]) -> list[str]:
     out = []
+    if league.qualify_per_sprint is None and league.qualified is None:
+        out.append("no playoff qualification announced (Star Trek OP Guide 12.2: before the first league event)")
     sizes = SCHEDULES[league.schedule][2]
     for sprint, size in zip(league.sprints, sizes):
         count = len(sprint.events) if sprint.events is not None else sum(ev.sprint.id == sprint.id for ev in played)

@@ -149,6 +149,15 @@ class Seasons(unittest.TestCase):
         self.assertEqual([q["person"] for q in out["playoffs"]["qualified"]], ["e", "d"])
         self.assertEqual({r["person"] for r in out["playoffs"]["ranking"]}, {"e", "d"})
 
+    def test_without_an_announced_qualification_nobody_qualifies_and_a_warning_says_so(self):
+        doc = league_doc()
+        del doc["qualification"]
+        out = table(doc, event_doc("r1", list("abcde")))
+        self.assertEqual(out["playoffs"]["qualified"], [])
+        self.assertEqual(out["playoffs"]["ranking"], [])
+        self.assertIsNone(out["league"]["qualification"])
+        self.assertIn("no playoff qualification announced", out["warnings"][0])
+
     def test_sprints_by_dates_place_each_event_by_its_date(self):
         doc = league_doc("truncated")
         doc["season"]["sprints"] = [{"id": "regular", "kind": "regular", "from": "2026-10-01", "to": "2027-01-31"},
@@ -331,6 +340,17 @@ class LeagueDocument(unittest.TestCase):
         with self.assertRaises(DocumentError) as ctx:
             table(league_doc(), doc)
         self.assertEqual(ctx.exception.path, "events[0].id")
+
+    def test_event_ids_can_be_given_beside_documents_that_carry_none(self):
+        doc = event_doc("ignored", list("abc"))
+        del doc["id"]
+        out = league_table(load_league(league_doc()), [load_event(doc)], ["r2"])
+        self.assertEqual(out["events"][0]["id"], "r2")
+        for ids in ([], ["r1", "r2"], [""]):
+            with self.subTest(ids=ids):
+                with self.assertRaises(DocumentError) as ctx:
+                    league_table(load_league(league_doc()), [load_event(doc)], ids)
+                self.assertEqual(ctx.exception.path, "ids")
 
     def test_the_same_event_twice_is_refused(self):
         with self.assertRaises(DocumentError) as ctx:
