@@ -354,7 +354,7 @@ export function leagueTables(data) {
     h("p", { class: "league-meta" }, `League Director: ${t.league.director.name}`,
       t.league.director.handle ? ` (${t.league.director.handle})` : "",
       t.league.season ? ` · Season ${t.league.season}` : "", ` · ${t.league.schedule} schedule`,
-      ` · Playoffs: ${q.per_sprint ? `top ${q.per_sprint} of each regular sprint` : "as announced"}`),
+      ` · Playoffs: ${q?.per_sprint ? `top ${q.per_sprint} of each regular sprint` : q ? "as announced" : "qualification not announced yet"}`),
     notes.length ? h("ul", { class: "warning", id: "league-warnings" }, notes.map((n) => h("li", {}, n))) : null,
     h("section", { "aria-labelledby": "season-heading" }, h("h2", { id: "season-heading" }, "Season"), season),
     h("section", { "aria-labelledby": "playoffs-heading" }, h("h2", { id: "playoffs-heading" }, "Playoffs"),
