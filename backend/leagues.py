@@ -293,6 +293,23 @@ def event_persons(event: Event) -> dict[str, str]:
     return {person: (loaded.player(pid).name or person) for pid, person in identities(loaded).items()}
 
 
+def _playable_bonus(bonus: list[dict[str, Any]], documents: dict[str, Any],
+                    problems: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """The bonus entries whose person played the event as it stands (a player's rating_id edited since the
+    entry was made, or the event deleted, leaves it out: reported in ``problems``, the table still served)."""
+    from shared_rules.ratings.games import identities
+
+    persons = {eid: set(identities(event).values()) for eid, event in documents.items()}
+    kept = []
+    for entry in bonus:
+        if entry.get("event") in persons and entry.get("person") not in persons[entry["event"]]:
+            problems.append({"event_id": entry["event"], "problem": f"bonus entry {entry.get('id')}: "
+                             f"'{entry.get('person')}' is no longer a player of the event; left out"})
+            continue
+        kept.append(entry)
+    return kept
+
+
 def compute_table(league: League) -> dict[str, Any]:
     """The league table of the league as it is now (cached under its version and its events' heads)."""
     from shared_rules.leagues import league_table, load_league
@@ -326,8 +343,10 @@ def compute_table(league: League) -> dict[str, Any]:
             documents[row.event_id] = load_event(document)
         except (DocumentError, RulesError) as exc:
             problems.append({"event_id": row.event_id, "problem": f"the event cannot be read: {exc}"})
+    stored = _stored(league)
+    stored["bonus"] = _playable_bonus(stored.get("bonus", []), documents, problems)
     try:
-        table = league_table(load_league(league_document(league.id, _stored(league), rows)),
+        table = league_table(load_league(league_document(league.id, stored, rows)),
                              [documents[row.event_id] for row in rows if row.event_id in documents])
     except (DocumentError, RulesError) as exc:
         raise ApiError(409, "league-table-unavailable", f"the league table cannot be computed: {exc}") from None

@@ -221,3 +221,20 @@ def test_league_errors_are_json_and_unknown_leagues_are_404(client):
         assert r.status_code == 422 and field in r.get_json()["message"], (body, r.get_json())
     r = client.post("/api/leagues", data="{", content_type="application/json")
     assert r.status_code == 400 and r.get_json()["error"] == "malformed-json"
+
+
+def test_a_bonus_whose_player_changed_identity_is_left_out_and_said(api, client):
+    league = new_league(client)
+    event = api.create("startrek-2e", "Renamed ids")
+    api.push_ok(event["event_id"], event["token"], "desk", trek_ops()[:-1])
+    add(client, league, event, "regular")
+    r = client.post(f"/api/leagues/{league['league_id']}/bonus", headers=bearer(league["token"]),
+                    json={"event_id": event["event_id"], "person": "p2", "points": 2})
+    assert r.status_code == 201
+    # The organizer gives p2 their trekcc.org id afterwards: the league now knows them as 'kira'.
+    api.push_ok(event["event_id"], event["token"], "desk2", [
+        {"type": "player.edit", "payload": {"player": "p2", "fields": {"rating_id": "kira"}}}])
+    body = table_of(client, league)
+    assert body["table"]["bonus"] == [] and "kira" in {row["person"] for row in body["table"]["season"]}
+    assert [p["problem"].split(":")[0] for p in body["problems"]] == [
+        f"bonus entry {r.get_json()['document']['bonus'][0]['id']}"]
