@@ -138,6 +138,7 @@ async function directorScreen(root, { leagueId }) {
 
   let league = null;
   let persons = {};  // event id -> [[person, name]]
+  let removing = null;  // the league event whose "Remove" was pressed once
   const run = async (fn, done) => {
     message.textContent = "";
     try {
@@ -203,9 +204,13 @@ async function directorScreen(root, { leagueId }) {
     const rows = league.events.map((ev) => h("tr", { dataset: { event: ev.event_id } },
       h("th", { scope: "row" }, ev.present ? ev.name || ev.event_id : `${ev.event_id} (deleted)`),
       h("td", {}, sprintName.get(ev.sprint) || ev.sprint), h("td", {}, ev.ruleset || "—"),
-      h("td", {}, h("button", { type: "button", class: "small", dataset: { action: "remove-event" },
-        onclick: () => run(() => removeEvent(grant, ev.event_id), `${ev.name || ev.event_id} is no longer a league event`) },
-      "Remove"))));
+      h("td", {}, removing === ev.event_id
+        ? [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove-event" },
+          onclick: () => { removing = null; run(() => removeEvent(grant, ev.event_id), `${ev.name || ev.event_id} is no longer a league event`); } },
+        `Confirm: stop counting ${ev.name || ev.event_id} (its bonus points go too)`),
+        h("button", { type: "button", class: "small", onclick: () => { removing = null; draw(); } }, "Keep")]
+        : h("button", { type: "button", class: "small", dataset: { action: "remove-event" },
+          onclick: () => { removing = ev.event_id; draw(); } }, "Remove"))));
     // This device's own Star Trek events as organizer carry their organizer token: no typing.
     const inLeague = new Set(league.events.map((ev) => ev.event_id));
     const own = (await allSessions()).filter((s) => s.role === "organizer" && STAR_TREK.includes(s.ruleset)

@@ -79,6 +79,11 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
                       " && document.getElementById('league-error').textContent === ''")
         shot(page, "league-director")
 
+        # Removing a league event asks first; "Keep" keeps it.
+        page.click(f"#league-events tr[data-event='{other.eid}'] [data-action=remove-event]")
+        page.click(f"#league-events tr[data-event='{other.eid}'] button:text('Keep')")
+        page.wait_for_selector(f"#league-events tr[data-event='{other.eid}'] [data-action=remove-event]")
+
         page.click("#open-table")
         page.wait_for_selector("#league-season tbody tr", timeout=30_000)
         assert page.text_content("#league-table-title") == "Neutral Zone League — league table"
