@@ -90,11 +90,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             return error_response(400, "invalid-text", "the URL must not contain NUL characters")
         return None
 
-    from backend import events, hall, invitations, openapi, players, public, shell, sync, tokens
+    from backend import events, hall, invitations, leagues, openapi, players, public, shell, sync, tokens
     from backend import people, ratings
 
     app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, tokens, players, public, hall, openapi):
+    for module in (events, sync, invitations, tokens, players, public, hall, openapi, leagues):
         app.register_blueprint(module.bp)
     for module in (people, ratings):  # players across events (docs/people.md)
         app.register_blueprint(module.bp)

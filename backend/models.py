@@ -1,4 +1,4 @@
-"""The tables: events, their append-only operation log, devices, tokens and invitations.
+"""The tables: events, their append-only operation log, devices, tokens and invitations; leagues.
 
 The operation log is the truth: an event's state is ``replay`` of its accepted
 operations (on top of the imported document, if it was created by import).
@@ -234,3 +234,45 @@ class RosterLink(db.Model):
     player_id: Mapped[str] = mapped_column(Text)
     person_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("people.id"))
     created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+class League(db.Model):
+    """A WCT league (Star Trek OP Guide 12): its document, less the events (``league_events``)."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text, default="")
+    #: The league document (JSON, without ``events``): director, season, bonus points, playoff qualification.
+    document: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: Bumped by every change (the league table's cache key, with the events' head sequence numbers).
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class LeagueEvent(db.Model):
+    """An event of this server flagged as a league event (no foreign key: a deleted event is reported gone)."""
+
+    __tablename__ = "league_events"
+
+    league_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("leagues.id"), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    #: The sprint it belongs to (OP Guide 12.2), as the league document names them.
+    sprint: Mapped[str] = mapped_column(String(32))
+    #: The order the director added the events in (the league's event order).
+    position: Mapped[int] = mapped_column(Integer)
+    added_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: The organizer token that proved the event may join (its id), for the record.
+    proved_by: Mapped[str] = mapped_column(String(32))
+
+
+class LeagueToken(db.Model):
+    """A league director's bearer token: random, stored as its sha256, revocable."""
+
+    __tablename__ = "league_tokens"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    league_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("leagues.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(32))
+    label: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

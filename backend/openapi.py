@@ -63,6 +63,14 @@ ENDPOINT_ERRORS = {
     "people.person_history": _TOKEN + ("404", "409"),
     "people.merge_person": _TOKEN + _BODY + ("404", "409"),
     "ratings.ratings_list": ("409", "422"),
+    "leagues.create_league": _BODY + ("429",),
+    "leagues.get_league": _TOKEN + ("404",),
+    "leagues.update_league": _TOKEN + _BODY + ("404", "409"),
+    "leagues.add_event": _TOKEN + _BODY + ("404", "409"),
+    "leagues.remove_event": _TOKEN + ("404",),
+    "leagues.add_bonus": _TOKEN + _BODY + ("404", "409"),
+    "leagues.remove_bonus": _TOKEN + ("404",),
+    "leagues.table": ("404", "409"),
 }
 
 #: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.
@@ -71,9 +79,12 @@ PATH_PARAMETERS = {
     "token_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "player_id": {"type": "string", "minLength": 1},
     "person_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
+    "league_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
+    "bonus_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
 }
 
-API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push", "hall", "people", "ratings")
+API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push", "hall", "people", "ratings",
+                  "leagues")
 
 
 def build_spec(app: Flask) -> dict:

@@ -16,6 +16,8 @@ import staff from "./views/staff.js";
 import player from "./views/player.js";
 import publicPage from "./views/public.js";
 import history from "./views/history.js";
+import league from "./views/league.js";
+import report from "./views/report.js";
 
 const DESK = ["organizer", "head-judge", "scorekeeper"];  // also who may see players' claim codes (CLAIM_READERS)
 const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
@@ -31,6 +33,8 @@ export const SCREENS = {
   staff: { view: staff, title: "Staff & export", roles: ["organizer"] },
   player: { view: player, title: "My table", roles: ["player"] },
   history: { view: history, title: "History", roles: [...STAFF, "player"] },  // player records (docs/people.md)
+  // Star Trek only: reached from the Print screen, not a tab.
+  report: { view: report, title: "Trek report", roles: STAFF, tab: false },
 };
 const DEFAULT_SCREEN = { organizer: "players", "head-judge": "judge", judge: "judge", scorekeeper: "rounds", player: "player" };
 
@@ -191,6 +195,7 @@ function parseRoute() {
   if (hash.startsWith("join=")) return { name: "home", join: decodeURIComponent(hash.slice(5)) };
   const parts = hash.replace(/^\//, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "public" && parts[1]) return { name: "public", eventId: parts[1] };
+  if (parts[0] === "leagues" || (parts[0] === "league" && parts[1])) return { name: "league", leagueId: parts[1] || null, sub: parts[2] || null };
   if (parts[0] === "event" && parts[1]) return { name: "event", eventId: parts[1], screen: parts[2] || null, sub: parts[3] || null };
   return { name: "home" };
 }
@@ -215,6 +220,9 @@ async function route() {
     current = await home.mount(viewRoot, { navigate, join: r.join });
   } else if (r.name === "public") {
     current = await publicPage.mount(viewRoot, { eventId: r.eventId });
+  } else if (r.name === "league") {
+    current = await league.mount(viewRoot, { navigate, leagueId: r.leagueId, sub: r.sub });
+    document.body.dataset.ready = r.leagueId ? `league-${r.sub || "director"}` : "leagues";
   } else {
     await mountEventScreen(r);
   }
@@ -295,7 +303,7 @@ async function mountEventScreen(r) {
   store.addEventListener("change", onStoreChange);
   const role = store.role;
   const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : DEFAULT_SCREEN[role];
-  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role)).map(([key, s]) =>
+  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role) && s.tab !== false).map(([key, s]) =>
     h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
       s.title)))));
   renderTabCounts();

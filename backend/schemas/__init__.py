@@ -400,3 +400,7 @@ class RestoreResponseSchema(Schema):
     operations = _int(required=True, metadata={"description": "operations restored (rejected ones included)"})
 
 from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)
+
+# ------------------------------------------------------------------ leagues (backend/schemas/leagues.py)
+
+from backend.schemas.leagues import *  # noqa: E402,F401,F403

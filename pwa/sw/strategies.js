@@ -2,11 +2,11 @@
 //   app files (precached)     cache first, from the group cache the version installed them in
 //                             (precache.js); updates come with a new worker
 //   page navigations          the cached app shell ("/"): the router reads the hash
-//   public read-only API      network first, the last answer when offline (public standings)
+//   public read-only API      network first, the last answer when offline (public standings, league tables)
 //   the rest of the API       network only: the outbox and sync client handle being offline
 import { matchPrecache } from "./precache.js";
 
-const PUBLIC_API = /^\/api\/events\/[^/]+\/(public|pairings|standings)$/;
+const PUBLIC_API = /^\/api\/(events\/[^/]+\/(public|pairings|standings)|leagues\/[^/]+\/table)$/;
 const RUNTIME_CACHE = "topcut-runtime";
 
 async function cacheFirst(request, path, version) {

@@ -128,7 +128,8 @@ async function mount(root, { navigate, join }) {
     error,
     h("div", { class: "grid" }, joinForm, createForm),
     h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, "Events on this device"), mine),
-    importForm);
+    importForm,
+    h("p", {}, h("a", { href: "#/leagues", id: "leagues-link" }, "WCT leagues"), " — Star Trek league points, playoffs and tables."));
   if (join) joinForm.requestSubmit();
   return {};
 }

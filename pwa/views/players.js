@@ -8,6 +8,7 @@ import { eventPeople, flushLinks, gameIdFor, linkPlayer, pendingLinks, personLin
 import { randomId } from "../db.js";
 import { rules } from "../rules-client.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui.js";
+import { csvImportCard } from "./csv-import.js";
 
 /** Text as the roster search compares it: no accents, no case, single spaces. */
 export function searchKey(text) {
@@ -421,6 +422,7 @@ async function mount(root, { store, role }) {
 
   replace(root, h("h1", {}, "Players"), problems,
     h("div", { class: "grid" }, form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion)),
+    registrar && csvImportCard(store),
     h("section", { class: "card", "aria-labelledby": "claims-title" }, h("h2", { id: "claims-title" }, "Claim codes"),
       h("p", { class: "hint" }, "Each player joins on their phone with their own code (or its QR code). Needs the network."),
       h("button", { type: "button", onclick: showCodes, id: "show-codes" }, "Show claim codes"), codes),

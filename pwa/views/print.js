@@ -2,7 +2,9 @@
 // organizer, head judge and scorekeeper, players' claim slips with a QR code (#/event/ID/print/claims).
 import { claims } from "../api.js";
 import { alphabetical, byTable, postedRound } from "../pairings.js";
+import { rules } from "../rules-client.js";
 import { h, nameOf, replace } from "../ui.js";
+import { downloadButton, fileName } from "./csv-import.js";
 
 const CLAIM_READERS = ["organizer", "head-judge", "scorekeeper"];
 
@@ -39,7 +41,15 @@ async function mount(root, { store, role, sub }) {
     h("a", { href: `#/event/${store.eventId}/print`, "aria-current": claimMode ? null : "page" }, "Round printouts"), " · ",
     h("a", { href: `#/event/${store.eventId}/print/claims`, "aria-current": claimMode ? "page" : null, id: "claim-slips-mode" }, "Player claim slips")) : null;
   replace(root, h("h1", { class: "no-print" }, claimMode ? "Print claim slips" : "Print"), modes,
-    h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, "Print")),
+    h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, "Print"),
+      claimMode ? null : [" ", downloadButton("Download pairings CSV", "pairings-csv", () => {
+        const rnd = postedRound(store.state) || store.state.rounds[store.state.rounds.length - 1];
+        if (!rnd) throw new Error("No round is paired yet.");
+        return rules("csv_pairings", { event_id: store.eventId, round: rnd.number, stage: rnd.stage });
+      }, () => {
+        const rnd = postedRound(store.state) || store.state.rounds[store.state.rounds.length - 1];
+        return fileName(store.state?.name, `round-${rnd?.number ?? 0}-pairings`);
+      })]),
     note, body);
 
   const loadClaims = async () => {
@@ -63,6 +73,14 @@ async function mount(root, { store, role, sub }) {
     }
   };
   if (claimMode) await loadClaims();
+  // Star Trek events: the tournament report to enter at www.trekcc.org (the rules worker knows the game).
+  if (!claimMode) {
+    rules("startrek_report", { event_id: store.eventId }).then(() => {
+      if (!note.isConnected) return;
+      note.before(h("p", { class: "no-print" }, h("a", { href: `#/event/${store.eventId}/report`, id: "report-link" },
+        "Star Trek tournament report"), " — what to enter at www.trekcc.org after the event."));
+    }, () => {});
+  }
   return {
     update() {
       if (!claimMode) replace(body, ...roundPrintout(store.state));

@@ -1,6 +1,7 @@
 // Standings, computed on this device by shared_rules (identical to the server's).
 import { rules } from "../rules-client.js";
 import { h, label, nameOf, replace, tiebreakerText } from "../ui.js";
+import { downloadButton, fileName } from "./csv-import.js";
 
 export function standingsTable(state, data, { big = false } = {}) {
   if (!data.standings.length) return h("p", {}, data.note || "No standings yet.");
@@ -17,7 +18,9 @@ export function standingsTable(state, data, { big = false } = {}) {
 
 async function mount(root, { store }) {
   const body = h("div");
-  replace(root, h("h1", {}, "Standings"), body);
+  replace(root, h("h1", {}, "Standings"),
+    h("p", { class: "no-print" }, downloadButton("Download CSV", "standings-csv", () => rules("csv_standings", { event_id: store.eventId }),
+      () => fileName(store.state?.name, "standings"))), body);
   return {
     async update() {
       const data = await rules("standings", { event_id: store.eventId });

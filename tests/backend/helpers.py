@@ -101,3 +101,24 @@ def report(number: int, table: int, outcomes: list[str]) -> dict[str, Any]:
 def timeless(answer: dict) -> dict:
     """An API answer without the server's clock reading (``server_time`` is when it answered)."""
     return {k: v for k, v in answer.items() if k != "server_time"}
+
+
+def trek_ops(players=PLAYERS[:4], rounds: int = 3) -> list[dict[str, Any]]:
+    """A finished Star Trek event: ``players`` registered, ``rounds`` rounds (round robin order for four), every
+    game a full win 100-35 of the first seat (p1 wins everything, then p2, p3, p4), then closed."""
+    ids = [p["id"] for p in players]
+    ops = register_ops(players)
+    for number in range(1, rounds + 1):
+        rest = ids[1:]
+        opponent = rest[(number - 1) % len(rest)]
+        others = [pid for pid in rest if pid != opponent]
+        tables = [[ids[0], opponent]] + [others[i:i + 2] for i in range(0, len(others) - 1, 2)]
+        tables = [sorted(t, key=ids.index) for t in tables]
+        ops.append({"type": "round.pair", "payload": {"number": number, "matches": [
+            {"table": i + 1, "players": t} for i, t in enumerate(tables)]}})
+        ops.append({"type": "round.start", "payload": {"number": number}})
+        ops += [{"type": "result.report", "payload": {"round": number, "table": i + 1,
+                                                       "outcomes": ["full-win", "full-loss"], "scores": [100, 35]}}
+                for i in range(len(tables))]
+    ops.append({"type": "event.close", "payload": {}})
+    return ops

@@ -228,3 +228,102 @@ def test_people_endpoints_answer_every_allowed_caller(api, people_event):
         assert r.status_code == 200 and r.get_json()["unlinked"] is False
     r = _call(api, "post", "/api/people/{bob}/merge", {"into": "{ada}"}, eid, ids, tokens["organizer"])
     assert r.status_code == 200 and r.get_json()["links_moved"] == 1
+# ------------------------------------------------------------------ leagues (backend/leagues.py)
+
+#: Who holds a token in the league matrix: the league's director, another league's director, and every role of
+#: the league event (its organizer included: an event's organizer is not the league's director), or nobody.
+LEAGUE_HOLDERS = ["director", "other-director", "organizer", "head-judge", "judge", "scorekeeper", "player", None]
+
+
+@pytest.fixture
+def league(api):
+    """A league with one finished Star Trek event, and a token of every kind."""
+    from tests.backend.helpers import trek_ops
+
+    created = api.create("startrek-2e", "Trek")
+    eid, org = created["event_id"], created["token"]
+    api.push_ok(eid, org, "desk", trek_ops())
+    spare = api.create("startrek-1e", "Spare")
+    tokens = {"organizer": org}
+    for role in ("head-judge", "judge", "scorekeeper"):
+        tokens[role] = api.staff_token(eid, org, role)
+    tokens["player"] = api.redeem(api.claims(eid, org)["p1"])["token"]
+    body = {"name": "League", "director": {"name": "Q"}, "season": {"schedule": "truncated"}}
+    grant = api.client.post("/api/leagues", json=body).get_json()
+    tokens["director"] = grant["token"]
+    tokens["other-director"] = api.client.post("/api/leagues", json=body).get_json()["token"]
+    r = api.client.post(f"/api/leagues/{grant['league_id']}/events", headers=bearer(grant["token"]),
+                        json={"event_id": eid, "sprint": "regular", "organizer_token": org})
+    assert r.status_code == 201, r.get_json()
+    return grant["league_id"], eid, spare, tokens
+
+
+def league_endpoints(lid: str, eid: str, spare: dict) -> list[tuple[str, str, dict | None, set, int]]:
+    """(method, path, body, holders allowed, success status) for every league endpoint."""
+    everyone = set(LEAGUE_HOLDERS)
+    return [
+        ("post", "/api/leagues", {"name": "Another", "director": {"name": "Q"}}, everyone, 201),
+        ("get", f"/api/leagues/{lid}/table", None, everyone, 200),
+        ("get", f"/api/leagues/{lid}", None, {"director"}, 200),
+        ("patch", f"/api/leagues/{lid}", {"qualification": {"per_sprint": 3}}, {"director"}, 200),
+        ("post", f"/api/leagues/{lid}/bonus", {"event_id": eid, "person": "p2", "points": 1}, {"director"}, 201),
+        ("delete", f"/api/leagues/{lid}/bonus/missing", None, {"director"}, 404),
+        ("post", f"/api/leagues/{lid}/events", {"event_id": spare["event_id"], "sprint": "playoffs",
+                                                "organizer_token": spare["token"]}, {"director"}, 201),
+        ("delete", f"/api/leagues/{lid}/events/{eid}", None, {"director"}, 200),
+    ]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_league_endpoints_refuse_every_token_but_the_directors(api, league):
+    lid, eid, spare, tokens = league
+    before = api.client.get(f"/api/leagues/{lid}", headers=bearer(tokens["director"])).get_json()
+    checked = 0
+    for method, path, body, allowed, _ in league_endpoints(lid, eid, spare):
+        for holder in LEAGUE_HOLDERS:
+            if holder in allowed:
+                continue
+            kwargs = {"headers": bearer(tokens[holder])} if holder else {}
+            if body is not None:
+                kwargs["json"] = body
+            r = getattr(api.client, method)(path, **kwargs)
+            expected = 401 if holder is None else 403
+            assert r.status_code == expected, (method, path, holder, r.get_json())
+            assert r.get_json()["error"] == ("missing-token" if holder is None else "forbidden"), r.get_json()
+            checked += 1
+    assert checked == 6 * 7
+    after = api.client.get(f"/api/leagues/{lid}", headers=bearer(tokens["director"])).get_json()
+    assert after == before  # nothing changed
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_league_endpoints_serve_their_holders(api, league):
+    lid, eid, spare, tokens = league
+    for method, path, body, allowed, status in league_endpoints(lid, eid, spare):
+        for holder in sorted(allowed, key=str):
+            kwargs = {"headers": bearer(tokens[holder])} if holder else {}
+            if body is not None:
+                kwargs["json"] = body
+            r = getattr(api.client, method)(path, **kwargs)
+            if method == "post" and path.endswith("/events") and r.status_code == 409:
+                continue  # added once already
+            assert r.status_code == status, (method, path, holder, r.get_json())
+            if path == "/api/leagues" or path.endswith("/table"):
+                continue
+            break  # a director's change is made once
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_a_revoked_or_unknown_league_token_is_refused(api, league):
+    from backend.db import db
+    from backend.models import LeagueToken
+
+    lid, _, _, tokens = league
+    r = api.client.get(f"/api/leagues/{lid}", headers=bearer("tl_unknown"))
+    assert r.status_code == 401 and r.get_json()["error"] == "invalid-token"
+    with api.client.application.app_context():
+        for row in db.session.query(LeagueToken).filter_by(league_id=lid):
+            row.revoked_at = 1
+        db.session.commit()
+    r = api.client.get(f"/api/leagues/{lid}", headers=bearer(tokens["director"]))
+    assert r.status_code == 401 and r.get_json()["error"] == "token-revoked"

@@ -47,12 +47,13 @@ def _check_upgraded(database_url, tmp_path):
     new = _app(database_url, tmp_path / "new")  # starting the new release upgrades the database
     try:
         with new.app_context():
-            assert current_revision() == "0004_people"
+            assert current_revision() == "0005_leagues"
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
             assert inspect(db.engine).has_table("rate_limits")
             assert inspect(db.engine).has_table("people") and inspect(db.engine).has_table("roster_links")
+            assert all(inspect(db.engine).has_table(t) for t in ("leagues", "league_events", "league_tokens"))
         from backend.auth import hash_secret  # noqa: F401  (the event still folds and serves)
         with new.app_context():
             from backend.ledger import event_state
@@ -96,7 +97,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     second = _app(database_url, tmp_path / "b")
     try:
         with second.app_context():
-            assert current_revision() == "0004_people"
+            assert current_revision() == "0005_leagues"
     finally:
         dispose(first)
         dispose(second)

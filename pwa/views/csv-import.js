@@ -1,0 +1,135 @@
+// CSV on the device: a registration file read on this tablet (works offline: the rules worker's csv_roster
+// parses it and names each bad row), its column mapping (editable), and the good rows registered as
+// player.register operations through the store, like the register form; and the downloads the rules worker
+// writes (standings, a round's pairings).
+import { rules } from "../rules-client.js";
+import { announce, h, replace } from "../ui.js";
+
+/** Every field a column may fill (shared_rules/importers/csv_roster.py FIELDS), with what the screen calls it. */
+export const CSV_FIELDS = [["name", "Name"], ["first_name", "First name"], ["last_name", "Last name"], ["id", "Player id"],
+  ["birth_year", "Birth year / date of birth"], ["division", "Division (Pokémon)"], ["rating_id", "trekcc.org id (Star Trek)"],
+  ["earned_byes", "Earned byes"], ["ignore", "Leave out"]];
+const MAX_BYTES = 2 * 1024 * 1024;
+
+/** Let the browser save ``text`` as a file called ``name`` (made on this device, no network). */
+export function downloadText(name, text, type = "text/csv;charset=utf-8") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A file name from an event name: letters, digits and dashes. */
+export function fileName(eventName, what, ext = "csv") {
+  const base = String(eventName || "event").normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase() || "event";
+  return `${base}-${what}.${ext}`;
+}
+
+/** A "Download CSV" button: ``make()`` resolves to the CSV text (from the rules worker). */
+export function downloadButton(label, id, make, filename) {
+  const said = h("span", { class: "error", role: "alert" });
+  const button = h("button", { type: "button", id, onclick: async () => {
+    said.textContent = "";
+    try {
+      downloadText(filename(), await make());
+      announce(`${label}: saved`);
+    } catch (err) {
+      said.textContent = err.message;
+    }
+  } }, label);
+  return h("span", { class: "download" }, button, " ", said);
+}
+
+/** The roster screen's "Import CSV" card (organizer and scorekeeper). */
+export function csvImportCard(store, { onRegistered } = {}) {
+  const file = h("input", { type: "file", id: "csv-file", accept: ".csv,text/csv,text/plain" });
+  const message = h("p", { class: "error", role: "alert", id: "csv-error" });
+  const preview = h("div", { id: "csv-preview", "aria-live": "polite" });
+  let text = null;
+  let mapping = {};   // heading -> field, as the user set it (the rest: read from the headings)
+
+  const readFile = async () => {
+    message.textContent = "";
+    replace(preview);
+    text = null;
+    mapping = {};
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    if (chosen.size > MAX_BYTES) {
+      message.textContent = `${chosen.name} is larger than 2 MiB: is it really a roster?`;
+      return;
+    }
+    text = await chosen.text();
+    await show();
+  };
+
+  const show = async () => {
+    let out;
+    try {
+      out = await rules("csv_roster", { event_id: store.eventId, text, mapping: Object.keys(mapping).length ? mapping : null });
+    } catch (err) {
+      message.textContent = err.message;
+      replace(preview, mappingTable(Object.keys(mapping).map((k) => [k, mapping[k]]), []));
+      return;
+    }
+    message.textContent = "";
+    const columns = Object.entries(out.columns || {});
+    const ignored = out.ignored || [];
+    const bad = new Set(out.errors.map((e) => e.row));
+    replace(preview,
+      mappingTable(columns, ignored),
+      (out.warnings || []).map((w) => h("p", { class: "warning" }, w)),
+      out.errors.length ? h("div", { class: "table-wrap" }, h("table", { id: "csv-errors" },
+        h("caption", {}, `${bad.size} row${bad.size === 1 ? "" : "s"} not imported: correct the file and read it again, or register them by hand`),
+        h("thead", {}, h("tr", {}, ["Row", "Column", "Problem"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, out.errors.map((e) => h("tr", { dataset: { row: String(e.row) } },
+          h("td", {}, e.row), h("td", {}, e.column || "—"), h("td", {}, e.problem)))))) : null,
+      out.players.length ? h("div", { class: "table-wrap" }, h("table", { id: "csv-players" },
+        h("caption", {}, `${out.players.length} player${out.players.length === 1 ? "" : "s"} ready to register`),
+        h("thead", {}, h("tr", {}, ["Name", "Id", "Birth year", "Division", "trekcc.org id"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, out.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name), h("td", {}, p.id),
+          h("td", {}, p.birth_year ?? ""), h("td", {}, p.division ?? ""), h("td", {}, p.rating_id ?? "")))))) : h("p", {}, "No player to register from this file."),
+      out.players.length ? h("button", { type: "button", class: "primary", id: "csv-register",
+        onclick: (e) => register(e.currentTarget, out.players) }, `Register ${out.players.length} player${out.players.length === 1 ? "" : "s"}`) : null);
+  };
+
+  const mappingTable = (columns, ignored) => h("div", { class: "table-wrap" }, h("table", { id: "csv-mapping" },
+    h("caption", {}, "Columns: what each one holds (change it if the heading was read wrongly)"),
+    h("thead", {}, h("tr", {}, ["Column in the file", "Read as"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, [...columns, ...ignored.map((heading) => [heading, "ignore"])].map(([heading, field]) => {
+      const choice = h("select", { "aria-label": `Column ${heading}`, dataset: { heading } },
+        CSV_FIELDS.map(([value, text]) => h("option", { value, selected: value === field }, text)));
+      choice.addEventListener("change", () => {
+        mapping = { ...mapping, [heading]: choice.value };
+        show();
+      });
+      return h("tr", {}, h("th", { scope: "row" }, heading), h("td", {}, choice));
+    }))));
+
+  const register = async (button, players) => {
+    button.disabled = true;
+    let refused = 0;
+    for (const player of players) {
+      const result = await store.act("player.register", { player });
+      if (result?.refused) refused += 1;
+    }
+    const done = players.length - refused;
+    announce(`${done} player${done === 1 ? "" : "s"} registered from the file`);
+    replace(preview, h("p", { class: "notice", role: "status", id: "csv-done" },
+      `${done} player${done === 1 ? "" : "s"} registered from ${file.files?.[0]?.name || "the file"}`
+      + (refused ? `; ${refused} refused (see the messages above)` : "") + "."));
+    file.value = "";
+    text = null;
+    onRegistered?.(done);
+  };
+
+  file.addEventListener("change", readFile);
+  return h("section", { class: "card", id: "csv-import", "aria-labelledby": "csv-title" },
+    h("h2", { id: "csv-title" }, "Import CSV"),
+    h("p", { class: "hint" }, "A spreadsheet saved as CSV: a heading row (Name, Player ID, Date of birth, Division, "
+      + "trekcc.org id…), then one row per player. Read on this device: it works offline."),
+    h("div", { class: "field" }, h("label", { for: "csv-file" }, "Roster file (.csv)"), file), message, preview);
+}
