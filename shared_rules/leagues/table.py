@@ -217,6 +217,8 @@ def _qualified(league: League, played: Sequence[_Played], names: Mapping[str, st
     for index, sprint in enumerate(league.sprints):
         if sprint.kind != "regular":
             continue
+        if not any(ev.sprint.id == sprint.id for ev in played):
+            continue  # a half with no league event played yet has qualified nobody
         # Star Trek OP Guide 12.6: at the end of each half, rank by that season's league point totals
         # (so far) and qualify the announced number; players already qualified are passed over.
         records = [_record(league, played, p, index) for p in persons]

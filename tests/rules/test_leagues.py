@@ -144,6 +144,11 @@ class Seasons(unittest.TestCase):
         self.assertEqual(qualified[2:], [("f", "second-half"), ("c", "second-half")])
         self.assertEqual([q["rank"] for q in out["playoffs"]["qualified"]][:2], [1, 2])
 
+    def test_a_half_with_no_league_event_played_yet_qualifies_nobody(self):
+        out = table(league_doc("standard"), event_doc("a1", list("abcdef")))
+        self.assertEqual([(q["person"], q["sprint"]) for q in out["playoffs"]["qualified"]],
+                         [("a", "first-half"), ("b", "first-half")])
+
     def test_qualified_players_can_be_listed_as_announced(self):
         out = table(league_doc(qualification={"players": ["e", "d"]}), event_doc("r1", list("abcde")))
         self.assertEqual([q["person"] for q in out["playoffs"]["qualified"]], ["e", "d"])
