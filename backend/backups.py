@@ -16,28 +16,56 @@ aliases keyed with it, and a phone's later pulls should use the same names.
 request's token must be one of the backup's organizer tokens) over HTTP;
 ``flask --app backend topcut-backup EVENT_ID`` and ``topcut-restore FILE`` on the
 server itself.
+
+**Players across events** (docs/people.md). A backup also carries the event's roster links
+(``roster_links``: player id, person id, when linked) and the records of the people they name (``people``:
+id, name, game ids, ``created_at``; a link to a merged duplicate names the person it was merged into, so a
+backup only holds people who remain). Both sections are optional: a backup made before they existed
+restores with no links. A restore links each entry again, to a person found thus, in this order:
+
+1. a person with the **same id** on this server (a duplicate merged here: the person it was merged into).
+   It is used as it is: its name and game ids are never overwritten, even where the backup's record
+   differs or names game ids another person here holds; no second person is made;
+2. otherwise the person here who holds the record's Play! Pokémon ID (with an agreeing birth year) or
+   trekcc.org member id, when that names **exactly one** person (the rule of the automatic link,
+   backend/roster_links.py);
+3. otherwise a **new person** under the record's id, name, ids and ``created_at``. A game id another person
+   here already holds (two people named, or a Play! Pokémon ID with another birth year) is left off it (the
+   birth year with the Pokémon ID) and named in the answer's ``notes``, so no game id gets a second holder;
+   if the two are one player, they can be merged (``POST /api/people/{id}/merge``).
+
+Restoring several events' backups one after the other joins each person's events again: the first
+restore creates the person under its id, the next ones find it. A restore links no one the restoring
+organizer could not link by hand (``PUT /api/events/{id}/players/{player}/person``). The sections are
+checked with the rest before anything is written: a link must name a player of the restored roster (once)
+and a person of ``people``; every person must be linked; a refused restore changes nothing.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import click
 from flask import Blueprint, Flask, current_app, jsonify, request
-from sqlalchemy import insert, select
+from marshmallow import ValidationError
+from sqlalchemy import insert, or_, select
 
 from backend.api import load_body, respond
 from backend.auth import _bearer, authenticate, hash_secret, require_event
 from backend.db import begin_write, db
-from backend.errors import ApiError
+from backend.errors import ApiError, validation_message
 from backend.ledger import SNAPSHOT_EVERY, dumps
-from backend.models import Device, Event, Invitation, Operation, PushSubscription, Token
-from backend.schemas import BackupSchema, RestoreResponseSchema
+from backend.models import Device, Event, Invitation, Operation, Person, PushSubscription, RosterLink, Token, now_ms
+from backend.people import name_key
+from backend.roster_links import matching_people
+from backend.schemas import BackupSchema, PersonInSchema, RestoreResponseSchema
+from backend.schemas.people import PERSON_ID
 from shared_rules.errors import RulesError
 from shared_rules.state import apply_in_place, from_event_document, initial_state
 
-__all__ = ["bp", "FORMAT", "backup_of", "restore", "init_app"]
+__all__ = ["bp", "FORMAT", "Restored", "backup_of", "restore", "init_app"]
 
 FORMAT = "topcut-backup/1"
 #: A backup carries the whole log: far more than an ordinary request may.
@@ -82,7 +110,47 @@ def backup_of(event: Event) -> dict[str, Any]:
     for table, (model, columns) in _TABLES.items():
         rows = db.session.execute(select(model).where(model.event_id == event.id).order_by(_ORDER[table])).scalars()
         out[table] = [{c: getattr(row, c) for c in columns} for row in rows]
+    out["roster_links"], out["people"] = _links_of(event.id)
     return out
+
+
+#: A backup's person record and roster link: their fields, and those a row must have.
+PERSON_FIELDS = ("id", "name", "pokemon_id", "birth_year", "trekcc_handle", "trekcc_id", "other_ids", "created_at")
+LINK_FIELDS = ("player_id", "person_id", "created_at")
+_PERSON_REQUIRED = ("id", "name")
+_LINK_REQUIRED = ("player_id", "person_id")
+
+
+def _surviving(person: Person | None) -> Person | None:
+    """The person itself, or (a merged duplicate) the one it was merged into, along a chain of merges."""
+    for _ in range(32):
+        if person is None or person.merged_into is None:
+            break
+        person = db.session.get(Person, person.merged_into)
+    return person
+
+
+def _person_record(person: Person) -> dict[str, Any]:
+    try:
+        other = json.loads(person.other_ids or "{}")
+    except ValueError:
+        other = {}
+    return {"id": person.id, "name": person.name, "pokemon_id": person.pokemon_id, "birth_year": person.birth_year,
+            "trekcc_handle": person.trekcc_handle, "trekcc_id": person.trekcc_id,
+            "other_ids": other if isinstance(other, dict) else {}, "created_at": person.created_at}
+
+
+def _links_of(event_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The event's roster links and the records of the people they name (merged duplicates: the survivor)."""
+    links, people = [], {}
+    for link in db.session.execute(select(RosterLink).where(RosterLink.event_id == event_id)
+                                   .order_by(RosterLink.id)).scalars():
+        person = _surviving(db.session.get(Person, link.person_id))
+        if person is None:
+            continue
+        people.setdefault(person.id, _person_record(person))
+        links.append({"player_id": link.player_id, "person_id": person.id, "created_at": link.created_at})
+    return links, list(people.values())
 
 
 def _refuse(message: str) -> ApiError:
@@ -111,6 +179,119 @@ def _check_rows(backup: dict[str, Any]) -> None:
                     raise _refuse(f"{table}[{i}].{key}: expected {kind.__name__}, got {type(value).__name__}")
 
 
+def _section(backup: dict[str, Any], name: str, fields: tuple[str, ...],
+             required: tuple[str, ...]) -> list[dict[str, Any]]:
+    """An optional section's rows (none when it is absent or null), each an object of known fields."""
+    rows = backup.get(name)
+    if rows is None:
+        return []
+    if not isinstance(rows, list):
+        raise _refuse(f"{name}: expected a list")
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise _refuse(f"{name}[{i}]: expected an object")
+        unknown = set(row) - set(fields)
+        if unknown:
+            raise _refuse(f"{name}[{i}].{sorted(unknown)[0]}: not a field of a backup's {name}")
+        for key in required:
+            if row.get(key) is None:
+                raise _refuse(f"{name}[{i}].{key}: missing")
+        stamp = row.get("created_at")
+        if stamp is not None and (not isinstance(stamp, int) or isinstance(stamp, bool)):
+            raise _refuse(f"{name}[{i}].created_at: expected int, got {type(stamp).__name__}")
+    return rows
+
+
+def _checked_people(backup: dict[str, Any], players: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The backup's roster links and people, checked (every field, and that they name each other and the
+    restored roster's players); refuses naming the first bad field."""
+    links = _section(backup, "roster_links", LINK_FIELDS, _LINK_REQUIRED)
+    people = _section(backup, "people", PERSON_FIELDS, _PERSON_REQUIRED)
+    loaded, ids = [], {}
+    for i, row in enumerate(people):
+        pid = row["id"]
+        if not isinstance(pid, str):
+            raise _refuse(f"people[{i}].id: expected str, got {type(pid).__name__}")
+        try:
+            PERSON_ID(pid)
+            data = PersonInSchema().load({k: v for k, v in row.items() if k not in ("id", "created_at")})
+        except ValidationError as exc:
+            messages = exc.messages if isinstance(exc.messages, dict) else {"id": exc.messages}
+            field = sorted(messages)[0]
+            raise _refuse(f"people[{i}].{validation_message(ValidationError({field: messages[field]}))}") from None
+        if pid in ids:
+            raise _refuse(f"people[{i}].id: person '{pid}' is already people[{ids[pid]}]")
+        ids[pid] = i
+        loaded.append({**data, "id": pid, "created_at": row.get("created_at")})
+    seen_players, named = {}, set()
+    for i, row in enumerate(links):
+        for key in ("player_id", "person_id"):
+            if not isinstance(row[key], str):
+                raise _refuse(f"roster_links[{i}].{key}: expected str, got {type(row[key]).__name__}")
+        if row["player_id"] not in players:
+            raise _refuse(f"roster_links[{i}].player_id: there is no player '{row['player_id'][:40]}' in the "
+                          "restored event")
+        if row["player_id"] in seen_players:
+            raise _refuse(f"roster_links[{i}].player_id: player '{row['player_id'][:40]}' is already linked by "
+                          f"roster_links[{seen_players[row['player_id']]}]")
+        seen_players[row["player_id"]] = i
+        if row["person_id"] not in ids:
+            raise _refuse(f"roster_links[{i}].person_id: '{row['person_id'][:40]}' is not a person of the "
+                          "backup's people")
+        named.add(row["person_id"])
+    for i, person in enumerate(loaded):
+        if person["id"] not in named:
+            raise _refuse(f"people[{i}].id: no roster link names person '{person['id']}'")
+    return links, loaded
+
+
+def _person_here(record: dict[str, Any], notes: list[str]) -> tuple[str, bool]:
+    """The id of the person on this server a backup's person record is (the module's rule), and whether it
+    was created now."""
+    same = _surviving(db.session.get(Person, record["id"]))
+    if same is not None:
+        return same.id, False
+    pop, trek, birth = record["pokemon_id"], record["trekcc_id"], record["birth_year"]
+    conditions = ([Person.pokemon_id == pop] if pop is not None else []) + (
+        [Person.trekcc_id == trek] if trek is not None else [])
+    holders = list(db.session.execute(select(Person).where(Person.merged_into.is_(None), or_(*conditions))
+                                      .order_by(Person.id)).scalars()) if conditions else []
+    found = matching_people(holders, pop, trek, birth)
+    if len(holders) == 1 and len(found) == 1:
+        return found[0].id, False
+    data = dict(record)
+    for field, others in (("pokemon_id", [h for h in holders if h.pokemon_id == pop]),
+                          ("trekcc_id", [h for h in holders if h.trekcc_id == trek])):
+        if data[field] is not None and others:
+            notes.append(f"person {record['id']} ({record['name']}) was created without {field} {data[field]}: "
+                         f"{others[0].name} ({others[0].id}) holds it here; merge them if they are one player")
+            data[field] = None
+            if field == "pokemon_id":
+                data["birth_year"] = None
+    db.session.add(Person(
+        id=record["id"], name=" ".join(data["name"].split()), name_key=name_key(data["name"]),
+        pokemon_id=data["pokemon_id"], birth_year=data["birth_year"],
+        trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None, trekcc_id=data["trekcc_id"],
+        other_ids=json.dumps(data["other_ids"], sort_keys=True),
+        created_at=record["created_at"] if record["created_at"] is not None else now_ms()))
+    db.session.flush()  # the next record's look-up sees this person
+    return record["id"], True
+
+
+def _relink(event_id: str, links: list[dict[str, Any]], people: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """Write the backup's roster links, finding or creating their people; (people created, notes)."""
+    here, created, notes = {}, 0, []
+    for record in people:
+        here[record["id"]], made = _person_here(record, notes)
+        created += made
+    stamp = now_ms()
+    rows = [{"event_id": event_id, "player_id": link["player_id"], "person_id": here[link["person_id"]],
+             "created_at": link["created_at"] if link.get("created_at") is not None else stamp} for link in links]
+    if rows:
+        db.session.execute(insert(RosterLink), rows)
+    return created, notes
+
+
 def _folded(backup: dict[str, Any]) -> dict[str, Any]:
     """The state the accepted operations fold to; refuses a log with gaps or an operation that does not apply."""
     event = backup["event"]
@@ -132,8 +313,20 @@ def _folded(backup: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def restore(backup: dict[str, Any]) -> Event:
-    """Write a backup as the event it was (same id, log, devices, tokens); commits. 409 if the id is taken."""
+@dataclass(frozen=True)
+class Restored:
+    """What a restore wrote: the event, its roster links, the people it had to create, and notes on game ids
+    left off a created person (see the module's docstring)."""
+
+    event: Event
+    links: int
+    people_created: int
+    notes: tuple[str, ...]
+
+
+def restore(backup: dict[str, Any]) -> Restored:
+    """Write a backup as the event it was (same id, log, devices, tokens, roster links); commits. 409 if the id
+    is taken."""
     if backup.get("format") != FORMAT:
         raise _refuse(f"format: expected {FORMAT!r}, got {backup.get('format')!r}")
     event_id = backup.get("event_id")
@@ -144,6 +337,7 @@ def restore(backup: dict[str, Any]) -> Event:
         raise _refuse("event: expected an object with ruleset and head_seq")
     _check_rows(backup)
     state = _folded(backup)  # before any write: a bad backup changes nothing
+    links, people = _checked_people(backup, {p["id"] for p in state["players"]})
     begin_write()
     if db.session.get(Event, event_id) is not None:
         db.session.rollback()
@@ -160,8 +354,9 @@ def restore(backup: dict[str, Any]) -> Event:
                                           for c in columns}} for row in backup[table]]
         if rows:
             db.session.execute(insert(model), rows)
+    created, notes = _relink(event_id, links, people)
     db.session.commit()
-    return event
+    return Restored(event, len(links), created, tuple(notes))
 
 
 @bp.get("/<event_id>/backup")
@@ -211,9 +406,12 @@ def restore_backup():
                and t.get("revoked_at") is None for t in backup.get("tokens") or []):
         raise ApiError(403, "forbidden", "only an organizer of the backed-up event may restore it: send one of its "
                        "organizer tokens")
-    event = restore(backup)
+    done = restore(backup)
+    event = done.event
     return respond(RestoreResponseSchema(), {"event_id": event.id, "name": event.name, "ruleset": event.ruleset,
-                                             "cursor": event.head_seq, "operations": len(backup["operations"])}, 201)
+                                             "cursor": event.head_seq, "operations": len(backup["operations"]),
+                                             "links": done.links, "people_created": done.people_created,
+                                             "notes": list(done.notes)}, 201)
 
 
 def init_app(app: Flask) -> None:
@@ -246,7 +444,11 @@ def init_app(app: Flask) -> None:
         if not isinstance(backup, dict):
             raise click.ClickException(f"{path}: expected a JSON object")
         try:
-            event = restore(backup)
+            done = restore(backup)
         except ApiError as exc:
             raise click.ClickException(exc.message) from None
-        click.echo(f"restored event {event.id} ({event.name}) at cursor {event.head_seq}")
+        event = done.event
+        click.echo(f"restored event {event.id} ({event.name}) at cursor {event.head_seq}, {done.links} roster "
+                   f"link(s), {done.people_created} person(s) created")
+        for note in done.notes:
+            click.echo(f"note: {note}")

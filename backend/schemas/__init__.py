@@ -390,6 +390,15 @@ class BackupSchema(Schema):
     tokens = fields.List(fields.Dict(keys=fields.String()), required=True)
     invitations = fields.List(fields.Dict(keys=fields.String()), required=True)
     push_subscriptions = fields.List(fields.Dict(keys=fields.String()), required=True)
+    # Optional (a backup made before players across events restores without them); checked row by row in
+    # backend/backups.py, whose invalid-backup error names the field.
+    roster_links = fields.Raw(allow_none=True, metadata={
+        "type": "array", "items": {"type": "object"},
+        "description": "the event's roster entries linked to people: player_id, person_id, created_at"})
+    people = fields.Raw(allow_none=True, metadata={
+        "type": "array", "items": {"type": "object"},
+        "description": "the linked people's records: id, name, pokemon_id, birth_year, trekcc_handle, trekcc_id, "
+                       "other_ids, created_at"})
 
 
 class RestoreResponseSchema(Schema):
@@ -398,6 +407,11 @@ class RestoreResponseSchema(Schema):
     ruleset = fields.String(required=True)
     cursor = _int(required=True, metadata={"description": "the restored log's last server sequence number"})
     operations = _int(required=True, metadata={"description": "operations restored (rejected ones included)"})
+    links = _int(required=True, metadata={"description": "roster entries linked to people again"})
+    people_created = _int(required=True, metadata={"description": "people this server did not know, created"})
+    notes = fields.List(fields.String(), required=True,
+                        metadata={"description": "game ids left off a created person because another person here "
+                                                 "holds them (merge them if they are one player)"})
 
 from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import copy
 import json
 
+from sqlalchemy import func, select
+
 from backend import create_app
+from backend.db import db
+from backend.models import Person
 from tests.backend.conftest import dispose, fresh_postgres_database
 from tests.backend.helpers import PLAYERS, Api, bearer, pair_ops, register_ops, report, timeless
+from tests.backend.test_people import link, person, trek_event
 
 
 def _rebuilt_server(database_url, tmp_path, secret_key=None):
@@ -114,5 +119,214 @@ def test_the_server_commands_back_up_and_restore(app, api, database_url, tmp_pat
         assert timeless(Api(rebuilt.test_client()).pull(eid, org)) == before
         again = rebuilt.test_cli_runner().invoke(args=["topcut-restore", str(path)])
         assert again.exit_code == 1 and "already exists" in again.output
+    finally:
+        dispose(rebuilt)
+
+
+# ------------------------------------------------------------------ players across events: links and people
+
+def _links(api, eid, token):
+    r = api.client.get(f"/api/events/{eid}/people", headers=bearer(token))
+    assert r.status_code == 200, r.get_json()
+    return {row["player"]: row["person"] for row in r.get_json()["links"]}
+
+
+def _people(app):
+    with app.app_context():
+        return {p.id: p for p in db.session.execute(select(Person)).scalars()}
+
+
+def _restore(api, backup, token):
+    r = api.client.post("/api/events/restore", json=backup, headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_a_restored_event_keeps_its_roster_links_history_and_ratings(app, api, database_url, tmp_path):
+    players = [{"id": "k", "name": "Kirk"}, {"id": "s", "name": "Spock"}]
+    one, org1 = trek_event(api, "Regional I", "2026-03-01", players, [["full-win", "full-loss"]])
+    two, org2 = trek_event(api, "Regional II", "2026-04-01", players, [["full-win", "full-loss"]])
+    kirk = person(api, org1, name="James Kirk", trekcc_id="4711", trekcc_handle="captain", other_ids={"decipher": "K1"})
+    spock = person(api, org1, name="Spock")
+    for eid, org in ((one, org1), (two, org2)):
+        assert link(api, eid, org, "k", kirk["id"]).status_code == 200
+        assert link(api, eid, org, "s", spock["id"]).status_code == 200
+    before = api.client.get(f"/api/people/{kirk['id']}", headers=bearer(org2)).get_json()
+    assert [e["name"] for e in before["events"]] == ["Regional I", "Regional II"]
+    ratings = api.client.get("/api/ratings?game=startrek-1e").get_json()
+    backups = {eid: api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+               for eid, org in ((one, org1), (two, org2))}
+    backup = backups[two]
+    assert [(row["player_id"], row["person_id"]) for row in backup["roster_links"]] == [("k", kirk["id"]),
+                                                                                       ("s", spock["id"])]
+    assert all(isinstance(row["created_at"], int) for row in backup["roster_links"])
+    assert backup["people"][0] == {**kirk, "created_at": backup["people"][0]["created_at"]}
+
+    # Deleted, then restored on the same server: the people are the ones it still has.
+    r = api.client.delete(f"/api/events/{two}", json={"confirm": "Regional II"}, headers=bearer(org2))
+    assert r.status_code == 200 and r.get_json()["deleted"]["roster_links"] == 2
+    lost = api.client.get(f"/api/people/{kirk['id']}", headers=bearer(org1)).get_json()
+    assert [e["name"] for e in lost["events"]] == ["Regional I"]
+    answer = _restore(api, backup, org2)
+    assert (answer["links"], answer["people_created"], answer["notes"]) == (2, 0, [])
+    assert {k: v["id"] for k, v in _links(api, two, org2).items()} == {"k": kirk["id"], "s": spock["id"]}
+    assert api.client.get(f"/api/people/{kirk['id']}", headers=bearer(org2)).get_json() == before
+    assert api.client.get("/api/ratings?game=startrek-1e").get_json() == ratings
+    assert len(_people(app)) == 2
+
+    # On a rebuilt server, each backup in turn: the first creates the people, the next finds them.
+    rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
+    try:
+        new = Api(rebuilt.test_client())
+        first = _restore(new, backups[one], org1)
+        assert (first["links"], first["people_created"]) == (2, 2)
+        result = rebuilt.test_cli_runner().invoke(args=["topcut-restore", str(_write(tmp_path, backups[two]))])
+        assert result.exit_code == 0 and "2 roster link(s), 0 person(s) created" in result.output, result.output
+        assert new.client.get(f"/api/people/{kirk['id']}", headers=bearer(org2)).get_json() == before
+        assert new.client.get("/api/ratings?game=startrek-1e").get_json() == ratings
+        people = _people(rebuilt)
+        assert set(people) == {kirk["id"], spock["id"]}
+        assert people[kirk["id"]].created_at == backup["people"][0]["created_at"]
+        found = new.client.get("/api/people?q=4711", headers=bearer(org1)).get_json()["people"]
+        assert found == [kirk]
+    finally:
+        dispose(rebuilt)
+
+
+def _write(tmp_path, backup):
+    path = tmp_path / f"{backup['event_id']}.backup.json"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    return path
+
+
+def _linked_event(api):
+    """A Pokémon event whose p1..p5 are linked to five people with various game ids."""
+    created = api.create(name="Linked Cup")
+    eid, org = created["event_id"], created["token"]
+    api.push_ok(eid, org, "desk", register_ops() + pair_ops(1))
+    people = [person(api, org, name="James Kirk", trekcc_id="4711"),
+              person(api, org, name="Spock", trekcc_id="5000"),
+              person(api, org, name="Leonard McCoy", other_ids={"decipher": "bones"}),
+              person(api, org, name="Nyota Uhura", pokemon_id="77", birth_year=1990, trekcc_id="7000"),
+              person(api, org, name="Hikaru Sulu")]
+    for i, someone in enumerate(people, start=1):
+        assert link(api, eid, org, f"p{i}", someone["id"]).status_code == 200
+    return eid, org, people
+
+
+def test_a_restore_reuses_the_people_this_server_has_and_never_overwrites_them(app, api, database_url, tmp_path):
+    eid, org, (kirk, spock, mccoy, uhura, sulu) = _linked_event(api)
+    backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+    rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
+    try:
+        with rebuilt.app_context():
+            db.session.add_all([
+                # Kirk's id, with other data; and someone else holding the backup's Kirk's trekcc.org id
+                Person(id=kirk["id"], name="Jim Kirk", name_key="jim kirk"),
+                Person(id="other-kirk", name="Other Kirk", name_key="other kirk", trekcc_id="4711"),
+                # Spock here under another id, with his trekcc.org id
+                Person(id="spock-here", name="Mr Spock", name_key="mr spock", trekcc_id="5000"),
+                # Uhura's Play! Pokémon ID, with another birth year
+                Person(id="someone", name="Someone", name_key="someone", pokemon_id="77", birth_year=1991),
+                # Sulu's id merged here into another person
+                Person(id="sulu-here", name="Hikaru Sulu", name_key="hikaru sulu"),
+                Person(id=sulu["id"], name="Sulu", name_key="sulu", merged_into="sulu-here"),
+            ])
+            db.session.commit()
+        new = Api(rebuilt.test_client())
+        answer = _restore(new, backup, org)
+        assert (answer["links"], answer["people_created"]) == (5, 2)
+        assert len(answer["notes"]) == 1 and "without pokemon_id 77" in answer["notes"][0]
+        assert "someone" in answer["notes"][0]
+        links = {k: v["id"] for k, v in _links(new, eid, org).items()}
+        assert links == {"p1": kirk["id"], "p2": "spock-here", "p3": mccoy["id"], "p4": uhura["id"],
+                         "p5": "sulu-here"}
+        people = _people(rebuilt)
+        assert len(people) == 8  # six that were here, McCoy and Uhura created
+        assert (people[kirk["id"]].name, people[kirk["id"]].trekcc_id) == ("Jim Kirk", None)  # not overwritten
+        assert people["other-kirk"].trekcc_id == "4711" and people["spock-here"].name == "Mr Spock"
+        assert (people[uhura["id"]].pokemon_id, people[uhura["id"]].birth_year, people[uhura["id"]].trekcc_id) == (
+            None, None, "7000")
+        assert json.loads(people[mccoy["id"]].other_ids) == {"decipher": "bones"}
+        history = new.client.get(f"/api/people/{kirk['id']}", headers=bearer(org)).get_json()
+        assert [(e["event_id"], e["player"]) for e in history["events"]] == [(eid, "p1")]
+    finally:
+        dispose(rebuilt)
+
+
+def test_a_backup_without_links_or_people_still_restores(app, api, database_url, tmp_path):
+    eid, org, _ = _linked_event(api)
+    backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+    older = {k: v for k, v in backup.items() if k not in ("roster_links", "people")}
+    before = api.state(eid, org)
+    rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
+    try:
+        new = Api(rebuilt.test_client())
+        answer = _restore(new, older, org)
+        assert (answer["links"], answer["people_created"], answer["notes"]) == (0, 0, [])
+        assert new.state(eid, org) == before and _links(new, eid, org) == {} and _people(rebuilt) == {}
+    finally:
+        dispose(rebuilt)
+
+
+def _damaged(backup, change):
+    damaged = copy.deepcopy(backup)
+    change(damaged)
+    return damaged
+
+
+def test_a_damaged_links_or_people_section_is_refused_naming_the_field_and_writes_nothing(app, api, database_url,
+                                                                                          tmp_path):
+    eid, org, (kirk, *_) = _linked_event(api)
+    backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+
+    def put(section, i, **fields):
+        return lambda b: b[section][i].update(fields)
+
+    def drop(section, i, key):
+        return lambda b: b[section][i].pop(key)
+
+    cases = [
+        (lambda b: b.update(roster_links={}), "roster_links: expected a list"),
+        (lambda b: b["roster_links"].__setitem__(0, "p1"), "roster_links[0]: expected an object"),
+        (drop("roster_links", 0, "person_id"), "roster_links[0].person_id: missing"),
+        (put("roster_links", 0, player_id=7), "roster_links[0].player_id: expected str, got int"),
+        (put("roster_links", 0, player_id="nobody"), "roster_links[0].player_id: there is no player 'nobody'"),
+        (put("roster_links", 1, player_id="p1"), "roster_links[1].player_id: player 'p1' is already linked"),
+        (put("roster_links", 0, person_id="ghost"), "roster_links[0].person_id: 'ghost' is not a person"),
+        (put("roster_links", 0, created_at="soon"), "roster_links[0].created_at: expected int, got str"),
+        (put("roster_links", 0, person="x"), "roster_links[0].person: not a field of a backup's roster_links"),
+        (lambda b: b.update(people="Kirk"), "people: expected a list"),
+        (drop("people", 0, "name"), "people[0].name: missing"),
+        (put("people", 0, name="   "), "people[0].name: must not be blank"),
+        (put("people", 0, id="not an id!"), "people[0].id: a person id is"),
+        (put("people", 0, birth_year=1800), "people[0].birth_year:"),
+        (put("people", 0, pokemon_id="12 34"), "people[0].pokemon_id: a Play! Pokémon ID is"),
+        (put("people", 0, trekcc_id=4711), "people[0].trekcc_id:"),
+        (put("people", 0, other_ids={"Bad Key": "1"}), "people[0].other_ids"),
+        (put("people", 0, created_at=1.5), "people[0].created_at: expected int, got float"),
+        (put("people", 0, merged_into="x"), "people[0].merged_into: not a field of a backup's people"),
+        (lambda b: b["people"].append({**b["people"][0]}), "people[5].id: person '" + kirk["id"] + "' is already"),
+        (lambda b: b["people"].append({"id": "stranger", "name": "Stranger"}),
+         "people[5].id: no roster link names person 'stranger'"),
+    ]
+    rebuilt = _rebuilt_server(database_url, tmp_path)
+    try:
+        with rebuilt.app_context():
+            db.session.add(Person(id=kirk["id"], name="Jim Kirk", name_key="jim kirk"))
+            db.session.commit()
+        new = Api(rebuilt.test_client())
+        for change, message in cases:
+            r = new.client.post("/api/events/restore", json=_damaged(backup, change), headers=bearer(org))
+            assert r.status_code == 422 and r.get_json()["error"] == "invalid-backup", (message, r.get_json())
+            assert r.get_json()["message"].startswith(message), (message, r.get_json())
+        assert new.client.get(f"/api/events/{eid}/state", headers=bearer(org)).status_code == 404
+        people = _people(rebuilt)
+        assert list(people) == [kirk["id"]] and people[kirk["id"]].name == "Jim Kirk"
+        path = _write(tmp_path, _damaged(backup, put("people", 0, birth_year=1800)))
+        result = rebuilt.test_cli_runner().invoke(args=["topcut-restore", str(path)])
+        assert result.exit_code == 1 and "people[0].birth_year:" in result.output
+        with rebuilt.app_context():
+            assert db.session.scalar(select(func.count()).select_from(Person)) == 1
     finally:
         dispose(rebuilt)
