@@ -286,7 +286,7 @@ def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
 def secret_time(event_id: str) -> dict[str, Any]:
     """The event's secret time for staff screens: ``{sides, minutes}`` (minutes None: withheld; sides None:
     the ruleset has none). Doomtown Floor Rules 3.A: one d6 for the whole event, drawn from its seed."""
-    from shared_rules.rulesets.doomtown import secret_d6
+    from shared_rules.games.doomtown.ruleset import secret_d6
     from shared_rules.state import is_withheld, secret_time_sides
 
     st = _current(event_id)
@@ -308,13 +308,14 @@ def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def round_minutes(dice_faces: list[str]) -> dict[str, Any]:
     """Shatterpoint: round length from the five attack dice, and when Mission Critical starts."""
-    from shared_rules import game_end as ge
+    from shared_rules.games.shatterpoint.game_end import mission_critical_minute
+    from shared_rules.games.shatterpoint.game_end import round_minutes as dice_minutes
 
     try:
-        minutes = ge.shatterpoint_round_minutes(dice_faces)
+        minutes = dice_minutes(dice_faces)
     except RulesError as exc:
         return {"error": str(exc)}
-    return {"minutes": minutes, "mission_critical_minute": ge.shatterpoint_mission_critical_minute(minutes)}
+    return {"minutes": minutes, "mission_critical_minute": mission_critical_minute(minutes)}
 
 
 def _round_payload(rnd: Any) -> list[dict[str, Any]]:

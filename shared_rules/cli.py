@@ -97,10 +97,11 @@ def _bracket(args: argparse.Namespace) -> Any:
 
 
 def _flights(args: argparse.Namespace) -> Any:
+    from .games import game_of
     from .pairing.divisions import assign_flights, division_of
 
     event = _read_event(args.file)
-    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+    if not game_of(event.ruleset).pairing.divisions:
         raise RulesError(f"{args.file}: ruleset {event.ruleset} has no flights (Pokémon TOP 3.3.3)")
     season = event.settings.get("season")
     by_division: dict[str, list[Any]] = {}
@@ -135,7 +136,7 @@ def _heats(args: argparse.Namespace) -> Any:
 
 
 def _ratings(args: argparse.Namespace) -> Any:
-    from .ratings import compute_ratings
+    from .games.startrek.ratings import compute_ratings
 
     return compute_ratings([_read_event(path) for path in args.files], labels=args.files)
 

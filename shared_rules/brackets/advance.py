@@ -25,7 +25,7 @@ from ..event.model import Event, Match, Player, Round
 from ..rulesets import get_ruleset
 from .cut import elimination_rounds_of, make_cut
 from .matchplay import match_winner_from_games
-from .rules import BracketRules, bracket_rules
+from .rules import GAME_NUMBERS, BracketRules, bracket_rules
 from .seeding import fold_pairs
 
 __all__ = ["SlotResult", "slot_results", "match_winner", "next_elimination_round",
@@ -210,7 +210,7 @@ def next_elimination_round(event: Event) -> Round:
         if len(alive) % 2:
             alive.insert(1, None)  # the top surviving seed gets the bye
         pairs = fold_pairs(alive)
-    elif scheme == "agot":
+    elif scheme == GAME_NUMBERS:
         # AGoT Tournament Regulations, Single Elimination Rounds: winner of Game #1 v winner of
         # the last game (new Game #1), #2 v second-to-last...
         pairs = fold_pairs(winners)
@@ -336,7 +336,7 @@ def bracket_view(event: Event) -> dict[str, Any]:
     while slots_left > 1:
         number += 1
         slots_left //= 2
-        if scheme == "agot":
+        if scheme == GAME_NUMBERS:
             feeds = [[k, 2 * slots_left + 1 - k] for k in range(1, slots_left + 1)]
         elif scheme == "standard":
             feeds = [[2 * k - 1, 2 * k] for k in range(1, slots_left + 1)]

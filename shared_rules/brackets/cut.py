@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
 from ..seeded import Rng
-from .rules import BracketRules, bracket_rules
+from .rules import GAME_NUMBERS, BracketRules, bracket_rules
 from .seeding import bye_count, first_round_pairs, next_power_of_two
 
 __all__ = ["make_cut", "seed_bracket", "start_single_elimination", "swiss_order", "cut_size",
@@ -122,7 +122,7 @@ def _flight_qualifiers(event: Event, order: Sequence[str], cut: int) -> list[str
         return None
     if len(flagged) != len(event.players):
         raise RulesError("players[].flight: every player of a flighted event needs a flight")
-    from ..structures import merge_flight_tops
+    from ..structures.flights import merge_flight_tops
 
     eligible = _eligible(event, order)
     flight_of = {p.id: p.extra["flight"] for p in event.players}
@@ -182,6 +182,6 @@ def start_single_elimination(event: Event) -> Round:
         rest = drawn[byes:]
         units += [((rest[i], None), (rest[i + 1], None)) for i in range(0, len(rest), 2)]
         entries = rng.shuffled(units)  # random game numbers, starting with Game #1
-        return _build_round(_next_number(event), entries, "agot")
+        return _build_round(_next_number(event), entries, GAME_NUMBERS)
     seeds = Rng(event.seed, "bracket", "random-seeds").shuffled(ids)
     return _build_round(_next_number(event), _seed_entries(seeds, "standard"), "standard")

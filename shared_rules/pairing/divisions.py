@@ -37,7 +37,7 @@ AGE_SEPARATED_MINIMUM = 6
 
 def division_of(player: Player, season: Any) -> str:
     """The player's division: ``division`` field, else birth year and ``settings.season`` (RULES.md Decision)."""
-    from ..rulesets.pokemon import player_division
+    from ..games.pokemon.ruleset import player_division
 
     return player_division(player, season if isinstance(season, int) and not isinstance(season, bool) else None)
 

@@ -25,8 +25,11 @@ from typing import Any, Callable, Mapping
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
+from ..games import game_of
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
+from ..structures import day_two_qualifiers as qualifiers_of
+from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
 from .divisions import assign_flights, division_mode, division_of, division_pools
 from .policies import PairingPolicy, policy_for
@@ -143,16 +146,14 @@ def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> 
     rounds = event.settings.get("rounds")
     if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0:
         return rounds
-    from ..structures import pokemon_division_structures, suggest_structure
-
     structure = event.settings.get("structure")
     structure = structure if isinstance(structure, str) else None
     try:
-        if event.ruleset in ("pokemon-tcg", "pokemon-vg") and divisions:
+        if game_of(event.ruleset).division_structures is not None and divisions:
             counts: dict[str, int] = {}
             for pid, d in divisions.items():
                 counts[d] = counts.get(d, 0) + 1
-            return max(s.swiss_rounds for s in pokemon_division_structures(event.ruleset, counts, structure).values())
+            return max(s.swiss_rounds for s in division_structures(event.ruleset, counts, structure).values())
         return suggest_structure(event.ruleset, _started(event), structure).swiss_rounds
     except RulesError as exc:
         raise RulesError(f"settings.rounds: not set and the structure table gives none ({exc})") from None
@@ -160,7 +161,7 @@ def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> 
 
 def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
     """Day-one Swiss rounds of a Pokémon two-day event (TOP 3.3.5), or None."""
-    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+    if game_of(event.ruleset).division_structures is None:
         return None
     given = event.settings.get("day_one_rounds")
     if isinstance(given, int) and not isinstance(given, bool) and given > 0:
@@ -168,10 +169,8 @@ def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
     structure = event.settings.get("structure")
     if structure not in ("two-day", "international"):
         return None
-    from ..structures import pokemon_division_structures
-
     try:
-        found = pokemon_division_structures(event.ruleset, counts, structure)
+        found = division_structures(event.ruleset, counts, structure)
     except RulesError:
         return None
     days = [s.day_two.day_one_rounds for s in found.values() if s.day_two is not None]
@@ -279,9 +278,7 @@ def swiss_rounds(event: Event) -> int:
 
 def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
     """Pokémon TOP 3.3.5: each division's day-two players (19+ match points or the top 32), best first."""
-    from ..structures import pokemon_day_two_qualifiers
-
-    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+    if game_of(event.ruleset).day_two_qualifiers is None:
         raise RulesError(f"ruleset: {event.ruleset} has no day two (Pokémon TOP 3.3.5)")
     ruleset = get_ruleset(event.ruleset, event.settings)
     divisions = _divisions(event, policy_for(event.ruleset, event.settings))
@@ -293,7 +290,7 @@ def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
     for division in sorted(set(divisions.values()) or {""}):
         rank = [pid for pid in ranking if divisions.get(pid, "") == division]
         # Once day two has started, its players are the qualifiers (made when it started).
-        chosen = played or set(pokemon_day_two_qualifiers({pid: int(state.points[pid]) for pid in rank}, rank))
+        chosen = played or set(qualifiers_of(event.ruleset, {pid: int(state.points[pid]) for pid in rank}, rank))
         out[division or "all"] = [pid for pid in rank if pid in chosen]
     return out
 
@@ -301,8 +298,6 @@ def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
 def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[str],
                      divisions: Mapping[str, str]) -> tuple[list[str], list[str]]:
     """Pokémon TOP 3.3.5: day two = 19+ match points or the top 32 of the division."""
-    from ..structures import pokemon_day_two_qualifiers
-
     played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
     ranking = _ranking(event, ruleset)
     if played:
@@ -312,7 +307,7 @@ def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[
     for division in sorted(set(divisions.values()) or {""}):
         rank = [pid for pid in ranking if divisions.get(pid, "") == division]
         pts = {pid: int(state.points[pid]) for pid in rank}
-        chosen.update(pokemon_day_two_qualifiers(pts, rank))
+        chosen.update(qualifiers_of(event.ruleset, pts, rank))
     return [pid for pid in present if pid in chosen], ranking
 
 

@@ -1,7 +1,7 @@
 """Tribbles pods (Star Trek OP Guide 7.2, 7.6).
 
 - Round 1: players split at random (seeded) into pods of four to eight of
-  approximately equal size (:func:`shared_rules.structures.startrek.tribbles_pods`).
+  approximately equal size (:func:`shared_rules.games.startrek.structures.tribbles_pods`).
 - Pods stay together for five rounds (7.6): rounds 2-5 repeat the previous
   round's pods.
 - After the fifth round (rounds 6, 11, ...), pods are re-formed by score: the
@@ -25,8 +25,8 @@ from typing import Sequence
 
 from ..event.model import Event
 from ..seeded import Rng
-from ..rulesets.tribbles import SMALLEST_POD
-from ..structures.startrek import tribbles_pods
+from ..games.tribbles.ruleset import SMALLEST_POD
+from ..games.startrek.structures import tribbles_pods
 
 __all__ = ["ROUNDS_PER_POD", "block_starts", "form_pods"]
 

@@ -8,10 +8,14 @@ A ruleset names its tiebreakers as an ordered tuple of keys.  A
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
 from ..errors import DocumentError
+from ..games import PACKAGES
 from ..seeded import draw_key
+
+_GAMES = "shared_rules.games"
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import StandingsContext
@@ -89,14 +93,13 @@ def register(cls: type[Metric]) -> type[Metric]:
 
 
 def _load_all() -> None:
-    # Game metric modules register on import; import them all so `custom` can use any key.
-    import importlib
-
-    for name in ("pokemon", "doomtown", "shatterpoint", "agot", "startrek", "tribbles"):
+    # Game metric modules (``games/<game>/standings.py``) register on import; import them all so
+    # `custom` can use any key.
+    for name in PACKAGES:
         try:
-            importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:  # a game module not written yet
-            if exc.name != f"{__package__}.{name}":
+            importlib.import_module(f"{_GAMES}.{name}.standings")
+        except ModuleNotFoundError as exc:  # a game without metrics of its own
+            if exc.name != f"{_GAMES}.{name}.standings":
                 raise
 
 

@@ -23,7 +23,7 @@ from .._json import json_kind as _kind
 from ..errors import RulesError
 from .caps import Cap
 
-__all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "Actor", "Operation",
+__all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "RoundFrozen", "AlreadyPaired", "Actor", "Operation",
            "PAYLOADS", "OPERATION_TYPES", "parse_operation", "parse_payload"]
 
 #: Who may act: organizer (TO/EO), head judge (marshal, lead arbiter), floor judge (arbiter),
@@ -48,6 +48,18 @@ class NotAuthorized(OperationRejected):
     """An operation the actor's role (or ownership) does not allow."""
 
     code = "not-authorized"
+
+
+class RoundFrozen(OperationRejected):
+    """Changing a round's record after the round two later is paired (Pokémon TOP 4): ask the head judge."""
+
+    code = "round-frozen"
+
+
+class AlreadyPaired(OperationRejected):
+    """Pairing a round (or making a cut) another device already paired: the device's view is stale; reload."""
+
+    code = "already-paired"
 
 
 def _json_copy(value: Any, path: str) -> Any:

@@ -30,11 +30,11 @@ from ..event.document import load_event
 from ..event.model import STAGES
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
-from ..rulesets.doomtown import secret_d6
+from ..games.doomtown.ruleset import secret_d6
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
-from .operations import CHECKS, OpenDispute, Operation, OperationRejected, parse_operation
+from .operations import CHECKS, AlreadyPaired, OpenDispute, Operation, OperationRejected, RoundFrozen, parse_operation
 from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
                     is_withheld, refresh_disputes, refresh_match, refresh_round, to_event_document)
 
@@ -304,7 +304,7 @@ def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: b
         by = rounds[i]["paired_by"]
         if not replace:
             device = by["device"] if by else "an import"
-            raise OperationRejected(f"{label}: round {number} was already paired by {device}; reload")
+            raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; reload")
         if rounds[i]["status"] not in ("draft", "published"):
             raise OperationRejected(f"{label}: round {number} has started; its pairings can no longer change "
                                     "(Pokémon TOP 4)")
@@ -415,7 +415,7 @@ def _cut_make(state: dict[str, Any], op: Operation) -> None:
         first = elim[0]
         if not p.replace:
             by = first["paired_by"]
-            raise OperationRejected(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
+            raise AlreadyPaired(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
         if len(elim) > 1 or first["status"] not in ("draft", "published"):
             raise OperationRejected("cut.make: the cut's first round has started; it can no longer change")
         number = first["number"]
@@ -613,7 +613,7 @@ def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[
     settling = op.type in ("result.resolve", "result.correct") and match["status"] == "disputed"
     if len(state["rounds"]) > i + 2 and not settling:
         later = state["rounds"][i + 2]
-        raise OperationRejected(f"{op.type}: round {rnd['number']}'s record cannot change after round "
+        raise RoundFrozen(f"{op.type}: round {rnd['number']}'s record cannot change after round "
                                 f"{later['number']} is paired (Pokémon TOP 4)")
     return rnd, match, f"{op.type}: {where(rnd, mi)}: "
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.rulesets.doomtown import secret_d6
+from shared_rules.games.doomtown.ruleset import secret_d6
 from shared_rules.state import is_withheld, timer_remaining_ms
 
 from tests.rules.test_state_reducer import T0, Event

@@ -9,8 +9,8 @@ from __future__ import annotations
 import unittest
 from decimal import Decimal, localcontext
 
-from shared_rules.ratings import CEILING, FLOOR, K_BY_LEVEL, SCALE, START, clamp, event_change, expected
-from shared_rules.ratings.elo import UNIT, WEIGHT, expected_table
+from shared_rules.games.startrek.ratings import CEILING, FLOOR, K_BY_LEVEL, SCALE, START, clamp, event_change, expected
+from shared_rules.games.startrek.ratings.elo import UNIT, WEIGHT, expected_table
 
 
 def _game(score_halves: int, e: int) -> int:

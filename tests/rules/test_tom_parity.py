@@ -16,7 +16,7 @@ from shared_rules.event import load_event
 from shared_rules.importers.tom import import_tdf, tom_dnf, tom_final_standings
 from shared_rules.rulesets import get_ruleset
 from shared_rules.standings import StandingsContext, compute_standings
-from shared_rules.standings.pokemon import tiebreakers
+from shared_rules.games.pokemon.standings import tiebreakers
 
 from .helpers import TOM_FINALIZED as FINALIZED
 from .helpers import TOM_FIXTURES as FIXTURES

@@ -1,0 +1,49 @@
+"""A Game of Thrones: The Card Game 2nd edition (AGoT Tournament Regulations): where each section is implemented.
+
+==========================================  =========================================================
+Document section                            Implemented in
+==========================================  =========================================================
+Scoring, byes, outcomes and points          ``ruleset.OUTCOMES``, ``ruleset.POLICIES``
+Tiebreakers (strength of schedule, H2H)     ``ruleset.TIEBREAKERS``, :mod:`.standings`
+Swiss Rounds (pairing, no rematch)          ``GAMES[...].pairing`` (below)
+Structures (basic, advanced)                :mod:`.structures`
+Single Elimination Rounds (game numbers)    ``BRACKETS`` (below)
+Time called (most power)                    :mod:`.game_end`
+Penalties (generic)                         :data:`shared_rules.state.penalties.GENERIC`
+==========================================  =========================================================
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ...brackets.rules import GAME_NUMBERS, BracketRules
+from ...pairing.policies import PairingPolicy
+from ...state.penalties import GENERIC
+from ..base import Game, ResultForm, TimeCalled, fixed_structure
+from . import game_end, ruleset, structures
+
+__all__ = ["BRACKETS", "GAMES"]
+
+# AGoT Tournament Regulations, Single Elimination Rounds: game numbers, untimed final.
+BRACKETS = BracketRules(ruleset="agot", scheme=GAME_NUMBERS, start="agot-random",
+                        source="AGoT Tournament Regulations, Single Elimination Rounds")
+
+
+def _time_called(args: Mapping[str, Any]) -> Any:
+    return game_end.time_called(args["power"])
+
+
+GAMES: Mapping[str, Game] = MappingProxyType({"agot": Game(
+    id="agot",
+    build=lambda settings: ruleset.build("agot", settings),
+    # AGoT Tournament Regulations, Swiss Rounds.
+    pairing=PairingPolicy(ruleset="agot", source="AGoT Tournament Regulations, Swiss Rounds"),
+    brackets=BRACKETS,
+    structure_names=structures.NAMES,
+    structure=fixed_structure("agot", structures.structure),
+    time_called=TimeCalled(decide=_time_called, inputs=("power",)),
+    penalties=GENERIC,
+    result_form=ResultForm(),
+)})

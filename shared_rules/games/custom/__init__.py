@@ -1,0 +1,38 @@
+"""Custom (house rules, EVENT-FORMAT.md ``settings``): where each rule is implemented.
+
+=========================================  ==========================================================
+Setting                                    Implemented in
+=========================================  ==========================================================
+``settings.points`` (outcomes, points)     :func:`.ruleset.build`
+``settings.tiebreakers`` (metric keys)     :func:`.ruleset.build`
+Pairing (random, bye to the lowest)        ``GAMES[...].pairing`` (below)
+``settings.rounds`` / ``cut`` (structure)  :mod:`.structures`
+Bracket (standard)                         ``GAMES[...].brackets`` (below)
+Penalties (generic)                        :data:`shared_rules.state.penalties.GENERIC`
+=========================================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+from ...brackets.rules import BracketRules
+from ...pairing.policies import PairingPolicy
+from ...state.penalties import GENERIC
+from ..base import Game, ResultForm
+from . import ruleset, structures
+
+__all__ = ["GAMES"]
+
+GAMES: Mapping[str, Game] = MappingProxyType({"custom": Game(
+    id="custom",
+    build=lambda settings: ruleset.build("custom", settings),
+    # House rules: the bye exists when settings.points names it.
+    pairing=PairingPolicy(ruleset="custom", source="custom ruleset (house rules)", bye_from_points=True),
+    brackets=BracketRules(ruleset="custom", source="custom"),
+    structure_names=structures.NAMES,
+    structure=structures.structure,
+    penalties=GENERIC,
+    result_form=ResultForm(),
+)})

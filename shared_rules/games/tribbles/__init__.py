@@ -1,0 +1,41 @@
+"""Tribbles CCG (Star Trek CCG Organized Play Guide 5.1): where each section is implemented.
+
+===============================================  ====================================================
+Document section                                 Implemented in
+===============================================  ====================================================
+7.2, 7.6 pods (4-8, kept five rounds)            ``GAMES[...].pairing`` (below), :mod:`shared_rules.pairing.pods`
+Outcomes, pod scores, tiebreakers                ``ruleset.OUTCOMES``, :mod:`.standings`
+Section 2 structure (at least 5 rounds)          :mod:`shared_rules.games.startrek.structures`
+No elimination bracket (pods)                    ``GAMES[...].no_bracket`` (below)
+Ratings (8, 11)                                  :mod:`shared_rules.games.startrek.ratings`
+Appendix B penalties                             :data:`shared_rules.games.startrek.PENALTIES`
+===============================================  ====================================================
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+from ...pairing.policies import PairingPolicy
+from ..base import Game, ResultForm, fixed_structure
+from ..startrek import PENALTIES, structures
+from . import ruleset
+
+__all__ = ["GAMES"]
+
+
+GAMES: Mapping[str, Game] = MappingProxyType({"tribbles": Game(
+    id="tribbles",
+    build=lambda settings: ruleset.build("tribbles", settings),
+    # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
+    pairing=PairingPolicy(ruleset="tribbles", round_one="pods", bye_rule="none", rematch_scope="event",
+                          bye_outcome=None, pod_rounds=5, source="Star Trek OP Guide 7.2, 7.6"),
+    brackets=None,
+    no_bracket="pods, Star Trek OP Guide 7.6",
+    structure_names=structures.TRIBBLES_NAMES,
+    structure=fixed_structure("tribbles", lambda n, name: structures.structure("tribbles", n, name)),
+    penalties=PENALTIES,
+    # Star Trek OP Guide 7.2: each player's points this round in the pod.
+    result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
+)})
