@@ -250,11 +250,13 @@ def rulesets() -> list[dict[str, Any]]:
 
 
 def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What a result form needs: outcomes (solo or not), endings, table sizes, time limits."""
-    from shared_rules.rulesets import get_ruleset
+    """What a result form needs: outcomes (solo or not), endings, table sizes, time limits, and the
+    game's UI descriptor (``ui``: result form, timer notes, round start, penalty form)."""
+    from shared_rules.games import game_of
 
-    rs = get_ruleset(ruleset, settings or {})
-    return {"id": rs.id, "title": rs.title, "document": rs.document,
+    game = game_of(ruleset)
+    rs = game.ruleset(settings or {})
+    return {"ui": game.ui(), "id": rs.id, "title": rs.title, "document": rs.document,
             "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo}
                          for o in rs.outcomes],
             "endings": list(rs.endings), "match_sizes": list(rs.match_sizes),

@@ -97,3 +97,14 @@ def test_standings_name_each_tiebreaker_as_its_document_does():
     out = api.standings("s")
     keys = list(out["standings"][0]["tiebreakers"])
     assert list(out["labels"]) == keys and out["labels"]["owp"] == "Op Win %"
+
+
+def test_ruleset_info_carries_the_games_ui_descriptor():
+    api = _rules_api()
+    info = api.ruleset_info("shatterpoint", {})
+    assert {"id", "title", "document", "outcomes", "endings", "match_sizes", "time_limits", "ui"} <= set(info)
+    assert info["ui"]["round_start"] == {"attack_dice": 5}
+    assert info["ui"]["result"]["time_called"] == {"inputs": [], "uses": "stats"}
+    trek = api.ruleset_info("startrek-2e", {"variant": "slipstream"})["ui"]
+    assert trek["penalties"]["system"] == "levels" and trek["penalties"]["floor"] == ["0", "1"]
+    assert trek["result"]["scores"] == {"legend": "Final scores", "min": None}
