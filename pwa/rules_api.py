@@ -214,14 +214,14 @@ def _fixed_table_warnings(event: Any, seats: list[tuple[int | None, Any]]) -> li
 
 def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None = None) -> list[str]:
     """What swapping ``a`` and ``b`` in a drafted round would break."""
-    from shared_rules.pairing.draft import _as_paired, swap_players
+    from shared_rules.pairing.draft import as_paired, swap_players
 
     st = _current(event_id)
     event = _event(st)
     rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
     if rnd is None:
         raise RulesError(f"round {number} is not paired")
-    swapped, warnings = swap_players(_as_paired(rnd), a, b, event)
+    swapped, warnings = swap_players(as_paired(rnd), a, b, event)
     before = set(_fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches]))
     after = _fixed_table_warnings(event, [(m.table, m.players) for m in swapped.matches])
     return warnings + [w for w in after if w not in before]
@@ -288,14 +288,13 @@ def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
 def secret_time(event_id: str) -> dict[str, Any]:
     """The event's secret time for staff screens: ``{sides, minutes}`` (minutes None: withheld; sides None:
     the ruleset has none). Doomtown Floor Rules 3.A: one d6 for the whole event, drawn from its seed."""
-    from shared_rules.games.doomtown.ruleset import secret_d6
-    from shared_rules.state import is_withheld, secret_time_sides
+    from shared_rules.state import is_withheld, secret_minutes, secret_time_sides
 
     st = _current(event_id)
     sides = secret_time_sides(st)
     if sides is None or is_withheld(st["seed"]):
         return {"sides": sides, "minutes": None}
-    return {"sides": sides, "minutes": secret_d6(st["seed"], sides)}
+    return {"sides": sides, "minutes": secret_minutes(st, sides)}
 
 
 def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:

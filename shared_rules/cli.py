@@ -158,7 +158,7 @@ class _Text(str):
 
 
 def _export_tdf(args: argparse.Namespace) -> Any:
-    from .exporters import to_tdf
+    from .games.pokemon.tom import to_tdf
 
     event = _read_event(args.file)
     try:

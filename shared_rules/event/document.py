@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from .._json import json_kind as _kind
 from ..errors import DocumentError
+from ..rulesets import get_ruleset
 from .model import STAGES, Event, Match, Player, Round
 
 __all__ = ["FORMAT", "load_event", "parse_event_json", "dump_event"]
@@ -350,8 +351,6 @@ def load_event(doc: Any) -> Event:
 
 
 def _load_event(doc: Any) -> Event:
-    from ..rulesets import get_ruleset  # late: rulesets import the model
-
     obj = _obj(doc, "document")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
     from ..structures._model import Structure
 
-__all__ = ["Game", "PenaltySystem", "ResultForm", "TimeCalled", "StructureBuilder", "fixed_structure"]
+__all__ = ["Game", "GENERIC_PENALTIES", "PenaltySystem", "ResultForm", "TimeCalled", "StructureBuilder", "fixed_structure"]
 
 #: ``(players, name, rounds, cut)`` → the structure; ``rounds``/``cut`` are overrides.
 StructureBuilder = Callable[[int, str, "int | None", "int | None"], "Structure"]
@@ -83,6 +83,14 @@ class PenaltySystem:
                 "infraction_field": self.infraction_field, "hint": self.hint}
 
 
+#: The usual penalty system where a game's documents name no other: warning, game loss, disqualification.
+GENERIC_PENALTIES = PenaltySystem(
+    name="generic",
+    kinds=MappingProxyType({"warning": (None, "Warning"), "game-loss": ("game-loss", "Game loss"),
+                            "disqualification": ("disqualification", "Disqualification")}),
+    floor=("warning",), source="generic")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimeCalled:
     """The time-called helper of a game and what the result form asks for it.
@@ -137,6 +145,8 @@ class Game:
     timer_notes: tuple[tuple[int, str], ...] = ()
     #: Attack dice rolled at the start of a round (Shatterpoint).
     attack_dice: int = 0
+    #: (event seed, die sides) → the event's secret round time in minutes (Doomtown), or None.
+    secret_time: Callable[[str, int], int] | None = None
 
     def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset configured by an event's settings."""

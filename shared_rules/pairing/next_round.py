@@ -28,6 +28,7 @@ from ..event.model import SWISS_STAGES, Event, Match, Player, Round
 from ..games import game_of
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
+from ..standings import compute_standings
 from ..structures import day_two_qualifiers as qualifiers_of
 from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
@@ -217,8 +218,6 @@ def pairing_state(event: Event, number: int, stage: str = "swiss", ruleset: Rule
 
 
 def _ranking(event: Event, ruleset: Ruleset) -> list[str]:
-    from ..standings import compute_standings
-
     return [s.player for s in compute_standings(event, ruleset)]
 
 

@@ -7,6 +7,7 @@ import operator
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, NamedTuple
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
+from .metrics import get_metric
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
@@ -172,8 +173,6 @@ class StandingsContext:
         """The values of a registered value metric for every player (cached)."""
         found = self._cache.get(key)
         if found is None:
-            from .metrics import get_metric
-
             found = get_metric(key).values(self)
             self._cache[key] = found
         return found

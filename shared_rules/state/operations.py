@@ -21,10 +21,10 @@ from typing import Any, Callable, Mapping
 
 from .._json import json_kind as _kind
 from ..errors import RulesError
-from .caps import Cap
+from .caps import Cap, payload_problem
 
 __all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "RoundFrozen", "AlreadyPaired", "Actor", "Operation",
-           "PAYLOADS", "OPERATION_TYPES", "parse_operation", "parse_payload"]
+           "PAYLOADS", "OPERATION_TYPES", "cap_problem", "parse_operation", "parse_payload"]
 
 #: Who may act: organizer (TO/EO), head judge (marshal, lead arbiter), floor judge (arbiter),
 #: scorekeeper, and player (RULES.md "Shared concepts").
@@ -532,3 +532,14 @@ def parse_operation(raw: Any) -> Operation:
     except OperationRejected as exc:
         raise OperationRejected(f"{op_type}: {exc}") from None
     return Operation(op_type, parse_payload(op_type, raw.get("payload")), op_id, device, actor, at)
+
+
+def cap_problem(op_type: str, payload: Any) -> str | None:
+    """The first payload field over its cap (:mod:`.caps`), as one line naming it; None when all fit.
+
+    >>> cap_problem("penalty.issue", {"player": "p1", "reason": "x" * 5000})
+    'penalty.issue: payload.reason: 5,000 characters; the most allowed is 2,000'
+    >>> cap_problem("timer.extend", {"seconds": 60}) is None
+    True
+    """
+    return payload_problem(op_type, PAYLOADS.get(op_type), payload)

@@ -19,21 +19,15 @@ the reducer only records the penalty.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..games import game_of
+from ..games.base import GENERIC_PENALTIES as GENERIC
 from ..games.base import PenaltySystem
 from .operations import OperationRejected
 
 __all__ = ["GENERIC", "WARNING_ONLY", "REMOVING", "system_of", "requested_kind", "decide"]
 
-#: The usual system where a game's documents name no other: warning, game loss, disqualification.
-GENERIC = PenaltySystem(
-    name="generic",
-    kinds=MappingProxyType({"warning": (None, "Warning"), "game-loss": ("game-loss", "Game loss"),
-                            "disqualification": ("disqualification", "Disqualification")}),
-    floor=("warning",), source="generic")
 #: What a floor judge may issue (see authorize.py): warnings only.
 WARNING_ONLY: frozenset[str] = frozenset({"verbal-warning", "written-warning", "warning"})
 #: Effects that remove the player from the event for good.

@@ -28,9 +28,9 @@ from typing import Any, Callable, Iterable
 from ..errors import DocumentError
 from ..event.document import load_event
 from ..event.model import STAGES
+from ..games import game_of
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
-from ..games.doomtown.ruleset import secret_d6
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
@@ -38,7 +38,7 @@ from .operations import CHECKS, AlreadyPaired, OpenDispute, Operation, Operation
 from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
                     is_withheld, refresh_disputes, refresh_match, refresh_round, to_event_document)
 
-__all__ = ["apply", "replay", "check", "HANDLERS", "secret_time_sides"]
+__all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides"]
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
 
@@ -495,6 +495,14 @@ def secret_time_sides(state: dict[str, Any]) -> int | None:
     return sides if isinstance(sides, int) and sides > 0 else None
 
 
+def secret_minutes(state: dict[str, Any], sides: int) -> int:
+    """The event's secret round time in minutes, drawn from its seed by the game's rule (Doomtown's d6)."""
+    draw = game_of(state["ruleset"]).secret_time
+    if draw is None:
+        raise OperationRejected(f"ruleset: {state['ruleset']} has no secret round time")
+    return draw(state["seed"], sides)
+
+
 def _secret_s(state: dict[str, Any], duration: int) -> int | None:
     """A round's secret time in seconds: the event's d6 in minutes, or None where the seed is withheld."""
     sides = secret_time_sides(state)
@@ -507,7 +515,7 @@ def _secret_s(state: dict[str, Any], duration: int) -> int | None:
     if is_withheld(state["seed"]):
         return None  # a player's device: the d6 is kept from players (Floor Rules 3.A)
     # Floor Rules 3.A, 5.C: one d6 per roundup, added to every round's hour.
-    return secret_d6(state["seed"], sides) * 60
+    return secret_minutes(state, sides) * 60
 
 
 def _round_start(state: dict[str, Any], op: Operation) -> None:

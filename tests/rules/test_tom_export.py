@@ -17,8 +17,7 @@ from tests.rules.helpers import json_file
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError
 from shared_rules.event import load_event
-from shared_rules.exporters import to_tdf
-from shared_rules.importers import import_tdf, tom_dnf, tom_final_standings
+from shared_rules.games.pokemon.tom import import_tdf, to_tdf, tom_dnf, tom_final_standings
 from shared_rules.standings import standings_json
 
 from .helpers import TOM_FINALIZED as FINALIZED
@@ -177,7 +176,7 @@ class FromScratch(unittest.TestCase):
         doc = from_scratch()
         again = import_tdf(to_tdf(doc))
         expected = copy.deepcopy(doc)
-        # What the TOM file adds or replaces (module docstring of shared_rules.exporters.tom):
+        # What the TOM file adds or replaces (module docstring of shared_rules.games.pokemon.tom.exporter):
         expected["seed"] = "tom:Pallet Town League Cup|07/01/2026"  # no sanction id: the importer's seed
         expected["source"] = {"program": "TOM", "version": "1.86", "start_date": "2026-07-01", "stage": 5}
         expected["settings"].update(structure="single-day", playoff_3rd_4th=False)

@@ -9,8 +9,8 @@ import re
 import unittest
 
 from shared_rules.errors import DocumentError
-from shared_rules.importers import import_tdf, tom_dnf, tom_final_standings, tom_pods
-from shared_rules.importers.tom import division_for, season_for
+from shared_rules.games.pokemon.tom import import_tdf, tom_dnf, tom_final_standings, tom_pods
+from shared_rules.games.pokemon.tom.importer import division_for, season_for
 
 from .helpers import TOM_FINALIZED as FINALIZED
 from .helpers import TOM_FIXTURES as FIXTURES

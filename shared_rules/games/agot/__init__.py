@@ -9,7 +9,7 @@ Swiss Rounds (pairing, no rematch)          ``GAMES[...].pairing`` (below)
 Structures (basic, advanced)                :mod:`.structures`
 Single Elimination Rounds (game numbers)    ``BRACKETS`` (below)
 Time called (most power)                    :mod:`.game_end`
-Penalties (generic)                         :data:`shared_rules.state.penalties.GENERIC`
+Penalties (generic)                         :data:`shared_rules.games.base.GENERIC_PENALTIES`
 ==========================================  =========================================================
 """
 
@@ -20,8 +20,7 @@ from typing import Any, Mapping
 
 from ...brackets.rules import GAME_NUMBERS, BracketRules
 from ...pairing.policies import PairingPolicy
-from ...state.penalties import GENERIC
-from ..base import Game, ResultForm, TimeCalled, fixed_structure
+from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
 from . import game_end, ruleset, structures
 
 __all__ = ["BRACKETS", "GAMES"]
@@ -44,6 +43,6 @@ GAMES: Mapping[str, Game] = MappingProxyType({"agot": Game(
     structure_names=structures.NAMES,
     structure=fixed_structure("agot", structures.structure),
     time_called=TimeCalled(decide=_time_called, inputs=("power",)),
-    penalties=GENERIC,
+    penalties=GENERIC_PENALTIES,
     result_form=ResultForm(),
 )})

@@ -8,7 +8,7 @@ Setting                                    Implemented in
 Pairing (random, bye to the lowest)        ``GAMES[...].pairing`` (below)
 ``settings.rounds`` / ``cut`` (structure)  :mod:`.structures`
 Bracket (standard)                         ``GAMES[...].brackets`` (below)
-Penalties (generic)                        :data:`shared_rules.state.penalties.GENERIC`
+Penalties (generic)                        :data:`shared_rules.games.base.GENERIC_PENALTIES`
 =========================================  ==========================================================
 """
 
@@ -19,8 +19,7 @@ from typing import Mapping
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
-from ...state.penalties import GENERIC
-from ..base import Game, ResultForm
+from ..base import GENERIC_PENALTIES, Game, ResultForm
 from . import ruleset, structures
 
 __all__ = ["GAMES"]
@@ -33,6 +32,6 @@ GAMES: Mapping[str, Game] = MappingProxyType({"custom": Game(
     brackets=BracketRules(ruleset="custom", source="custom"),
     structure_names=structures.NAMES,
     structure=structures.structure,
-    penalties=GENERIC,
+    penalties=GENERIC_PENALTIES,
     result_form=ResultForm(),
 )})

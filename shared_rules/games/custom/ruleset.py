@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, Ruleset
+from ...standings.metrics import get_metric
 
 _SOLO = frozenset({"bye", "earned-bye", "late", "missed-game"})
 _DEFAULT_POINTS = {"win": 3, "tie": 1, "loss": 0, "bye": 3}
@@ -31,8 +32,6 @@ def _result(key: str) -> str:
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     """The custom ruleset described by the event's settings."""
-    from ...standings.metrics import get_metric
-
     points = settings.get("points", _DEFAULT_POINTS)
     if not isinstance(points, dict) or not points:
         raise DocumentError("settings.points", "expected an object of outcome → points")

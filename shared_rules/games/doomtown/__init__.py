@@ -3,7 +3,7 @@
 =====================================  ==============================================================
 Document section                       Implemented in
 =====================================  ==============================================================
-3.A, 5.C secret d6 round time          :func:`.ruleset.secret_d6`, ``ruleset.TIME_LIMITS``
+3.A, 5.C secret d6 round time          :func:`.ruleset.secret_d6`, ``ruleset.TIME_LIMITS``, ``secret_time``
 3.C-3.G, 5.B policies (drops, no-show) ``ruleset.POLICIES``
 3.H, 7.A, 7.E outcomes and points      ``ruleset.OUTCOMES``
 7.B-7.D tiebreakers (MWP, OMWP, entry) ``ruleset.TIEBREAKERS``, :mod:`.standings`
@@ -11,7 +11,7 @@ Document section                       Implemented in
 5.B structures (rounds and cut)        :mod:`.structures`
 3.G, 5.B, 5.C bracket (Top 2 Bo3)      ``BRACKETS`` (below)
 4 time called                          :mod:`.game_end`
-Penalties (generic)                    :data:`shared_rules.state.penalties.GENERIC`
+Penalties (generic)                    :data:`shared_rules.games.base.GENERIC_PENALTIES`
 =====================================  ==============================================================
 """
 
@@ -22,8 +22,7 @@ from typing import Any, Mapping
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
-from ...state.penalties import GENERIC
-from ..base import Game, ResultForm, TimeCalled, fixed_structure
+from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
 from . import game_end, ruleset, structures
 
 __all__ = ["BRACKETS", "GAMES"]
@@ -48,6 +47,8 @@ GAMES: Mapping[str, Game] = MappingProxyType({"doomtown": Game(
     structure=fixed_structure("doomtown", structures.structure),
     # Doomtown Floor Rules 4: control, then influence, then bullets decide at time.
     time_called=TimeCalled(decide=_time_called, inputs=("control", "influence", "bullets")),
-    penalties=GENERIC,
+    penalties=GENERIC_PENALTIES,
     result_form=ResultForm(),
+    # Doomtown Floor Rules 3.A, 5.C: the secret d6, rolled once per roundup.
+    secret_time=ruleset.secret_d6,
 )})

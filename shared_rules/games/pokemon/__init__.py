@@ -9,9 +9,8 @@ Document section                                 Implemented in
 3.1, 3.1.1, 3.1.2, 3.3.3 pairing and byes        ``PAIRING`` (below), :mod:`shared_rules.pairing`
 3.3.5 structures, day two                        :mod:`.structures`
 3.2, 3.3, 3.3.6 bracket (3rd/4th playoff)        ``BRACKETS`` (below)
-TOM save files (.tdf)                            :mod:`shared_rules.importers.tom`,
-                                                 :mod:`shared_rules.exporters.tom`
-Penalties (generic)                              :data:`shared_rules.state.penalties.GENERIC`
+TOM save files (.tdf)                            :mod:`.tom` (importer, exporter)
+Penalties (generic)                              :data:`shared_rules.games.base.GENERIC_PENALTIES`
 ===============================================  ====================================================
 """
 
@@ -23,9 +22,8 @@ from typing import Mapping
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
-from ...state.penalties import GENERIC
 from ...structures._model import Structure
-from ..base import Game, ResultForm, fixed_structure
+from ..base import GENERIC_PENALTIES, Game, ResultForm, fixed_structure
 from . import ruleset, structures
 
 __all__ = ["PAIRING", "BRACKETS", "GAMES"]
@@ -56,7 +54,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         structure=fixed_structure(ruleset_id, build),
         division_structures=divisions,
         day_two_qualifiers=structures.day_two_qualifiers,
-        penalties=GENERIC,
+        penalties=GENERIC_PENALTIES,
         # Pokémon TOP 3.2: a best-of-three match may be played in any round.
         result_form=ResultForm(best_of_three="always"),
     )

@@ -71,11 +71,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import DocumentError
+from ...event.model import SWISS_STAGES
 from ...rulesets.base import Outcome, Policy, Ruleset
+from ...standings.context import StandingsContext, is_counted
+from ...standings.engine import Standing, format_record, standings_from_order
+from .standings import elimination_depth, implied_late_record, late_losses, rank_universes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Player
-    from ...standings.engine import Standing
 
 __all__ = ["TITLES", "OUTCOMES", "TIEBREAKERS", "REPORTED", "POLICIES", "DIVISIONS", "STRUCTURES",
            "division_for", "player_division", "build", "pokemon_standings"]
@@ -221,10 +224,6 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
 
 def _single_elimination(event: "Event", ruleset: Ruleset) -> list["Standing"]:
     """Pokémon TOP 3.2.3: by how far each went, then the knock-out opponent's final record, then roster."""
-    from ...standings.context import StandingsContext, is_counted
-    from ...standings.engine import standings_from_order
-    from .standings import elimination_depth
-
     results = {o.key: o.result for o in ruleset.outcomes}
     ctx = StandingsContext(event, ruleset, stages=("elimination",))
     depth = elimination_depth(event, ctx.players, results)
@@ -246,8 +245,6 @@ def _single_elimination(event: "Event", ruleset: Ruleset) -> list["Standing"]:
 
 def _place_cut(event: "Event", ruleset: Ruleset, swiss_order: list[str]) -> list[str]:
     """Pokémon TOP 3.3.6: the cut by how far each went, ties by Swiss rank; the rest keep Swiss order."""
-    from .standings import elimination_depth
-
     depth = elimination_depth(event, swiss_order, {o.key: o.result for o in ruleset.outcomes})
     position = {pid: i for i, pid in enumerate(swiss_order)}
     cut = sorted(depth, key=lambda pid: (-depth[pid], position[pid]))
@@ -256,11 +253,6 @@ def _place_cut(event: "Event", ruleset: Ruleset, swiss_order: list[str]) -> list
 
 def pokemon_standings(event: "Event", ruleset: Ruleset) -> list["Standing"]:
     """Final standings: each division placed separately, ranks 1..n within it (see the module docstring)."""
-    from ...event.model import SWISS_STAGES
-    from ...standings.context import StandingsContext
-    from ...standings.engine import format_record, standings_from_order
-    from .standings import implied_late_record, late_losses, rank_universes
-
     stages = {r.stage for r in event.rounds}
     if "elimination" in stages and not stages & SWISS_STAGES:
         return _single_elimination(event, ruleset)

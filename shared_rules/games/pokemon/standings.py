@@ -64,11 +64,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
+from ...event.model import Match
+from ...standings.context import Game, is_counted
+from ...standings.engine import order_groups
 from ...standings.metrics import GroupMetric, ValueMetric, register
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Player
-    from ...standings.context import Game, StandingsContext
+    from ...standings.context import StandingsContext
 
 __all__ = ["WIN_FLOOR", "DROPPED_CAP", "SIGNIFICANT_FIGURES", "DAY_ONE", "DAY_TWO", "PRE_LAST_OPPONENT",
            "PokemonTiebreakers", "round_significant", "round_significant_int", "floor_log10", "win_percentage", "tiebreakers", "phase_of",
@@ -345,9 +348,6 @@ def _history(ctx: "StandingsContext") -> Mapping[str, list["Game"]]:
         return ctx.history
     found = ctx.memo.get("pokemon-history")
     if found is None:
-        from ...event.model import Match
-        from ...standings.context import Game
-
         points = ctx.ruleset.outcome("late").points
         found = dict(ctx.history)
         for pid, rounds in implied.items():
@@ -687,8 +687,6 @@ def last_opponents(ctx: "StandingsContext") -> dict[str, str | None]:
 
 def swiss_groups(ctx: "StandingsContext", ids: Iterable[str]) -> list[list[str]]:
     """Tie groups of ``ids`` by every tiebreaker before the last opponent; day-two players first."""
-    from ...standings.engine import order_groups
-
     phases = phase_of(ctx)
     ordered = sorted(ids, key=lambda pid: ctx.players[pid].entry)
     groups: list[list[str]] = []
@@ -794,8 +792,6 @@ def elimination_depth(event: "Event", ids: Iterable[str], win_results: Mapping[s
     >>> sorted(elimination_depth(ev, "abcd", {"win": "win", "loss": "loss"}).items())
     [('a', 6), ('b', 4), ('c', 2), ('d', 3)]
     """
-    from ...standings.context import is_counted
-
     wanted = set(ids)
     rounds = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
     depth: dict[str, int] = {}

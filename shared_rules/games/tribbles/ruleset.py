@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, Ruleset
+from ...standings.context import StandingsContext
+from ...standings.engine import place_elimination, rank_swiss, standing_line, standings_from_order
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
@@ -115,11 +117,8 @@ def _check_event(event: "Event") -> None:
 
 def _standings(event: "Event", ruleset: Ruleset) -> list[Any]:
     """The generic ranking; ``points`` printed as the total Tribbles score (7.5.2, 7.7)."""
-    from ...standings.context import StandingsContext
-    from ...standings.engine import place_elimination, rank_swiss, standing_line, standings_from_order
-
     ctx = StandingsContext(event, ruleset)
-    lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx)))
+    lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx), ruleset))
     score = ctx.metric("tribbles-score")
     # dataclasses.replace(line, points=...), without its per-field dispatch
     return [standing_line(line.rank, line.player, score[line.player], line.record, line.tiebreakers, line.dropped,

@@ -3,7 +3,7 @@
 ``to_tdf(document)`` writes the XML layout of TOM 1.86 (Tournament
 Operations Manager) as the saves in ``tests/fixtures/tom`` show it: the same
 elements and attributes in the same order (``tests/fixtures/tom/README.md``
-"XML layout"). It is the inverse of ``shared_rules.importers.tom.import_tdf``:
+"XML layout"). It is the inverse of ``shared_rules.games.pokemon.tom.importer.import_tdf``:
 for every document that ``import_tdf`` makes, ``import_tdf(to_tdf(doc)) ==
 doc``, and so the standings are the same. Standard library only
 (``xml.etree.ElementTree``), deterministic: the same document always gives
@@ -136,10 +136,14 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any, Mapping, Sequence
 
-from ..errors import DocumentError, RulesError
-from ..event.document import dump_event, load_event
-from ..event.model import Event
-from ..importers.tom import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
+from ....errors import DocumentError, RulesError
+from ....event.document import dump_event, load_event
+from ....event.model import Event
+from ....pairing.divisions import division_of
+from ....pairing.whole_event import next_round
+from ....standings import compute_standings
+from ....structures import suggest_structure
+from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
 __all__ = ["to_tdf", "GAMETYPES", "OUTCOME_CODES"]
 
@@ -240,8 +244,6 @@ class _Doc:
             _xml_text(player.id, f"players[{i}].id")
             _xml_text(player.name, f"players[{i}].name")
         _xml_text(self.event.name, "name")
-        from ..pairing.divisions import division_of
-
         self.division = {p.id: division_of(p, self.season) for p in self.event.players}
         self.start_date = self._start_date()
         self.stamp = f"{_tom_date(self.start_date)} 00:00:00" if self.start_date else ""
@@ -272,8 +274,6 @@ class _Doc:
         """Every match reported and the engine has nothing left to pair."""
         if any(not m.reported for r in self.event.rounds for m in r.matches):
             return False
-        from ..pairing.whole_event import next_round
-
         try:
             next_round(self.event)
         except RulesError:
@@ -463,8 +463,6 @@ def _cut_positions(doc: _Doc, pods: list[tuple[int, list[str]]]) -> dict[str, tu
             first[code] = [m.players for m in rnd.matches if pod_of.get(m.players[0]) == code]  # type: ignore[index]
     if not first:
         return {}
-    from ..standings import compute_standings
-
     swiss = dict(doc.doc, rounds=[r for r in doc.doc["rounds"] if r["stage"] != "elimination"])
     last = max((r["number"] for r in swiss["rounds"]), default=0)
     players = {p.id: p for p in doc.event.players}
@@ -602,8 +600,6 @@ def _round(parent: ET.Element, doc: _Doc, i: int, rnd: Any, matches: list[tuple[
 
 
 def _standings(root: ET.Element, doc: _Doc) -> None:
-    from ..standings import compute_standings
-
     order = [row.player for row in compute_standings(doc.event)]
     disqualified = {p.id for p in doc.event.players if p.extra.get("disqualified") is True}
     standings = _sub(root, "standings")
@@ -635,8 +631,6 @@ def _finalsoptions(root: ET.Element, doc: _Doc) -> None:
 
 def _table_cut(ruleset: str, players: int) -> int:
     """The single-day top cut of Pokémon TOP 3.3.5 for a division of that size (0 below its minimum)."""
-    from ..structures import suggest_structure
-
     try:
         return suggest_structure(ruleset, players).cut
     except RulesError:

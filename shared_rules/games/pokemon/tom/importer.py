@@ -88,7 +88,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DocumentError
+from ....errors import DocumentError
 
 __all__ = [
     "TomPod",
