@@ -1,5 +1,6 @@
 """Standings: metrics (one small class per tiebreaker) and the ranking engine."""
 
+from . import common  # noqa: F401  (registers the metrics several games share)
 from .context import Game, StandingsContext, is_counted
 from .engine import (Standing, compute_standings, format_record, order_groups, place_elimination,
                      rank_swiss, standings_from_order, standings_json)

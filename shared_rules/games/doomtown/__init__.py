@@ -24,6 +24,7 @@ from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
 from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
 from . import game_end, ruleset, structures
+from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
 
 __all__ = ["BRACKETS", "GAMES"]
 

@@ -23,6 +23,7 @@ from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
 from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
 from . import game_end, ruleset, structures
+from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
 
 __all__ = ["BRACKETS", "PENALTIES", "GAMES"]
 

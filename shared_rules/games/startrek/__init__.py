@@ -26,6 +26,7 @@ from ...pairing.policies import STARTREK_CRITERIA, PairingPolicy
 from ...structures._model import Structure
 from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
 from . import game_end, ruleset, structures
+from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
 
 __all__ = ["PAIRING", "BRACKETS", "PENALTIES", "SCORES", "GAMES"]
 

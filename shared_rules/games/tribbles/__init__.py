@@ -21,6 +21,7 @@ from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
 from ..startrek import PENALTIES, structures
 from . import ruleset
+from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
 
 __all__ = ["GAMES"]
 
