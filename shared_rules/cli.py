@@ -23,8 +23,9 @@ from __future__ import annotations
 import gc
 import json
 import sys
+from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ._json import dumps_indented
 from .errors import RulesError

@@ -17,16 +17,16 @@ Readings where the documents are loose:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Player, Round
-from ..rulesets import get_ruleset
 from .cut import make_cut
 from .rules import GAME_NUMBERS, BracketRules, bracket_rules
 from .seeding import fold_pairs
-from .winner import elimination_rounds_of, match_winner, results_of, seed_map
+from .winner import elimination_rounds_of, match_winner, seed_map
 
 __all__ = ["SlotResult", "slot_results", "match_winner", "next_elimination_round",
            "apply_drop_in_bracket", "bracket_view", "round_name"]
@@ -94,7 +94,7 @@ def _slot_matches(event: Event, rules: BracketRules, slot: int, entry: Sequence[
     gone = [(p, s) for p, s in entry if _is_dropped(event.player(p), number)]
     if rules.drop == "loss" and len(entry) == 2 and len(live) == 1:
         # Pokémon TOP 3.2: a player who drops is marked the loser of the game.
-        (a, sa), (d, sd) = live[0], gone[0]
+        (a, _), (d, _) = live[0], gone[0]
         players = tuple(p for p, _ in entry)
         outcomes = tuple("win" if p == a else "loss" for p in players)
         return [Match(players, outcomes, extra={**extra, "seeds": [s for _, s in entry], "dropped": d})]

@@ -8,7 +8,8 @@ one-player matches with the outcome ``bye``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round

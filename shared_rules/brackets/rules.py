@@ -7,8 +7,9 @@ Settings that adjust it (all optional): ``best_of`` and ``final_best_of``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import RulesError
 from ..games import game_of

@@ -8,7 +8,7 @@ works in each round" (16 players: 1 v 16, then the winner of 8 v 9).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import RulesError
 

@@ -4,7 +4,8 @@ tie to the higher seed). Needs no standings, so the standings engine places a cu
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round

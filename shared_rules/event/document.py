@@ -12,9 +12,10 @@ from __future__ import annotations
 import gc
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import fields
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .._json import json_kind as _kind
 from ..errors import DocumentError

@@ -12,7 +12,8 @@ the step that decided. :func:`time_called` reaches them by ruleset id.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import RulesError
 from ..games import game_of, games

@@ -29,7 +29,7 @@ pools only).
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..seeded import Rng
 from .blossom import max_weight_matching

@@ -17,7 +17,7 @@ A Star Trek Bye given to the opponent of a Missed Game (7.5.1) is such a bye.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..event.model import Event, Player
 from ..seeded import draw_key

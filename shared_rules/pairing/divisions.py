@@ -19,7 +19,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Player
@@ -112,7 +113,7 @@ def assign_flights(event: Event, division: str, members: Sequence[Player]) -> di
     # Pokémon TOP 3.3.3.2: random assignment, flight sizes as close to identical as possible.
     sizes = flight_sizes(len(on_time) + sum(1 for p in members if not p.late and p.id in out), count)
     filled = [0] * count
-    for pid, flight in out.items():
+    for flight in out.values():
         filled[flight - 1] += 1
     shuffled = Rng(event.seed, "flights", division).shuffled([p.id for p in on_time])
     index = 0

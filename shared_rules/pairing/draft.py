@@ -11,8 +11,8 @@ point group), or, for a swap, any pair whose gap the swap widened.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Round

@@ -89,10 +89,10 @@ the inputs and the seed only, never on ``PYTHONHASHSEED``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Callable, Iterable, Mapping, Sequence
 
 from ..errors import RulesError
 from ..seeded import Rng

@@ -20,8 +20,9 @@ number in its context, so the same document always gives the same round.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
@@ -33,8 +34,8 @@ from ..structures import day_two_qualifiers as qualifiers_of
 from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
 from .divisions import assign_flights, division_mode, division_of, division_pools
-from .policies import PairingPolicy, policy_for
 from .pods import form_pods
+from .policies import PairingPolicy, policy_for
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
 from .tables import fixed_table_of, number_tables
 
@@ -152,7 +153,7 @@ def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> 
     try:
         if game_of(event.ruleset).division_structures is not None and divisions:
             counts: dict[str, int] = {}
-            for pid, d in divisions.items():
+            for d in divisions.values():
                 counts[d] = counts.get(d, 0) + 1
             return max(s.swiss_rounds for s in division_structures(event.ruleset, counts, structure).values())
         return suggest_structure(event.ruleset, _started(event), structure).swiss_rounds
@@ -233,7 +234,6 @@ def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: Paire
     policy = policy_for(event.ruleset, event.settings)
     number = next_round_number(event)
     check_results_complete(event, number, policy)
-    players = {p.id: p for p in event.players}
     present = [p.id for p in event.players if p.active_in(number)]
     divisions = _divisions(event, policy)
     started = _started_divisions(event, divisions)
@@ -414,7 +414,6 @@ def _pools(event: Event, policy: PairingPolicy, present: list[str], divisions: M
     mode = division_mode(here)
     if mode == "modified":
         return [("all", present, mode == "modified")]
-    players = {p.id: p for p in event.players}
     by_pod = event.settings.get("rounds_by_pod")
     out = []
     for division, members in division_pools(present, here):

@@ -21,12 +21,12 @@ rank; every pod has its own table, the top pod at table 1.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..event.model import Event
-from ..seeded import Rng
-from ..games.tribbles.ruleset import SMALLEST_POD
 from ..games.startrek.structures import tribbles_pods
+from ..games.tribbles.ruleset import SMALLEST_POD
+from ..seeded import Rng
 
 __all__ = ["ROUNDS_PER_POD", "block_starts", "form_pods"]
 

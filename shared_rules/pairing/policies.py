@@ -36,8 +36,9 @@ Readings where the documents are loose (the project's):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from ..games import game_of
 

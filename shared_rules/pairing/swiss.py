@@ -23,15 +23,15 @@ searched for one after which the remaining rounds stay pairable.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
-from typing import Callable, Mapping, Sequence
 
 from ..seeded import Rng
 from . import lookahead
-from .byes import bye_order
 from .age_modified import pair_age_modified
+from .byes import bye_order
 from .matching import Entrant, pair_players, total_squared_difference
 from .policies import PairingPolicy
 

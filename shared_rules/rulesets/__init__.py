@@ -7,7 +7,8 @@ only loads what it needs.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..games import RULESET_IDS, game_of
 from .base import Outcome, Policy, Ruleset

@@ -2,8 +2,16 @@
 
 from . import common  # noqa: F401  (registers the metrics several games share)
 from .context import Game, StandingsContext, is_counted
-from .engine import (Standing, compute_standings, format_record, order_groups, place_elimination,
-                     rank_swiss, standings_from_order, standings_json)
+from .engine import (
+                     Standing,
+                     compute_standings,
+                     format_record,
+                     order_groups,
+                     place_elimination,
+                     rank_swiss,
+                     standings_from_order,
+                     standings_json,
+)
 from .metrics import GroupMetric, Metric, ValueMetric, get_metric, metric_keys, metric_labels, register
 
 __all__ = ["Game", "GroupMetric", "Metric", "Standing", "StandingsContext", "ValueMetric",

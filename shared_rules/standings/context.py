@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, NamedTuple
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
 from .metrics import get_metric
@@ -53,7 +54,7 @@ def is_counted(match: Match) -> bool:
 class StandingsContext:
     """The event seen through one ruleset, over some stages and rounds, with a metric cache."""
 
-    def __init__(self, event: Event, ruleset: "Ruleset", stages: Collection[str] = SWISS_STAGES,
+    def __init__(self, event: Event, ruleset: Ruleset, stages: Collection[str] = SWISS_STAGES,
                  through_round: int | None = None,
                  include: Callable[[Player], bool] | None = None) -> None:
         self.event = event
@@ -188,8 +189,8 @@ class StandingsContext:
             result_of = self._results.__getitem__
             for player, games in self.history.items():
                 results = list(map(result_of, map(_OUTCOME, games)))
-                w, l = results.count("win"), results.count("loss")
-                records[player] = (w, l, len(results) - w - l)  # anything else is a tie
+                wins, losses = results.count("win"), results.count("loss")
+                records[player] = (wins, losses, len(results) - wins - losses)  # anything else is a tie
         return records[pid]
 
     def opponents_in_context(self, pid: str) -> list[str]:

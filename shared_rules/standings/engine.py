@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..brackets.winner import match_winner
 from ..errors import RulesError

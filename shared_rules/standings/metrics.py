@@ -9,7 +9,8 @@ A ruleset names its tiebreakers as an ordered tuple of keys.  A
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import DocumentError
 from ..games import PACKAGES
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Metric", "ValueMetric", "GroupMetric", "register", "get_metric", "metric_keys",
            "Points", "EntryOrder", "SeededRandom"]
 
-_REGISTRY: dict[str, "Metric"] = {}
+_REGISTRY: dict[str, Metric] = {}
 
 
 class Metric:
@@ -32,7 +33,7 @@ class Metric:
     key: ClassVar[str] = ""
     label: ClassVar[str] = ""
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         """Split a tied group into ordered sub-groups (best first)."""
         raise NotImplementedError
 
@@ -44,7 +45,7 @@ class ValueMetric(Metric):
     precision: ClassVar[int] = 9
     descending: ClassVar[bool] = True
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, Any]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, Any]:
         """Every player's value."""
         raise NotImplementedError
 
@@ -53,7 +54,7 @@ class ValueMetric(Metric):
         rounded = round(value, self.precision)
         return -rounded if self.descending else rounded
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         values = ctx.metric(self.key)
         if type(self).comparable is ValueMetric.comparable:
             precision = self.precision
@@ -141,7 +142,7 @@ class Points(ValueMetric):
     key = "points"
     label = "Points"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         return ctx.points
 
 
@@ -153,7 +154,7 @@ class EntryOrder(ValueMetric):
     label = "Entry"
     descending = False
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         return {pid: p.entry for pid, p in ctx.players.items()}
 
 
@@ -164,5 +165,5 @@ class SeededRandom(ValueMetric):
     key = "random"
     label = "Random"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         return {pid: draw_key(ctx.event.seed, "tiebreak", pid) for pid in ctx.players}

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .._json import json_kind as _kind
 from ..errors import RulesError

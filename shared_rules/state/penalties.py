@@ -19,7 +19,8 @@ the reducer only records the penalty.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..games import game_of
 from ..games.base import GENERIC_PENALTIES as GENERIC

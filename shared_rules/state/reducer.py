@@ -23,7 +23,8 @@ whatever rounds came later — later pairings stand, standings recompute.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..errors import DocumentError
 from ..event.document import load_event
@@ -35,8 +36,20 @@ from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
 from .operations import CHECKS, AlreadyPaired, OpenDispute, Operation, OperationRejected, RoundFrozen, parse_operation
-from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
-                    is_withheld, refresh_disputes, refresh_match, refresh_round, to_event_document)
+from .state import (
+    RESULT_FIELDS,
+    SETTLED,
+    clone,
+    initial_state,
+    is_withheld,
+    new_match,
+    new_player,
+    new_round,
+    refresh_disputes,
+    refresh_match,
+    refresh_round,
+    to_event_document,
+)
 
 __all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides"]
 

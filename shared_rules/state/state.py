@@ -29,7 +29,8 @@ on across stages when rounds are paired by operations.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..errors import DocumentError, RulesError
 from ..event.document import FORMAT, dump_event, load_event

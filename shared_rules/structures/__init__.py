@@ -14,7 +14,8 @@ the ruleset's table (each game declares its table in its package,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import RulesError
 from ..games import RULESET_IDS, game_of, games

@@ -9,14 +9,24 @@ from fractions import Fraction
 from typing import Any
 
 from shared_rules.event.document import load_event
+from shared_rules.games.agot.standings import beat_all
 from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import draw_key
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
-from shared_rules.games.agot.standings import beat_all
 
-from .helpers import (GOLDEN, RejectsDocuments, bye, check_ranks_uniquely_and_reproducibly, context, event_doc, exact,
-                      lines, m, random_swiss_event, ranking)
-
+from .helpers import (
+    GOLDEN,
+    RejectsDocuments,
+    bye,
+    check_ranks_uniquely_and_reproducibly,
+    context,
+    event_doc,
+    exact,
+    lines,
+    m,
+    random_swiss_event,
+    ranking,
+)
 
 
 def doc(ids: str, *rounds: list[dict[str, Any]], seed: str = "t", **dropped: int) -> dict[str, Any]:

@@ -12,7 +12,6 @@ import unittest
 
 from shared_rules.games.doomtown.ruleset import secret_d6
 from shared_rules.state import is_withheld, timer_remaining_ms
-
 from tests.rules.test_state_reducer import T0, Event
 
 TABLES = [["p1", "p2"], ["p3", "p4"]]

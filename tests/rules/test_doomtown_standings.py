@@ -12,9 +12,19 @@ from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
 from shared_rules.standings import get_metric, standings_json
 
-from .helpers import (GOLDEN, RejectsDocuments, bye, check_ordered_by, check_ranks_uniquely_and_reproducibly,
-                      event_doc, exact, lines, m, random_swiss_event, ranking)
-
+from .helpers import (
+    GOLDEN,
+    RejectsDocuments,
+    bye,
+    check_ordered_by,
+    check_ranks_uniquely_and_reproducibly,
+    event_doc,
+    exact,
+    lines,
+    m,
+    random_swiss_event,
+    ranking,
+)
 
 
 def doc(ids: str, *rounds: list[dict[str, Any]], **dropped: int) -> dict[str, Any]:

@@ -11,11 +11,18 @@ from typing import Any
 
 from shared_rules.errors import DocumentError
 from shared_rules.event import dump_event, load_event
+from shared_rules.games.pokemon.standings import (
+    DROPPED_CAP,
+    WIN_FLOOR,
+    last_opponents,
+    refine_by_last_opponent,
+    round_significant,
+    tiebreakers,
+    win_percentage,
+)
 from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng
 from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
-from shared_rules.games.pokemon.standings import (DROPPED_CAP, WIN_FLOOR, last_opponents, refine_by_last_opponent,
-                                            round_significant, tiebreakers, win_percentage)
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "golden")
 GOLDEN_EVENTS = ("pokemon-swiss-top-cut", "pokemon-late-drop-earned", "pokemon-two-divisions")

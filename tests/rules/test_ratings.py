@@ -12,17 +12,15 @@ import contextlib
 import copy
 import io
 import json
-import os
 import random
 import unittest
 from typing import Any
-
-from tests.rules.helpers import json_file
 
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
 from shared_rules.games.startrek.ratings import compute_ratings
+from tests.rules.helpers import json_file
 
 FW, FL, MW, ML, TT = "full-win", "full-loss", "modified-win", "modified-loss", "true-tie"
 

@@ -13,8 +13,16 @@ from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng, draw_key
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
 
-from .helpers import (GOLDEN, RejectsDocuments, check_ordered_by, check_ranks_uniquely_and_reproducibly, event_doc,
-                      lines, ranking)
+from .helpers import (
+    GOLDEN,
+    RejectsDocuments,
+    check_ordered_by,
+    check_ranks_uniquely_and_reproducibly,
+    event_doc,
+    lines,
+    ranking,
+)
+
 
 def m(a: str, b: str, oa: str, ob: str, sa: tuple[int, int], sb: tuple[int, int], **kw: Any) -> dict[str, Any]:
     return {"players": [a, b], "outcomes": [oa, ob],

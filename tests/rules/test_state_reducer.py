@@ -7,8 +7,17 @@ import unittest
 from typing import Any
 
 from shared_rules.event import load_event
-from shared_rules.state import (OPERATION_TYPES, OperationRejected, apply, check, from_event_document,
-                                initial_state, replay, timer_remaining_ms, to_event_document)
+from shared_rules.state import (
+    OPERATION_TYPES,
+    OperationRejected,
+    apply,
+    check,
+    from_event_document,
+    initial_state,
+    replay,
+    timer_remaining_ms,
+    to_event_document,
+)
 
 T0 = 1_700_000_000_000
 

@@ -15,11 +15,11 @@ from shared_rules.structures import (
     Structure,
     allowed_flight_counts,
     assign_late_player_flight,
+    day_two_qualifiers,
+    division_structures,
     flight_sizes,
     merge_flight_tops,
     plan_flights,
-    day_two_qualifiers,
-    division_structures,
     structure_names,
     suggest_structure,
 )

@@ -12,13 +12,12 @@ import unittest
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from tests.rules.helpers import json_file
-
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError
 from shared_rules.event import load_event
 from shared_rules.games.pokemon.tom import import_tdf, to_tdf, tom_dnf, tom_final_standings
 from shared_rules.standings import standings_json
+from tests.rules.helpers import json_file
 
 from .helpers import TOM_FINALIZED as FINALIZED
 from .helpers import TOM_FIXTURES as FIXTURES

@@ -15,14 +15,19 @@ Penalties (generic)                         :data:`shared_rules.games.base.GENER
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ...brackets.rules import GAME_NUMBERS, BracketRules
 from ...pairing.policies import PairingPolicy
 from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
-from . import game_end, ruleset, structures
-from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
+from . import (
+    game_end,
+    ruleset,
+    standings,  # noqa: F401  (registers the game's tiebreaker metrics)
+    structures,
+)
 
 __all__ = ["BRACKETS", "GAMES"]
 

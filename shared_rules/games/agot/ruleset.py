@@ -38,8 +38,9 @@ Readings where the document is loose:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, Ruleset
@@ -100,7 +101,7 @@ POLICIES: Mapping[str, Policy] = MappingProxyType({
 })
 
 
-def check_event(event: "Event") -> None:
+def check_event(event: Event) -> None:
     """Whole-event checks: each two-player result is one the End of Round can give."""
     for i, rnd in enumerate(event.rounds):
         for j, match in enumerate(rnd.matches):

@@ -5,8 +5,9 @@ Readings are recorded in :mod:`shared_rules.games.agot.ruleset`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from ...standings.common import ExactMetric, ExactValues, SosMean, scaled_mean_of_opponents
 from ...standings.metrics import GroupMetric, register
@@ -17,12 +18,12 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["beat_all", "HeadToHead", "ExtendedSos"]
 
 
-def _results_against(ctx: "StandingsContext", pid: str, opponent: str) -> list[str]:
+def _results_against(ctx: StandingsContext, pid: str, opponent: str) -> list[str]:
     omap = ctx.ruleset.outcome_map
     return [omap[g.outcome].result for g in ctx.history.get(pid, ()) if opponent in g.opponents]
 
 
-def beat_all(ctx: "StandingsContext", pid: str, group: Sequence[str]) -> bool:
+def beat_all(ctx: StandingsContext, pid: str, group: Sequence[str]) -> bool:
     """Whether the player played every other player of the group and won every game against them."""
     for other in group:
         if other == pid:
@@ -44,7 +45,7 @@ class HeadToHead(GroupMetric):
     key = "agot-h2h"
     label = "Head-to-head"
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         for pid in group:
             if beat_all(ctx, pid, group):
                 return [[pid], [p for p in group if p != pid]]
@@ -61,10 +62,10 @@ class ExtendedSos(ExactMetric):
     key = "agot-esos"
     label = "Extended Strength of Schedule"
 
-    def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
+    def exact_values(self, ctx: StandingsContext) -> dict[str, Fraction]:
         return dict(self.values(ctx).exact)
 
-    def values(self, ctx: "StandingsContext") -> ExactValues:
+    def values(self, ctx: StandingsContext) -> ExactValues:
         sos = _SOS.table(ctx)
         return ExactValues.scaled(*scaled_mean_of_opponents(ctx, sos._nums, sos._den))
 

@@ -14,8 +14,8 @@ Penalties (generic)                        :data:`shared_rules.games.base.GENERI
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy

@@ -11,8 +11,9 @@ a bye worth a win applies; without ``settings.tiebreakers``, ``random``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, Ruleset

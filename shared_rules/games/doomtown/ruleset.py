@@ -36,12 +36,13 @@ Readings where the document is loose:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
-from ...seeded import Rng
 from ...rulesets.base import Outcome, Policy, Ruleset
+from ...seeded import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
@@ -114,7 +115,7 @@ POLICIES: Mapping[str, Policy] = MappingProxyType({
 })
 
 
-def check_event(event: "Event") -> None:
+def check_event(event: Event) -> None:
     """Whole-event checks: roundup entry must order every pair of players (7.D)."""
     seen: dict[int, int] = {}
     for i, player in enumerate(event.players):

@@ -10,8 +10,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ...standings.common import (NOT_PLAYED_OUTCOMES, ExactMetric, ExactValues, lcm_of,
-                     scaled_mean_of_opponents, scaled_points)
+from ...standings.common import (
+    NOT_PLAYED_OUTCOMES,
+    ExactMetric,
+    ExactValues,
+    lcm_of,
+    scaled_mean_of_opponents,
+    scaled_points,
+)
 from ...standings.metrics import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,10 +51,10 @@ class MatchWinPercentage(ExactMetric):
     key = "mwp"
     label = "Match-win %"
 
-    def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
+    def exact_values(self, ctx: StandingsContext) -> dict[str, Fraction]:
         return dict(self.values(ctx).exact)
 
-    def values(self, ctx: "StandingsContext") -> ExactValues:
+    def values(self, ctx: StandingsContext) -> ExactValues:
         # points / (max_points * rounds), floored at 33/100, all over one denominator:
         # points = nums / pden, max_points = top_n / top_d, rounds divides span.
         top = ctx.ruleset.max_points
@@ -80,10 +86,10 @@ class OpponentsMatchWinPercentage(ExactMetric):
     key = "omwp"
     label = "Opponents' match-win %"
 
-    def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
+    def exact_values(self, ctx: StandingsContext) -> dict[str, Fraction]:
         return dict(self.values(ctx).exact)
 
-    def values(self, ctx: "StandingsContext") -> ExactValues:
+    def values(self, ctx: StandingsContext) -> ExactValues:
         mwp = _MWP.table(ctx)
         den = mwp._den
         floor = den * 33 // 100 if den % 100 == 0 else None
@@ -95,6 +101,6 @@ class OpponentsMatchWinPercentage(ExactMetric):
 _MWP = MatchWinPercentage()
 
 
-def _floored_mean(ctx: "StandingsContext", nums: dict[str, int], den: int) -> tuple[dict[str, int], int]:
+def _floored_mean(ctx: StandingsContext, nums: dict[str, int], den: int) -> tuple[dict[str, int], int]:
     # The 33/100 floor is not a whole numerator over ``den``: bring everything over 100 * den.
     return scaled_mean_of_opponents(ctx, {pid: n * 100 for pid, n in nums.items()}, den * 100, den * 33)

@@ -16,9 +16,9 @@ Penalties (generic)                              :data:`shared_rules.games.base.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Mapping
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy

@@ -67,8 +67,9 @@ binding; the metric readings are detailed in ``shared_rules.games.pokemon.standi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
 from ...event.model import SWISS_STAGES
@@ -167,7 +168,7 @@ def division_for(birth_year: int, season: int) -> str:
     return "senior"
 
 
-def player_division(player: "Player", season: int | None) -> str:
+def player_division(player: Player, season: int | None) -> str:
     """The player's ``division`` field, else by birth year and season, else Masters."""
     given = player.extra.get("division")
     if isinstance(given, str) and given in DIVISIONS:
@@ -192,7 +193,7 @@ def _check_settings(ruleset_id: str, settings: Mapping[str, Any]) -> None:
         raise DocumentError("settings.cut", f"{cut} is not a power of two (Pokémon TOP 3.3)")
 
 
-def _check_event(event: "Event") -> None:
+def _check_event(event: Event) -> None:
     """Divisions must be known words; only a one-player bye can be an earned bye."""
     for i, player in enumerate(event.players):
         given = player.extra.get("division")
@@ -222,7 +223,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
 # ---------- standings ----------
 
 
-def _single_elimination(event: "Event", ruleset: Ruleset) -> list["Standing"]:
+def _single_elimination(event: Event, ruleset: Ruleset) -> list[Standing]:
     """Pokémon TOP 3.2.3: by how far each went, then the knock-out opponent's final record, then roster."""
     results = {o.key: o.result for o in ruleset.outcomes}
     ctx = StandingsContext(event, ruleset, stages=("elimination",))
@@ -243,7 +244,7 @@ def _single_elimination(event: "Event", ruleset: Ruleset) -> list["Standing"]:
     return standings_from_order(ctx, order, reported=())
 
 
-def _place_cut(event: "Event", ruleset: Ruleset, swiss_order: list[str]) -> list[str]:
+def _place_cut(event: Event, ruleset: Ruleset, swiss_order: list[str]) -> list[str]:
     """Pokémon TOP 3.3.6: the cut by how far each went, ties by Swiss rank; the rest keep Swiss order."""
     depth = elimination_depth(event, swiss_order, {o.key: o.result for o in ruleset.outcomes})
     position = {pid: i for i, pid in enumerate(swiss_order)}
@@ -251,7 +252,7 @@ def _place_cut(event: "Event", ruleset: Ruleset, swiss_order: list[str]) -> list
     return cut + [pid for pid in swiss_order if pid not in depth]
 
 
-def pokemon_standings(event: "Event", ruleset: Ruleset) -> list["Standing"]:
+def pokemon_standings(event: Event, ruleset: Ruleset) -> list[Standing]:
     """Final standings: each division placed separately, ranks 1..n within it (see the module docstring)."""
     stages = {r.stage for r in event.rounds}
     if "elimination" in stages and not stages & SWISS_STAGES:
@@ -262,7 +263,7 @@ def pokemon_standings(event: "Event", ruleset: Ruleset) -> list["Standing"]:
     ctx = StandingsContext(event, ruleset)
     universes = [[p.id for p in event.players if division[p.id] == d] for d in present]
     implied = late_losses(ctx)  # Pokémon TOP 3.1.3: a late player's missing late losses (0 points each)
-    out: list["Standing"] = []
+    out: list[Standing] = []
     for name, swiss_order in zip(present, rank_universes(ctx, universes)):
         order = _place_cut(event, ruleset, swiss_order)
         disqualified = [pid for pid in order if ctx.players[pid].extra.get("disqualified") is True]

@@ -60,9 +60,10 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ...event.model import Match
 from ...standings.context import Game, is_counted
@@ -179,7 +180,7 @@ def win_percentage(wins: Fraction | int, rounds: int, capped: bool = False) -> F
 # ---------- the per-player view of one phase ----------
 
 
-def phase_of(ctx: "StandingsContext") -> dict[str, str]:
+def phase_of(ctx: StandingsContext) -> dict[str, str]:
     """The stage whose rounds set each player's tiebreakers: day two if they played on it.
 
     Pokémon TOP 3.1.4.1: day-one OWP/OOWP are not carried over to day two.
@@ -193,7 +194,7 @@ def phase_of(ctx: "StandingsContext") -> dict[str, str]:
     return dict(found)
 
 
-def _earned_rounds(ctx: "StandingsContext") -> set[tuple[str, int]]:
+def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
     """(player, round) of every earned bye (RULES.md Decision).
 
     A bye is earned when the match says so (``"earned": true``, an
@@ -224,7 +225,7 @@ _OPPONENTS = operator.itemgetter(4)
 _chain = itertools.chain.from_iterable
 
 
-def _planned_rounds(ctx: "StandingsContext", stage: str) -> dict[str, int]:
+def _planned_rounds(ctx: StandingsContext, stage: str) -> dict[str, int]:
     """Swiss rounds each player's pod plans in one stage (for the 75 % cap).
 
     ``settings.rounds_by_pod[pod]``, else ``settings.rounds`` (day one of an
@@ -260,7 +261,7 @@ def _planned_rounds(ctx: "StandingsContext", stage: str) -> dict[str, int]:
     return out
 
 
-def late_losses(ctx: "StandingsContext") -> dict[str, tuple[int, ...]]:
+def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
     """The ``late`` losses a late player is missing in the document, by player (Pokémon TOP 3.1.3).
 
     A late player "will receive losses for all of the rounds that have already
@@ -293,7 +294,7 @@ def late_losses(ctx: "StandingsContext") -> dict[str, tuple[int, ...]]:
     event, through = ctx.event, ctx.through_round
     podded = any(p.extra.get("pod") for p in event.players if p.extra)
 
-    def pod_of(player: "Player") -> str:
+    def pod_of(player: Player) -> str:
         return str(player.extra.get("pod", "")) if podded and player.extra else ""
 
     pods = {pod_of(p) for p in late}
@@ -341,7 +342,7 @@ def late_losses(ctx: "StandingsContext") -> dict[str, tuple[int, ...]]:
     return found
 
 
-def _history(ctx: "StandingsContext") -> Mapping[str, list["Game"]]:
+def _history(ctx: StandingsContext) -> Mapping[str, list[Game]]:
     """``ctx.history`` with every missing late loss (:func:`late_losses`) added as a ``late`` game."""
     implied = late_losses(ctx)
     if not implied:
@@ -358,7 +359,7 @@ def _history(ctx: "StandingsContext") -> Mapping[str, list["Game"]]:
     return found
 
 
-def implied_late_record(ctx: "StandingsContext", pid: str) -> tuple[int, int, int]:
+def implied_late_record(ctx: StandingsContext, pid: str) -> tuple[int, int, int]:
     """``ctx.record(pid)`` with the player's missing late losses (:func:`late_losses`) added."""
     wins, losses, ties = ctx.record(pid)
     return wins, losses + len(late_losses(ctx).get(pid, ())), ties
@@ -382,7 +383,7 @@ class _Phase:
     round uses per-player totals; a pass up to a drop walks the games by round.
     """
 
-    def __init__(self, ctx: "StandingsContext", stage: str, earned: set[tuple[str, int]]) -> None:
+    def __init__(self, ctx: StandingsContext, stage: str, earned: set[tuple[str, int]]) -> None:
         self.ctx = ctx
         self.stage = stage
         self.earned = earned
@@ -557,7 +558,7 @@ class _Phase:
         return out
 
 
-def _table(ctx: "StandingsContext") -> dict[str, tuple[int, int, _Rounded, _Rounded]]:
+def _table(ctx: StandingsContext) -> dict[str, tuple[int, int, _Rounded, _Rounded]]:
     """Every player's (win % numerator, denominator, OWP, OOWP) in integers (cached per context)."""
     found = ctx.memo.get("pokemon-tiebreakers")
     if found is None:
@@ -569,7 +570,7 @@ def _table(ctx: "StandingsContext") -> dict[str, tuple[int, int, _Rounded, _Roun
     return found
 
 
-def tiebreakers(ctx: "StandingsContext") -> dict[str, PokemonTiebreakers]:
+def tiebreakers(ctx: StandingsContext) -> dict[str, PokemonTiebreakers]:
     """Every player's win %, OWP and OOWP over their phase's Swiss rounds (cached per context)."""
     found = ctx.memo.get("pokemon-tiebreakers-exact")
     if found is None:
@@ -590,7 +591,7 @@ class WinPercentage(ValueMetric):
     key = "pokemon-win-pct"
     label = "Win %"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         return {pid: win / den for pid, (win, den, _, _) in _table(ctx).items()}
 
 
@@ -601,7 +602,7 @@ class OpponentsWinPercentage(ValueMetric):
     key = "owp"
     label = "Op Win %"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         return {pid: k / _pow10(s) for pid, (_, _, (k, s), _) in _table(ctx).items()}
 
 
@@ -612,7 +613,7 @@ class OpponentsOpponentsWinPercentage(ValueMetric):
     key = "oowp"
     label = "Op Op Win %"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         return {pid: k / _pow10(s) for pid, (_, _, _, (k, s)) in _table(ctx).items()}
 
 
@@ -624,13 +625,13 @@ class Tardiness(ValueMetric):
     label = "Late"
     descending = False
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         history = ctx.history
         late = {pid for pid, games in history.items() if "late" in map(_OUTCOME, games)}
         return {pid: int(p.late or pid in late) for pid, p in ctx.players.items()}
 
 
-def _wins_against(ctx: "StandingsContext", pid: str, other: str) -> int:
+def _wins_against(ctx: StandingsContext, pid: str, other: str) -> int:
     return sum(1 for g in ctx.history.get(pid, ())
                if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win")
 
@@ -642,7 +643,7 @@ class HeadToHead(GroupMetric):
     key = "pokemon-h2h"
     label = "Head to head"
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         if len(group) != 2:
             return [list(group)]
         a, b = group
@@ -652,7 +653,7 @@ class HeadToHead(GroupMetric):
         return [[a], [b]] if net > 0 else [[b], [a]]
 
 
-def last_opponents(ctx: "StandingsContext") -> dict[str, str | None]:
+def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
     """Each player's opponent in their latest Swiss match that had one.
 
     >>> from shared_rules.event import load_event
@@ -685,7 +686,7 @@ def last_opponents(ctx: "StandingsContext") -> dict[str, str | None]:
     return dict(found)
 
 
-def swiss_groups(ctx: "StandingsContext", ids: Iterable[str]) -> list[list[str]]:
+def swiss_groups(ctx: StandingsContext, ids: Iterable[str]) -> list[list[str]]:
     """Tie groups of ``ids`` by every tiebreaker before the last opponent; day-two players first."""
     phases = phase_of(ctx)
     ordered = sorted(ids, key=lambda pid: ctx.players[pid].entry)
@@ -697,7 +698,7 @@ def swiss_groups(ctx: "StandingsContext", ids: Iterable[str]) -> list[list[str]]
     return groups
 
 
-def refine_by_last_opponent(ctx: "StandingsContext",
+def refine_by_last_opponent(ctx: StandingsContext,
                             universes: Sequence[Sequence[Sequence[str]]]) -> list[list[list[str]]]:
     """Pokémon TOP 3.1.4.1 fifth tiebreaker, applied until stable (see the module docstring).
 
@@ -734,7 +735,7 @@ def refine_by_last_opponent(ctx: "StandingsContext",
             return current
 
 
-def rank_universes(ctx: "StandingsContext", universes: Sequence[Sequence[str]]) -> list[list[str]]:
+def rank_universes(ctx: StandingsContext, universes: Sequence[Sequence[str]]) -> list[list[str]]:
     """Each universe (division) in Swiss order: Pokémon TOP 3.1.4.1, then roster order (Decision)."""
     groups = refine_by_last_opponent(ctx, [swiss_groups(ctx, ids) for ids in universes])
     return [[pid for group in u for pid in sorted(group, key=lambda pid: ctx.players[pid].entry)] for u in groups]
@@ -752,7 +753,7 @@ class LastOpponent(ValueMetric):
     label = "Last opponent"
     descending = False
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         groups = refine_by_last_opponent(ctx, [swiss_groups(ctx, ctx.players)])[0]
         place: dict[str, int] = {}
         position = 1
@@ -767,7 +768,7 @@ class LastOpponent(ValueMetric):
 # ---------- single elimination ----------
 
 
-def elimination_depth(event: "Event", ids: Iterable[str], win_results: Mapping[str, str]) -> dict[str, int]:
+def elimination_depth(event: Event, ids: Iterable[str], win_results: Mapping[str, str]) -> dict[str, int]:
     """How far each player of ``ids`` went in the elimination rounds (higher is further).
 
     The loser of the k-th elimination round scores 2k, a player still in after

@@ -18,8 +18,8 @@ Readings:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Mapping, Sequence
 
 from shared_rules.errors import RulesError
 

@@ -16,14 +16,19 @@ Arbiters (warnings, three warnings → ejection)   ``PENALTIES`` (below)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
 from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
-from . import game_end, ruleset, structures
-from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
+from . import (
+    game_end,
+    ruleset,
+    standings,  # noqa: F401  (registers the game's tiebreaker metrics)
+    structures,
+)
 
 __all__ = ["BRACKETS", "PENALTIES", "GAMES"]
 

@@ -13,7 +13,7 @@ Readings:
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from shared_rules.errors import RulesError
 

@@ -32,8 +32,9 @@ Readings where the document is loose:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
 from ...event.model import SWISS_STAGES
@@ -111,7 +112,7 @@ def _whole(value: Any) -> bool:
     return not isinstance(value, bool) and (isinstance(value, int) or (isinstance(value, float) and value.is_integer()))
 
 
-def _check_stats(match: "Match", path: str) -> None:
+def _check_stats(match: Match, path: str) -> None:
     assert match.stats is not None
     for seat, stats in enumerate(match.stats):
         for name in STATS:
@@ -126,7 +127,7 @@ def _check_stats(match: "Match", path: str) -> None:
                 raise DocumentError(where, f"must be at least 0, got {value}")
 
 
-def _check_match(match: "Match", path: str, swiss: bool) -> None:
+def _check_match(match: Match, path: str, swiss: bool) -> None:
     if match.stats is not None:
         _check_stats(match, path)
     if match.outcomes is None:
@@ -163,7 +164,7 @@ def _check_match(match: "Match", path: str, swiss: bool) -> None:
                             "3 Wounds (End of Match, Concession)")
 
 
-def _plain(match: "Match") -> bool:
+def _plain(match: Match) -> bool:
     """Whether :func:`_check_match` has nothing to say, seen quickly: a finished game between two
     players with whole, non-negative Struggle Cards and Wounds, ended neither by time nor by a
     concession. False leaves the match to :func:`_check_match`."""
@@ -182,7 +183,7 @@ def _plain(match: "Match") -> bool:
     return pair[0] != "draw" or all(a[n] == b[n] for n in STATS)
 
 
-def check_event(event: "Event") -> None:
+def check_event(event: Event) -> None:
     """Whole-event checks: result pairs, statistics, byes and unpaired losses."""
     for i, rnd in enumerate(event.rounds):
         swiss = rnd.stage in SWISS_STAGES

@@ -9,10 +9,11 @@ loss) counts 0. Any ruleset picking these keys gets the same definitions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from .ruleset import BYE_STATS
 from ...standings.metrics import ValueMetric, register
+from .ruleset import BYE_STATS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...standings.context import Game, StandingsContext
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["game_stat", "StruggleCards", "WoundsInflicted"]
 
 
-def game_stat(game: "Game", name: str) -> float:
+def game_stat(game: Game, name: str) -> float:
     """One statistic of one game, with a bye's implied values (Shatterpoint Showdown, Pairings)."""
     stats: Mapping[str, Any] | None = game.stats
     if stats is not None and name in stats:
@@ -33,7 +34,7 @@ def game_stat(game: "Game", name: str) -> float:
 class _CumulativeStat(ValueMetric):
     stat = ""
 
-    def values(self, ctx: "StandingsContext") -> dict[str, float]:
+    def values(self, ctx: StandingsContext) -> dict[str, float]:
         # game_stat inlined: the same values added in the same order as sum() would.
         name = self.stat
         implied = BYE_STATS[name]

@@ -17,16 +17,21 @@ Appendix B penalties (levels 0-4, repeats)       ``PENALTIES`` (below)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ...brackets.rules import MCINTYRE, BracketRules
 from ...pairing.policies import STARTREK_CRITERIA, PairingPolicy
 from ...structures._model import Structure
 from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
-from . import game_end, ruleset, structures
-from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
+from . import (
+    game_end,
+    ruleset,
+    standings,  # noqa: F401  (registers the game's tiebreaker metrics)
+    structures,
+)
 
 __all__ = ["PAIRING", "BRACKETS", "PENALTIES", "SCORES", "GAMES"]
 

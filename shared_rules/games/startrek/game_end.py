@@ -19,7 +19,7 @@ commands both ..."). ``turns``, if given, must be equal (7.4).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from shared_rules.errors import RulesError
 

@@ -44,12 +44,13 @@ Readings where the document is loose (the project's; see also
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
-from .scoring import VARIANT_CAPS
 from ...rulesets.base import Outcome, Policy, Ruleset
+from .scoring import VARIANT_CAPS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
@@ -203,7 +204,7 @@ class StarTrekRuleset(Ruleset):
 _SCORED_PAIRS = frozenset({("full-win", "full-loss"), ("modified-win", "modified-loss")})
 
 
-def _check_event(event: "Event") -> None:
+def _check_event(event: Event) -> None:
     """Whole-event checks: endings match results, scores where the differential needs them, earned byes."""
     edition = edition_of(event.ruleset)
     earned: dict[str, int] = {}

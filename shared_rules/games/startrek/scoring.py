@@ -17,7 +17,7 @@ Readings (the document is loose here; these are the project's):
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["VARIANT_CAPS", "WINS", "LOSSES", "NO_GAME", "differential_cap", "clamp_score", "played_margin", "differential",
            "tribbles_concession_score"]

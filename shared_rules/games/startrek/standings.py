@@ -7,11 +7,12 @@ match for them in the document is a Missed Game (7.5.1; see the readings in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from .scoring import LOSSES, NO_GAME, WINS, differential
 from ...standings.context import Game, is_counted
 from ...standings.metrics import GroupMetric, ValueMetric, register
+from .scoring import LOSSES, NO_GAME, WINS, differential
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...standings.context import StandingsContext
@@ -42,19 +43,19 @@ def cumulative_victory_points(round_vp: Sequence[float]) -> float:
     return total
 
 
-def round_keys(ctx: "StandingsContext") -> list[tuple[int, str]]:
+def round_keys(ctx: StandingsContext) -> list[tuple[int, str]]:
     """The (number, stage) of every round the standings cover, in order."""
     keys = {(r.number, r.stage) for r in ctx.event.rounds
             if r.stage in ctx.stages and (ctx.through_round is None or r.number <= ctx.through_round)}
     return sorted(keys)
 
 
-def games_by_round(ctx: "StandingsContext", pid: str) -> dict[tuple[int, str], Game]:
+def games_by_round(ctx: StandingsContext, pid: str) -> dict[tuple[int, str], Game]:
     """The player's counted game of each round (a round missing here is a Missed Game)."""
     return dict(_games_by_round(ctx)[pid])
 
 
-def _games_by_round(ctx: "StandingsContext") -> dict[str, dict[tuple[int, str], Game]]:
+def _games_by_round(ctx: StandingsContext) -> dict[str, dict[tuple[int, str], Game]]:
     """:func:`games_by_round` of every player, built once per context (read-only)."""
     found = ctx.memo.get("startrek-games-by-round")
     if found is None:
@@ -63,7 +64,7 @@ def _games_by_round(ctx: "StandingsContext") -> dict[str, dict[tuple[int, str], 
     return found
 
 
-def _final_vp(ctx: "StandingsContext") -> Mapping[str, float]:
+def _final_vp(ctx: StandingsContext) -> Mapping[str, float]:
     """Every entrant's VP over the covered rounds, also for players the context leaves out."""
     totals = ctx.points
     if len(totals) == len(ctx.event.players) and all(
@@ -97,7 +98,7 @@ class StarTrekSoS(ValueMetric):
     key = "startrek-sos"
     label = "Strength of Schedule"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         rounds = round_keys(ctx)
         vp = _final_vp(ctx)
         # Star Trek OP Guide 7.5.1: an Earned Bye counts as the maximum SoS possible —
@@ -129,7 +130,7 @@ class StarTrekDifferential(ValueMetric):
     key = "startrek-differential"
     label = "Differential"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         edition = "1e" if ctx.ruleset.id.endswith("1e") else "2e"
         cap = int(ctx.ruleset.settings.get("differential_cap", 100))
         out: dict[str, float] = {}
@@ -175,7 +176,7 @@ class StarTrekCVP(ValueMetric):
     key = "startrek-cvp"
     label = "Cumulative VP"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         rounds = round_keys(ctx)
         out: dict[str, float] = {}
         slot = {key: i for i, key in enumerate(rounds)}
@@ -199,7 +200,7 @@ class StarTrekHeadToHead(GroupMetric):
     key = "startrek-h2h"
     label = "Head-to-head"
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         if len(group) != 2:
             return [list(group)]
         a, b = group

@@ -14,14 +14,16 @@ Appendix B penalties                             :data:`shared_rules.games.start
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
 from ..startrek import PENALTIES, structures
-from . import ruleset
-from . import standings  # noqa: F401  (registers the game's tiebreaker metrics)
+from . import (
+    ruleset,
+    standings,  # noqa: F401  (registers the game's tiebreaker metrics)
+)
 
 __all__ = ["GAMES"]
 

@@ -28,8 +28,9 @@ Readings where the document is loose (the project's):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, Ruleset
@@ -91,7 +92,7 @@ class TribblesRuleset(Ruleset):
             raise DocumentError(path.rsplit(".", 1)[0] + ".players", f"{len(players)} players in a pod; {_POD_RULE}")
 
 
-def _check_event(event: "Event") -> None:
+def _check_event(event: Event) -> None:
     """Pods of 4-8, scores on every reported round, one or more ``win`` unless time ended it."""
     for i, rnd in enumerate(event.rounds):
         for j, match in enumerate(rnd.matches):
@@ -115,7 +116,7 @@ def _check_event(event: "Event") -> None:
                                     "with 'win', or set ending 'time' (Star Trek OP Guide 7.4, 7.5.2)")
 
 
-def _standings(event: "Event", ruleset: Ruleset) -> list[Any]:
+def _standings(event: Event, ruleset: Ruleset) -> list[Any]:
     """The generic ranking; ``points`` printed as the total Tribbles score (7.5.2, 7.7)."""
     ctx = StandingsContext(event, ruleset)
     lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx), ruleset))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ...standings.metrics import ValueMetric, register
 
@@ -19,7 +20,7 @@ class TribblesScore(ValueMetric):
     key = "tribbles-score"
     label = "Score"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         return {pid: sum(g.score or 0 for g in games) for pid, games in ctx.history.items()}
 
 
@@ -30,5 +31,5 @@ class TribblesRoundsWon(ValueMetric):
     key = "tribbles-rounds-won"
     label = "Rounds won"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         return {pid: sum(1 for g in games if g.outcome == "win") for pid, games in ctx.history.items()}

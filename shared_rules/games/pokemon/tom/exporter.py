@@ -134,7 +134,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ....errors import DocumentError, RulesError
 from ....event.document import dump_event, load_event

@@ -56,7 +56,7 @@ from __future__ import annotations
 from .compute import compute_ratings
 from .elo import clamp, event_change, expected
 from .games import Rating, rated_games, rating_of
-from .rules import FLOOR, CEILING, K_BY_LEVEL, SCALE, START
+from .rules import CEILING, FLOOR, K_BY_LEVEL, SCALE, START
 
 __all__ = ["compute_ratings", "expected", "event_change", "clamp", "rating_of", "rated_games", "Rating",
            "K_BY_LEVEL", "START", "FLOOR", "CEILING", "SCALE"]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ....errors import RulesError
 from .elo import UNIT, WEIGHT, clamp, event_change, expected_table
@@ -30,7 +31,7 @@ class _Person:
                 "constructed_games": self.constructed_games, "sealed_games": self.sealed_games}
 
 
-def compute_ratings(events: Sequence["Event"], labels: Sequence[str] | None = None) -> dict[str, Any]:
+def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None) -> dict[str, Any]:
     """Ratings after ``events`` (oldest first), and each event's changes, as JSON-able data.
 
     ``labels`` name the events in messages and output (default: the event's
@@ -134,7 +135,7 @@ def _weighted_sums(games: Any, before: dict[str, int], gained: list[int],
     return acc
 
 
-def _two_player_games(event: "Event") -> list[tuple[str, str, int]]:
+def _two_player_games(event: Event) -> list[tuple[str, str, int]]:
     """``games.rated_games`` for 1E/2E without the weight, inlined for speed (bench.ratings)."""
     score_of = SCORE_OF_PAIR.get  # None for a pending match, a bye, a Missed Game, a game not played
     return [(m.players[0], m.players[1], score) for rnd in event.rounds for m in rnd.matches

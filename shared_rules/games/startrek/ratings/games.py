@@ -18,8 +18,9 @@ member id); without it ``players[].id`` does.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ....errors import DocumentError
 from .elo import WEIGHT
@@ -49,7 +50,7 @@ def _unrated(reason: str, date: str | None = None) -> Rating:
     return Rating(False, reason, date=date)
 
 
-def rating_of(event: "Event") -> Rating:
+def rating_of(event: Event) -> Rating:
     """Read and check ``settings.rating``.
 
     >>> from shared_rules.event import load_event
@@ -117,7 +118,7 @@ def _level_k_kind(raw: Mapping[str, Any]) -> tuple[int | None, int | None, str |
     return level, (listed if listed is not None else k), (FORMATS[fmt] if fmt is not None else None)
 
 
-def identities(event: "Event") -> dict[str, str]:
+def identities(event: Event) -> dict[str, str]:
     """Player id -> the person's rating identity (``players[].rating_id``, else the id)."""
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
@@ -132,7 +133,7 @@ def identities(event: "Event") -> dict[str, str]:
     return out
 
 
-def rated_games(event: "Event") -> list[tuple[str, str, int, int]]:
+def rated_games(event: Event) -> list[tuple[str, str, int, int]]:
     """The event's rated games as ``(player, opponent, score in halves for player, weight)``.
 
     In document order. The order cannot change a rating: an event's games are

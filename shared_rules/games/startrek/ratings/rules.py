@@ -7,8 +7,8 @@ the Guide is loose.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 __all__ = ["RULESETS", "START", "FLOOR", "CEILING", "SCALE", "K_BY_LEVEL", "LEVEL_EVENTS", "FORMATS",
            "RATINGS", "SCENARIOS", "UNSANCTIONED_SCENARIOS", "GAME_SCORES", "PLAYED_PAIRS", "SCORE_OF_PAIR"]
