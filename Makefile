@@ -18,7 +18,7 @@ DEBIAN_PACKAGES := chromium postgresql nginx
 PIP_STAMP := $(VENV)/.topcut-installed
 NPM_STAMP := node_modules/.topcut-installed
 
-.PHONY: run test install build debian-packages
+.PHONY: run test install build debian-packages check-python
 .DEFAULT_GOAL := run
 
 # HTTP on this laptop, HTTPS on the hall network (HALL=0: HTTP only); see README "Hall network".
@@ -27,11 +27,16 @@ run: install build
 
 # The shared_rules suite inside Pyodide first, pytest last, so that pytest's
 # summary closes the output; both always run, and either failing fails.
-test: debian-packages install build
+test: debian-packages install build check-python
 	@status=0; \
 	node tests/pyodide/run_rules.mjs || status=1; \
 	$(VPY) -m pytest || status=1; \
 	exit $$status
+
+# Lint and type checks of the Python code (configured in pyproject.toml: ruff, mypy strict on shared_rules).
+check-python: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 install: $(PIP_STAMP) $(NPM_STAMP)
 

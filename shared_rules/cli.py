@@ -25,7 +25,7 @@ import json
 import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ._json import dumps_indented
 from .errors import RulesError
@@ -190,7 +190,7 @@ def _parser() -> argparse.ArgumentParser:
     import argparse  # late: a plain ``COMMAND FILE`` call does without it (see _plain_call)
 
     class _Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> None:  # one line, not argparse's usage block
+        def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
             raise RulesError(f"usage: {message} (see python -m shared_rules --help)")
 
     parser = _Parser(prog="python -m shared_rules", description="Topcut rules engine")

@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import RulesError
 from ..event.model import Event, Match, Player, Round
 from .cut import make_cut
-from .rules import GAME_NUMBERS, BracketRules, bracket_rules
+from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules, bracket_rules
 from .seeding import fold_pairs
 from .winner import elimination_rounds_of, match_winner, seed_map
 
@@ -141,10 +141,11 @@ def next_elimination_round(event: Event) -> Round:
         raise RulesError(f"round {last.number}: the bracket is finished" + (f"; '{champion}' won" if champion else ""))
     seeds = seed_map(event)
     winners: list[str | None] = [r.winner for r in results]
-    if scheme == "mcintyre":
+    if scheme == MCINTYRE:
         # Reading of Star Trek OP Guide 10.2 (Modified McIntyre): re-seed every round, the
         # highest surviving seed meeting the lowest.
-        alive = sorted((w for w in winners if w is not None), key=lambda p: seeds.get(p, 10**9))
+        survivors = sorted((w for w in winners if w is not None), key=lambda p: seeds.get(p, 10**9))
+        alive: list[str | None] = list(survivors)
         if len(alive) % 2:
             alive.insert(1, None)  # the top surviving seed gets the bye
         pairs = fold_pairs(alive)
@@ -274,9 +275,10 @@ def bracket_view(event: Event) -> dict[str, Any]:
     while slots_left > 1:
         number += 1
         slots_left //= 2
+        feeds: list[list[int] | None]
         if scheme == GAME_NUMBERS:
             feeds = [[k, 2 * slots_left + 1 - k] for k in range(1, slots_left + 1)]
-        elif scheme == "standard":
+        elif scheme == STANDARD:
             feeds = [[2 * k - 1, 2 * k] for k in range(1, slots_left + 1)]
         else:
             feeds = [None] * slots_left  # re-seeded: opponents depend on results

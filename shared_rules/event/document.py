@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from .._json import json_kind as _kind
 from ..errors import DocumentError
@@ -71,7 +71,7 @@ def _int(value: Any, path: str, minimum: int | None = None) -> int:
         raise DocumentError(path, f"expected a whole number, got {_kind(value)}")
     if minimum is not None and value < minimum:
         raise DocumentError(path, f"must be at least {minimum}, got {value}")
-    return value
+    return cast(int, value)
 
 
 def _str(value: Any, path: str, allow_empty: bool = False) -> str:

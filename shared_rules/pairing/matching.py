@@ -93,6 +93,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import cast
 
 from ..errors import RulesError
 from ..seeded import Rng
@@ -155,7 +156,7 @@ class _Problem:
         """Secondary cost of a legal pair ``u < v`` (checked non-negative)."""
         a, b = self.ids[u], self.ids[v]
         if a is None or b is None:
-            cost = 0 if self.bye_cost is None else self.bye_cost(b if a is None else a)
+            cost = 0 if self.bye_cost is None else self.bye_cost(cast(str, b if a is None else a))
         else:
             cost = 0 if self.extra_cost is None else self.extra_cost(a, b)
         if cost is None or cost < 0:
@@ -611,7 +612,7 @@ def _solve_window(
     """
     m = hi - lo
     big = max((unit * p + e for _, _, p, e in edges), default=0) + 1
-    k = [big if kappa[u] is None else kappa[u] for u in range(lo, hi)]
+    k = [big if (x := kappa[u]) is None else x for u in range(lo, hi)]
     w = [[0] * m for _ in range(m)]
     for u, v, p, e in edges:
         i, j = u - lo, v - lo

@@ -266,7 +266,7 @@ def _divisions(event: Event, policy: PairingPolicy) -> dict[str, str]:
 def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, str]:
     players = {p.id: p for p in event.players}
     return {pid: d for pid, d in divisions.items()
-            if players[pid].dropped_after is None or players[pid].dropped_after >= 1}
+            if (dropped := players[pid].dropped_after) is None or dropped >= 1}
 
 
 def swiss_rounds(event: Event) -> int:
@@ -325,7 +325,7 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
     if policy.pod_rounds:
         ranking = ranking if ranking is not None else _ranking(event, ruleset)
         pods = form_pods(event, number, present, ranking, policy.pod_rounds)
-        order = {pid: -i for i, pod in enumerate(pods) for pid in pod}
+        order: dict[str, Any] = {pid: -i for i, pod in enumerate(pods) for pid in pod}
         return _assemble(number, state.stage, [(tuple(p), None) for p in pods], order, {}, players, warnings)
 
     # Earned byes (Star Trek OP Guide 7.2, 7.5.1): the player sits the opening round(s) out.

@@ -142,7 +142,7 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
         # Equally deserving bye candidates: same points and bye history as the chosen one (criterion 4).
         tier = [c for c in order if c != chosen and pool.points[c] == pool.points[chosen]
                 and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))][: BYE_ATTEMPTS - 1]
-        candidates = {chosen: ("bye", chosen), **{c: ("bye", c) for c in tier}}
+        candidates: dict[str | None, tuple[object, ...]] = {chosen: ("bye", chosen), **{c: ("bye", c) for c in tier}}
         found = _lookahead(pool, policy, ids, candidates, pairs, left, warnings)
         if found is not None and found.bye is not None:
             pairs, left, chosen = list(found.pairs), list(found.left), found.bye

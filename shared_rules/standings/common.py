@@ -119,6 +119,17 @@ class ExactValues(Mapping[str, float]):
             self._exact = {pid: Fraction(n, den) for pid, n in self._nums.items()}
         return self._exact
 
+    @property
+    def nums(self) -> dict[str, int]:
+        """The integer numerators of values made by :meth:`scaled` (over ``den``)."""
+        assert self._nums is not None, "values made from fractions have no integer numerators"
+        return self._nums
+
+    @property
+    def den(self) -> int:
+        """The common denominator of :attr:`nums`."""
+        return self._den
+
     def key(self, pid: str) -> int | Fraction:
         """Something that orders and ties exactly as the value does."""
         nums = self._nums
@@ -159,9 +170,7 @@ class ExactMetric(ValueMetric):
 
     def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         table = self.table(ctx)
-        nums = table._nums
-        if nums is None:
-            nums = table.exact  # type: ignore[assignment]
+        nums: Mapping[str, int | Fraction] = table._nums if table._nums is not None else table.exact
         out: list[list[str]] = []
         last = None
         for pid in sorted(group, key=nums.__getitem__, reverse=self.descending):

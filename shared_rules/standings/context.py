@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
-from .metrics import get_metric
+from .metrics import ValueMetric, get_metric
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
@@ -174,7 +174,7 @@ class StandingsContext:
         """The values of a registered value metric for every player (cached)."""
         found = self._cache.get(key)
         if found is None:
-            found = get_metric(key).values(self)
+            found = cast(ValueMetric, get_metric(key)).values(self)
             self._cache[key] = found
         return found
 
@@ -205,7 +205,7 @@ class StandingsContext:
                 if not all(map(known, opps)):  # someone the context leaves out
                     opps = [opp for opp in opps if opp in history]
                 table[player] = opps
-        return table[pid]
+        return cast(list[str], table[pid])
 
     def rounds_counted(self, not_played: Collection[str]) -> dict[str, int]:
         """Each player's games whose outcome is not in ``not_played`` (cached per set of outcomes)."""

@@ -18,7 +18,7 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 from .._json import json_kind as _kind
 from ..errors import RulesError
@@ -80,9 +80,10 @@ def _text(value: Any, path: str) -> str:
 
 
 def _name(value: Any, path: str) -> str:
-    if not _text(value, path).strip():
+    text = _text(value, path)
+    if not text.strip():
         raise OperationRejected(f"{path}: must not be empty")
-    return value
+    return text
 
 
 def _whole(minimum: int) -> Callable[[Any, str], int]:
@@ -104,13 +105,13 @@ def _bool(value: Any, path: str) -> bool:
 def _obj(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise OperationRejected(f"{path}: expected an object, got {_kind(value)}")
-    return _json_copy(value, path)
+    return cast(dict[str, Any], _json_copy(value, path))
 
 
 def _list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
         raise OperationRejected(f"{path}: expected a list, got {_kind(value)}")
-    return _json_copy(value, path)
+    return cast(list[Any], _json_copy(value, path))
 
 
 def _names(value: Any, path: str) -> list[str]:

@@ -20,7 +20,7 @@ the reducer only records the penalty.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..games import game_of
 from ..games.base import GENERIC_PENALTIES as GENERIC
@@ -66,7 +66,7 @@ def requested_kind(ruleset_id: str, kind: str | None, level: int | None) -> str:
         shown = f"'{kind}'" if kind is not None else "missing"
         raise OperationRejected(f"penalty.issue: payload.kind: {shown} is not a penalty of {ruleset_id} "
                                 f"(use {', '.join(kinds)})")
-    return kind
+    return cast(str, kind)  # a key of kinds
 
 
 def decide(ruleset_id: str, history: list[Mapping[str, Any]], player: str, kind: str | None,

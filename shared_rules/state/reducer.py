@@ -778,7 +778,7 @@ def apply(state: dict[str, Any], op: Any) -> dict[str, Any]:
     >>> s["ruleset"], s["name"], s["seed"], s["devices"]
     ('custom', 'Cup', 't1:1', {'t1': 1})
     """
-    work = clone(state)
+    work: dict[str, Any] = clone(state)
     _apply_in_place(work, op)
     return work
 

@@ -67,7 +67,7 @@ class ExtendedSos(ExactMetric):
 
     def values(self, ctx: StandingsContext) -> ExactValues:
         sos = _SOS.table(ctx)
-        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, sos._nums, sos._den))
+        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, sos.nums, sos.den))
 
 
 _SOS = SosMean()

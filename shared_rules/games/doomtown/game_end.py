@@ -79,8 +79,9 @@ def time_called(
     if victorious[0] != victorious[1]:
         return decided(0 if victorious[0] else 1, WIN, LOSS, "normal-victory")
     # 3.D step 2: both would win -> greatest control wins.
-    if all(victorious) and higher(control) is not None:
-        return decided(higher(control), WIN, LOSS, "most-control")
+    most = higher(control)
+    if all(victorious) and most is not None:
+        return decided(most, WIN, LOSS, "most-control")
     # 3.D steps 3-6.
     margins = (control[0] - influence[1], control[1] - influence[0])
     for reason, values in (
@@ -93,8 +94,8 @@ def time_called(
         if best is not None:
             return decided(best, WIN, LOSS, reason)
     # 3.D steps 7-8: card pulls until one is higher.
-    for index, values in enumerate(pulls):
-        best = higher(pair(f"pulls[{index}]", values))
+    for index, pull in enumerate(pulls):
+        best = higher(pair(f"pulls[{index}]", pull))
         if best is not None:
             return decided(best, WIN, LOSS, "card-pull")
     if coin is not None:

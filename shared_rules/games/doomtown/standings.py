@@ -91,11 +91,11 @@ class OpponentsMatchWinPercentage(ExactMetric):
 
     def values(self, ctx: StandingsContext) -> ExactValues:
         mwp = _MWP.table(ctx)
-        den = mwp._den
+        den = mwp.den
         floor = den * 33 // 100 if den % 100 == 0 else None
         if floor is None:
-            return ExactValues.scaled(*_floored_mean(ctx, mwp._nums, den))
-        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, mwp._nums, den, floor))
+            return ExactValues.scaled(*_floored_mean(ctx, mwp.nums, den))
+        return ExactValues.scaled(*scaled_mean_of_opponents(ctx, mwp.nums, den, floor))
 
 
 _MWP = MatchWinPercentage()

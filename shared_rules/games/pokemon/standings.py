@@ -63,7 +63,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ...event.model import Match
 from ...standings.context import Game, is_counted
@@ -113,7 +113,7 @@ _POW10 = [10 ** i for i in range(40)]
 
 
 def _pow10(n: int) -> int:
-    return _POW10[n] if n < 40 else 10 ** n
+    return _POW10[n] if n < 40 else int(10 ** n)
 
 
 def floor_log10(num: int, den: int) -> int:
@@ -286,7 +286,7 @@ def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
     """
     found = ctx.memo.get("pokemon-late-losses")
     if found is not None:
-        return found
+        return cast(dict[str, tuple[int, ...]], found)
     found = ctx.memo["pokemon-late-losses"] = {}
     late = [p for p in ctx.players.values() if p.late]
     if not late or DAY_ONE not in ctx.stages or "late" not in ctx.ruleset.outcome_keys:

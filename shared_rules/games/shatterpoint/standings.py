@@ -10,7 +10,7 @@ loss) counts 0. Any ruleset picking these keys gets the same definitions.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...standings.metrics import ValueMetric, register
 from .ruleset import BYE_STATS
@@ -25,7 +25,7 @@ def game_stat(game: Game, name: str) -> float:
     """One statistic of one game, with a bye's implied values (Shatterpoint Showdown, Pairings)."""
     stats: Mapping[str, Any] | None = game.stats
     if stats is not None and name in stats:
-        return stats[name]
+        return cast(float, stats[name])
     if game.outcome == "bye":
         return BYE_STATS[name]
     return 0

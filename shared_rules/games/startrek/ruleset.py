@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, Ruleset
@@ -178,7 +178,7 @@ def variant_of(settings: Mapping[str, Any]) -> str:
     >>> variant_of({"variant": "slipstream"})
     'slipstream'
     """
-    return settings.get("variant", "standard")
+    return cast(str, settings.get("variant", "standard"))
 
 
 class StarTrekRuleset(Ruleset):

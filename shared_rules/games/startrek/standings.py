@@ -8,7 +8,7 @@ match for them in the document is a Missed Game (7.5.1; see the readings in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...standings.context import Game, is_counted
 from ...standings.metrics import GroupMetric, ValueMetric, register
@@ -36,7 +36,8 @@ def cumulative_victory_points(round_vp: Sequence[float]) -> float:
     >>> cumulative_victory_points([4, 2, 4, 1])
     31
     """
-    total = running = 0
+    total: float = 0
+    running: float = 0
     for vp in round_vp:
         running += vp
         total += running
@@ -66,7 +67,7 @@ def _games_by_round(ctx: StandingsContext) -> dict[str, dict[tuple[int, str], Ga
 
 def _final_vp(ctx: StandingsContext) -> Mapping[str, float]:
     """Every entrant's VP over the covered rounds, also for players the context leaves out."""
-    totals = ctx.points
+    totals: Mapping[str, Any] = ctx.points  # ints or floats, as the points table adds them
     if len(totals) == len(ctx.event.players) and all(
             v.__class__ is float or (v.__class__ is int and -2**53 < v < 2**53) for v in totals.values()):
         # Every entrant is in the context, whose points add the same outcomes in the same order

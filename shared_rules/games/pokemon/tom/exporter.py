@@ -231,7 +231,7 @@ class _Doc:
         self.doc = dump_event(self.event)
         source = self.doc.get("source")
         from_tom = isinstance(source, Mapping) and source.get("program") == "TOM"
-        self.source: Mapping[str, Any] = source if from_tom else {}
+        self.source: Mapping[str, Any] = source if from_tom and isinstance(source, Mapping) else {}
         self.settings: Mapping[str, Any] = self.event.settings
         self.season = _int_setting(self.settings, "season")
         for i, rnd in enumerate(self.event.rounds):
@@ -393,19 +393,19 @@ def _pod_the_rest(doc: _Doc, pod_of: dict[str, int]) -> None:
                     continue
                 if ca is not None and cb is not None:
                     raise _fail("rounds", f"pods {POD_IDS[ca]} and {POD_IDS[cb]} would share a division")
-                code = ca if ca is not None else cb
+                kept = ca if ca is not None else cb
                 union = da | db
-                if code is not None and not union <= set(POD_DIVISIONS[code]):
+                if kept is not None and not union <= set(POD_DIVISIONS[kept]):
                     raise _fail("rounds", f"players of divisions {', '.join(sorted(union))} cannot all be in pod "
-                                f"{POD_IDS[code]}")
-                sets[a] = (union, code, ma + mb)
+                                f"{POD_IDS[kept]}")
+                sets[a] = (union, kept, ma + mb)
                 del sets[b]
                 merged = True
                 break
             if merged:
                 break
-    for divisions, code, members in sets:
-        final = code if code is not None else _covering(divisions)
+    for divisions, known, members in sets:
+        final = known if known is not None else _covering(divisions)
         for pid in members:
             pod_of[pid] = final
     # Players in no match: their division's pod, when there is one.

@@ -283,7 +283,7 @@ def _pod_elements(root: ET.Element) -> list[tuple[int, ET.Element]]:
     """(category, element) of every <pods><pod>, refusing repeats."""
     seen: set[int] = set()
     pods = []
-    for element in root.find("pods").findall("pod"):
+    for element in _section(root, "pods").findall("pod"):
         code = _category(element, "<pod>")
         if code in seen:
             raise _fail(f"<pod category={code}> appears twice")
@@ -377,10 +377,18 @@ def tom_dnf(text: str) -> dict[str, list[str]]:
 # ---------- players ----------
 
 
+def _section(root: ET.Element, tag: str) -> ET.Element:
+    """A top-level section the file must have (checked when the file is first read)."""
+    found = root.find(tag)
+    if found is None:
+        raise _fail(f"the file has no <{tag}> section")
+    return found
+
+
 def _roster(root: ET.Element) -> list[ET.Element]:
     """<players><player> elements, refusing missing or repeated userids."""
     seen: set[str] = set()
-    players = root.find("players").findall("player")
+    players = _section(root, "players").findall("player")
     for position, player in enumerate(players, start=1):
         userid = (player.get("userid") or "").strip()
         if not userid:
@@ -424,7 +432,7 @@ def _player(
     season: int | None,
 ) -> dict[str, Any]:
     """One player of the document."""
-    userid = element.get("userid").strip()
+    userid = (element.get("userid") or "").strip()
     name = " ".join(part for part in (_text(element, "firstname"), _text(element, "lastname")) if part)
     birth_year = _year(_text(element, "birthdate"), f"<birthdate> of player {userid}")
     player: dict[str, Any] = {"id": userid, "name": name or userid, "entry": entry}
@@ -632,7 +640,7 @@ def import_tdf(text: str) -> dict[str, Any]:
     pod_elements = _pod_elements(root)
     pods = [_tom_pod(code, element) for code, element in pod_elements]
     roster_elements = _roster(root)
-    roster = {element.get("userid").strip() for element in roster_elements}
+    roster = {(element.get("userid") or "").strip() for element in roster_elements}
     pod_of = _pod_membership(pod_elements, roster)
     tom_division = _tom_divisions(root)
     seed = f"tom:{sanction_id}" if sanction_id else f"tom:{name}|{_text(data, 'startdate')}"

@@ -78,4 +78,4 @@ PLAYED_PAIRS = frozenset({("full-win", "full-loss"), ("full-loss", "full-win"),
                           ("modified-win", "modified-loss"), ("modified-loss", "modified-win"),
                           ("true-tie", "true-tie")})
 #: A played game's outcomes -> the first seat's score in halves.
-SCORE_OF_PAIR: Mapping[tuple[str, str], int] = MappingProxyType({pair: GAME_SCORES[pair[0]] for pair in PLAYED_PAIRS})
+SCORE_OF_PAIR: Mapping[tuple[str, ...], int] = MappingProxyType({pair: GAME_SCORES[pair[0]] for pair in PLAYED_PAIRS})
