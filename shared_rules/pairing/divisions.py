@@ -24,6 +24,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Player
+from ..games.pokemon.ruleset import player_division
 from ..seeded import Rng
 from ..structures.flights import assign_late_player_flight, flight_sizes
 
@@ -38,8 +39,6 @@ AGE_SEPARATED_MINIMUM = 6
 
 def division_of(player: Player, season: Any) -> str:
     """The player's division: ``division`` field, else birth year and ``settings.season`` (RULES.md Decision)."""
-    from ..games.pokemon.ruleset import player_division
-
     return player_division(player, season if isinstance(season, int) and not isinstance(season, bool) else None)
 
 

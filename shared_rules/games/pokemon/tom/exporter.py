@@ -112,7 +112,7 @@ Root ``<tournament>``
     For divisions 2, 1, 0: a ``type="finished"`` pod with every player of the
     division who is not disqualified, ``place`` 1.. in the engine's standings
     order (``compute_standings``; equal to TOM's on every finalized fixture,
-    ``tests/rules/test_tom_parity.py``), and a ``type="dnf"`` pod with the
+    ``tests/rules/games/pokemon/test_tom_parity.py``), and a ``type="dnf"`` pod with the
     disqualified ones. A player's division: their ``division`` field, else
     birth year and ``settings.season``, else masters.
 

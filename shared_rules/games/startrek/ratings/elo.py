@@ -24,7 +24,7 @@ def expected_table() -> list[int]:
     """``table[d]``: billionths a player expects against an opponent ``d`` >= 0 points *lower*.
 
     Elo's logistic curve, 1 / (1 + 10 ** (-d / SCALE)), rounded to the nearest
-    billionth. ``tests/rules/test_ratings_elo.py`` checks every entry against
+    billionth. ``tests/rules/games/startrek/test_ratings_elo.py`` checks every entry against
     exact decimal arithmetic (in CPython and Pyodide), so no libm difference
     can move a rating.
 

@@ -12,7 +12,7 @@ from shared_rules.event.document import load_event
 from shared_rules.seeded import draw_key
 from shared_rules.standings import compute_standings, metric_keys, standings_json
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "golden")
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir, "golden")
 
 
 def m(a: str, b: str, oa: str = "win", ob: str = "loss", **kw: Any) -> dict[str, Any]:

@@ -12,10 +12,9 @@ from shared_rules.games.startrek.scoring import tribbles_concession_score
 from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng
 from shared_rules.standings.engine import standings_json
+from tests.rules.helpers import RejectsDocuments
 
-from .helpers import RejectsDocuments
-
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[3] / "golden"
 
 
 def pod(players: list[str], outcomes: list[str] | None, scores: list[float] | None = None,

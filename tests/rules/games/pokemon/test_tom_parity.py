@@ -17,10 +17,9 @@ from shared_rules.games.pokemon.standings import tiebreakers
 from shared_rules.games.pokemon.tom.importer import import_tdf, tom_dnf, tom_final_standings
 from shared_rules.rulesets import get_ruleset
 from shared_rules.standings import StandingsContext, compute_standings
-
-from .helpers import TOM_FINALIZED as FINALIZED
-from .helpers import TOM_FIXTURES as FIXTURES
-from .helpers import read_tom_fixture as read
+from tests.rules.helpers import TOM_FINALIZED as FINALIZED
+from tests.rules.helpers import TOM_FIXTURES as FIXTURES
+from tests.rules.helpers import read_tom_fixture as read
 
 
 def our_order(text: str) -> dict[str, list[str]]:

@@ -17,11 +17,10 @@ from shared_rules.errors import DocumentError
 from shared_rules.event import load_event
 from shared_rules.games.pokemon.tom import import_tdf, to_tdf, tom_dnf, tom_final_standings
 from shared_rules.standings import standings_json
+from tests.rules.helpers import TOM_FINALIZED as FINALIZED
+from tests.rules.helpers import TOM_FIXTURES as FIXTURES
 from tests.rules.helpers import json_file
-
-from .helpers import TOM_FINALIZED as FINALIZED
-from .helpers import TOM_FIXTURES as FIXTURES
-from .helpers import read_tom_fixture as read
+from tests.rules.helpers import read_tom_fixture as read
 
 
 def all_tdf() -> list[str]:

@@ -12,8 +12,7 @@ from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng, draw_key
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
-
-from .helpers import (
+from tests.rules.helpers import (
     GOLDEN,
     RejectsDocuments,
     check_ordered_by,

@@ -11,8 +11,7 @@ from typing import Any
 from shared_rules.event.document import load_event
 from shared_rules.rulesets import get_ruleset
 from shared_rules.standings import get_metric, standings_json
-
-from .helpers import (
+from tests.rules.helpers import (
     GOLDEN,
     RejectsDocuments,
     bye,

@@ -11,11 +11,10 @@ import unittest
 from shared_rules.errors import DocumentError
 from shared_rules.games.pokemon.tom import import_tdf, tom_dnf, tom_final_standings, tom_pods
 from shared_rules.games.pokemon.tom.importer import division_for, season_for
-
-from .helpers import TOM_FINALIZED as FINALIZED
-from .helpers import TOM_FIXTURES as FIXTURES
-from .helpers import read_tom_fixture as read
-from .helpers import tom_fixture_path as fixture_path
+from tests.rules.helpers import TOM_FINALIZED as FINALIZED
+from tests.rules.helpers import TOM_FIXTURES as FIXTURES
+from tests.rules.helpers import read_tom_fixture as read
+from tests.rules.helpers import tom_fixture_path as fixture_path
 
 
 def sources() -> list[dict[str, str]]:

@@ -24,7 +24,7 @@ from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng
 from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "golden")
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir, "golden")
 GOLDEN_EVENTS = ("pokemon-swiss-top-cut", "pokemon-late-drop-earned", "pokemon-two-divisions")
 
 

@@ -14,10 +14,9 @@ from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng
 from shared_rules.standings.context import StandingsContext
 from shared_rules.standings.engine import standings_json
+from tests.rules.helpers import RejectsDocuments
 
-from .helpers import RejectsDocuments
-
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[3] / "golden"
 
 
 def game(a: str, b: str, oa: str, ob: str, sa: float | None = None, sb: float | None = None,

@@ -13,8 +13,7 @@ from shared_rules.games.agot.standings import beat_all
 from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import draw_key
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
-
-from .helpers import (
+from tests.rules.helpers import (
     GOLDEN,
     RejectsDocuments,
     bye,
