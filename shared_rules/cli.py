@@ -99,15 +99,15 @@ def _bracket(args: argparse.Namespace) -> Any:
 
 def _flights(args: argparse.Namespace) -> Any:
     from .games import game_of
-    from .pairing.divisions import assign_flights, division_of
+    from .pairing.divisions import assign_flights, divisions_of
 
     event = _read_event(args.file)
     if not game_of(event.ruleset).pairing.divisions:
         raise RulesError(f"{args.file}: ruleset {event.ruleset} has no flights (Pokémon TOP 3.3.3)")
-    season = event.settings.get("season")
+    division_of = divisions_of(event)
     by_division: dict[str, list[Any]] = {}
     for p in event.players:
-        by_division.setdefault(division_of(p, season), []).append(p)
+        by_division.setdefault(division_of[p.id], []).append(p)
     out: dict[str, Any] = {}
     for division, members in sorted(by_division.items()):
         flights = assign_flights(event, division, members)

@@ -20,6 +20,7 @@ from ..errors import RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..brackets.rules import BracketRules
+    from ..event.model import Event, Player
     from ..game_end._result import GameEnd
     from ..pairing.policies import PairingPolicy
     from ..rulesets.base import Ruleset
@@ -148,6 +149,10 @@ class Game:
     attack_dice: int = 0
     #: (event seed, die sides) → the event's secret round time in minutes (Doomtown), or None.
     secret_time: Callable[[str, int], int] | None = None
+    #: (player, season or None) → the player's age division (Pokémon TOP 3.1.1), or None: no divisions.
+    player_division: Callable[[Player, int | None], str] | None = None
+    #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.
+    form_pods: Callable[[Event, int, Sequence[str], Sequence[str], int], list[list[str]]] | None = None
 
     def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset configured by an event's settings."""

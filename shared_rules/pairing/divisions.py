@@ -24,11 +24,11 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Player
-from ..games.pokemon.ruleset import player_division
+from ..games import game_of
 from ..seeded import Rng
 from ..structures.flights import assign_late_player_flight, flight_sizes
 
-__all__ = ["DIVISION_ORDER", "AGE_SEPARATED_MINIMUM", "division_of", "division_mode", "division_pools",
+__all__ = ["DIVISION_ORDER", "AGE_SEPARATED_MINIMUM", "divisions_of", "division_mode", "division_pools",
            "division_scores", "assign_flights"]
 
 #: Age order used for the Age-Modified number line (Pokémon TOP 3.1.1).
@@ -37,9 +37,15 @@ DIVISION_ORDER: tuple[str, ...] = ("junior", "senior", "masters")
 AGE_SEPARATED_MINIMUM = 6
 
 
-def division_of(player: Player, season: Any) -> str:
-    """The player's division: ``division`` field, else birth year and ``settings.season`` (RULES.md Decision)."""
-    return player_division(player, season if isinstance(season, int) and not isinstance(season, bool) else None)
+def divisions_of(event: Event) -> dict[str, str]:
+    """Every player's division under the game's rule (Pokémon: the ``division`` field, else birth year and
+    ``settings.season``, RULES.md Decision); RulesError for a game without age divisions."""
+    rule = game_of(event.ruleset).player_division
+    if rule is None:
+        raise RulesError(f"ruleset: {event.ruleset} has no age divisions")
+    season = event.settings.get("season")
+    season = season if isinstance(season, int) and not isinstance(season, bool) else None
+    return {p.id: rule(p, season) for p in event.players}
 
 
 def division_mode(divisions: Mapping[str, str]) -> str:

@@ -33,8 +33,7 @@ from ..standings import compute_standings
 from ..structures import day_two_qualifiers as qualifiers_of
 from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
-from .divisions import assign_flights, division_mode, division_of, division_pools
-from .pods import form_pods
+from .divisions import assign_flights, division_mode, division_pools, divisions_of
 from .policies import PairingPolicy, policy_for
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
 from .tables import fixed_table_of, number_tables
@@ -259,8 +258,7 @@ def _divisions(event: Event, policy: PairingPolicy) -> dict[str, str]:
     """Each player's Pokémon age division (TOP 3.1.1), or {} where the ruleset has none."""
     if not policy.divisions:
         return {}
-    season = event.settings.get("season")
-    return {p.id: division_of(p, season) for p in event.players}
+    return divisions_of(event)
 
 
 def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, str]:
@@ -324,6 +322,9 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
 
     if policy.pod_rounds:
         ranking = ranking if ranking is not None else _ranking(event, ruleset)
+        form_pods = game_of(event.ruleset).form_pods
+        if form_pods is None:
+            raise RulesError(f"ruleset: {event.ruleset} does not play in pods")
         pods = form_pods(event, number, present, ranking, policy.pod_rounds)
         order: dict[str, Any] = {pid: -i for i, pod in enumerate(pods) for pid in pod}
         return _assemble(number, state.stage, [(tuple(p), None) for p in pods], order, {}, players, warnings)

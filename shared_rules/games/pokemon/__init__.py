@@ -54,6 +54,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         structure=fixed_structure(ruleset_id, build),
         division_structures=divisions,
         day_two_qualifiers=structures.day_two_qualifiers,
+        player_division=ruleset.player_division,
         penalties=GENERIC_PENALTIES,
         # Pokémon TOP 3.2: a best-of-three match may be played in any round.
         result_form=ResultForm(best_of_three="always"),

@@ -3,7 +3,7 @@
 ===============================================  ====================================================
 Document section                                 Implemented in
 ===============================================  ====================================================
-7.2, 7.6 pods (4-8, kept five rounds)            ``GAMES[...].pairing`` (below), :mod:`shared_rules.pairing.pods`
+7.2, 7.6 pods (4-8, kept five rounds)            ``GAMES[...].pairing`` (below), :mod:`.pods`
 Outcomes, pod scores, tiebreakers                ``ruleset.OUTCOMES``, :mod:`.standings`
 Section 2 structure (at least 5 rounds)          :mod:`shared_rules.games.startrek.structures`
 No elimination bracket (pods)                    ``GAMES[...].no_bracket`` (below)
@@ -21,6 +21,7 @@ from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
 from ..startrek import PENALTIES, structures
 from . import (
+    pods,
     ruleset,
     standings,  # noqa: F401  (registers the game's tiebreaker metrics)
 )
@@ -41,4 +42,5 @@ GAMES: Mapping[str, Game] = MappingProxyType({"tribbles": Game(
     penalties=PENALTIES,
     # Star Trek OP Guide 7.2: each player's points this round in the pod.
     result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
+    form_pods=pods.form_pods,
 )})

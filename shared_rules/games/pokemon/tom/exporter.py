@@ -140,10 +140,10 @@ from typing import Any
 from ....errors import DocumentError, RulesError
 from ....event.document import dump_event, load_event
 from ....event.model import Event
-from ....pairing.divisions import division_of
 from ....pairing.whole_event import next_round
 from ....standings import compute_standings
 from ....structures import suggest_structure
+from ..ruleset import player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
 __all__ = ["to_tdf", "GAMETYPES", "OUTCOME_CODES"]
@@ -245,7 +245,7 @@ class _Doc:
             _xml_text(player.id, f"players[{i}].id")
             _xml_text(player.name, f"players[{i}].name")
         _xml_text(self.event.name, "name")
-        self.division = {p.id: division_of(p, self.season) for p in self.event.players}
+        self.division = {p.id: player_division(p, self.season) for p in self.event.players}
         self.start_date = self._start_date()
         self.stamp = f"{_tom_date(self.start_date)} 00:00:00" if self.start_date else ""
         self.finals = self._finals()

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..event.model import Event
-from ..games.startrek.structures import tribbles_pods
-from ..games.tribbles.ruleset import SMALLEST_POD
-from ..seeded import Rng
+from ...event.model import Event
+from ...seeded import Rng
+from ..startrek.structures import tribbles_pods
+from .ruleset import SMALLEST_POD
 
 __all__ = ["ROUNDS_PER_POD", "block_starts", "form_pods"]
 
