@@ -42,8 +42,7 @@ from typing import Any
 
 from ..games import game_of
 
-__all__ = ["PairingPolicy", "policy_for", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES", "SWISS_CRITERIA",
-           "STARTREK_CRITERIA"]
+__all__ = ["PairingPolicy", "policy_for", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES", "SWISS_CRITERIA"]
 
 #: How round 1 is paired.
 ROUND_ONE = ("random", "scorecards", "pods")
@@ -54,11 +53,6 @@ REMATCH_SCOPES = ("stage", "swiss", "event")
 #: The usual pairing objective, most important first.
 SWISS_CRITERIA: tuple[str, ...] = ("no rematch", "no second bye", "the bye rule's preference", "equal points",
                                    "similar points")
-# Star Trek OP Guide 7.6, criteria 1-5 (4 read with 7.6's bye paragraph: see the module docstring).
-STARTREK_CRITERIA: tuple[str, ...] = (
-    "1 no duplicate opponent", "4 maximum one bye per player (else both players get byes)",
-    "the bye to the lowest VP total", "2 victory point totals match", "3 victory point totals are similar",
-    "earned-bye players against the highest VP total", "5 ability to pair future rounds")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

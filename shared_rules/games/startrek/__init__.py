@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...brackets.rules import MCINTYRE, BracketRules
-from ...pairing.policies import STARTREK_CRITERIA, PairingPolicy
+from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
 from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
 from . import (
@@ -35,6 +35,11 @@ from . import (
 
 __all__ = ["PAIRING", "BRACKETS", "PENALTIES", "SCORES", "GAMES"]
 
+# Star Trek OP Guide 7.6, criteria 1-5 (4 read with 7.6's bye paragraph: see shared_rules.pairing.policies).
+STARTREK_CRITERIA: tuple[str, ...] = (
+    "1 no duplicate opponent", "4 maximum one bye per player (else both players get byes)",
+    "the bye to the lowest VP total", "2 victory point totals match", "3 victory point totals are similar",
+    "earned-bye players against the highest VP total", "5 ability to pair future rounds")
 # Star Trek OP Guide 7.2 (scorecards), 7.5.1 (byes), 7.6 (later rounds), 13.4 (delayed results).
 PAIRING = PairingPolicy(ruleset="startrek-1e", round_one="scorecards", bye_rule="lowest-points-random",
                         rematch_scope="event", earned_bye_outcome="earned-bye", rematch_fallback="both-byes",
