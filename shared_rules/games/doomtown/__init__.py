@@ -34,8 +34,9 @@ from . import (
 __all__ = ["BRACKETS", "GAMES"]
 
 # Doomtown Floor Rules 5.B (bracket, byes to the next power of two), 3.G (drop after a cut: the
-# opponent gets a bye, no replacement), 5.C (the Top 2 of an Official roundup is best-of-3).
-BRACKETS = BracketRules(ruleset="doomtown", final_best_of=3, source="Doomtown Floor Rules 3.G, 5.B, 5.C")
+# opponent gets a bye, no replacement), 5.C (the Top 2 is best-of-3: ruleset.TOP_2_BEST_OF).
+BRACKETS = BracketRules(ruleset="doomtown", final_best_of=ruleset.TOP_2_BEST_OF,
+                        source="Doomtown Floor Rules 3.G, 5.B, 5.C")
 
 
 def _time_called(args: Mapping[str, Any]) -> Any:

@@ -47,7 +47,7 @@ from ...seeded import Rng
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
 
-__all__ = ["OUTCOMES", "TIEBREAKERS", "POLICIES", "TIME_LIMITS", "REPORTED", "build", "secret_d6"]
+__all__ = ["OUTCOMES", "TIEBREAKERS", "TOP_2_BEST_OF", "POLICIES", "TIME_LIMITS", "REPORTED", "build", "secret_d6"]
 
 DOCUMENT = "Doomtown Floor Rules 1.2"
 
@@ -87,6 +87,10 @@ def secret_d6(seed: str, sides: int = 6) -> int:
     return 1 + Rng(seed, "doomtown", "secret-d6").below(sides)
 
 
+# Doomtown Floor Rules 5.C: "the Top 2 of an Official roundup is a best-of-3 match" (the bracket's final,
+# the policy text and the structure notes all read it from here).
+TOP_2_BEST_OF = 3
+
 POLICIES: Mapping[str, Policy] = MappingProxyType({
     "unreported-result": Policy("a result not reported inside the report window is a double loss (loss, loss)",
                                 "Doomtown Floor Rules 3.D, 5.C"),
@@ -109,7 +113,8 @@ POLICIES: Mapping[str, Policy] = MappingProxyType({
                          "conceding; no concession for a reward", "Doomtown Floor Rules 3.C"),
     "cut-untimed": Policy("elimination rounds may be run with no time limit (announced before they start, then "
                           "kept); advised for the Top 2", "Doomtown Floor Rules 3.E, 5.C"),
-    "top-2-best-of-3": Policy("the Top 2 of an Official roundup is a best-of-3 match", "Doomtown Floor Rules 5.C"),
+    f"top-2-best-of-{TOP_2_BEST_OF}": Policy(f"the Top 2 of an Official roundup is a best-of-{TOP_2_BEST_OF} match",
+                                            "Doomtown Floor Rules 5.C"),
     "rounds-fixed": Policy("the number of rounds is announced by round 1 and cannot change",
                            "Doomtown Floor Rules 5.B"),
 })

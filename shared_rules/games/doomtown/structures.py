@@ -11,6 +11,7 @@ Readings:
 from __future__ import annotations
 
 from ...structures._model import Elimination, Structure, elimination_rounds, require_players, row_for
+from .ruleset import TOP_2_BEST_OF
 
 __all__ = ["NAMES", "TABLE", "MINIMUM_PLAYERS", "structure"]
 
@@ -44,7 +45,8 @@ def structure(players: int, name: str) -> Structure:
         "5.B: players who drop before round 1 do not count; rounds cannot change once announced",
         "5.B: Organized Play Season roundups may substitute a Top X for the listed cut",
         "5.B: cut bracket padded with byes to a power of two, 1 v lowest, kept so every round",
-        "3.E/5.C: cut rounds may be untimed (expected for the Top 2); Top 2 best-of-3 in Official roundups",
+        f"3.E/5.C: cut rounds may be untimed (expected for the Top 2); Top 2 best-of-{TOP_2_BEST_OF} in Official "
+        "roundups",
     ]
     if players < OFFICIAL_MINIMUM_PLAYERS:
         notes.append(
@@ -61,6 +63,6 @@ def structure(players: int, name: str) -> Structure:
         cut=cut,
         minimum_players=MINIMUM_PLAYERS,
         source="Doomtown Floor Rules 5.B",
-        elimination=Elimination(rounds=elimination_rounds(cut), best_of=1, final_best_of=3),
+        elimination=Elimination(rounds=elimination_rounds(cut), best_of=1, final_best_of=TOP_2_BEST_OF),
         notes=tuple(notes),
     )
