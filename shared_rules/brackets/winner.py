@@ -5,14 +5,16 @@ tie to the higher seed). Needs no standings, so the standings engine places a cu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
 from .matchplay import match_winner_from_games
-from .rules import BracketRules, bracket_rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import BracketRules
 
 __all__ = ["elimination_rounds_of", "match_winner", "seed_map", "results_of", "higher_seed"]
 
@@ -57,7 +59,12 @@ def higher_seed(players: Sequence[str], seeds: dict[str, int]) -> str:
 def match_winner(event: Event, match: Match, *, best_of: int | None = None, rules: BracketRules | None = None,
                  ruleset: Ruleset | None = None) -> tuple[bool, str | None]:
     """``(decided, winner)`` of one elimination match; ``winner`` is ``None`` when nobody advances."""
-    rules = rules or bracket_rules(event.ruleset, event.settings)
+    if rules is None:
+        # Not a cycle: the bracket rules load the game's declarations, which standings of an event
+        # without a cut never need (the command line's start-up time).
+        from .rules import bracket_rules
+
+        rules = bracket_rules(event.ruleset, event.settings)
     if match.extra.get("dropped") is True:
         return True, None
     result = results_of(event, ruleset)

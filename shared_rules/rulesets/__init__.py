@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..games import RULESET_IDS, game_of
+from ..games import RULESET_IDS, ruleset_of
 from .base import Outcome, Policy, Ruleset
 
 __all__ = ["RULESET_IDS", "Outcome", "Policy", "Ruleset", "get_ruleset"]
@@ -24,4 +24,4 @@ def get_ruleset(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> R
     ...
     shared_rules.errors.DocumentError: ruleset: 'chess' is not a ruleset (use pokemon-tcg, pokemon-vg, doomtown, shatterpoint, agot, startrek-1e, startrek-2e, tribbles, custom)
     """
-    return game_of(ruleset_id).ruleset(settings)
+    return ruleset_of(ruleset_id, dict(settings or {}))

@@ -5,9 +5,9 @@ Document section                            Implemented in
 ==========================================  =========================================================
 Scoring, byes, outcomes and points          ``ruleset.OUTCOMES``, ``ruleset.POLICIES``
 Tiebreakers (strength of schedule, H2H)     ``ruleset.TIEBREAKERS``, :mod:`.standings`
-Swiss Rounds (pairing, no rematch)          ``GAMES[...].pairing`` (below)
+Swiss Rounds (pairing, no rematch)          ``game.GAMES[...].pairing``
 Structures (basic, advanced)                :mod:`.structures`
-Single Elimination Rounds (game numbers)    ``BRACKETS`` (below)
+Single Elimination Rounds (game numbers)    ``game.BRACKETS``
 Time called (most power)                    :mod:`.game_end`
 Penalties (generic)                         :data:`shared_rules.games.base.GENERIC_PENALTIES`
 ==========================================  =========================================================
@@ -15,40 +15,7 @@ Penalties (generic)                         :data:`shared_rules.games.base.GENER
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
+# Importing the game's standings registers its tiebreaker metrics with the ranking engine.
+from . import ruleset, standings
 
-from ...brackets.rules import GAME_NUMBERS, BracketRules
-from ...pairing.policies import PairingPolicy
-from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
-from . import (
-    game_end,
-    ruleset,
-    standings,  # noqa: F401  (registers the game's tiebreaker metrics)
-    structures,
-)
-
-__all__ = ["BRACKETS", "GAMES"]
-
-# AGoT Tournament Regulations, Single Elimination Rounds: game numbers, untimed final.
-BRACKETS = BracketRules(ruleset="agot", scheme=GAME_NUMBERS, start="agot-random",
-                        source="AGoT Tournament Regulations, Single Elimination Rounds")
-
-
-def _time_called(args: Mapping[str, Any]) -> Any:
-    return game_end.time_called(args["power"])
-
-
-GAMES: Mapping[str, Game] = MappingProxyType({"agot": Game(
-    id="agot",
-    build=lambda settings: ruleset.build("agot", settings),
-    # AGoT Tournament Regulations, Swiss Rounds.
-    pairing=PairingPolicy(ruleset="agot", source="AGoT Tournament Regulations, Swiss Rounds"),
-    brackets=BRACKETS,
-    structure_names=structures.NAMES,
-    structure=fixed_structure("agot", structures.structure),
-    time_called=TimeCalled(decide=_time_called, inputs=("power",)),
-    penalties=GENERIC_PENALTIES,
-    result_form=ResultForm(),
-)})
+__all__ = ["ruleset", "standings"]

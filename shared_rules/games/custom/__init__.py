@@ -5,33 +5,15 @@ Setting                                    Implemented in
 =========================================  ==========================================================
 ``settings.points`` (outcomes, points)     :func:`.ruleset.build`
 ``settings.tiebreakers`` (metric keys)     :func:`.ruleset.build`
-Pairing (random, bye to the lowest)        ``GAMES[...].pairing`` (below)
+Pairing (random, bye to the lowest)        ``game.GAMES[...].pairing``
 ``settings.rounds`` / ``cut`` (structure)  :mod:`.structures`
-Bracket (standard)                         ``GAMES[...].brackets`` (below)
+Bracket (standard)                         ``game.GAMES[...].brackets``
 Penalties (generic)                        :data:`shared_rules.games.base.GENERIC_PENALTIES`
 =========================================  ==========================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+from . import ruleset
 
-from ...brackets.rules import BracketRules
-from ...pairing.policies import PairingPolicy
-from ..base import GENERIC_PENALTIES, Game, ResultForm
-from . import ruleset, structures
-
-__all__ = ["GAMES"]
-
-GAMES: Mapping[str, Game] = MappingProxyType({"custom": Game(
-    id="custom",
-    build=lambda settings: ruleset.build("custom", settings),
-    # House rules: the bye exists when settings.points names it.
-    pairing=PairingPolicy(ruleset="custom", source="custom ruleset (house rules)", bye_from_points=True),
-    brackets=BracketRules(ruleset="custom", source="custom"),
-    structure_names=structures.NAMES,
-    structure=structures.structure,
-    penalties=GENERIC_PENALTIES,
-    result_form=ResultForm(),
-)})
+__all__ = ["ruleset"]

@@ -3,44 +3,18 @@
 ===============================================  ====================================================
 Document section                                 Implemented in
 ===============================================  ====================================================
-7.2, 7.6 pods (4-8, kept five rounds)            ``GAMES[...].pairing`` (below), :mod:`.pods`
+7.2, 7.6 pods (4-8, kept five rounds)            ``game.GAMES[...].pairing``, :mod:`.pods`
 Outcomes, pod scores, tiebreakers                ``ruleset.OUTCOMES``, :mod:`.standings`
 Section 2 structure (at least 5 rounds)          :mod:`shared_rules.games.startrek.structures`
-No elimination bracket (pods)                    ``GAMES[...].no_bracket`` (below)
+No elimination bracket (pods)                    ``game.GAMES[...].no_bracket``
 Ratings (8, 11)                                  :mod:`shared_rules.games.startrek.ratings`
-Appendix B penalties                             :data:`shared_rules.games.startrek.PENALTIES`
+Appendix B penalties                             :data:`shared_rules.games.startrek.game.PENALTIES`
 ===============================================  ====================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+# Importing the game's standings registers its tiebreaker metrics with the ranking engine.
+from . import ruleset, standings
 
-from ...pairing.policies import PairingPolicy
-from ..base import Game, ResultForm, fixed_structure
-from ..startrek import PENALTIES, structures
-from . import (
-    pods,
-    ruleset,
-    standings,  # noqa: F401  (registers the game's tiebreaker metrics)
-)
-
-__all__ = ["GAMES"]
-
-
-GAMES: Mapping[str, Game] = MappingProxyType({"tribbles": Game(
-    id="tribbles",
-    build=lambda settings: ruleset.build("tribbles", settings),
-    # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
-    pairing=PairingPolicy(ruleset="tribbles", round_one="pods", bye_rule="none", rematch_scope="event",
-                          bye_outcome=None, pod_rounds=5, source="Star Trek OP Guide 7.2, 7.6"),
-    brackets=None,
-    no_bracket="pods, Star Trek OP Guide 7.6",
-    structure_names=structures.TRIBBLES_NAMES,
-    structure=fixed_structure("tribbles", lambda n, name: structures.structure("tribbles", n, name)),
-    penalties=PENALTIES,
-    # Star Trek OP Guide 7.2: each player's points this round in the pod.
-    result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
-    form_pods=pods.form_pods,
-)})
+__all__ = ["ruleset", "standings"]
