@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ..seeded import Rng
 from .blossom import max_weight_matching
 from .divisions import division_scores
-from .matching import Entrant, pair_players
+from .matching import Entrant, match_even, pair_players
 
 __all__ = ["pair_age_modified"]
 
@@ -182,6 +182,4 @@ def _line(ids: list[str], points: Mapping[str, int], divisions: Mapping[str, str
           opponents: Mapping[str, frozenset[str]], rng: Callable[[], Rng],
           secondary: Callable[[str, str], int] | None, allow_rematch: bool) -> tuple[list[Pair], list[str]]:
     """A large pool the decomposition could not settle: divisions far apart on one number line."""
-    from .swiss import match_even
-
     return match_even(ids, division_scores(dict(points), divisions), opponents, rng(), secondary, allow_rematch)

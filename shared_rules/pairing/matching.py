@@ -99,7 +99,7 @@ from ..errors import RulesError
 from ..seeded import Rng
 from .blossom import max_weight_matching
 
-__all__ = ["Entrant", "Pairing", "pair_players", "total_squared_difference"]
+__all__ = ["Entrant", "Pairing", "match_even", "pair_players", "total_squared_difference"]
 
 Score = int | float | Fraction
 
@@ -673,3 +673,18 @@ def _to_pairing(problem: _Problem, mate: list[int]) -> Pairing:
         else:
             pairs.append((a, b))
     return Pairing(pairs=tuple(pairs), bye=bye, unpaired=tuple(unpaired))
+
+
+def match_even(ids: Sequence[str], scores: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
+               rng: Rng, secondary: Callable[[str, str], int] | None = None,
+               allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pairs and players left unpaired (only rematches left for them), from the matching core."""
+    members = set(ids)
+    forbidden: list[tuple[str, str]] = []
+    if not allow_rematch:
+        for pid in ids:
+            forbidden.extend((pid, o) for o in opponents.get(pid, ()) if o in members and pid < o)
+    pairing = pair_players([Entrant(pid, scores[pid]) for pid in sorted(ids)], rng=rng, forbidden=forbidden,
+                           allow_bye=False, extra_cost=secondary, allow_unpaired=True)
+    left = list(pairing.unpaired) + ([pairing.bye] if pairing.bye else [])
+    return list(pairing.pairs), sorted(left)

@@ -32,7 +32,7 @@ from ..seeded import Rng
 from . import lookahead
 from .age_modified import pair_age_modified
 from .byes import bye_order
-from .matching import Entrant, pair_players, total_squared_difference
+from .matching import Entrant, match_even, pair_players, total_squared_difference
 from .policies import PairingPolicy
 
 __all__ = ["PoolInput", "PoolResult", "pair_pool", "pair_round_one", "integer_points", "match_even"]
@@ -88,21 +88,6 @@ def integer_points(points: Mapping[str, float]) -> dict[str, int]:
     for f in fractions.values():
         scale = lcm(scale, f.denominator)
     return {pid: int(f * scale) for pid, f in fractions.items()}
-
-
-def match_even(ids: Sequence[str], scores: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
-               rng: Rng, secondary: Callable[[str, str], int] | None = None,
-               allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
-    """Pairs and players left unpaired (only rematches left for them), from the matching core."""
-    members = set(ids)
-    forbidden: list[tuple[str, str]] = []
-    if not allow_rematch:
-        for pid in ids:
-            forbidden.extend((pid, o) for o in opponents.get(pid, ()) if o in members and pid < o)
-    pairing = pair_players([Entrant(pid, scores[pid]) for pid in sorted(ids)], rng=rng, forbidden=forbidden,
-                           allow_bye=False, extra_cost=secondary, allow_unpaired=True)
-    left = list(pairing.unpaired) + ([pairing.bye] if pairing.bye else [])
-    return list(pairing.pairs), sorted(left)
 
 
 def pair_round_one(ids: Sequence[str], policy: PairingPolicy, seed: str, *context: object) -> PoolResult:
