@@ -18,20 +18,34 @@ DEBIAN_PACKAGES := chromium postgresql nginx
 PIP_STAMP := $(VENV)/.topcut-installed
 NPM_STAMP := node_modules/.topcut-installed
 
-.PHONY: run test check-js install build debian-packages
+.PHONY: run test check check-python check-js install build debian-packages
 .DEFAULT_GOAL := run
 
 # HTTP on this laptop, HTTPS on the hall network (HALL=0: HTTP only); see README "Hall network".
 run: install build
 	HOST=$(HOST) PORT=$(PORT) HALL_PORT=$(HALL_PORT) HALL=$(HALL) $(VPY) -m backend.serve
 
-# The shared_rules suite inside Pyodide first, pytest last, so that pytest's
-# summary closes the output; both always run, and either failing fails.
-test: debian-packages install build check-js
+# Every check always runs and any failing fails make test: the code checks (ruff, mypy, ESLint, the
+# JavaScript unit tests), the shared_rules suite inside Pyodide, then pytest last, so that pytest's
+# summary closes the output.
+test: debian-packages install build
 	@status=0; \
+	$(MAKE) --no-print-directory check || status=1; \
 	node tests/pyodide/run_rules.mjs || status=1; \
 	$(VPY) -m pytest || status=1; \
 	exit $$status
+
+# The code checks alone (what the pre-commit hooks run): both halves always run.
+check: install
+	@status=0; \
+	$(MAKE) --no-print-directory check-python || status=1; \
+	$(MAKE) --no-print-directory check-js || status=1; \
+	exit $$status
+
+# Lint and type checks of the Python code (configured in pyproject.toml: ruff, mypy strict on shared_rules).
+check-python: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 # The JavaScript: ESLint, then the Node unit tests (tests/js/); npm ci installs both (devDependencies).
 check-js: $(NPM_STAMP)

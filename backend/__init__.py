@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask, request
 
@@ -90,8 +91,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             return error_response(400, "invalid-text", "the URL must not contain NUL characters")
         return None
 
-    from backend import events, hall, invitations, leagues, openapi, players, public, shell, sync, tokens
-    from backend import people, ratings
+    from backend import (
+        events,
+        hall,
+        invitations,
+        leagues,
+        openapi,
+        people,
+        players,
+        public,
+        ratings,
+        shell,
+        sync,
+        tokens,
+    )
 
     app.register_blueprint(shell.bp)
     for module in (events, sync, invitations, tokens, players, public, hall, openapi, leagues):

@@ -14,11 +14,26 @@ from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
 from backend.limits import create_limit
+from backend.models import (
+    Device,
+    Event,
+    Invitation,
+    Operation,
+    PushOutbox,
+    PushSubscription,
+    RosterLink,
+    Token,
+    now_ms,
+)
 from backend.roster_links import auto_link
-from backend.models import (Device, Event, Invitation, Operation, PushOutbox, PushSubscription, RosterLink, Token,
-                            now_ms)
-from backend.schemas import (CreateEventResponseSchema, CreateEventSchema, DeleteEventResponseSchema, DeleteEventSchema,
-                             EventSummarySchema, ExportResponseSchema, StateResponseSchema)
+from backend.schemas import (
+    CreateEventResponseSchema,
+    CreateEventSchema,
+    DeleteEventResponseSchema,
+    DeleteEventSchema,
+    EventSummarySchema,
+    StateResponseSchema,
+)
 from shared_rules.errors import DocumentError, RulesError
 from shared_rules.state import WITHHELD_PREFIX, apply, from_event_document, initial_state, to_event_document
 

@@ -113,7 +113,7 @@ def _certificate_authority(directory: Path) -> tuple[x509.Certificate, ec.Ellipt
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Topcut"),
                       x509.NameAttribute(NameOID.COMMON_NAME, f"Topcut hall CA ({socket.gethostname()[:40]})")])
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     ca = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
           .serial_number(x509.random_serial_number())
           .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=_CA_DAYS))
@@ -135,7 +135,7 @@ def _covers(cert: x509.Certificate, names: list[str], addresses: list[str]) -> b
         return False
     has_names = set(san.get_values_for_type(x509.DNSName))
     has_ips = {str(ip) for ip in san.get_values_for_type(x509.IPAddress)}
-    fresh = cert.not_valid_after_utc - dt.datetime.now(dt.timezone.utc) > _RENEW_BEFORE
+    fresh = cert.not_valid_after_utc - dt.datetime.now(dt.UTC) > _RENEW_BEFORE
     return fresh and set(names) <= has_names and set(addresses) <= has_ips
 
 
@@ -153,7 +153,7 @@ def ensure_certificates(directory: str | Path, extra_addresses: list[str] | None
         if current.issuer == ca.subject and _covers(current, names, addresses):
             return tls
     key = ec.generate_private_key(ec.SECP256R1())
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     san = [x509.DNSName(n) for n in names] + [x509.IPAddress(ipaddress.ip_address(a)) for a in addresses]
     cert = (x509.CertificateBuilder()
             .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host[:64] or "topcut")]))

@@ -6,18 +6,17 @@ import io
 from urllib.parse import quote
 
 import segno
-from flask import Blueprint, request
+from flask import Blueprint
 from sqlalchemy import update
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret, new_code, new_id, new_token, normalise_code, token_lifetime_s
+from backend.auth import authenticate, hash_secret, new_code, new_id, new_token, normalise_code, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
+from backend.hall import public_origin
 from backend.ledger import lock_event
 from backend.limits import redeem_limit
-from backend.auth import authenticate
 from backend.models import Event, Invitation, now_ms
-from backend.hall import public_origin
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
 bp = Blueprint("invitations", __name__, url_prefix="/api")

@@ -12,10 +12,10 @@ as creating an event answers an organizer token. With it the director
 * enters and removes bonus points (OP Guide 12.5), kept out of season and lifetime totals.
 
 The league table (``GET /api/leagues/<id>/table``) is public, like an event's public standings: it is
-``shared_rules.leagues.league_table`` of the league document and its events' current documents, cached
+``shared_rules.games.startrek.leagues.league_table`` of the league document and its events' current documents, cached
 per process under the league's version and the events' head sequence numbers.
 
-Every change is checked whole by ``shared_rules.leagues.load_league`` before it is written: a bad
+Every change is checked whole by ``shared_rules.games.startrek.leagues.load_league`` before it is written: a bad
 request names the field and changes nothing.
 """
 
@@ -37,11 +37,19 @@ from backend.auth import hash_secret, new_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import cache_key, dumps, event_state
-from backend.limits import DEFAULTS as LIMIT_DEFAULTS, limiter
+from backend.limits import DEFAULTS as LIMIT_DEFAULTS
+from backend.limits import limiter
 from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
+from backend.schemas import (
+    AddLeagueEventSchema,
+    BonusInSchema,
+    CreateLeagueSchema,
+    LeagueGrantSchema,
+    LeagueSchema,
+    LeagueTableSchema,
+    UpdateLeagueSchema,
+)
 from backend.schemas.leagues import SPRINTS
-from backend.schemas import (AddLeagueEventSchema, BonusInSchema, CreateLeagueSchema, LeagueGrantSchema,
-                             LeagueSchema, LeagueTableSchema, UpdateLeagueSchema)
 from shared_rules.errors import DocumentError, RulesError
 
 bp = Blueprint("leagues", __name__, url_prefix="/api/leagues")
@@ -195,7 +203,7 @@ def _bonus_entry(bonus_id: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def _check(document: dict[str, Any]) -> None:
     """Refuse a league document the rules refuse (422 naming the field); nothing is written then."""
-    from shared_rules.leagues import load_league
+    from shared_rules.games.startrek.leagues import load_league
 
     try:
         load_league(document)
@@ -283,7 +291,7 @@ def _event_document(event: Event) -> dict[str, Any] | None:
 def event_persons(event: Event) -> dict[str, str]:
     """The event's persons as the league names them (``rating_id``, else the player id) -> name."""
     from shared_rules.event import load_event
-    from shared_rules.ratings.games import identities
+    from shared_rules.games.startrek.ratings.games import identities
     from shared_rules.state import to_event_document
 
     _, state = event_state(event)
@@ -297,7 +305,7 @@ def _playable_bonus(bonus: list[dict[str, Any]], documents: dict[str, Any],
                     problems: list[dict[str, str]]) -> list[dict[str, Any]]:
     """The bonus entries whose person played the event as it stands (a player's rating_id edited since the
     entry was made, or the event deleted, leaves it out: reported in ``problems``, the table still served)."""
-    from shared_rules.ratings.games import identities
+    from shared_rules.games.startrek.ratings.games import identities
 
     persons = {eid: set(identities(event).values()) for eid, event in documents.items()}
     kept = []
@@ -312,7 +320,7 @@ def _playable_bonus(bonus: list[dict[str, Any]], documents: dict[str, Any],
 
 def compute_table(league: League) -> dict[str, Any]:
     """The league table of the league as it is now (cached under its version and its events' heads)."""
-    from shared_rules.leagues import league_table, load_league
+    from shared_rules.games.startrek.leagues import league_table, load_league
 
     rows = _league_events(league.id)
     events = _events_of(rows)

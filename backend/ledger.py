@@ -21,13 +21,14 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import func, insert, or_, select, update
 
-from backend.auth import Principal, new_code, hash_secret, new_id
+from backend.auth import Principal, hash_secret, new_code, new_id
 from backend.claims import seal
 from backend.db import begin_write, db
 from backend.errors import ApiError
@@ -35,8 +36,18 @@ from backend.models import Device, Event, Invitation, Operation, Token, now_ms
 from backend.push import on_ops_accepted
 from backend.roster_links import auto_link, unlink_removed
 from shared_rules.errors import RulesError
-from shared_rules.state import (ALLOWED, WITHHELD_PREFIX, OperationRejected, apply, apply_in_place, cap_problem,
-                                from_event_document, initial_state, replay, secret_time_sides)
+from shared_rules.state import (
+    ALLOWED,
+    WITHHELD_PREFIX,
+    OperationRejected,
+    apply,
+    apply_in_place,
+    cap_problem,
+    from_event_document,
+    initial_state,
+    replay,
+    secret_time_sides,
+)
 from shared_rules.state.state import clone
 
 __all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",

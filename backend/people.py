@@ -30,9 +30,19 @@ from backend.ledger import event_state, lock_event
 from backend.limits import by_token, limiter
 from backend.models import Event, Person, RosterLink, Token, now_ms
 from backend.ratings import RATED_RULESETS, event_date, game_ratings, person_key
-from backend.schemas import (EventPeopleSchema, LinkRequestSchema, LinkSchema, MergeRequestSchema, MergeResponseSchema,
-                             PeopleListSchema, PeopleQuerySchema, PersonHistorySchema, PersonInSchema, PersonSchema,
-                             UnlinkSchema)
+from backend.schemas import (
+    EventPeopleSchema,
+    LinkRequestSchema,
+    LinkSchema,
+    MergeRequestSchema,
+    MergeResponseSchema,
+    PeopleListSchema,
+    PeopleQuerySchema,
+    PersonHistorySchema,
+    PersonInSchema,
+    PersonSchema,
+    UnlinkSchema,
+)
 
 __all__ = ["bp", "LINKERS", "name_key"]
 

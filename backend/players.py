@@ -14,8 +14,14 @@ from backend.errors import ApiError
 from backend.invitations import join_link, qr_svg
 from backend.ledger import CLAIM_READERS, create_claim, event_state, lock_event
 from backend.models import Event, Invitation, Token, now_ms
-from backend.schemas import (ClaimListSchema, ClaimQuerySchema, ClaimRevokedSchema, ClaimSchema, MeSchema,
-                             ReissueRequestSchema)
+from backend.schemas import (
+    ClaimListSchema,
+    ClaimQuerySchema,
+    ClaimRevokedSchema,
+    ClaimSchema,
+    MeSchema,
+    ReissueRequestSchema,
+)
 
 bp = Blueprint("players", __name__, url_prefix="/api/events")
 

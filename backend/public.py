@@ -12,7 +12,8 @@ from backend.ledger import event_state
 from backend.schemas import PairingsSchema, PublicSchema, StandingsSchema
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
-from shared_rules.standings import metric_labels, standings_json
+from shared_rules.rulesets import get_ruleset
+from shared_rules.standings import reported_labels, standings_json
 from shared_rules.state import to_event_document
 
 bp = Blueprint("public", __name__, url_prefix="/api/events")
@@ -46,6 +47,15 @@ def _standings(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]
         return [], f"standings unavailable ({type(exc).__name__})"
 
 
+def _tiebreaker_labels(state: dict[str, Any], names: list[str]) -> dict[str, str]:
+    """Headings for the standings' tiebreaker names, as the ruleset's document names them."""
+    try:
+        reported = get_ruleset(state["ruleset"], state["settings"]).reported if state["ruleset"] else ()
+    except RulesError:
+        reported = ()
+    return reported_labels(reported, names)
+
+
 def _tiebreaker_order(rows: list[dict[str, Any]]) -> list[str]:
     """The ruleset's tiebreakers in the document's order (JSON objects are sent with sorted keys)."""
     return list(rows[0].get("tiebreakers") or {}) if rows else []
@@ -66,7 +76,7 @@ def public(event_id: str):
     body, state = _pairings(event_id)
     body["standings"], body["note"] = _standings(state)
     body["tiebreakers"] = _tiebreaker_order(body["standings"])
-    body["tiebreaker_labels"] = metric_labels(body["tiebreakers"])
+    body["tiebreaker_labels"] = _tiebreaker_labels(state, body["tiebreakers"])
     return respond(PublicSchema(), body)
 
 

@@ -1,6 +1,6 @@
 """Star Trek ratings on the server: recomputed from every rated event it holds (Star Trek OP Guide 8, 11).
 
-``shared_rules.ratings.compute_ratings`` does the arithmetic; this module picks the events and says who is
+``shared_rules.games.startrek.ratings.compute_ratings`` does the arithmetic; this module picks the events and says who is
 who. Every Star Trek event of a game whose ``settings.rating`` makes it rated counts, oldest first (its
 ``settings.rating.date``, else ``settings.date``, else the day it was made). A roster entry linked to a person
 is rated as ``person:<id>``; an entry not linked but carrying ``rating_id`` as ``rating:<rating_id>``; any other
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, current_app
@@ -24,8 +24,8 @@ from backend.models import Event, Person, RosterLink
 from backend.schemas import RatingsListSchema, RatingsQuerySchema
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
-from shared_rules.ratings import compute_ratings, rating_of
-from shared_rules.ratings.rules import RULESETS as RATED_RULESETS
+from shared_rules.games.startrek.ratings import compute_ratings, rating_of
+from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
 from shared_rules.state import to_event_document
 
 __all__ = ["bp", "RATED_RULESETS", "event_date", "game_ratings", "person_key"]
@@ -48,7 +48,7 @@ def event_date(state: dict[str, Any], created_at: int) -> str:
     for value in (settings.get("date"), rating.get("date") if isinstance(rating, dict) else None):
         if isinstance(value, str) and _DATE.match(value):
             return value
-    return datetime.fromtimestamp(created_at / 1000, tz=timezone.utc).strftime("%Y-%m-%d")
+    return datetime.fromtimestamp(created_at / 1000, tz=UTC).strftime("%Y-%m-%d")
 
 
 def person_key(person_id: str) -> str:

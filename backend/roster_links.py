@@ -9,7 +9,8 @@ person, neither the entry nor the person being linked in the event already.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import delete, insert, or_, select
 

@@ -21,7 +21,7 @@ import random
 import sys
 import time
 import tracemalloc
-from typing import Callable
+from collections.abc import Callable
 
 from shared_rules.pairing import Entrant, pair_players, total_squared_difference
 from shared_rules.seeded import Rng

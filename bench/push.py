@@ -19,10 +19,10 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -119,7 +119,7 @@ def main() -> None:
         tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-push-"))
         try:
             with database(kind, tmp) as base_url:
-                for n, (count, latency) in enumerate((c, l) for c in args.players for l in args.latency_ms):
+                for n, (count, latency) in enumerate((c, ms) for c in args.players for ms in args.latency_ms):
                     url = base_url if kind == "postgresql" else f"sqlite:///{tmp / f'bench{n}.sqlite'}"
                     if kind == "postgresql":
                         url = _fresh_pg(base_url, f"bench{n}")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from shared_rules.event import load_event
-from shared_rules.ratings import compute_ratings
+from shared_rules.games.startrek.ratings import compute_ratings
 
 RESULTS = (("full-win", "full-loss", [100, 40]), ("modified-win", "modified-loss", [60, 35]),
            ("true-tie", "true-tie", [50, 50]))

@@ -134,9 +134,9 @@ def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: 
                 times = [_run_cli(path, env) for _ in range(repeat)]
                 row.update(whole_best_s=round(min(times), 3), whole_median_s=round(statistics.median(times), 3),
                            rss_mib=round(_cli_rss_mib(path, env), 1))
-            row.update(load_s=round(_best(lambda: cli._read_event(path), repeat), 3),
-                       rank_s=round(_best(lambda: standings_json(event), repeat), 3),
-                       out_s=round(_best(lambda: _cli_text(result), repeat), 3))
+            row.update(load_s=round(_best(lambda path=path: cli._read_event(path), repeat), 3),
+                       rank_s=round(_best(lambda event=event: standings_json(event), repeat), 3),
+                       out_s=round(_best(lambda result=result: _cli_text(result), repeat), 3))
             del event, result, text
             gc.collect()
             tracemalloc.start()

@@ -109,15 +109,18 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- derived numbers
 
 def standings(event_id: str) -> dict[str, Any]:
-    from shared_rules.standings import metric_labels, standings_json
+    from shared_rules.rulesets import get_ruleset
+    from shared_rules.standings import reported_labels, standings_json
 
     st = _current(event_id)
     if st["ruleset"] is None or not st["rounds"]:
         return {"standings": [], "note": "no rounds yet", "labels": {}}
     try:
-        out = standings_json(_event(st))
-        keys = list(out["standings"][0].get("tiebreakers") or {}) if out["standings"] else []
-        return {**out, "note": None, "labels": metric_labels(keys)}
+        event = _event(st)
+        out = standings_json(event)
+        names = list(out["standings"][0].get("tiebreakers") or {}) if out["standings"] else []
+        reported = get_ruleset(event.ruleset, event.settings).reported
+        return {**out, "note": None, "labels": reported_labels(reported, names)}
     except RulesError as exc:
         return {"standings": [], "note": f"standings unavailable: {exc}", "labels": {}}
 
@@ -219,14 +222,14 @@ def _fixed_table_warnings(event: Any, seats: list[tuple[int | None, Any]]) -> li
 
 def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None = None) -> list[str]:
     """What swapping ``a`` and ``b`` in a drafted round would break."""
-    from shared_rules.pairing.draft import _as_paired, swap_players
+    from shared_rules.pairing.draft import as_paired, swap_players
 
     st = _current(event_id)
     event = _event(st)
     rnd = next((r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)), None)
     if rnd is None:
         raise RulesError(f"round {number} is not paired")
-    swapped, warnings = swap_players(_as_paired(rnd), a, b, event)
+    swapped, warnings = swap_players(as_paired(rnd), a, b, event)
     before = set(_fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches]))
     after = _fixed_table_warnings(event, [(m.table, m.players) for m in swapped.matches])
     return warnings + [w for w in after if w not in before]
@@ -255,63 +258,17 @@ def rulesets() -> list[dict[str, Any]]:
 
 
 def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What a result form needs: outcomes (solo or not), endings, table sizes, time limits."""
-    from shared_rules.rulesets import get_ruleset
+    """What a result form needs: outcomes (solo or not), endings, table sizes, time limits, and the
+    game's UI descriptor (``ui``: result form, timer notes, round start, penalty form)."""
+    from shared_rules.games import game_of
 
-    rs = get_ruleset(ruleset, settings or {})
-    return {"id": rs.id, "title": rs.title, "document": rs.document,
+    game = game_of(ruleset)
+    rs = game.ruleset(settings or {})
+    return {"ui": game.ui(), "id": rs.id, "title": rs.title, "document": rs.document,
             "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo}
                          for o in rs.outcomes],
             "endings": list(rs.endings), "match_sizes": list(rs.match_sizes),
-            "time_limits": {str(k): v for k, v in rs.time_limits.items()}, "ui": _provisional_ui(rs.id)}
-
-
-# ---------------------------------------------------------------- PROVISIONAL: screen descriptors
-# Stands in for the "ui" the game objects of shared_rules describe (issue #14) until they do;
-# replaced by their data at merge. The shape is the one the PWA renders from (result form, timer,
-# round start, penalties).
-
-_LEVELS = [["0", "Level 0 \u2014 verbal warning"], ["1", "Level 1 \u2014 written warning"],
-           ["2", "Level 2 \u2014 turn loss"], ["3", "Level 3 \u2014 game loss"],
-           ["4", "Level 4 \u2014 disqualification"]]
-_LEVEL_PENALTIES = {"system": "levels", "choices": _LEVELS, "floor": ["0", "1"], "infraction_field": True,
-                    "hint": "Star Trek OP Guide Appendix B: a repeat of the same infraction is upgraded one level."}
-_GENERIC_PENALTIES = {"system": "kinds", "choices": [["warning", "Warning"], ["game-loss", "Game loss"],
-                                                     ["disqualification", "Disqualification"]],
-                      "floor": ["warning"], "infraction_field": False, "hint": None}
-_TREK_SCORES = {"legend": "Final scores", "min": None}
-_PROVISIONAL = {
-    "doomtown": {"time_called": {"inputs": ["control", "influence", "bullets"], "uses": None}},
-    "agot": {"time_called": {"inputs": ["power"], "uses": None}},
-    "shatterpoint": {
-        "stats": {"legend": "Struggle cards and wounds", "table_size": 2,
-                  "fields": [{"key": "struggle", "label": "Struggle cards", "max": 3},
-                             {"key": "wounds", "label": "Wounds", "max": None}]},
-        "time_called": {"inputs": [], "uses": "stats"},
-        "notes": [{"at_or_below_ms": 30 * 60 * 1000, "text": "Mission Critical"}],
-        "attack_dice": 5,
-        "penalties": {"system": "kinds", "choices": [["warning", "Warning"], ["ejection", "Ejection"]],
-                      "floor": ["warning"], "infraction_field": False, "hint": None}},
-    "startrek-1e": {"scores": _TREK_SCORES, "time_called": {"inputs": [], "uses": "scores"},
-                    "penalties": _LEVEL_PENALTIES},
-    "startrek-2e": {"scores": _TREK_SCORES,
-                    "time_called": {"inputs": ["planet_missions", "space_missions"], "uses": "scores"},
-                    "penalties": _LEVEL_PENALTIES},
-    "tribbles": {"scores": {"legend": "Pod scores (points this round)", "min": 0}, "penalties": _LEVEL_PENALTIES},
-}
-
-
-def _provisional_ui(ruleset_id: str) -> dict[str, Any]:
-    """PROVISIONAL: what the screens draw for a ruleset, until the game objects describe it."""
-    game = _PROVISIONAL.get(ruleset_id, {})
-    return json.loads(json.dumps({
-        "result": {"stats": game.get("stats"), "scores": game.get("scores"),
-                   "best_of_three": "always" if ruleset_id.startswith("pokemon") else "elimination",
-                   "time_called": game.get("time_called")},
-        "timer": {"notes": game.get("notes", [])},
-        "round_start": {"attack_dice": game.get("attack_dice", 0)},
-        "penalties": game.get("penalties", _GENERIC_PENALTIES),
-    }))
+            "time_limits": {str(k): v for k, v in rs.time_limits.items()}}
 
 
 def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
@@ -339,14 +296,13 @@ def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
 def secret_time(event_id: str) -> dict[str, Any]:
     """The event's secret time for staff screens: ``{sides, minutes}`` (minutes None: withheld; sides None:
     the ruleset has none). Doomtown Floor Rules 3.A: one d6 for the whole event, drawn from its seed."""
-    from shared_rules.rulesets.doomtown import secret_d6
-    from shared_rules.state import is_withheld, secret_time_sides
+    from shared_rules.state import is_withheld, secret_minutes, secret_time_sides
 
     st = _current(event_id)
     sides = secret_time_sides(st)
     if sides is None or is_withheld(st["seed"]):
         return {"sides": sides, "minutes": None}
-    return {"sides": sides, "minutes": secret_d6(st["seed"], sides)}
+    return {"sides": sides, "minutes": secret_minutes(st, sides)}
 
 
 def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -361,13 +317,14 @@ def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def round_minutes(dice_faces: list[str]) -> dict[str, Any]:
     """Shatterpoint: round length from the five attack dice, and when Mission Critical starts."""
-    from shared_rules import game_end as ge
+    from shared_rules.games.shatterpoint.game_end import mission_critical_minute
+    from shared_rules.games.shatterpoint.game_end import round_minutes as dice_minutes
 
     try:
-        minutes = ge.shatterpoint_round_minutes(dice_faces)
+        minutes = dice_minutes(dice_faces)
     except RulesError as exc:
         return {"error": str(exc)}
-    return {"minutes": minutes, "mission_critical_minute": ge.shatterpoint_mission_critical_minute(minutes)}
+    return {"minutes": minutes, "mission_critical_minute": mission_critical_minute(minutes)}
 
 
 def _round_payload(rnd: Any) -> list[dict[str, Any]]:
@@ -455,7 +412,7 @@ def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]],
     ``event_ids``: each document's event id when the documents carry none (an ``export`` of this device).
     """
     from shared_rules.event import load_event
-    from shared_rules.leagues import league_table, load_league
+    from shared_rules.games.startrek.leagues import league_table, load_league
 
     return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs], event_ids)
 
@@ -483,7 +440,7 @@ def csv_pairings(event_id: str, round: int, stage: str | None = None) -> str:  #
 
 def startrek_report(event_id: str) -> dict[str, Any]:
     """The Star Trek tournament report (OP Guide 8, Appendix A), with its plain-text page as ``text``."""
-    from shared_rules.exporters.startrek_report import report_text, tournament_report
+    from shared_rules.games.startrek.report import report_text, tournament_report
 
     report = tournament_report(_event(_current(event_id)))
     return {**report, "text": report_text(report)}

@@ -30,10 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 __all__ = ["PostgresUnavailable", "Cluster", "find_bin_dir", "start", "throwaway_cluster"]
 

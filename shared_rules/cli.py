@@ -27,8 +27,9 @@ from __future__ import annotations
 import gc
 import json
 import sys
+from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ._json import dumps_indented
 from .errors import DocumentError, RulesError
@@ -101,15 +102,16 @@ def _bracket(args: argparse.Namespace) -> Any:
 
 
 def _flights(args: argparse.Namespace) -> Any:
-    from .pairing.divisions import assign_flights, division_of
+    from .games import game_of
+    from .pairing.divisions import assign_flights, divisions_of
 
     event = _read_event(args.file)
-    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+    if not game_of(event.ruleset).pairing.divisions:
         raise RulesError(f"{args.file}: ruleset {event.ruleset} has no flights (Pokémon TOP 3.3.3)")
-    season = event.settings.get("season")
+    division_of = divisions_of(event)
     by_division: dict[str, list[Any]] = {}
     for p in event.players:
-        by_division.setdefault(division_of(p, season), []).append(p)
+        by_division.setdefault(division_of[p.id], []).append(p)
     out: dict[str, Any] = {}
     for division, members in sorted(by_division.items()):
         flights = assign_flights(event, division, members)
@@ -139,7 +141,7 @@ def _heats(args: argparse.Namespace) -> Any:
 
 
 def _ratings(args: argparse.Namespace) -> Any:
-    from .ratings import compute_ratings
+    from .games.startrek.ratings import compute_ratings
 
     return compute_ratings([_read_event(path) for path in args.files], labels=args.files)
 
@@ -157,7 +159,7 @@ def _read_json(path: str) -> Any:
 
 
 def _league(args: argparse.Namespace) -> Any:
-    from .leagues import league_table, load_league
+    from .games.startrek.leagues import league_table, load_league
 
     doc = _read_json(args.league)
     try:
@@ -211,7 +213,7 @@ def _export_csv(args: argparse.Namespace) -> Any:
 
 
 def _report(args: argparse.Namespace) -> Any:
-    from .exporters.startrek_report import report_text, tournament_report
+    from .games.startrek.report import report_text, tournament_report
 
     event = _read_event(args.file)
     try:
@@ -238,7 +240,7 @@ class _Text(str):
 
 
 def _export_tdf(args: argparse.Namespace) -> Any:
-    from .exporters import to_tdf
+    from .games.pokemon.tom import to_tdf
 
     event = _read_event(args.file)
     try:
@@ -269,7 +271,7 @@ def _parser() -> argparse.ArgumentParser:
     import argparse  # late: a plain ``COMMAND FILE`` call does without it (see _plain_call)
 
     class _Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> None:  # one line, not argparse's usage block
+        def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
             raise RulesError(f"usage: {message} (see python -m shared_rules --help)")
 
     parser = _Parser(prog="python -m shared_rules", description="Topcut rules engine")

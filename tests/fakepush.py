@@ -165,7 +165,7 @@ class FakePushService:
 
     # -------------------------------------------------------------- lifecycle
 
-    def start(self) -> "FakePushService":
+    def start(self) -> FakePushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -205,7 +205,7 @@ class FakePushService:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> "FakePushService":
+    def __enter__(self) -> FakePushService:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

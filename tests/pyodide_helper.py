@@ -21,13 +21,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence, Union
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_CLI = ROOT / "tests" / "pyodide" / "run_cli.mjs"
 
-FileSource = Union[str, bytes, os.PathLike]
+FileSource = str | bytes | os.PathLike
 Result = tuple[int, str, str]
 
 

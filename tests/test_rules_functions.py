@@ -99,6 +99,25 @@ def test_standings_name_each_tiebreaker_as_its_document_does():
     assert list(out["labels"]) == keys and out["labels"]["owp"] == "Op Win %"
 
 
+def test_standings_head_a_short_column_name_by_the_metric_it_reports():
+    """Star Trek's ``sos`` column is its ``startrek-sos`` metric: "Strength of Schedule", not "sos"."""
+    from tests.rules.test_state_reducer import Event
+
+    api = _rules_api()
+    ev = Event(4, ruleset="startrek-1e")
+    api.fold("t", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
+    draft = api.pair_draft("t")
+    ev.do("round.pair", {"number": 1, "matches": draft["matches"]})
+    ev.do("round.publish", {"number": 1})
+    ev.do("round.start", {"number": 1})
+    for m in draft["matches"]:
+        ev.do("result.report", {"round": 1, "table": m["table"], "outcomes": ["full-win", "full-loss"],
+                                "scores": [100, 35]})
+    api.fold("t", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
+    out = api.standings("t")
+    assert out["labels"] == {"sos": "Strength of Schedule", "differential": "Differential", "cvp": "Cumulative VP"}
+
+
 def test_check_op_and_the_fold_name_a_refusal_by_the_code_the_server_records():
     from tests.rules.test_state_reducer import Event
 
@@ -143,3 +162,14 @@ def test_every_ruleset_describes_its_screens_in_the_shape_the_app_draws_from():
         values = [value for value, _ in penalties["choices"]]
         assert penalties["floor"] and set(penalties["floor"]) <= set(values), rid
         assert isinstance(penalties["infraction_field"], bool), rid
+
+
+def test_ruleset_info_carries_the_games_ui_descriptor():
+    api = _rules_api()
+    info = api.ruleset_info("shatterpoint", {})
+    assert {"id", "title", "document", "outcomes", "endings", "match_sizes", "time_limits", "ui"} <= set(info)
+    assert info["ui"]["round_start"] == {"attack_dice": 5}
+    assert info["ui"]["result"]["time_called"] == {"inputs": [], "uses": "stats"}
+    trek = api.ruleset_info("startrek-2e", {"variant": "slipstream"})["ui"]
+    assert trek["penalties"]["system"] == "levels" and trek["penalties"]["floor"] == ["0", "1"]
+    assert trek["result"]["scores"] == {"legend": "Final scores", "min": None}

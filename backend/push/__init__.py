@@ -10,10 +10,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import signal
 import threading
+from typing import Any
 
 import click
 from flask import Flask, current_app

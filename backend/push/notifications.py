@@ -32,7 +32,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import select, update
 

@@ -47,7 +47,8 @@ import uuid
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import and_, delete, event as sa_event, or_, select, update
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
 from backend.db import begin_write, db
@@ -260,7 +261,7 @@ class Drainer:
                                .values(state="sent", sent_at=now, lease_until=None, status_code=201,
                                        last_error=None))
         gone_subs: set[str] = set()
-        for row, sub in claimed:
+        for row, _sub in claimed:
             result = results[row["id"]]
             if result.outcome == "sent":
                 continue

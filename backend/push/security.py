@@ -16,8 +16,8 @@ from __future__ import annotations
 import base64
 import ipaddress
 import socket
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec

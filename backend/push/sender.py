@@ -33,12 +33,12 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
-from pywebpush import WebPushException, WebPusher
+from pywebpush import WebPusher, WebPushException
 
 from backend.push import security
 
@@ -248,7 +248,7 @@ class Sender:
             return SendResult("blocked", None, f"{exc.code}: {exc}")
         except aiohttp.InvalidURL as exc:
             return SendResult("blocked", None, f"invalid-endpoint: {exc}"[:500])
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             cause = exc.__cause__ if isinstance(exc.__cause__, security.BlockedEndpoint) else None
             if cause is not None:
                 return SendResult("blocked", None, f"{cause.code}: {cause}")

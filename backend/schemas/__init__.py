@@ -413,8 +413,6 @@ class RestoreResponseSchema(Schema):
                         metadata={"description": "game ids left off a created person because another person here "
                                                  "holds them (merge them if they are one player)"})
 
-from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)
-
 # ------------------------------------------------------------------ leagues (backend/schemas/leagues.py)
-
 from backend.schemas.leagues import *  # noqa: E402,F401,F403
+from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)

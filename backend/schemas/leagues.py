@@ -1,5 +1,5 @@
 """marshmallow schemas of the league resource (backend/leagues.py); the league document's own fields are
-checked by shared_rules.leagues.load_league, which names the field it refuses."""
+checked by shared_rules.games.startrek.leagues.load_league, which names the field it refuses."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ class LeagueProblemSchema(Schema):
 class LeagueTableSchema(Schema):
     league_id = fields.String(required=True)
     version = _int(required=True)
-    table = fields.Dict(required=True, metadata={"description": "shared_rules.leagues.league_table"})
+    table = fields.Dict(required=True, metadata={"description": "shared_rules.games.startrek.leagues.league_table"})
     events = fields.List(fields.Nested(LeagueEventInfoSchema), required=True)
     problems = fields.List(fields.Nested(LeagueProblemSchema), required=True,
                            metadata={"description": "league events left out of the table, and why"})

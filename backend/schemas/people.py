@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from backend.schemas import NO_NUL, _int
-from shared_rules.ratings.rules import RULESETS as RATED_RULESETS
+from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
 
 __all__ = ["PersonInSchema", "PersonSchema", "PeopleListSchema", "PeopleQuerySchema", "LinkRequestSchema",
            "LinkSchema", "UnlinkSchema", "EventPeopleSchema", "MergeRequestSchema", "MergeResponseSchema",

@@ -10,20 +10,54 @@
 - :func:`match_winner_from_games` (best-of-three), :func:`two_heat_seeds`
   (Star Trek OP Guide 9).
 
+>>> from shared_rules.brackets import bracket_order
 >>> bracket_order(16)[:4]
 [1, 16, 8, 9]
 """
 
-from .advance import (SlotResult, apply_drop_in_bracket, bracket_view, match_winner, next_elimination_round,
-                      round_name, slot_results)
-from .cut import cut_size, elimination_rounds_of, make_cut, seed_bracket, start_single_elimination, swiss_order
-from .heats import two_heat_seeds
-from .matchplay import TIED_GAME, first_turn_chooser, match_winner_from_games
-from .rules import RULES, SCHEMES, BracketRules, bracket_rules
-from .seeding import bracket_order, bye_count, first_round_pairs, fold_pairs, next_power_of_two
+from __future__ import annotations
 
-__all__ = ["RULES", "SCHEMES", "TIED_GAME", "BracketRules", "SlotResult", "apply_drop_in_bracket",
+import importlib
+from typing import Any
+
+__all__ = ["SCHEMES", "TIED_GAME", "BracketRules", "SlotResult", "apply_drop_in_bracket",
            "bracket_order", "bracket_rules", "bracket_view", "bye_count", "cut_size", "elimination_rounds_of",
            "first_round_pairs", "first_turn_chooser", "fold_pairs", "make_cut", "match_winner",
            "match_winner_from_games", "next_elimination_round", "next_power_of_two", "round_name",
            "seed_bracket", "slot_results", "start_single_elimination", "swiss_order", "two_heat_seeds"]
+
+#: Public name → the submodule defining it; loaded on first use (the cut and advance modules pull in
+#: standings, which a game's bracket rules must not).
+_HOME: dict[str, str] = {
+    "SlotResult": "advance",
+    "apply_drop_in_bracket": "advance",
+    "bracket_view": "advance",
+    "match_winner": "winner",
+    "next_elimination_round": "advance",
+    "round_name": "advance",
+    "slot_results": "advance",
+    "cut_size": "cut",
+    "elimination_rounds_of": "winner",
+    "make_cut": "cut",
+    "seed_bracket": "cut",
+    "start_single_elimination": "cut",
+    "swiss_order": "cut",
+    "two_heat_seeds": "heats",
+    "TIED_GAME": "matchplay",
+    "first_turn_chooser": "matchplay",
+    "match_winner_from_games": "matchplay",
+    "SCHEMES": "rules",
+    "BracketRules": "rules",
+    "bracket_rules": "rules",
+    "bracket_order": "seeding",
+    "bye_count": "seeding",
+    "first_round_pairs": "seeding",
+    "fold_pairs": "seeding",
+    "next_power_of_two": "seeding",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,16 +17,16 @@ Readings where the documents are loose:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Player, Round
-from ..rulesets import get_ruleset
-from .cut import elimination_rounds_of, make_cut
-from .matchplay import match_winner_from_games
-from .rules import BracketRules, bracket_rules
+from .cut import make_cut
+from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules, bracket_rules
 from .seeding import fold_pairs
+from .winner import elimination_rounds_of, match_winner, seed_map
 
 __all__ = ["SlotResult", "slot_results", "match_winner", "next_elimination_round",
            "apply_drop_in_bracket", "bracket_view", "round_name"]
@@ -44,68 +44,6 @@ class SlotResult:
     bye: bool = False
     dropped: str | None = None
     table: int | None = None
-
-
-def _seed_map(event: Event) -> dict[str, int]:
-    seeds: dict[str, int] = {}
-    for rnd in elimination_rounds_of(event):
-        for m in rnd.matches:
-            for pid, seed in zip(m.players, m.extra.get("seeds") or ()):
-                if seed is not None:
-                    seeds.setdefault(pid, seed)
-    return seeds
-
-
-def _results_of(event: Event) -> Any:
-    ruleset = get_ruleset(event.ruleset, event.settings)
-
-    def result(outcome: str) -> str:
-        try:
-            return ruleset.outcome(outcome).result
-        except KeyError:
-            raise RulesError(f"outcomes: '{outcome}' is not an outcome of {event.ruleset}") from None
-
-    return result
-
-
-def _higher_seed(players: Sequence[str], seeds: dict[str, int]) -> str:
-    known = [p for p in players if p in seeds]
-    if len(known) != len(players):
-        raise RulesError("seeds: a tied match goes to the higher seed, but the players have no seeds")
-    return min(known, key=seeds.__getitem__)
-
-
-def match_winner(event: Event, match: Match, *, best_of: int | None = None,
-                 rules: BracketRules | None = None) -> tuple[bool, str | None]:
-    """``(decided, winner)`` of one elimination match; ``winner`` is ``None`` when nobody advances."""
-    rules = rules or bracket_rules(event.ruleset, event.settings)
-    if match.extra.get("dropped") is True:
-        return True, None
-    result = _results_of(event)
-    seeds = _seed_map(event)
-    if len(match.players) == 1:
-        if match.outcomes is None:
-            return False, None
-        return True, match.players[0] if result(match.outcomes[0]) == "win" else None
-    if len(match.players) != 2:
-        raise RulesError(f"players: an elimination match has 2 players, not {len(match.players)}")
-    higher = _higher_seed(match.players, seeds) if rules.tie_to_higher_seed else None
-    if match.games:
-        return True, match_winner_from_games(match.players, match.games, best_of=best_of,
-                                             outcomes=match.outcomes, results=result, higher_seed=higher)
-    if match.outcomes is None:
-        return False, None
-    a, b = (result(o) for o in match.outcomes)
-    if (a, b) == ("win", "loss"):
-        return True, match.players[0]
-    if (a, b) == ("loss", "win"):
-        return True, match.players[1]
-    if (a, b) == ("loss", "loss"):
-        return True, None  # a double loss: nobody advances
-    if higher is not None:
-        return True, higher  # Star Trek OP Guide 10: a tied match goes to the higher seed
-    raise RulesError(f"outcomes: {list(match.outcomes)} does not decide an elimination match; "
-                     "report the winner")
 
 
 def _round_best_of(rules: BracketRules, rnd: Round) -> int | None:
@@ -156,7 +94,7 @@ def _slot_matches(event: Event, rules: BracketRules, slot: int, entry: Sequence[
     gone = [(p, s) for p, s in entry if _is_dropped(event.player(p), number)]
     if rules.drop == "loss" and len(entry) == 2 and len(live) == 1:
         # Pokémon TOP 3.2: a player who drops is marked the loser of the game.
-        (a, sa), (d, sd) = live[0], gone[0]
+        (a, _), (d, _) = live[0], gone[0]
         players = tuple(p for p, _ in entry)
         outcomes = tuple("win" if p == a else "loss" for p in players)
         return [Match(players, outcomes, extra={**extra, "seeds": [s for _, s in entry], "dropped": d})]
@@ -201,16 +139,17 @@ def next_elimination_round(event: Event) -> Round:
     if len(results) <= 1:
         champion = results[0].winner if results else None
         raise RulesError(f"round {last.number}: the bracket is finished" + (f"; '{champion}' won" if champion else ""))
-    seeds = _seed_map(event)
+    seeds = seed_map(event)
     winners: list[str | None] = [r.winner for r in results]
-    if scheme == "mcintyre":
+    if scheme == MCINTYRE:
         # Reading of Star Trek OP Guide 10.2 (Modified McIntyre): re-seed every round, the
         # highest surviving seed meeting the lowest.
-        alive = sorted((w for w in winners if w is not None), key=lambda p: seeds.get(p, 10**9))
+        survivors = sorted((w for w in winners if w is not None), key=lambda p: seeds.get(p, 10**9))
+        alive: list[str | None] = list(survivors)
         if len(alive) % 2:
             alive.insert(1, None)  # the top surviving seed gets the bye
         pairs = fold_pairs(alive)
-    elif scheme == "agot":
+    elif scheme == GAME_NUMBERS:
         # AGoT Tournament Regulations, Single Elimination Rounds: winner of Game #1 v winner of
         # the last game (new Game #1), #2 v second-to-last...
         pairs = fold_pairs(winners)
@@ -300,7 +239,7 @@ def bracket_view(event: Event) -> dict[str, Any]:
     """The whole bracket as JSON for the UI: rounds, slots, seeds, winners, byes, what comes next."""
     rules = bracket_rules(event.ruleset, event.settings)
     elim = elimination_rounds_of(event)
-    seeds = _seed_map(event)
+    seeds = seed_map(event)
     view: dict[str, Any] = {
         "ruleset": event.ruleset,
         "scheme": elim[0].extra.get("bracket", {}).get("scheme", rules.scheme) if elim else rules.scheme,
@@ -336,9 +275,10 @@ def bracket_view(event: Event) -> dict[str, Any]:
     while slots_left > 1:
         number += 1
         slots_left //= 2
-        if scheme == "agot":
+        feeds: list[list[int] | None]
+        if scheme == GAME_NUMBERS:
             feeds = [[k, 2 * slots_left + 1 - k] for k in range(1, slots_left + 1)]
-        elif scheme == "standard":
+        elif scheme == STANDARD:
             feeds = [[2 * k - 1, 2 * k] for k in range(1, slots_left + 1)]
         else:
             feeds = [None] * slots_left  # re-seeded: opponents depend on results

@@ -8,13 +8,18 @@ one-player matches with the outcome ``bye``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
 from ..seeded import Rng
-from .rules import BracketRules, bracket_rules
+from ..standings import compute_standings
+from ..structures import suggest_structure
+from ..structures.flights import merge_flight_tops
+from .rules import GAME_NUMBERS, BracketRules, bracket_rules
 from .seeding import bye_count, first_round_pairs, next_power_of_two
+from .winner import elimination_rounds_of
 
 __all__ = ["make_cut", "seed_bracket", "start_single_elimination", "swiss_order", "cut_size",
            "elimination_rounds_of", "Entry"]
@@ -23,15 +28,8 @@ __all__ = ["make_cut", "seed_bracket", "start_single_elimination", "swiss_order"
 Entry = tuple[tuple[str, int | None], ...]
 
 
-def elimination_rounds_of(event: Event) -> list[Round]:
-    """The event's elimination rounds in play order."""
-    return sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
-
-
 def swiss_order(event: Event) -> list[str]:
     """Player ids by Swiss standing (the standings before any elimination round)."""
-    from ..standings import compute_standings  # late: standings import rulesets
-
     swiss = Event(event.ruleset, event.seed, event.players,
                   tuple(r for r in event.rounds if r.stage != "elimination"),
                   event.name, event.settings, event.extra)
@@ -42,8 +40,6 @@ def cut_size(event: Event) -> int:
     """``settings.cut``, else the document's table for the number of players."""
     cut = event.settings.get("cut")
     if cut is None:
-        from ..structures import suggest_structure
-
         starters = [p for p in event.players if p.dropped_after is None or p.dropped_after >= 1]
         cut = suggest_structure(event.ruleset, len(starters), event.settings.get("structure")).cut
     if isinstance(cut, bool) or not isinstance(cut, int) or cut < 2:
@@ -122,8 +118,6 @@ def _flight_qualifiers(event: Event, order: Sequence[str], cut: int) -> list[str
         return None
     if len(flagged) != len(event.players):
         raise RulesError("players[].flight: every player of a flighted event needs a flight")
-    from ..structures import merge_flight_tops
-
     eligible = _eligible(event, order)
     flight_of = {p.id: p.extra["flight"] for p in event.players}
     for pid in eligible:
@@ -182,6 +176,6 @@ def start_single_elimination(event: Event) -> Round:
         rest = drawn[byes:]
         units += [((rest[i], None), (rest[i + 1], None)) for i in range(0, len(rest), 2)]
         entries = rng.shuffled(units)  # random game numbers, starting with Game #1
-        return _build_round(_next_number(event), entries, "agot")
+        return _build_round(_next_number(event), entries, GAME_NUMBERS)
     seeds = Rng(event.seed, "bracket", "random-seeds").shuffled(ids)
     return _build_round(_next_number(event), _seed_entries(seeds, "standard"), "standard")

@@ -6,7 +6,7 @@ the top players from heat two taking seeds #3, #4, #7, #8, etc."
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import RulesError
 

@@ -7,7 +7,8 @@ one, then the loser of each game chooses for the next.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..seeded import Rng

@@ -8,11 +8,14 @@ works in each round" (16 players: 1 v 16, then the winner of 8 v 9).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import TypeVar
 
 from ..errors import RulesError
 
 __all__ = ["next_power_of_two", "bracket_order", "first_round_pairs", "fold_pairs", "bye_count"]
+
+T = TypeVar("T")
 
 
 def next_power_of_two(n: int) -> int:
@@ -68,7 +71,7 @@ def first_round_pairs(players: int) -> list[tuple[int, int | None]]:
     return [(a, b if b <= players else None) for a, b in zip(order[0::2], order[1::2])]
 
 
-def fold_pairs(items: Sequence[object]) -> list[tuple[object, object]]:
+def fold_pairs(items: Sequence[T]) -> list[tuple[T, T]]:
     """First with last, second with second-to-last… (AGoT game numbers).
 
     >>> fold_pairs([1, 2, 3, 4])

@@ -12,12 +12,14 @@ from __future__ import annotations
 import gc
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import fields
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, cast
 
 from .._json import json_kind as _kind
 from ..errors import DocumentError
+from ..rulesets import get_ruleset
 from .model import STAGES, Event, Match, Player, Round
 
 __all__ = ["FORMAT", "load_event", "parse_event_json", "dump_event"]
@@ -69,7 +71,7 @@ def _int(value: Any, path: str, minimum: int | None = None) -> int:
         raise DocumentError(path, f"expected a whole number, got {_kind(value)}")
     if minimum is not None and value < minimum:
         raise DocumentError(path, f"must be at least {minimum}, got {value}")
-    return value
+    return cast(int, value)
 
 
 def _str(value: Any, path: str, allow_empty: bool = False) -> str:
@@ -350,8 +352,6 @@ def load_event(doc: Any) -> Event:
 
 
 def _load_event(doc: Any) -> Event:
-    from ..rulesets import get_ruleset  # late: rulesets import the model
-
     obj = _obj(doc, "document")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:

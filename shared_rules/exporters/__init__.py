@@ -1,7 +1,2 @@
-"""Exporters that write ``topcut-event/1`` documents as other programs' files."""
-
-from __future__ import annotations
-
-from .tom import to_tdf
-
-__all__ = ["to_tdf"]
+"""Exporters that write an event as files for other programs (CSV); a game's own formats live with the game
+(TOM ``.tdf``: ``shared_rules.games.pokemon.tom``; the Star Trek tournament report: ``shared_rules.games.startrek.report``)."""

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 
@@ -53,7 +54,7 @@ def _write(rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
-def standings_csv(event: "Event") -> str:
+def standings_csv(event: Event) -> str:
     """The event's standings as CSV.
 
     >>> from shared_rules.event import load_event
@@ -93,7 +94,7 @@ def standings_csv(event: "Event") -> str:
     return _write(out)
 
 
-def _round(event: "Event", number: int, stage: str | None) -> "Round":
+def _round(event: Event, number: int, stage: str | None) -> Round:
     if isinstance(number, bool) or not isinstance(number, int):
         raise RulesError(f"round: expected a whole number, got {number!r}")
     found = [r for r in event.rounds if r.number == number and (stage is None or r.stage == stage)]
@@ -106,7 +107,7 @@ def _round(event: "Event", number: int, stage: str | None) -> "Round":
     return found[0]
 
 
-def pairings_csv(event: "Event", number: int, stage: str | None = None) -> str:
+def pairings_csv(event: Event, number: int, stage: str | None = None) -> str:
     """One round's pairings (and results so far) as CSV.
 
     >>> from shared_rules.event import load_event

@@ -1,7 +1,2 @@
-"""Importers that turn other programs' files into ``topcut-event/1`` documents."""
-
-from __future__ import annotations
-
-from .tom import TomPod, import_tdf, tom_dnf, tom_final_standings, tom_pods
-
-__all__ = ["TomPod", "import_tdf", "tom_dnf", "tom_final_standings", "tom_pods"]
+"""Importers that turn other programs' files into what an event needs (a CSV roster); a game's own formats live
+with the game (TOM ``.tdf``: ``shared_rules.games.pokemon.tom``)."""

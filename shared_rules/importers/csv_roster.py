@@ -33,9 +33,11 @@ import hashlib
 import io
 import json
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
+from ..games import game_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..event.model import Event
@@ -146,14 +148,14 @@ def _birth_year(text: str) -> int | None:
 def _new_id(seed: str, row: int, name: str, taken: set[str]) -> str:
     attempt = 0
     while True:
-        digest = hashlib.sha256(f"{seed}\x1fcsv-roster\x1f{row}\x1f{name}\x1f{attempt}".encode("utf-8")).digest()
+        digest = hashlib.sha256(f"{seed}\x1fcsv-roster\x1f{row}\x1f{name}\x1f{attempt}".encode()).digest()
         pid = "p-" + "".join(_ALPHABET[b % 32] for b in digest[:6])
         if pid not in taken:
             return pid
         attempt += 1
 
 
-def roster_from_csv(event: "Event", text: str, mapping: Mapping[str, str] | None = None) -> dict[str, Any]:
+def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``{"players": [player.register payloads' player], "errors": [{row, column, problem}], "columns", "ignored"}``.
 
     ``row`` is the spreadsheet's row number (the heading row is 1).
@@ -176,9 +178,9 @@ def roster_from_csv(event: "Event", text: str, mapping: Mapping[str, str] | None
     columns, ignored = _columns(header, mapping)
     heading = {i: header[i].strip() for i in columns}
     column_of = {f: heading[i] for i, f in columns.items()}
-    pokemon = event.ruleset in ("pokemon-tcg", "pokemon-vg")
+    divisions = event.ruleset is not None and game_of(event.ruleset).player_division is not None  # age divisions
     warnings: list[str] = []
-    if "division" in column_of and not pokemon:
+    if "division" in column_of and not divisions:
         warnings.append(f"column '{column_of['division']}' left out: {event.ruleset} has no age divisions")
     existing_ids = {p.id for p in event.players}
     existing_rating = {p.extra.get("rating_id", p.id): p.id for p in event.players}
@@ -218,7 +220,7 @@ def roster_from_csv(event: "Event", text: str, mapping: Mapping[str, str] | None
             else:
                 player["birth_year"] = year
         division = values.get("division", "")
-        if division and pokemon:
+        if division and divisions:
             key = header_key(division).removesuffix(" division")
             if key not in DIVISIONS:
                 problems.append((column_of["division"], f"unknown division '{division}' (junior, senior or "

@@ -29,11 +29,12 @@ pools only).
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..seeded import Rng
 from .blossom import max_weight_matching
-from .matching import Entrant, pair_players
+from .divisions import division_scores
+from .matching import Entrant, match_even, pair_players
 
 __all__ = ["pair_age_modified"]
 
@@ -181,7 +182,4 @@ def _line(ids: list[str], points: Mapping[str, int], divisions: Mapping[str, str
           opponents: Mapping[str, frozenset[str]], rng: Callable[[], Rng],
           secondary: Callable[[str, str], int] | None, allow_rematch: bool) -> tuple[list[Pair], list[str]]:
     """A large pool the decomposition could not settle: divisions far apart on one number line."""
-    from .divisions import division_scores
-    from .swiss import match_even
-
     return match_even(ids, division_scores(dict(points), divisions), opponents, rng(), secondary, allow_rematch)

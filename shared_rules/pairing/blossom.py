@@ -15,7 +15,7 @@ exact fallback (see :mod:`shared_rules.pairing.matching`).
 from __future__ import annotations
 
 from collections import deque
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["max_weight_matching"]
 

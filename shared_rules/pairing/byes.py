@@ -17,7 +17,8 @@ A Star Trek Bye given to the opponent of a Missed Game (7.5.1) is such a bye.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..event.model import Event, Player
 from ..seeded import draw_key
@@ -68,6 +69,7 @@ def bye_order(policy: PairingPolicy, pool: Sequence[str], points: Mapping[str, f
     ['b', 'a', 'c']
     """
     rule = policy.bye_rule
+    key: Callable[[str], tuple[Any, ...]]
     if rule == "lowest-ranked-without-bye":
         key = lambda pid: (-rank[pid], pid)  # noqa: E731
     else:

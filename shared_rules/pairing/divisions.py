@@ -19,14 +19,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Player
+from ..games import game_of
 from ..seeded import Rng
 from ..structures.flights import assign_late_player_flight, flight_sizes
 
-__all__ = ["DIVISION_ORDER", "AGE_SEPARATED_MINIMUM", "division_of", "division_mode", "division_pools",
+__all__ = ["DIVISION_ORDER", "AGE_SEPARATED_MINIMUM", "divisions_of", "division_mode", "division_pools",
            "division_scores", "assign_flights"]
 
 #: Age order used for the Age-Modified number line (Pokémon TOP 3.1.1).
@@ -35,11 +37,15 @@ DIVISION_ORDER: tuple[str, ...] = ("junior", "senior", "masters")
 AGE_SEPARATED_MINIMUM = 6
 
 
-def division_of(player: Player, season: Any) -> str:
-    """The player's division: ``division`` field, else birth year and ``settings.season`` (RULES.md Decision)."""
-    from ..rulesets.pokemon import player_division
-
-    return player_division(player, season if isinstance(season, int) and not isinstance(season, bool) else None)
+def divisions_of(event: Event) -> dict[str, str]:
+    """Every player's division under the game's rule (Pokémon: the ``division`` field, else birth year and
+    ``settings.season``, RULES.md Decision); RulesError for a game without age divisions."""
+    rule = game_of(event.ruleset).player_division
+    if rule is None:
+        raise RulesError(f"ruleset: {event.ruleset} has no age divisions")
+    season = event.settings.get("season")
+    season = season if isinstance(season, int) and not isinstance(season, bool) else None
+    return {p.id: rule(p, season) for p in event.players}
 
 
 def division_mode(divisions: Mapping[str, str]) -> str:
@@ -112,7 +118,7 @@ def assign_flights(event: Event, division: str, members: Sequence[Player]) -> di
     # Pokémon TOP 3.3.3.2: random assignment, flight sizes as close to identical as possible.
     sizes = flight_sizes(len(on_time) + sum(1 for p in members if not p.late and p.id in out), count)
     filled = [0] * count
-    for pid, flight in out.items():
+    for flight in out.values():
         filled[flight - 1] += 1
     shuffled = Rng(event.seed, "flights", division).shuffled([p.id for p in on_time])
     index = 0

@@ -11,17 +11,18 @@ point group), or, for a swap, any pair whose gap the swap widened.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Round
 from .next_round import PairedMatch, PairedRound, PairingState, pairing_state
 
-__all__ = ["swap_players", "validate_pairing"]
+__all__ = ["as_paired", "swap_players", "validate_pairing"]
 
 
-def _as_paired(rnd: PairedRound | Round) -> PairedRound:
+def as_paired(rnd: PairedRound | Round) -> PairedRound:
+    """A round as a :class:`PairedRound` (a pairing draft), whichever of the two it is."""
     if isinstance(rnd, PairedRound):
         return rnd
     return PairedRound(rnd.number, rnd.stage, tuple(PairedMatch(m.players, m.table, m.outcomes) for m in rnd.matches))
@@ -53,7 +54,7 @@ def _pair_warnings(state: PairingState, group: Sequence[str], outcomes: Sequence
 def validate_pairing(event: Event, rnd: PairedRound | Round) -> list[str]:
     """Every problem of a pairing: unknown, dropped, doubled or missing players, rematches, repeated byes, score gaps
     (a cut round: unknown, dropped or doubled players only)."""
-    paired = _as_paired(rnd)
+    paired = as_paired(rnd)
     state = _state(event, paired)
     swiss = paired.stage in SWISS_STAGES
     known = {p.id: p for p in event.players}

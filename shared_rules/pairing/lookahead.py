@@ -49,8 +49,9 @@ so the same document always gives the same round.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..seeded import Rng
 from .matching import Entrant, pair_players

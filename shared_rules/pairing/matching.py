@@ -89,16 +89,17 @@ the inputs and the seed only, never on ``PYTHONHASHSEED``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import cast
 
 from ..errors import RulesError
 from ..seeded import Rng
 from .blossom import max_weight_matching
 
-__all__ = ["Entrant", "Pairing", "pair_players", "total_squared_difference"]
+__all__ = ["Entrant", "Pairing", "match_even", "pair_players", "total_squared_difference"]
 
 Score = int | float | Fraction
 
@@ -155,7 +156,7 @@ class _Problem:
         """Secondary cost of a legal pair ``u < v`` (checked non-negative)."""
         a, b = self.ids[u], self.ids[v]
         if a is None or b is None:
-            cost = 0 if self.bye_cost is None else self.bye_cost(b if a is None else a)
+            cost = 0 if self.bye_cost is None else self.bye_cost(cast(str, b if a is None else a))
         else:
             cost = 0 if self.extra_cost is None else self.extra_cost(a, b)
         if cost is None or cost < 0:
@@ -611,7 +612,7 @@ def _solve_window(
     """
     m = hi - lo
     big = max((unit * p + e for _, _, p, e in edges), default=0) + 1
-    k = [big if kappa[u] is None else kappa[u] for u in range(lo, hi)]
+    k = [big if (x := kappa[u]) is None else x for u in range(lo, hi)]
     w = [[0] * m for _ in range(m)]
     for u, v, p, e in edges:
         i, j = u - lo, v - lo
@@ -672,3 +673,18 @@ def _to_pairing(problem: _Problem, mate: list[int]) -> Pairing:
         else:
             pairs.append((a, b))
     return Pairing(pairs=tuple(pairs), bye=bye, unpaired=tuple(unpaired))
+
+
+def match_even(ids: Sequence[str], scores: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
+               rng: Rng, secondary: Callable[[str, str], int] | None = None,
+               allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pairs and players left unpaired (only rematches left for them), from the matching core."""
+    members = set(ids)
+    forbidden: list[tuple[str, str]] = []
+    if not allow_rematch:
+        for pid in ids:
+            forbidden.extend((pid, o) for o in opponents.get(pid, ()) if o in members and pid < o)
+    pairing = pair_players([Entrant(pid, scores[pid]) for pid in sorted(ids)], rng=rng, forbidden=forbidden,
+                           allow_bye=False, extra_cost=secondary, allow_unpaired=True)
+    left = list(pairing.unpaired) + ([pairing.bye] if pairing.bye else [])
+    return list(pairing.pairs), sorted(left)

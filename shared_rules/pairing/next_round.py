@@ -20,17 +20,21 @@ number in its context, so the same document always gives the same round.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
+from ..games import game_of
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
+from ..standings import compute_standings
+from ..structures import day_two_qualifiers as qualifiers_of
+from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
-from .divisions import assign_flights, division_mode, division_of, division_pools
+from .divisions import assign_flights, division_mode, division_pools, divisions_of
 from .policies import PairingPolicy, policy_for
-from .pods import form_pods
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
 from .tables import fixed_table_of, number_tables
 
@@ -143,16 +147,14 @@ def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> 
     rounds = event.settings.get("rounds")
     if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0:
         return rounds
-    from ..structures import pokemon_division_structures, suggest_structure
-
     structure = event.settings.get("structure")
     structure = structure if isinstance(structure, str) else None
     try:
-        if event.ruleset in ("pokemon-tcg", "pokemon-vg") and divisions:
+        if game_of(event.ruleset).division_structures is not None and divisions:
             counts: dict[str, int] = {}
-            for pid, d in divisions.items():
+            for d in divisions.values():
                 counts[d] = counts.get(d, 0) + 1
-            return max(s.swiss_rounds for s in pokemon_division_structures(event.ruleset, counts, structure).values())
+            return max(s.swiss_rounds for s in division_structures(event.ruleset, counts, structure).values())
         return suggest_structure(event.ruleset, _started(event), structure).swiss_rounds
     except RulesError as exc:
         raise RulesError(f"settings.rounds: not set and the structure table gives none ({exc})") from None
@@ -160,7 +162,7 @@ def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> 
 
 def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
     """Day-one Swiss rounds of a Pokémon two-day event (TOP 3.3.5), or None."""
-    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+    if game_of(event.ruleset).division_structures is None:
         return None
     given = event.settings.get("day_one_rounds")
     if isinstance(given, int) and not isinstance(given, bool) and given > 0:
@@ -168,10 +170,8 @@ def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
     structure = event.settings.get("structure")
     if structure not in ("two-day", "international"):
         return None
-    from ..structures import pokemon_division_structures
-
     try:
-        found = pokemon_division_structures(event.ruleset, counts, structure)
+        found = division_structures(event.ruleset, counts, structure)
     except RulesError:
         return None
     days = [s.day_two.day_one_rounds for s in found.values() if s.day_two is not None]
@@ -218,8 +218,6 @@ def pairing_state(event: Event, number: int, stage: str = "swiss", ruleset: Rule
 
 
 def _ranking(event: Event, ruleset: Ruleset) -> list[str]:
-    from ..standings import compute_standings
-
     return [s.player for s in compute_standings(event, ruleset)]
 
 
@@ -235,7 +233,6 @@ def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: Paire
     policy = policy_for(event.ruleset, event.settings)
     number = next_round_number(event)
     check_results_complete(event, number, policy)
-    players = {p.id: p for p in event.players}
     present = [p.id for p in event.players if p.active_in(number)]
     divisions = _divisions(event, policy)
     started = _started_divisions(event, divisions)
@@ -261,14 +258,13 @@ def _divisions(event: Event, policy: PairingPolicy) -> dict[str, str]:
     """Each player's Pokémon age division (TOP 3.1.1), or {} where the ruleset has none."""
     if not policy.divisions:
         return {}
-    season = event.settings.get("season")
-    return {p.id: division_of(p, season) for p in event.players}
+    return divisions_of(event)
 
 
 def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, str]:
     players = {p.id: p for p in event.players}
     return {pid: d for pid, d in divisions.items()
-            if players[pid].dropped_after is None or players[pid].dropped_after >= 1}
+            if (dropped := players[pid].dropped_after) is None or dropped >= 1}
 
 
 def swiss_rounds(event: Event) -> int:
@@ -279,9 +275,7 @@ def swiss_rounds(event: Event) -> int:
 
 def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
     """Pokémon TOP 3.3.5: each division's day-two players (19+ match points or the top 32), best first."""
-    from ..structures import pokemon_day_two_qualifiers
-
-    if event.ruleset not in ("pokemon-tcg", "pokemon-vg"):
+    if game_of(event.ruleset).day_two_qualifiers is None:
         raise RulesError(f"ruleset: {event.ruleset} has no day two (Pokémon TOP 3.3.5)")
     ruleset = get_ruleset(event.ruleset, event.settings)
     divisions = _divisions(event, policy_for(event.ruleset, event.settings))
@@ -293,7 +287,7 @@ def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
     for division in sorted(set(divisions.values()) or {""}):
         rank = [pid for pid in ranking if divisions.get(pid, "") == division]
         # Once day two has started, its players are the qualifiers (made when it started).
-        chosen = played or set(pokemon_day_two_qualifiers({pid: int(state.points[pid]) for pid in rank}, rank))
+        chosen = played or set(qualifiers_of(event.ruleset, {pid: int(state.points[pid]) for pid in rank}, rank))
         out[division or "all"] = [pid for pid in rank if pid in chosen]
     return out
 
@@ -301,8 +295,6 @@ def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
 def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[str],
                      divisions: Mapping[str, str]) -> tuple[list[str], list[str]]:
     """Pokémon TOP 3.3.5: day two = 19+ match points or the top 32 of the division."""
-    from ..structures import pokemon_day_two_qualifiers
-
     played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
     ranking = _ranking(event, ruleset)
     if played:
@@ -312,7 +304,7 @@ def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[
     for division in sorted(set(divisions.values()) or {""}):
         rank = [pid for pid in ranking if divisions.get(pid, "") == division]
         pts = {pid: int(state.points[pid]) for pid in rank}
-        chosen.update(pokemon_day_two_qualifiers(pts, rank))
+        chosen.update(qualifiers_of(event.ruleset, pts, rank))
     return [pid for pid in present if pid in chosen], ranking
 
 
@@ -330,8 +322,11 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
 
     if policy.pod_rounds:
         ranking = ranking if ranking is not None else _ranking(event, ruleset)
+        form_pods = game_of(event.ruleset).form_pods
+        if form_pods is None:
+            raise RulesError(f"ruleset: {event.ruleset} does not play in pods")
         pods = form_pods(event, number, present, ranking, policy.pod_rounds)
-        order = {pid: -i for i, pod in enumerate(pods) for pid in pod}
+        order: dict[str, Any] = {pid: -i for i, pod in enumerate(pods) for pid in pod}
         return _assemble(number, state.stage, [(tuple(p), None) for p in pods], order, {}, players, warnings)
 
     # Earned byes (Star Trek OP Guide 7.2, 7.5.1): the player sits the opening round(s) out.
@@ -420,7 +415,6 @@ def _pools(event: Event, policy: PairingPolicy, present: list[str], divisions: M
     mode = division_mode(here)
     if mode == "modified":
         return [("all", present, mode == "modified")]
-    players = {p.id: p for p in event.players}
     by_pod = event.settings.get("rounds_by_pod")
     out = []
     for division, members in division_pools(present, here):

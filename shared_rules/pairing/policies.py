@@ -1,4 +1,5 @@
-"""Each ruleset's Swiss pairing policy, stated as data (bye rule, rematch scope, round 1, pair-down).
+"""The Swiss pairing policy model (bye rule, rematch scope, round 1, pair-down); each game declares its own
+in its package (``shared_rules/games/<game>/__init__.py``).
 
 Readings where the documents are loose (the project's):
 
@@ -35,10 +36,13 @@ Readings where the documents are loose (the project's):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
-__all__ = ["PairingPolicy", "POLICIES", "policy_for", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES"]
+from ..games import game_of
+
+__all__ = ["PairingPolicy", "policy_for", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES", "SWISS_CRITERIA"]
 
 #: How round 1 is paired.
 ROUND_ONE = ("random", "scorecards", "pods")
@@ -46,89 +50,56 @@ ROUND_ONE = ("random", "scorecards", "pods")
 BYE_RULES = ("random-lowest-bracket", "lowest-ranked-without-bye", "lowest-points-random", "none")
 #: Which earlier rounds make a pairing a rematch.
 REMATCH_SCOPES = ("stage", "swiss", "event")
+#: The usual pairing objective, most important first.
+SWISS_CRITERIA: tuple[str, ...] = ("no rematch", "no second bye", "the bye rule's preference", "equal points",
+                                   "similar points")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PairingPolicy:
-    """How one ruleset pairs a Swiss round, with the sections that say so."""
+    """How one ruleset pairs a Swiss round, with the sections that say so.
+
+    >>> PairingPolicy(ruleset="x", source="house rules").bye_rule
+    'lowest-ranked-without-bye'
+    """
 
     ruleset: str
-    round_one: str
-    bye_rule: str
-    rematch_scope: str
-    bye_outcome: str | None
-    earned_bye_outcome: str | None
+    #: How round 1 is paired (ROUND_ONE).
+    round_one: str = "random"
+    #: Who receives the bye of an odd round after round 1 (BYE_RULES).
+    bye_rule: str = "lowest-ranked-without-bye"
+    #: Which earlier rounds make a pairing a rematch (REMATCH_SCOPES).
+    rematch_scope: str = "swiss"
+    bye_outcome: str | None = "bye"
+    earned_bye_outcome: str | None = None
     #: What happens when only rematches remain: "both-byes" (Star Trek 7.5.1) or "allow-rematch".
-    rematch_fallback: str
+    rematch_fallback: str = "allow-rematch"
     #: Points a pending (delayed) result counts for pairing, or None: pairing then waits for it.
-    pending_points: float | None
+    pending_points: float | None = None
     #: Pokémon age divisions (Age-Separated pods / Age-Modified pairing).
-    divisions: bool
+    divisions: bool = False
     #: Earned-bye holders are paired first against the highest point group (Star Trek 7.6).
-    earned_bye_first: bool
+    earned_bye_first: bool = False
     #: Tribbles pods kept for this many rounds, 0 for two-player Swiss.
-    pod_rounds: int
+    pod_rounds: int = 0
     source: str
     #: Prefer, among equally good pairings, one that keeps the remaining rounds pairable (Star Trek 7.6, 5).
     future_lookahead: bool = False
     #: The pairing objective, most important first (what :func:`.swiss.choose_bye` and the matcher minimise).
-    criteria: tuple[str, ...] = ("no rematch", "no second bye", "the bye rule's preference", "equal points",
-                                 "similar points")
-
-
-_SWISS = "random within equal points; an odd group pairs one player down at random"
-# Star Trek OP Guide 7.6, criteria 1-5 (4 read with 7.6's bye paragraph: see the module docstring).
-_TREK_CRITERIA = ("1 no duplicate opponent", "4 maximum one bye per player (else both players get byes)",
-                  "the bye to the lowest VP total", "2 victory point totals match",
-                  "3 victory point totals are similar", "earned-bye players against the highest VP total",
-                  "5 ability to pair future rounds")
-
-POLICIES: Mapping[str, PairingPolicy] = {
-    # Pokémon TOP 3.1 (round 1 random, brackets, bye random in the lowest bracket, never two byes),
-    # 3.1.1-3.1.2 (age divisions), 3.3.3 (flights), 4 (corrections).
-    "pokemon-tcg": PairingPolicy("pokemon-tcg", "random", "random-lowest-bracket", "swiss", "bye", None,
-                                 "allow-rematch", None, True, False, 0,
-                                 "Pokémon TOP 3.1, 3.1.1, 3.1.2, 3.3.3"),
-    "pokemon-vg": PairingPolicy("pokemon-vg", "random", "random-lowest-bracket", "swiss", "bye", None,
-                                "allow-rematch", None, True, False, 0,
-                                "Pokémon TOP 3.1, 3.1.1, 3.1.2, 3.3.3"),
-    # Doomtown Floor Rules 3.G, 5.B, 7.E (pairing method not stated: see module docstring).
-    "doomtown": PairingPolicy("doomtown", "random", "lowest-ranked-without-bye", "swiss", "bye", None,
-                              "allow-rematch", None, False, False, 0, "Doomtown Floor Rules 5.B, 7.E (reading)"),
-    # Shatterpoint Showdown, Pairings and Swiss Pairing.
-    "shatterpoint": PairingPolicy("shatterpoint", "random", "lowest-ranked-without-bye", "stage", "bye", None,
-                                  "allow-rematch", None, False, False, 0,
-                                  "Shatterpoint Showdown, Pairings; Swiss Pairing"),
-    # AGoT Tournament Regulations, Swiss Rounds.
-    "agot": PairingPolicy("agot", "random", "lowest-ranked-without-bye", "swiss", "bye", None,
-                          "allow-rematch", None, False, False, 0, "AGoT Tournament Regulations, Swiss Rounds"),
-    # Star Trek OP Guide 7.2 (scorecards), 7.5.1 (byes), 7.6 (later rounds), 13.4 (delayed results).
-    "startrek-1e": PairingPolicy("startrek-1e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
-                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
-                                 future_lookahead=True, criteria=_TREK_CRITERIA),
-    "startrek-2e": PairingPolicy("startrek-2e", "scorecards", "lowest-points-random", "event", "bye", "earned-bye",
-                                 "both-byes", 2, False, True, 0, "Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
-                                 future_lookahead=True, criteria=_TREK_CRITERIA),
-    # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
-    "tribbles": PairingPolicy("tribbles", "pods", "none", "event", None, None, "allow-rematch", None,
-                              False, False, 5, "Star Trek OP Guide 7.2, 7.6"),
-    # House rules: the custom ruleset's own bye policy.
-    "custom": PairingPolicy("custom", "random", "lowest-ranked-without-bye", "swiss", "bye", None,
-                            "allow-rematch", None, False, False, 0, "custom ruleset (house rules)"),
-}
+    criteria: tuple[str, ...] = SWISS_CRITERIA
+    #: The bye outcome exists only when ``settings.points`` names it (house rules).
+    bye_from_points: bool = False
 
 
 def policy_for(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> PairingPolicy:
-    """The pairing policy of a ruleset (``custom`` may name its bye outcome in ``settings.points``).
+    """The pairing policy of a ruleset (house rules may leave the bye out of ``settings.points``).
 
     >>> policy_for("agot").bye_rule
     'lowest-ranked-without-bye'
     """
-    policy = POLICIES[ruleset_id]
-    if ruleset_id == "custom":
+    policy = game_of(ruleset_id).pairing
+    if policy.bye_from_points:
         points = (settings or {}).get("points")
         if isinstance(points, dict) and "bye" not in points:
-            from dataclasses import replace
-
             policy = replace(policy, bye_outcome=None)
     return policy

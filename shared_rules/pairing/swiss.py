@@ -23,16 +23,16 @@ searched for one after which the remaining rounds stay pairable.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
-from typing import Callable, Mapping, Sequence
 
 from ..seeded import Rng
 from . import lookahead
-from .byes import bye_order
 from .age_modified import pair_age_modified
-from .matching import Entrant, pair_players, total_squared_difference
+from .byes import bye_order
+from .matching import Entrant, match_even, pair_players, total_squared_difference
 from .policies import PairingPolicy
 
 __all__ = ["PoolInput", "PoolResult", "pair_pool", "pair_round_one", "integer_points", "match_even"]
@@ -90,21 +90,6 @@ def integer_points(points: Mapping[str, float]) -> dict[str, int]:
     return {pid: int(f * scale) for pid, f in fractions.items()}
 
 
-def match_even(ids: Sequence[str], scores: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
-               rng: Rng, secondary: Callable[[str, str], int] | None = None,
-               allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
-    """Pairs and players left unpaired (only rematches left for them), from the matching core."""
-    members = set(ids)
-    forbidden: list[tuple[str, str]] = []
-    if not allow_rematch:
-        for pid in ids:
-            forbidden.extend((pid, o) for o in opponents.get(pid, ()) if o in members and pid < o)
-    pairing = pair_players([Entrant(pid, scores[pid]) for pid in sorted(ids)], rng=rng, forbidden=forbidden,
-                           allow_bye=False, extra_cost=secondary, allow_unpaired=True)
-    left = list(pairing.unpaired) + ([pairing.bye] if pairing.bye else [])
-    return list(pairing.pairs), sorted(left)
-
-
 def pair_round_one(ids: Sequence[str], policy: PairingPolicy, seed: str, *context: object) -> PoolResult:
     """Round 1: a seeded shuffle paired two by two; an odd last card gets the bye.
 
@@ -142,7 +127,7 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
         # Equally deserving bye candidates: same points and bye history as the chosen one (criterion 4).
         tier = [c for c in order if c != chosen and pool.points[c] == pool.points[chosen]
                 and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))][: BYE_ATTEMPTS - 1]
-        candidates = {chosen: ("bye", chosen), **{c: ("bye", c) for c in tier}}
+        candidates: dict[str | None, tuple[object, ...]] = {chosen: ("bye", chosen), **{c: ("bye", c) for c in tier}}
         found = _lookahead(pool, policy, ids, candidates, pairs, left, warnings)
         if found is not None and found.bye is not None:
             pairs, left, chosen = list(found.pairs), list(found.left), found.bye

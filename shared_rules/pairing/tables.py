@@ -11,7 +11,7 @@ the other is numbered like any match, with a warning.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["number_tables", "fixed_table_of"]
 

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..brackets.advance import next_elimination_round
+from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
 from ..errors import RulesError
 from ..event.model import Event, Round
-from .next_round import pair_next_round, swiss_rounds
+from .next_round import check_results_complete, pair_next_round, swiss_rounds
 
 __all__ = ["SINGLE_ELIMINATION", "next_round", "round_json"]
 
@@ -39,8 +41,6 @@ SINGLE_ELIMINATION = "single-elimination"
 
 def next_round(event: Event) -> dict[str, Any]:
     """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
-    from ..brackets import make_cut, next_elimination_round, seed_bracket, start_single_elimination
-
     if any(r.stage == "elimination" for r in event.rounds):
         return round_json(next_elimination_round(event))
     seeds = event.settings.get("seeds")
@@ -60,8 +60,6 @@ def next_round(event: Event) -> dict[str, Any]:
     if cut == 0:
         raise RulesError(f"all {played} Swiss rounds are played and settings.cut is 0: the event is complete "
                          "(python -m shared_rules standings gives the final ranking)")
-    from .next_round import check_results_complete
-
     check_results_complete(event, played + 1)
     return round_json(make_cut(event))
 

@@ -1,33 +1,19 @@
-"""The ruleset registry: ``get_ruleset(id, settings)``.
+"""The public ruleset entry: ``get_ruleset(id, settings)``.
 
-Each game lives in its own module that exposes ``build(ruleset_id, settings)``;
-modules are imported on first use so a tablet only loads what it needs.
+Every game lives in its own package under :mod:`shared_rules.games`; this
+module asks the game registry, which imports the game on first use so a tablet
+only loads what it needs.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ..errors import DocumentError
+from ..games import RULESET_IDS, ruleset_of
 from .base import Outcome, Policy, Ruleset
 
 __all__ = ["RULESET_IDS", "Outcome", "Policy", "Ruleset", "get_ruleset"]
-
-_MODULES: dict[str, str] = {
-    "pokemon-tcg": "pokemon",
-    "pokemon-vg": "pokemon",
-    "doomtown": "doomtown",
-    "shatterpoint": "shatterpoint",
-    "agot": "agot",
-    "startrek-1e": "startrek",
-    "startrek-2e": "startrek",
-    "tribbles": "tribbles",
-    "custom": "custom",
-}
-
-#: Every ruleset id, as used in the API, files and UI (RULES.md).
-RULESET_IDS: tuple[str, ...] = tuple(_MODULES)
 
 
 def get_ruleset(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> Ruleset:
@@ -38,7 +24,4 @@ def get_ruleset(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> R
     ...
     shared_rules.errors.DocumentError: ruleset: 'chess' is not a ruleset (use pokemon-tcg, pokemon-vg, doomtown, shatterpoint, agot, startrek-1e, startrek-2e, tribbles, custom)
     """
-    if ruleset_id not in _MODULES:
-        raise DocumentError("ruleset", f"'{ruleset_id}' is not a ruleset (use {', '.join(RULESET_IDS)})")
-    module = importlib.import_module(f"{__name__}.{_MODULES[ruleset_id]}")
-    return module.build(ruleset_id, dict(settings or {}))
+    return ruleset_of(ruleset_id, dict(settings or {}))

@@ -3,9 +3,10 @@ tiebreaker keys, policies, time limits) plus a few optional hooks."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DocumentError
 
@@ -41,7 +42,7 @@ class Policy:
     source: str
 
 
-def _no_event_check(event: "Event") -> None:
+def _no_event_check(event: Event) -> None:
     return None
 
 
@@ -61,7 +62,7 @@ class Ruleset:
     #: Optional: replaces the generic ranking (e.g. Pokémon divisions and top cut).
     standings_hook: Callable[..., Any] | None = None
     #: Optional: extra whole-event validation; raises DocumentError.
-    event_check: Callable[["Event"], None] = _no_event_check
+    event_check: Callable[[Event], None] = _no_event_check
     #: Optional: after each tiebreaker step, a key re-applied when exactly two remain tied.
     two_tied_key: str | None = None
     #: What standings output prints under ``tiebreakers``: (output name, metric key) pairs in order.
@@ -114,6 +115,6 @@ class Ruleset:
             if (a, b) in {("win", "win"), ("tie", "win"), ("win", "tie"), ("tie", "loss"), ("loss", "tie")}:
                 raise DocumentError(path, f"{list(outcomes)} cannot both be the result of one game")
 
-    def check_event(self, event: "Event") -> None:
+    def check_event(self, event: Event) -> None:
         """Whole-event validation beyond the shape of each match."""
         self.event_check(event)

@@ -102,7 +102,7 @@ class ExactValues(Mapping[str, float]):
         self._den = 1
 
     @classmethod
-    def scaled(cls, nums: dict[str, int], den: int) -> "ExactValues":
+    def scaled(cls, nums: dict[str, int], den: int) -> ExactValues:
         """Values ``nums[pid] / den`` (``den`` > 0), kept as integers."""
         self = cls.__new__(cls)
         self._exact = None
@@ -119,7 +119,18 @@ class ExactValues(Mapping[str, float]):
             self._exact = {pid: Fraction(n, den) for pid, n in self._nums.items()}
         return self._exact
 
-    def key(self, pid: str) -> "int | Fraction":
+    @property
+    def nums(self) -> dict[str, int]:
+        """The integer numerators of values made by :meth:`scaled` (over ``den``)."""
+        assert self._nums is not None, "values made from fractions have no integer numerators"
+        return self._nums
+
+    @property
+    def den(self) -> int:
+        """The common denominator of :attr:`nums`."""
+        return self._den
+
+    def key(self, pid: str) -> int | Fraction:
         """Something that orders and ties exactly as the value does."""
         nums = self._nums
         return nums[pid] if nums is not None else self.exact[pid]
@@ -140,28 +151,26 @@ class ExactValues(Mapping[str, float]):
 class ExactMetric(ValueMetric):
     """A value metric computed exactly (fractions, or integers over one denominator), compared without rounding."""
 
-    def exact_values(self, ctx: "StandingsContext") -> Mapping[str, Fraction]:
+    def exact_values(self, ctx: StandingsContext) -> Mapping[str, Fraction]:
         """Every player's exact value."""
         raise NotImplementedError
 
-    def values(self, ctx: "StandingsContext") -> ExactValues:
+    def values(self, ctx: StandingsContext) -> ExactValues:
         return ExactValues(self.exact_values(ctx))
 
-    def table(self, ctx: "StandingsContext") -> ExactValues:
+    def table(self, ctx: StandingsContext) -> ExactValues:
         """The cached values."""
         found = ctx.metric(self.key)
         assert isinstance(found, ExactValues)
         return found
 
-    def exact(self, ctx: "StandingsContext") -> Mapping[str, Fraction]:
+    def exact(self, ctx: StandingsContext) -> Mapping[str, Fraction]:
         """The cached exact values."""
         return self.table(ctx).exact
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         table = self.table(ctx)
-        nums = table._nums
-        if nums is None:
-            nums = table.exact  # type: ignore[assignment]
+        nums: Mapping[str, int | Fraction] = table._nums if table._nums is not None else table.exact
         out: list[list[str]] = []
         last = None
         for pid in sorted(group, key=nums.__getitem__, reverse=self.descending):
@@ -174,17 +183,17 @@ class ExactMetric(ValueMetric):
         return out
 
 
-def rounds_played(ctx: "StandingsContext", pid: str) -> int:
+def rounds_played(ctx: StandingsContext, pid: str) -> int:
     """Rounds the player took part in: results on record, byes included, unpaired losses not."""
     return sum(1 for g in ctx.history.get(pid, ()) if g.outcome not in NOT_PLAYED_OUTCOMES)
 
 
-def opponents_faced(ctx: "StandingsContext", pid: str) -> list[str]:
+def opponents_faced(ctx: StandingsContext, pid: str) -> list[str]:
     """Every opponent across the table, once per game (byes have none), within the context."""
     return list(ctx.opponents_in_context(pid)) if pid in ctx.history else []
 
 
-def points_per_round(ctx: "StandingsContext") -> dict[str, Fraction]:
+def points_per_round(ctx: StandingsContext) -> dict[str, Fraction]:
     """Each player's total points divided by the rounds they played (0 with none)."""
     out: dict[str, Fraction] = {}
     for pid in ctx.history:
@@ -193,7 +202,7 @@ def points_per_round(ctx: "StandingsContext") -> dict[str, Fraction]:
     return out
 
 
-def scaled_points_per_round(ctx: "StandingsContext") -> tuple[dict[str, int], int]:
+def scaled_points_per_round(ctx: StandingsContext) -> tuple[dict[str, int], int]:
     """:func:`points_per_round` as integer numerators over one denominator (cached per context)."""
     found = ctx.memo.get("points-per-round")
     if found is None:
@@ -205,7 +214,7 @@ def scaled_points_per_round(ctx: "StandingsContext") -> tuple[dict[str, int], in
     return found
 
 
-def scaled_mean_of_opponents(ctx: "StandingsContext", nums: Mapping[str, int], den: int,
+def scaled_mean_of_opponents(ctx: StandingsContext, nums: Mapping[str, int], den: int,
                              none: int = 0) -> tuple[dict[str, int], int]:
     """Each player's mean of ``nums`` over the opponents faced (:func:`opponents_faced`), exactly.
 
@@ -234,9 +243,9 @@ class SosMean(ExactMetric):
     key = "sos-mean"
     label = "Strength of Schedule"
 
-    def exact_values(self, ctx: "StandingsContext") -> dict[str, Fraction]:
+    def exact_values(self, ctx: StandingsContext) -> dict[str, Fraction]:
         return dict(self.values(ctx).exact)
 
-    def values(self, ctx: "StandingsContext") -> ExactValues:
+    def values(self, ctx: StandingsContext) -> ExactValues:
         ratio, den = scaled_points_per_round(ctx)
         return ExactValues.scaled(*scaled_mean_of_opponents(ctx, ratio, den))

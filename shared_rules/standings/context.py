@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, NamedTuple
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
+from .metrics import ValueMetric, get_metric
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
@@ -52,7 +54,7 @@ def is_counted(match: Match) -> bool:
 class StandingsContext:
     """The event seen through one ruleset, over some stages and rounds, with a metric cache."""
 
-    def __init__(self, event: Event, ruleset: "Ruleset", stages: Collection[str] = SWISS_STAGES,
+    def __init__(self, event: Event, ruleset: Ruleset, stages: Collection[str] = SWISS_STAGES,
                  through_round: int | None = None,
                  include: Callable[[Player], bool] | None = None) -> None:
         self.event = event
@@ -172,9 +174,7 @@ class StandingsContext:
         """The values of a registered value metric for every player (cached)."""
         found = self._cache.get(key)
         if found is None:
-            from .metrics import get_metric
-
-            found = get_metric(key).values(self)
+            found = cast(ValueMetric, get_metric(key)).values(self)
             self._cache[key] = found
         return found
 
@@ -189,8 +189,8 @@ class StandingsContext:
             result_of = self._results.__getitem__
             for player, games in self.history.items():
                 results = list(map(result_of, map(_OUTCOME, games)))
-                w, l = results.count("win"), results.count("loss")
-                records[player] = (w, l, len(results) - w - l)  # anything else is a tie
+                wins, losses = results.count("win"), results.count("loss")
+                records[player] = (wins, losses, len(results) - wins - losses)  # anything else is a tie
         return records[pid]
 
     def opponents_in_context(self, pid: str) -> list[str]:
@@ -205,7 +205,7 @@ class StandingsContext:
                 if not all(map(known, opps)):  # someone the context leaves out
                     opps = [opp for opp in opps if opp in history]
                 table[player] = opps
-        return table[pid]
+        return cast(list[str], table[pid])
 
     def rounds_counted(self, not_played: Collection[str]) -> dict[str, int]:
         """Each player's games whose outcome is not in ``not_played`` (cached per set of outcomes)."""

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+from ..brackets.winner import match_winner
+from ..errors import RulesError
 from ..event.model import Event
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
@@ -121,7 +124,7 @@ def rank_swiss(ctx: StandingsContext, keys: Sequence[str] | None = None) -> list
     return out
 
 
-def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
+def place_elimination(event: Event, swiss_order: Sequence[str], ruleset: Ruleset | None = None) -> list[str]:
     """Final placing: players in the cut by how far they went, then Swiss order.
 
     Eliminated players of the same elimination round are ordered by Swiss rank
@@ -132,15 +135,12 @@ def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
     elim = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
     if not elim:
         return list(swiss_order)
-    from ..brackets.advance import match_winner  # late: brackets build on standings
-    from ..errors import RulesError
-
     depth: dict[str, int] = {}
     for step, rnd in enumerate(elim, start=1):
         for match in rnd.matches:
             playoff = match.extra.get("playoff") == "third-place"
             try:
-                decided, winner = match_winner(event, match) if is_counted(match) or match.games else (False, None)
+                decided, winner = match_winner(event, match, ruleset=ruleset) if is_counted(match) or match.games else (False, None)
             except RulesError:
                 decided, winner = False, None
             for pid in match.players:
@@ -174,7 +174,7 @@ def _compute_standings(event: Event, ruleset: Ruleset | None) -> list[Standing]:
     if ruleset.standings_hook is not None:
         return list(ruleset.standings_hook(event, ruleset))
     ctx = StandingsContext(event, ruleset)
-    order = place_elimination(event, rank_swiss(ctx))
+    order = place_elimination(event, rank_swiss(ctx), ruleset)
     return standings_from_order(ctx, order)
 
 

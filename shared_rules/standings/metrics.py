@@ -8,18 +8,24 @@ A ruleset names its tiebreakers as an ordered tuple of keys.  A
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import DocumentError
+from ..games import PACKAGES
 from ..seeded import draw_key
+
+_GAMES = "shared_rules.games"
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import StandingsContext
 
-__all__ = ["Metric", "ValueMetric", "GroupMetric", "register", "get_metric", "metric_keys",
+__all__ = ["Metric", "ValueMetric", "GroupMetric", "register", "get_metric", "metric_keys", "metric_labels",
+           "reported_labels",
            "Points", "EntryOrder", "SeededRandom"]
 
-_REGISTRY: dict[str, "Metric"] = {}
+_REGISTRY: dict[str, Metric] = {}
 
 
 class Metric:
@@ -28,7 +34,7 @@ class Metric:
     key: ClassVar[str] = ""
     label: ClassVar[str] = ""
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         """Split a tied group into ordered sub-groups (best first)."""
         raise NotImplementedError
 
@@ -40,7 +46,7 @@ class ValueMetric(Metric):
     precision: ClassVar[int] = 9
     descending: ClassVar[bool] = True
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, Any]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, Any]:
         """Every player's value."""
         raise NotImplementedError
 
@@ -49,7 +55,7 @@ class ValueMetric(Metric):
         rounded = round(value, self.precision)
         return -rounded if self.descending else rounded
 
-    def split(self, ctx: "StandingsContext", group: Sequence[str]) -> list[list[str]]:
+    def split(self, ctx: StandingsContext, group: Sequence[str]) -> list[list[str]]:
         values = ctx.metric(self.key)
         if type(self).comparable is ValueMetric.comparable:
             precision = self.precision
@@ -89,14 +95,13 @@ def register(cls: type[Metric]) -> type[Metric]:
 
 
 def _load_all() -> None:
-    # Game metric modules register on import; import them all so `custom` can use any key.
-    import importlib
-
-    for name in ("pokemon", "doomtown", "shatterpoint", "agot", "startrek", "tribbles"):
+    # Game metric modules (``games/<game>/standings.py``) register on import; import them all so
+    # `custom` can use any key.
+    for name in PACKAGES:
         try:
-            importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:  # a game module not written yet
-            if exc.name != f"{__package__}.{name}":
+            importlib.import_module(f"{_GAMES}.{name}.standings")
+        except ModuleNotFoundError as exc:  # a game without metrics of its own
+            if exc.name != f"{_GAMES}.{name}.standings":
                 raise
 
 
@@ -112,6 +117,23 @@ def metric_labels(keys: Iterable[str]) -> dict[str, str]:
             out[key] = get_metric(key).label or key
         except DocumentError:
             out[key] = key
+    return out
+
+
+def reported_labels(reported: Iterable[tuple[str, str]], names: Iterable[str]) -> dict[str, str]:
+    """Column headings for the tiebreaker names standings print, by the metric each name reports.
+
+    ``reported`` is a ruleset's (output name, metric key) pairs (``sos`` is Star Trek's ``startrek-sos``);
+    a name it does not list is taken as a metric key.
+
+    >>> reported_labels([("owp", "owp")], ["owp", "nonesuch"])
+    {'owp': 'Op Win %', 'nonesuch': 'nonesuch'}
+    """
+    key_of = dict(reported)
+    out = {}
+    for name in names:
+        key = key_of.get(name, name)
+        out[name] = metric_labels([key])[key]
     return out
 
 
@@ -138,7 +160,7 @@ class Points(ValueMetric):
     key = "points"
     label = "Points"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, float]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, float]:
         return ctx.points
 
 
@@ -150,7 +172,7 @@ class EntryOrder(ValueMetric):
     label = "Entry"
     descending = False
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         return {pid: p.entry for pid, p in ctx.players.items()}
 
 
@@ -161,5 +183,5 @@ class SeededRandom(ValueMetric):
     key = "random"
     label = "Random"
 
-    def values(self, ctx: "StandingsContext") -> Mapping[str, int]:
+    def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         return {pid: draw_key(ctx.event.seed, "tiebreak", pid) for pid in ctx.players}

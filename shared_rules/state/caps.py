@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any
 
-__all__ = ["Cap", "DEFAULT_CAPS", "cap_problem"]
+__all__ = ["Cap", "DEFAULT_CAPS", "payload_problem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +58,12 @@ def _problem(value: Any, cap: Cap, path: str) -> str | None:
     return None
 
 
-def cap_problem(op_type: str, payload: Any) -> str | None:
-    """The first payload field over its cap, as one line naming it; None when all fit.
+def payload_problem(op_type: str, cls: type | None, payload: Any) -> str | None:
+    """The first field of a payload (of dataclass ``cls``) over its cap, as one line; None when all fit.
 
-    >>> cap_problem("penalty.issue", {"player": "p1", "reason": "x" * 5000})
-    'penalty.issue: payload.reason: 5,000 characters; the most allowed is 2,000'
-    >>> cap_problem("timer.extend", {"seconds": 60}) is None
+    >>> payload_problem("x", None, {}) is None
     True
     """
-    from .operations import PAYLOADS
-
-    cls = PAYLOADS.get(op_type)
     if cls is None or not isinstance(payload, dict):
         return None  # not an operation at all: parse_operation names that problem
     for f in fields(cls):

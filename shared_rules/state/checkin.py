@@ -11,7 +11,8 @@ paired). Later rounds ignore check-in.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..event.model import Event
 

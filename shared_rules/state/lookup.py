@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .operations import OperationRejected
 
@@ -19,7 +19,7 @@ def find_player(state: dict[str, Any], pid: str) -> dict[str, Any]:
     """
     for p in state["players"]:
         if p["id"] == pid:
-            return p
+            return cast(dict[str, Any], p)
     raise OperationRejected(f"unknown player '{pid}'")
 
 
@@ -64,7 +64,7 @@ def current_round(state: dict[str, Any]) -> dict[str, Any] | None:
     """The latest round that has started (None before round 1 starts)."""
     for rnd in reversed(state["rounds"]):
         if rnd["status"] in ("started", "complete"):
-            return rnd
+            return cast(dict[str, Any], rnd)
     return None
 
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Callable, Mapping
+from typing import Any, cast
 
 from .._json import json_kind as _kind
 from ..errors import RulesError
-from .caps import Cap
+from .caps import Cap, payload_problem
 
-__all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "Actor", "Operation",
-           "PAYLOADS", "OPERATION_TYPES", "parse_operation", "parse_payload"]
+__all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "RoundFrozen", "AlreadyPaired", "Actor", "Operation",
+           "PAYLOADS", "OPERATION_TYPES", "cap_problem", "parse_operation", "parse_payload"]
 
 #: Who may act: organizer (TO/EO), head judge (marshal, lead arbiter), floor judge (arbiter),
 #: scorekeeper, and player (RULES.md "Shared concepts").
@@ -50,6 +51,18 @@ class NotAuthorized(OperationRejected):
     code = "not-authorized"
 
 
+class RoundFrozen(OperationRejected):
+    """Changing a round's record after the round two later is paired (Pokémon TOP 4): ask the head judge."""
+
+    code = "round-frozen"
+
+
+class AlreadyPaired(OperationRejected):
+    """Pairing a round (or making a cut) another device already paired: the device's view is stale; reload."""
+
+    code = "already-paired"
+
+
 def _json_copy(value: Any, path: str) -> Any:
     """A deep copy of a JSON value; anything else (NaN, sets, objects) is refused."""
     try:
@@ -67,9 +80,10 @@ def _text(value: Any, path: str) -> str:
 
 
 def _name(value: Any, path: str) -> str:
-    if not _text(value, path).strip():
+    text = _text(value, path)
+    if not text.strip():
         raise OperationRejected(f"{path}: must not be empty")
-    return value
+    return text
 
 
 def _whole(minimum: int) -> Callable[[Any, str], int]:
@@ -91,13 +105,13 @@ def _bool(value: Any, path: str) -> bool:
 def _obj(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise OperationRejected(f"{path}: expected an object, got {_kind(value)}")
-    return _json_copy(value, path)
+    return cast(dict[str, Any], _json_copy(value, path))
 
 
 def _list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
         raise OperationRejected(f"{path}: expected a list, got {_kind(value)}")
-    return _json_copy(value, path)
+    return cast(list[Any], _json_copy(value, path))
 
 
 def _names(value: Any, path: str) -> list[str]:
@@ -520,3 +534,14 @@ def parse_operation(raw: Any) -> Operation:
     except OperationRejected as exc:
         raise OperationRejected(f"{op_type}: {exc}") from None
     return Operation(op_type, parse_payload(op_type, raw.get("payload")), op_id, device, actor, at)
+
+
+def cap_problem(op_type: str, payload: Any) -> str | None:
+    """The first payload field over its cap (:mod:`.caps`), as one line naming it; None when all fit.
+
+    >>> cap_problem("penalty.issue", {"player": "p1", "reason": "x" * 5000})
+    'penalty.issue: payload.reason: 5,000 characters; the most allowed is 2,000'
+    >>> cap_problem("timer.extend", {"seconds": 60}) is None
+    True
+    """
+    return payload_problem(op_type, PAYLOADS.get(op_type), payload)

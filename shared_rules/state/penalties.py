@@ -1,4 +1,4 @@
-"""Penalty systems, one per ruleset, as tables.
+"""Penalties given under a game's penalty system (each game declares its system in its package).
 
 - Star Trek CCG (1E, 2E, Tribbles) — OP Guide Appendix B: levels 0-4 (verbal
   warning, written warning, turn loss, game loss, disqualification); a repeat
@@ -19,61 +19,46 @@ the reducer only records the penalty.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, cast
 
+from ..games import game_of
+from ..games.base import GENERIC_PENALTIES as GENERIC
+from ..games.base import PenaltySystem
 from .operations import OperationRejected
 
-__all__ = ["SYSTEMS", "LEVEL_NAMES", "KINDS", "WARNING_ONLY", "REMOVING", "system_of", "requested_kind", "decide"]
+__all__ = ["GENERIC", "WARNING_ONLY", "REMOVING", "system_of", "requested_kind", "decide"]
 
-#: Ruleset id -> penalty system; any other ruleset uses ``generic``.
-SYSTEMS: dict[str, str] = {
-    "startrek-1e": "levels", "startrek-2e": "levels", "tribbles": "levels",  # Star Trek OP Guide Appendix B
-    "shatterpoint": "warnings",                                               # Shatterpoint: Arbiters
-}
-#: Star Trek OP Guide Appendix B, level -> (kind, effect).
-LEVEL_NAMES: dict[int, tuple[str, str | None]] = {
-    0: ("verbal-warning", None),
-    1: ("written-warning", None),
-    2: ("turn-loss", "turn-loss"),
-    3: ("game-loss", "game-loss"),
-    4: ("disqualification", "disqualification"),
-}
-#: Kinds per non-level system -> effect.
-KINDS: dict[str, dict[str, str | None]] = {
-    "warnings": {"warning": None, "ejection": "ejection"},
-    "generic": {"warning": None, "game-loss": "game-loss", "disqualification": "disqualification"},
-}
-#: Shatterpoint: "A player has received three or more warnings during the event" → ejection.
-EJECTION_WARNINGS = 3
 #: What a floor judge may issue (see authorize.py): warnings only.
 WARNING_ONLY: frozenset[str] = frozenset({"verbal-warning", "written-warning", "warning"})
 #: Effects that remove the player from the event for good.
 REMOVING = frozenset({"ejection", "disqualification"})
 
 
-def system_of(ruleset_id: str) -> str:
+def system_of(ruleset_id: str) -> PenaltySystem:
     """The penalty system of a ruleset.
 
-    >>> system_of("startrek-2e"), system_of("doomtown")
+    >>> system_of("startrek-2e").name, system_of("doomtown").name
     ('levels', 'generic')
     """
-    return SYSTEMS.get(ruleset_id, "generic")
+    return game_of(ruleset_id).penalties
 
 
 def requested_kind(ruleset_id: str, kind: str | None, level: int | None) -> str:
     """The kind asked for, before repeats are counted (for authorization)."""
     system = system_of(ruleset_id)
-    if system == "levels":
+    if system.uses_levels:
+        top = max(system.levels)
         if level is None:
-            raise OperationRejected(f"penalty.issue: payload.level: {ruleset_id} penalties take a level 0-4 "
-                                    "(Star Trek OP Guide Appendix B)")
-        if level > 4:
-            raise OperationRejected(f"penalty.issue: payload.level: {level} is not a level (0-4)")
-        if kind is not None and kind != LEVEL_NAMES[level][0]:
-            raise OperationRejected(f"penalty.issue: payload.kind: '{kind}' does not match level {level} "
-                                    f"({LEVEL_NAMES[level][0]})")
-        return LEVEL_NAMES[level][0]
-    kinds = KINDS[system]
+            raise OperationRejected(f"penalty.issue: payload.level: {ruleset_id} penalties take a level 0-{top} "
+                                    f"({system.source})")
+        if level not in system.levels:
+            raise OperationRejected(f"penalty.issue: payload.level: {level} is not a level (0-{top})")
+        name = system.levels[level][0]
+        if kind is not None and kind != name:
+            raise OperationRejected(f"penalty.issue: payload.kind: '{kind}' does not match level {level} ({name})")
+        return name
+    kinds = system.kinds
     if level is not None:
         raise OperationRejected(f"penalty.issue: payload.level: {ruleset_id} has no penalty levels "
                                 f"(use kind: {', '.join(kinds)})")
@@ -81,7 +66,7 @@ def requested_kind(ruleset_id: str, kind: str | None, level: int | None) -> str:
         shown = f"'{kind}'" if kind is not None else "missing"
         raise OperationRejected(f"penalty.issue: payload.kind: {shown} is not a penalty of {ruleset_id} "
                                 f"(use {', '.join(kinds)})")
-    return kind
+    return cast(str, kind)  # a key of kinds
 
 
 def decide(ruleset_id: str, history: list[Mapping[str, Any]], player: str, kind: str | None,
@@ -98,16 +83,16 @@ def decide(ruleset_id: str, history: list[Mapping[str, Any]], player: str, kind:
     asked = requested_kind(ruleset_id, kind, level)
     mine = [p for p in history if p["player"] == player]
     system = system_of(ruleset_id)
-    if system == "levels":
+    if system.uses_levels:
         assert level is not None
         key = infraction or reason
         repeats = sum(1 for p in mine if (p.get("infraction") or p.get("reason")) == key)
-        given = min(4, level + repeats)  # Appendix B: repeats upgrade one level per infraction
-        name, effect = LEVEL_NAMES[given]
+        given = min(max(system.levels), level + repeats)  # a repeat upgrades one level per earlier one
+        name, effect, _ = system.levels[given]
         return {"kind": name, "level": given, "effect": effect, "scorecard": given >= 1}
-    effect = KINDS[system][asked]
-    if system == "warnings" and asked == "warning":
+    effect = system.kinds[asked][0]
+    if system.ejection_warnings is not None and asked == "warning":
         warnings = 1 + sum(1 for p in mine if p["kind"] == "warning")
-        if warnings >= EJECTION_WARNINGS:
-            effect = "ejection"  # Shatterpoint Arbiters: three warnings → ejection
+        if warnings >= system.ejection_warnings:
+            effect = "ejection"  # this many warnings eject the player
     return {"kind": asked, "level": None, "effect": effect, "scorecard": True}

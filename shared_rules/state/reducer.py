@@ -23,22 +23,35 @@ whatever rounds came later — later pairings stand, standings recompute.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..errors import DocumentError
 from ..event.document import load_event
 from ..event.model import STAGES
+from ..games import game_of
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
-from ..rulesets.doomtown import secret_d6
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
-from .operations import CHECKS, OpenDispute, Operation, OperationRejected, parse_operation
-from .state import (RESULT_FIELDS, SETTLED, clone, initial_state, new_match, new_player, new_round,
-                    is_withheld, refresh_disputes, refresh_match, refresh_round, to_event_document)
+from .operations import CHECKS, AlreadyPaired, OpenDispute, Operation, OperationRejected, RoundFrozen, parse_operation
+from .state import (
+    RESULT_FIELDS,
+    SETTLED,
+    clone,
+    initial_state,
+    is_withheld,
+    new_match,
+    new_player,
+    new_round,
+    refresh_disputes,
+    refresh_match,
+    refresh_round,
+    to_event_document,
+)
 
-__all__ = ["apply", "replay", "check", "HANDLERS", "secret_time_sides"]
+__all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides"]
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
 
@@ -304,7 +317,7 @@ def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: b
         by = rounds[i]["paired_by"]
         if not replace:
             device = by["device"] if by else "an import"
-            raise OperationRejected(f"{label}: round {number} was already paired by {device}; reload")
+            raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; reload")
         if rounds[i]["status"] not in ("draft", "published"):
             raise OperationRejected(f"{label}: round {number} has started; its pairings can no longer change "
                                     "(Pokémon TOP 4)")
@@ -415,7 +428,7 @@ def _cut_make(state: dict[str, Any], op: Operation) -> None:
         first = elim[0]
         if not p.replace:
             by = first["paired_by"]
-            raise OperationRejected(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
+            raise AlreadyPaired(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
         if len(elim) > 1 or first["status"] not in ("draft", "published"):
             raise OperationRejected("cut.make: the cut's first round has started; it can no longer change")
         number = first["number"]
@@ -495,6 +508,14 @@ def secret_time_sides(state: dict[str, Any]) -> int | None:
     return sides if isinstance(sides, int) and sides > 0 else None
 
 
+def secret_minutes(state: dict[str, Any], sides: int) -> int:
+    """The event's secret round time in minutes, drawn from its seed by the game's rule (Doomtown's d6)."""
+    draw = game_of(state["ruleset"]).secret_time
+    if draw is None:
+        raise OperationRejected(f"ruleset: {state['ruleset']} has no secret round time")
+    return draw(state["seed"], sides)
+
+
 def _secret_s(state: dict[str, Any], duration: int) -> int | None:
     """A round's secret time in seconds: the event's d6 in minutes, or None where the seed is withheld."""
     sides = secret_time_sides(state)
@@ -507,7 +528,7 @@ def _secret_s(state: dict[str, Any], duration: int) -> int | None:
     if is_withheld(state["seed"]):
         return None  # a player's device: the d6 is kept from players (Floor Rules 3.A)
     # Floor Rules 3.A, 5.C: one d6 per roundup, added to every round's hour.
-    return secret_d6(state["seed"], sides) * 60
+    return secret_minutes(state, sides) * 60
 
 
 def _round_start(state: dict[str, Any], op: Operation) -> None:
@@ -613,7 +634,7 @@ def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[
     settling = op.type in ("result.resolve", "result.correct") and match["status"] == "disputed"
     if len(state["rounds"]) > i + 2 and not settling:
         later = state["rounds"][i + 2]
-        raise OperationRejected(f"{op.type}: round {rnd['number']}'s record cannot change after round "
+        raise RoundFrozen(f"{op.type}: round {rnd['number']}'s record cannot change after round "
                                 f"{later['number']} is paired (Pokémon TOP 4)")
     return rnd, match, f"{op.type}: {where(rnd, mi)}: "
 
@@ -757,7 +778,7 @@ def apply(state: dict[str, Any], op: Any) -> dict[str, Any]:
     >>> s["ruleset"], s["name"], s["seed"], s["devices"]
     ('custom', 'Cup', 't1:1', {'t1': 1})
     """
-    work = clone(state)
+    work: dict[str, Any] = clone(state)
     _apply_in_place(work, op)
     return work
 

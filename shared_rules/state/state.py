@@ -29,7 +29,8 @@ on across stages when rounds are paired by operations.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..errors import DocumentError, RulesError
 from ..event.document import FORMAT, dump_event, load_event
@@ -238,7 +239,8 @@ def timer_remaining_ms(timer: Mapping[str, Any] | None, now_ms: int) -> int | No
         return None
     now = timer["paused_at"] if timer["paused_at"] is not None else now_ms
     elapsed = max(0, now - timer["started_at"] - timer["paused_ms"])
-    return (timer["duration_s"] + timer["extended_s"] + (timer.get("secret_s") or 0)) * 1000 - elapsed
+    remaining: int = (timer["duration_s"] + timer["extended_s"] + (timer.get("secret_s") or 0)) * 1000 - elapsed
+    return remaining
 
 
 # ---------------------------------------------------------------- documents

@@ -1,9 +1,9 @@
 """Rounds and cut for a given player count, from every structure table in the documents.
 
 ``suggest_structure(ruleset, players, structure=None)`` looks the count up in
-the ruleset's table (one module per game, each table citing its section);
+the ruleset's table (each game declares its table in its package,
+``shared_rules/games/<game>/structures.py``, citing its section);
 ``structure_names(ruleset)`` lists the valid structure names, default first.
-Pokémon flights (TOP 3.3.3) live in :mod:`.flights`.
 
 >>> s = suggest_structure("doomtown", 9)
 >>> (s.structure, s.swiss_rounds, s.cut)
@@ -14,11 +14,11 @@ Pokémon flights (TOP 3.3.3) live in :mod:`.flights`.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from shared_rules.errors import RulesError
-
-from . import agot, custom, doomtown, pokemon, shatterpoint, startrek
+from ..errors import RulesError
+from ..games import RULESET_IDS, game_of, games
 from ._model import DayTwo, Elimination, Structure
 from .flights import (
     FlightPlan,
@@ -29,16 +29,19 @@ from .flights import (
     plan_flights,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
+
 __all__ = [
     "RULESETS",
     "Structure",
     "Elimination",
     "DayTwo",
-    "FlightPlan",
     "suggest_structure",
     "structure_names",
-    "pokemon_day_two_qualifiers",
-    "pokemon_division_structures",
+    "day_two_qualifiers",
+    "division_structures",
+    "FlightPlan",
     "plan_flights",
     "allowed_flight_counts",
     "flight_sizes",
@@ -46,28 +49,13 @@ __all__ = [
     "merge_flight_tops",
 ]
 
-_Builder = Callable[[int, str], Structure]
-
-# Ruleset id -> (structure names, default first; builder).
-_REGISTRY: dict[str, tuple[tuple[str, ...], _Builder]] = {
-    "pokemon-tcg": (pokemon.TCG_NAMES, lambda n, name: pokemon.structure("pokemon-tcg", n, name)),
-    "pokemon-vg": (pokemon.VG_NAMES, lambda n, name: pokemon.structure("pokemon-vg", n, name)),
-    "doomtown": (doomtown.NAMES, doomtown.structure),
-    "shatterpoint": (shatterpoint.NAMES, shatterpoint.structure),
-    "agot": (agot.NAMES, agot.structure),
-    "startrek-1e": (startrek.NAMES, lambda n, name: startrek.structure("startrek-1e", n, name)),
-    "startrek-2e": (startrek.NAMES, lambda n, name: startrek.structure("startrek-2e", n, name)),
-    "tribbles": (startrek.TRIBBLES_NAMES, lambda n, name: startrek.structure("tribbles", n, name)),
-    "custom": (custom.NAMES, custom.structure),
-}
-
-RULESETS: tuple[str, ...] = tuple(_REGISTRY)
+RULESETS: tuple[str, ...] = RULESET_IDS
 
 
-def _entry(ruleset: str) -> tuple[tuple[str, ...], _Builder]:
+def _game(ruleset: str) -> Game:
     try:
-        return _REGISTRY[ruleset]
-    except (KeyError, TypeError):
+        return game_of(ruleset)
+    except RulesError:
         raise RulesError(f"ruleset: {ruleset!r} is not one of {', '.join(RULESETS)}") from None
 
 
@@ -77,7 +65,7 @@ def structure_names(ruleset: str) -> tuple[str, ...]:
     >>> structure_names("agot")
     ('basic', 'advanced')
     """
-    return _entry(ruleset)[0]
+    return _game(ruleset).structure_names
 
 
 def _resolve_name(ruleset: str, structure: str | None) -> str:
@@ -108,32 +96,32 @@ def suggest_structure(
     ...
     shared_rules.errors.RulesError: players: 2 is below the minimum of 3 for startrek-1e
     """
-    names, build = _entry(ruleset)
     name = _resolve_name(ruleset, structure)
-    if ruleset == "custom":
-        return custom.structure(players, name, rounds=rounds, cut=cut)
-    if rounds is not None or cut is not None:
-        raise RulesError(f"rounds/cut: {ruleset} takes its rounds and cut from its document's table")
-    return build(players, name)
+    return _game(ruleset).structure(players, name, rounds, cut)
 
 
-def pokemon_day_two_qualifiers(points_by_player: Mapping[str, int], swiss_rank: Sequence[str]) -> list[str]:
-    """Day-two players: 19+ match points or the top 32, whichever is more (Pokémon TOP 3.3.5).
+def day_two_qualifiers(ruleset: str, points_by_player: Mapping[str, int], swiss_rank: Sequence[str]) -> list[str]:
+    """Day-two players of a two-day event (Pokémon TOP 3.3.5: 19+ match points or the top 32).
 
-    >>> pokemon_day_two_qualifiers({"a": 19, "b": 0}, ["a", "b"])
+    >>> day_two_qualifiers("pokemon-tcg", {"a": 19, "b": 0}, ["a", "b"])
     ['a', 'b']
     """
-    return pokemon.day_two_qualifiers(points_by_player, swiss_rank)
+    qualifiers = _game(ruleset).day_two_qualifiers
+    if qualifiers is None:
+        raise RulesError(f"ruleset: {ruleset} has no day two")
+    return qualifiers(points_by_player, swiss_rank)
 
 
-def pokemon_division_structures(
+def division_structures(
     ruleset: str, division_players: Mapping[str, int], structure: str | None = None
 ) -> dict[str, Structure]:
     """Per age division structures; Age-Modified events use the largest division (Pokémon TOP 3.3.5).
 
-    >>> pokemon_division_structures("pokemon-vg", {"masters": 40, "senior": 9})["senior"].swiss_rounds
+    >>> division_structures("pokemon-vg", {"masters": 40, "senior": 9})["senior"].swiss_rounds
     4
     """
-    if ruleset not in ("pokemon-tcg", "pokemon-vg"):
-        raise RulesError(f"ruleset: {ruleset!r} has no age divisions (pokemon-tcg, pokemon-vg)")
-    return pokemon.division_structures(ruleset, division_players, _resolve_name(ruleset, structure))
+    build = _game(ruleset).division_structures
+    if build is None:
+        with_divisions = [g.id for g in games() if g.division_structures is not None]
+        raise RulesError(f"ruleset: {ruleset!r} has no age divisions ({', '.join(with_divisions)})")
+    return build(division_players, _resolve_name(ruleset, structure))

@@ -18,8 +18,9 @@ Readings:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from shared_rules.errors import RulesError
 from shared_rules.seeded import Rng

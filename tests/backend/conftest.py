@@ -14,8 +14,8 @@ import os
 import secrets
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

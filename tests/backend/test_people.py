@@ -227,10 +227,9 @@ def test_an_imported_document_links_its_players_by_game_id(api):
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_searches_are_rate_limited_per_token(database_url, tmp_path):
+    from backend import create_app
     from tests.backend.conftest import dispose
     from tests.backend.helpers import Api
-
-    from backend import create_app
 
     app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "i", "SQLALCHEMY_DATABASE_URI": database_url,
                       "PEOPLE_SEARCH_LIMIT": "3 per minute"})

@@ -13,7 +13,8 @@ from backend.db import db
 from backend.models import PushSubscription
 from backend.push import security
 from tests.backend.conftest import dispose
-from tests.backend.helpers import PLAYERS as PLAYER_ROWS, Api, bearer, register_ops
+from tests.backend.helpers import PLAYERS as PLAYER_ROWS
+from tests.backend.helpers import Api, bearer, register_ops
 from tests.backend.test_push_delivery import player_tokens
 from tests.fakepush import FakePushService
 

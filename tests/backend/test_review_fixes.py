@@ -1,4 +1,4 @@
-"""Regression tests for the defects of the backend review (one section per defect, numbered as there)."""
+"""Regression tests for the defects of the backend review, each named for the behaviour it checks."""
 
 from __future__ import annotations
 
@@ -72,9 +72,9 @@ def _call_while_locked(app, eid, call):
     return out["r"]
 
 
-# 1. nesting ------------------------------------------------------------------------------------------
+# nesting ------------------------------------------------------------------------------------------
 
-def test_1_deep_values_are_refused_and_the_event_stays_usable(api):
+def test_deep_values_are_refused_and_the_event_stays_usable(api):
     eid, org = _event(api)
     deep = {"type": "event.configure", "payload": {"settings": {"z": _nested(600)}}}
     r = api.push(eid, org, "desk", [deep], first_seq=9)
@@ -87,7 +87,7 @@ def test_1_deep_values_are_refused_and_the_event_stays_usable(api):
     assert api.client.get(f"/api/events/{eid}/export", headers=bearer(org)).status_code == 200
 
 
-def test_1_export_of_a_too_deep_stored_value_is_a_409_not_a_500(app, api, monkeypatch):
+def test_export_of_a_too_deep_stored_value_is_a_409_not_a_500(app, api, monkeypatch):
     eid, org = _event(api)
     monkeypatch.setattr("backend.api.MAX_JSON_DEPTH", 10_000)  # as before the fix
     api.push(eid, org, "desk", [{"type": "event.configure", "payload": {"settings": {"z": _nested(600)}}}],
@@ -97,9 +97,9 @@ def test_1_export_of_a_too_deep_stored_value_is_a_409_not_a_500(app, api, monkey
     assert r.status_code == 409, r.get_data(as_text=True)[:200]
 
 
-# 2. a player's junk pushes -----------------------------------------------------------------------------
+# a player's junk pushes -----------------------------------------------------------------------------
 
-def test_2_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, api, monkeypatch):
+def test_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, api, monkeypatch):
     eid, org = _event(api)
     p1 = _player(api, eid, org, "p1")
     calls = []
@@ -123,15 +123,15 @@ def test_2_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, ap
     assert verdict["status"] == "rejected" and verdict["error"] == "operation-too-large"
 
 
-# 3. import parsed before the lock ----------------------------------------------------------------------
+# import parsed before the lock ----------------------------------------------------------------------
 
-def test_3_import_is_validated_before_the_write_lock(app, api):
+def test_import_is_validated_before_the_write_lock(app, api):
     eid, org = _event(api)
     r = _call_while_locked(app, eid, lambda c: c.post("/api/events", json={"document": {"format": "nope"}}))
     assert r.status_code == 422
 
 
-def test_3_import_inserts_claims_and_lists_them_for_staff(api):
+def test_import_inserts_claims_and_lists_them_for_staff(api):
     eid, org = _event(api)
     exported = api.client.get(f"/api/events/{eid}/export", headers=bearer(org)).get_json()
     created = api.client.post("/api/events", json={"document": exported}).get_json()
@@ -142,9 +142,9 @@ def test_3_import_inserts_claims_and_lists_them_for_staff(api):
     assert listed == dict(codes, p3=None)  # a used code is not listed
 
 
-# 4. seq reused with another body -----------------------------------------------------------------------
+# seq reused with another body -----------------------------------------------------------------------
 
-def test_4_a_reused_seq_with_another_op_is_a_409(app, api):
+def test_a_reused_seq_with_another_op_is_a_409(app, api):
     eid, org = _event(api)
     first = api.push(eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p1"}, "at": 5}],
                      first_seq=9).get_json()
@@ -160,9 +160,9 @@ def test_4_a_reused_seq_with_another_op_is_a_409(app, api):
     assert [p["checked_in"] for p in state["players"][:2]] == [True, False]
 
 
-# 5. snapshot and snapshot_seq read together ---------------------------------------------------------
+# snapshot and snapshot_seq read together ---------------------------------------------------------
 
-def test_5_a_snapshot_written_meanwhile_is_not_paired_with_an_older_seq(app, api):
+def test_a_snapshot_written_meanwhile_is_not_paired_with_an_older_seq(app, api):
     eid, org = _event(api)
     api.push_ok(eid, org, "desk", pair_ops(1), first_seq=9)  # head 11
     later = api.state(eid, org)
@@ -181,9 +181,9 @@ def test_5_a_snapshot_written_meanwhile_is_not_paired_with_an_older_seq(app, api
         assert seq == 9 and state == replay(ops, initial_state())
 
 
-# 6. the player's view of pull --------------------------------------------------------------------------
+# the player's view of pull --------------------------------------------------------------------------
 
-def test_6_player_pull_hides_drafts_other_devices_and_penalty_reasons(api):
+def test_player_pull_hides_drafts_other_devices_and_penalty_reasons(api):
     eid, org = _event(api)
     api.push_ok(eid, org, "desk", pair_ops(1) + [report(1, t, ["win", "loss"]) for t in (2, 3, 4)], first_seq=9)
     p1, p2 = _player(api, eid, org, "p1"), _player(api, eid, org, "p2")
@@ -232,9 +232,9 @@ def test_6_player_pull_hides_drafts_other_devices_and_penalty_reasons(api):
     assert "desk" in api.pull(eid, org)["devices"]
 
 
-# 7. cursor ahead ---------------------------------------------------------------------------------------
+# cursor ahead ---------------------------------------------------------------------------------------
 
-def test_7_a_cursor_beyond_the_head_is_a_409(api):
+def test_a_cursor_beyond_the_head_is_a_409(api):
     eid, org = _event(api)
     head = api.pull(eid, org)["cursor"]
     r = api.client.get(f"/api/events/{eid}/pull?cursor={head + 1}", headers=bearer(org))
@@ -242,9 +242,9 @@ def test_7_a_cursor_beyond_the_head_is_a_409(api):
     assert api.pull(eid, org, cursor=head)["ops"] == []
 
 
-# 8. device takeover ------------------------------------------------------------------------------------
+# device takeover ------------------------------------------------------------------------------------
 
-def test_8_only_the_same_role_and_player_take_over_a_revoked_device(app, api):
+def test_only_the_same_role_and_player_take_over_a_revoked_device(app, api):
     eid, org = _event(api)
     judge = api.staff_token(eid, org, "judge")
     api.push_ok(eid, judge, "tab-1", [{"type": "player.check_in", "payload": {"player": "p1"}}])
@@ -261,9 +261,9 @@ def test_8_only_the_same_role_and_player_take_over_a_revoked_device(app, api):
     api.push_ok(eid, again, "tab-1", [{"type": "player.check_in", "payload": {"player": "p2"}}], first_seq=2)
 
 
-# 9. claim codes ----------------------------------------------------------------------------------------
+# claim codes ----------------------------------------------------------------------------------------
 
-def test_9_claim_codes_are_not_stored_in_clear_and_not_for_judges(app, api):
+def test_claim_codes_are_not_stored_in_clear_and_not_for_judges(app, api):
     created = api.create()
     eid, org = created["event_id"], created["token"]
     registered = api.push_ok(eid, org, "desk", register_ops(PLAYERS[:2]))
@@ -284,12 +284,12 @@ def test_9_claim_codes_are_not_stored_in_clear_and_not_for_judges(app, api):
     assert api.claim_list(eid, scorekeeper)
 
 
-# 10. authenticate before the lock ----------------------------------------------------------------------
+# authenticate before the lock ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("method,path", [("post", "/api/events/{eid}/invitations"),
                                          ("delete", "/api/events/{eid}/tokens/abc"),
                                          ("post", "/api/events/{eid}/players/p1/claim")])
-def test_10_no_token_is_refused_without_waiting_for_the_lock(app, api, method, path):
+def test_no_token_is_refused_without_waiting_for_the_lock(app, api, method, path):
     eid, org = _event(api)
     url = path.format(eid=eid)
     r = _call_while_locked(app, eid, lambda c: getattr(c, method)(url, json={"role": "judge"},
@@ -298,9 +298,9 @@ def test_10_no_token_is_refused_without_waiting_for_the_lock(app, api, method, p
     assert api.invite(eid, org, "judge")["code"]  # and with a token it still works
 
 
-# 11. error messages, query integers, authentication first --------------------------------------------
+# error messages, query integers, authentication first --------------------------------------------
 
-def test_11_fixed_messages_strict_integers_and_auth_before_body(api):
+def test_fixed_messages_strict_integers_and_auth_before_body(api):
     eid, org = _event(api)
     headers = {**bearer(org), "Content-Type": "application/json"}
     for raw in (b'{"device": "\xff"}', b'{"device": 1' + b"1" * 5000 + b"}", b'{"device": '):
@@ -313,9 +313,9 @@ def test_11_fixed_messages_strict_integers_and_auth_before_body(api):
     _assert_error(api.client.get(f"/api/events/{eid}/pull?cursor=x"), 401, "missing-token")
 
 
-# 12. OpenAPI --------------------------------------------------------------------------------------------
+# OpenAPI --------------------------------------------------------------------------------------------
 
-def test_12_openapi_lists_each_operations_own_errors_and_real_id_patterns(api):
+def test_openapi_lists_each_operations_own_errors_and_real_id_patterns(api):
     doc = api.client.get("/api/openapi.json").get_json()
     paths = doc["paths"]
     public = paths["/api/events/{event_id}/public"]["get"]["responses"]

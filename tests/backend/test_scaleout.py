@@ -78,7 +78,7 @@ class ProxyClient:
     def open(self, method: str, path: str, json_body: Any = None, headers: dict[str, str] | None = None) -> Answer:
         data = json.dumps(json_body).encode() if json_body is not None else None
         sent = dict(headers or {}, **({"Content-Type": "application/json"} if data is not None else {}))
-        for attempt in range(100):
+        for _attempt in range(100):
             try:
                 conn = self._conn()
                 conn.request(method, path, body=data, headers=sent)

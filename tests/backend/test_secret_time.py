@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from shared_rules.rulesets.doomtown import secret_d6
+from shared_rules.games.doomtown.ruleset import secret_d6
 from shared_rules.state import timer_remaining_ms
 from tests.backend.helpers import PLAYERS, bearer, register_ops
 

@@ -122,6 +122,7 @@ def test_only_one_pairing_per_round_wins(api):
     stale = api.push(eid, head, "hj", pair_ops(1)[:1]).get_json()["results"][0]
     assert stale["status"] == "rejected"
     assert "already paired by desk" in stale["reason"]
+    assert stale["error"] == "already-paired"
 
 
 def test_player_claims_self_report_and_confirm(api):

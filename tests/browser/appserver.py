@@ -59,7 +59,7 @@ class AppProcess:
                     return
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"the server exited ({self.proc.returncode}); see {self.tmp / 'server.log'}")
+                    raise RuntimeError(f"the server exited ({self.proc.returncode}); see {self.tmp / 'server.log'}") from None
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from tests.browser.helpers import open_page, rules, shot, wait_js, wait_ready, wait_synced
 from tests.browser.test_forms_survive_sync import Remote

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from shared_rules.rulesets.doomtown import secret_d6
+from shared_rules.games.doomtown.ruleset import secret_d6
 from tests.browser.helpers import rules, shot, wait_ready
 from tests.browser.test_forms_survive_sync import Remote
 from tests.browser.test_player_phone import PHONE

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from tests.pyodide_helper import (
-    ROOT,
     run_in_cpython_cli,
     run_in_pyodide_cli,
     run_many_in_pyodide_cli,
@@ -50,7 +45,5 @@ def test_pyodide_runs_really_are_inside_pyodide_and_separate() -> None:
 
 
 def test_shared_rules_cli_gives_the_same_bytes_in_pyodide_and_cpython() -> None:
-    if not (ROOT / "shared_rules" / "__main__.py").is_file():
-        pytest.skip("shared_rules/__main__.py does not exist yet")
     args = ["structure", "pokemon-tcg", "32"]
     assert run_in_pyodide_cli(args) == run_in_cpython_cli(args)

@@ -10,8 +10,9 @@ import json
 import os
 import tempfile
 import unittest
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from shared_rules.errors import DocumentError
 from shared_rules.event.document import load_event

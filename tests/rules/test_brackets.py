@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import os
 import unittest
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from shared_rules.brackets import (
     apply_drop_in_bracket,
@@ -181,7 +182,9 @@ class AgotGameNumberTest(unittest.TestCase):
         # Upsets: 8 beats 1 (Game #1), 6 beats 3 (Game #3).
         seeds = seed_of(event)
         upset = {p for p, s in seeds.items() if s in (8, 6)}
-        pick = lambda ev: (lambda m: next((p for p in m.players if p in upset), higher_seed_wins(ev)(m)))
+        def pick(ev: Any) -> Any:
+            return lambda m: next((p for p in m.players if p in upset), higher_seed_wins(ev)(m))
+
         event = report(event, pick(event))
         second = next_elimination_round(event)
         # New Game #1: winner of #1 v winner of the last game (#4); new #2: winner of #2 v winner of #3.
@@ -393,7 +396,9 @@ class FullCutTest(unittest.TestCase):
         order = swiss_order(event)
         event = with_round(event, make_cut(event))
         upsets = {"p08", "p06"}  # 8 and 6 win every match they play; otherwise higher seeds win
-        chooser = lambda ev: (lambda m: next((p for p in m.players if p in upsets), higher_seed_wins(ev)(m)))
+        def chooser(ev: Any) -> Any:
+            return lambda m: next((p for p in m.players if p in upsets), higher_seed_wins(ev)(m))
+
         event = play_out(event, chooser)
         placing = [s.player for s in compute_standings(event)]
         # Champion 8, finalist 6; semifinal losers 2 and 4 and quarterfinal losers 1, 3, 5, 7 by Swiss rank.

@@ -9,20 +9,17 @@ import json
 import unittest
 
 from shared_rules.errors import RulesError
-from shared_rules.game_end import (
-    GameEnd,
-    Stats,
-    agot_time_called,
-    doomtown_time_called,
-    shatterpoint_bye,
-    shatterpoint_concession,
-    shatterpoint_mission_critical_minute,
-    shatterpoint_round_minutes,
-    shatterpoint_time_called,
-    startrek_1e_time_called,
-    startrek_2e_time_called,
-    startrek_time_called,
-)
+from shared_rules.game_end import GameEnd, Stats
+from shared_rules.games.agot.game_end import time_called as agot_time_called
+from shared_rules.games.doomtown.game_end import time_called as doomtown_time_called
+from shared_rules.games.shatterpoint.game_end import bye as shatterpoint_bye
+from shared_rules.games.shatterpoint.game_end import concession as shatterpoint_concession
+from shared_rules.games.shatterpoint.game_end import mission_critical_minute as shatterpoint_mission_critical_minute
+from shared_rules.games.shatterpoint.game_end import round_minutes as shatterpoint_round_minutes
+from shared_rules.games.shatterpoint.game_end import time_called as shatterpoint_time_called
+from shared_rules.games.startrek.game_end import time_called as startrek_time_called
+from shared_rules.games.startrek.game_end import time_called_1e as startrek_1e_time_called
+from shared_rules.games.startrek.game_end import time_called_2e as startrek_2e_time_called
 from shared_rules.seeded import Rng
 
 

@@ -57,7 +57,7 @@ class DumpsIndentedTest(unittest.TestCase):
         class Number(int):
             pass
 
-        for value in ({1: "a", 2.5: "b", True: None, None: 0}, {"a": Text("x")}, [Number(3)], OrderedDict(a=1),
+        for value in ({1: "a", 2.5: "b", False: None, None: 0}, {"a": Text("x")}, [Number(3)], OrderedDict(a=1),
                       {"a": MappingProxyType({})}, {"a": {1, 2}}, {(1, 2): 3}, {"a": object()}):
             self.assertTrue(_same(value), value)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.leagues import POINT_TABLE, league_points
+from shared_rules.games.startrek.leagues import POINT_TABLE, league_points
 
 #: Table 12.4.1 as printed: player band -> points for 1st, 2nd, 3rd-4th, 5th-8th, 9th-16th, 17th-32nd.
 PRINTED = {

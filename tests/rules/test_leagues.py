@@ -7,13 +7,14 @@ import copy
 import io
 import json
 import unittest
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError
 from shared_rules.event import load_event
-from shared_rules.leagues import PLAYOFF_RANKING, league_table, load_league
-from shared_rules.leagues.tiebreakers import Record, rank_records
+from shared_rules.games.startrek.leagues import PLAYOFF_RANKING, league_table, load_league
+from shared_rules.games.startrek.leagues.tiebreakers import Record, rank_records
 
 from .helpers import json_file
 

@@ -9,7 +9,7 @@ the matcher are checked against exhaustive search.
 from __future__ import annotations
 
 import unittest
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from shared_rules.pairing.byes import bye_order
 from shared_rules.pairing.policies import PairingPolicy, policy_for

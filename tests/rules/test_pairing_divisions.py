@@ -6,7 +6,7 @@ import unittest
 from collections import Counter
 
 from shared_rules.event import load_event
-from shared_rules.pairing.divisions import assign_flights, division_mode, division_scores
+from shared_rules.pairing.divisions import assign_flights, division_mode
 from shared_rules.pairing.next_round import pair_next_round
 from shared_rules.pairing.policies import policy_for
 from shared_rules.pairing.swiss import PoolInput, pair_pool

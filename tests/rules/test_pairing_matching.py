@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unittest
-from functools import lru_cache
+from functools import cache
 
 from shared_rules.errors import RulesError
 from shared_rules.pairing import Entrant, Pairing, pair_players, total_squared_difference
@@ -15,7 +15,7 @@ from shared_rules.seeded import Rng
 def _brute_max_weight(w: list[list[int]]) -> int:
     """Best matching weight by dynamic programming over vertex subsets."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(mask: int) -> int:
         if not mask:
             return 0
@@ -46,7 +46,7 @@ def _brute_objective(ids, score, forbidden, extra, bye_cost, allow_bye, bye_scor
             return (2, 0, 0)
         return (0, (score[a] - score[b]) ** 2, extra(a, b))
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(mask: int):
         if not mask:
             return (0, 0, 0)

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import unittest
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from shared_rules.errors import RulesError
-from shared_rules.state import (ALLOWED, OPERATION_TYPES, ROLES, NotAuthorized, OperationRejected, apply, authorize,
-                                check, initial_state)
+from shared_rules.state import (
+    ALLOWED,
+    OPERATION_TYPES,
+    ROLES,
+    NotAuthorized,
+    OperationRejected,
+    apply,
+    authorize,
+    check,
+    initial_state,
+)
 from tests.rules import test_state_reducer as base
 
 Scenario = Callable[[], tuple[dict[str, Any], dict[str, Any], str]]

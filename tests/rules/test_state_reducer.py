@@ -7,8 +7,17 @@ import unittest
 from typing import Any
 
 from shared_rules.event import load_event
-from shared_rules.state import (OPERATION_TYPES, OperationRejected, apply, check, from_event_document,
-                                initial_state, replay, timer_remaining_ms, to_event_document)
+from shared_rules.state import (
+    OPERATION_TYPES,
+    OperationRejected,
+    apply,
+    check,
+    from_event_document,
+    initial_state,
+    replay,
+    timer_remaining_ms,
+    to_event_document,
+)
 
 T0 = 1_700_000_000_000
 
@@ -52,6 +61,14 @@ class Event:
     def why(self, op_type: str, payload: dict[str, Any] | None = None, **kw: Any) -> str | None:
         """The reason the operation would be refused (None if accepted); the state is unchanged."""
         return check(self.state, self.log.op(op_type, payload, **kw))
+
+    def refusal_code(self, op_type: str, payload: dict[str, Any] | None = None, **kw: Any) -> str | None:
+        """The stable ``code`` of the refusal (None if accepted); the state is unchanged."""
+        try:
+            apply(self.state, self.log.op(op_type, payload, **kw))
+        except OperationRejected as exc:
+            return exc.code
+        return None
 
     def pair(self, number: int, tables: list[list[str]], **kw: Any) -> None:
         matches = [{"table": i + 1, "players": ps} if len(ps) > 1 else {"players": ps, "outcomes": ["bye"]}
@@ -322,6 +339,7 @@ class RoundOperationsTest(unittest.TestCase):
         payload = {"number": 1, "matches": [{"players": ["p1", "p3"]}, {"players": ["p2", "p4"]}]}
         self.assertEqual("round.pair: round 1 was already paired by desk; reload",
                          ev.why("round.pair", payload, device="tab-2", role="head-judge"))
+        self.assertEqual("already-paired", ev.refusal_code("round.pair", payload, device="tab-2", role="head-judge"))
         ev.do("round.pair", dict(payload, replace=True), device="tab-2", role="head-judge")
         self.assertEqual(["p1", "p3"], ev.round(1)["matches"][0]["players"])
         self.assertEqual("tab-2", ev.round(1)["paired_by"]["device"])
@@ -379,6 +397,7 @@ class RoundOperationsTest(unittest.TestCase):
         self.assertEqual((2, "elimination", "draft"), (ev.state["cut"], ev.round(2)["stage"], ev.round(2)["status"]))
         self.assertEqual("cut.make: the cut was already made by desk; reload",
                          ev.why("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}))
+        self.assertEqual("already-paired", ev.refusal_code("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}))
         ev.do("cut.make", {"size": 2, "replace": True, "matches": [{"table": 1, "players": ["p3", "p1"]}]})
         self.assertEqual(["p3", "p1"], ev.round(2)["matches"][0]["players"])
 
@@ -542,6 +561,7 @@ class ResultOperationsTest(unittest.TestCase):
         ev.pair(3, [["p1", "p4"], ["p2", "p3"]])
         self.assertEqual("result.correct: round 1's record cannot change after round 3 is paired (Pokémon TOP 4)",
                          ev.why("result.correct", fix))
+        self.assertEqual("round-frozen", ev.refusal_code("result.correct", fix))
         self.assertIsNone(ev.why("result.correct", dict(fix, round=2)))
 
 

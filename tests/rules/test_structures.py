@@ -15,11 +15,11 @@ from shared_rules.structures import (
     Structure,
     allowed_flight_counts,
     assign_late_player_flight,
+    day_two_qualifiers,
+    division_structures,
     flight_sizes,
     merge_flight_tops,
     plan_flights,
-    pokemon_day_two_qualifiers,
-    pokemon_division_structures,
     structure_names,
     suggest_structure,
 )
@@ -145,26 +145,26 @@ class PokemonStructureTest(TableCase):
 
 class PokemonAgeDivisionTest(unittest.TestCase):
     def test_age_separated_divisions_each_use_their_own_size(self) -> None:
-        s = pokemon_division_structures("pokemon-tcg", {"junior": 6, "senior": 12, "masters": 40})
+        s = division_structures("pokemon-tcg", {"junior": 6, "senior": 12, "masters": 40})
         self.assertEqual({"junior": 3, "senior": 4, "masters": 6}, {d: x.swiss_rounds for d, x in s.items()})
 
     def test_age_modified_uses_the_largest_division(self) -> None:
         # Pokémon TOP 3.3.5: with 1-5 in a division, the largest division sets the rounds.
-        s = pokemon_division_structures("pokemon-tcg", {"junior": 5, "senior": 10, "masters": 30})
+        s = division_structures("pokemon-tcg", {"junior": 5, "senior": 10, "masters": 30})
         self.assertEqual({5}, {x.swiss_rounds for x in s.values()})
         self.assertEqual(45, s["junior"].players)
 
     def test_age_modified_small_event_uses_the_first_row(self) -> None:
-        s = pokemon_division_structures("pokemon-tcg", {"junior": 2, "senior": 3, "masters": 3})
+        s = division_structures("pokemon-tcg", {"junior": 2, "senior": 3, "masters": 3})
         self.assertEqual(3, s["masters"].swiss_rounds)
 
     def test_empty_division_does_not_force_age_modified(self) -> None:
-        s = pokemon_division_structures("pokemon-tcg", {"junior": 0, "senior": 9, "masters": 21})
+        s = division_structures("pokemon-tcg", {"junior": 0, "senior": 9, "masters": 21})
         self.assertEqual({"senior": 4, "masters": 5}, {d: x.swiss_rounds for d, x in s.items()})
 
     def test_not_a_pokemon_ruleset(self) -> None:
         with self.assertRaises(RulesError):
-            pokemon_division_structures("agot", {"masters": 10})
+            division_structures("agot", {"masters": 10})
 
 
 class PokemonDayTwoQualifiersTest(unittest.TestCase):
@@ -176,32 +176,32 @@ class PokemonDayTwoQualifiersTest(unittest.TestCase):
 
     def test_forty_players_with_19_points_all_advance(self) -> None:
         points, rank = self.field(100, 40)
-        self.assertEqual(rank[:40], pokemon_day_two_qualifiers(points, rank))
+        self.assertEqual(rank[:40], day_two_qualifiers("pokemon-tcg", points, rank))
 
     def test_twenty_players_with_19_points_top_32_advance(self) -> None:
         points, rank = self.field(100, 20)
-        self.assertEqual(rank[:32], pokemon_day_two_qualifiers(points, rank))
+        self.assertEqual(rank[:32], day_two_qualifiers("pokemon-tcg", points, rank))
 
     def test_exactly_32_with_19_points(self) -> None:
         points, rank = self.field(100, 32)
-        self.assertEqual(rank[:32], pokemon_day_two_qualifiers(points, rank))
+        self.assertEqual(rank[:32], day_two_qualifiers("pokemon-tcg", points, rank))
 
     def test_exactly_19_points_qualifies(self) -> None:
         rank = [f"p{i}" for i in range(50)]
         points = {p: (19 if i < 35 else 16) for i, p in enumerate(rank)}
-        self.assertEqual(rank[:35], pokemon_day_two_qualifiers(points, rank))
+        self.assertEqual(rank[:35], day_two_qualifiers("pokemon-tcg", points, rank))
 
     def test_fewer_than_32_players_all_advance(self) -> None:
         points, rank = self.field(20, 0)
-        self.assertEqual(rank, pokemon_day_two_qualifiers(points, rank))
+        self.assertEqual(rank, day_two_qualifiers("pokemon-tcg", points, rank))
 
     def test_rank_must_cover_every_player_once(self) -> None:
         with self.assertRaisesRegex(RulesError, "listed twice"):
-            pokemon_day_two_qualifiers({"a": 19}, ["a", "a"])
+            day_two_qualifiers("pokemon-tcg", {"a": 19}, ["a", "a"])
         with self.assertRaisesRegex(RulesError, "no Swiss rank"):
-            pokemon_day_two_qualifiers({"a": 19, "b": 3}, ["a"])
+            day_two_qualifiers("pokemon-tcg", {"a": 19, "b": 3}, ["a"])
         with self.assertRaisesRegex(RulesError, "no match points"):
-            pokemon_day_two_qualifiers({"a": 19}, ["a", "b"])
+            day_two_qualifiers("pokemon-tcg", {"a": 19}, ["a", "b"])
 
 
 class PokemonFlightsTest(unittest.TestCase):

@@ -10,13 +10,12 @@ import tempfile
 import unittest
 from typing import Any
 
-from tests.rules.helpers import json_file
-
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
 from shared_rules.pairing.whole_event import next_round
 from shared_rules.seeded import Rng
+from tests.rules.helpers import json_file
 from tests.rules.test_pairing_swiss import new_doc, result_row
 
 WINS = {"pokemon-tcg": ("win", "loss"), "doomtown": ("win", "loss"), "agot": ("win", "loss"),

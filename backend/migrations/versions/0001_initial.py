@@ -7,9 +7,8 @@ Revision ID: 0001_initial
 Revises:
 Create Date: 2026-11-25
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0001_initial'

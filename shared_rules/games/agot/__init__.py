@@ -1,0 +1,21 @@
+"""A Game of Thrones: The Card Game 2nd edition (AGoT Tournament Regulations): where each section is implemented.
+
+==========================================  =========================================================
+Document section                            Implemented in
+==========================================  =========================================================
+Scoring, byes, outcomes and points          ``ruleset.OUTCOMES``, ``ruleset.POLICIES``
+Tiebreakers (strength of schedule, H2H)     ``ruleset.TIEBREAKERS``, :mod:`.standings`
+Swiss Rounds (pairing, no rematch)          ``game.GAMES[...].pairing``
+Structures (basic, advanced)                :mod:`.structures`
+Single Elimination Rounds (game numbers)    ``game.BRACKETS``
+Time called (most power)                    :mod:`.game_end`
+Penalties (generic)                         :data:`shared_rules.games.base.GENERIC_PENALTIES`
+==========================================  =========================================================
+"""
+
+from __future__ import annotations
+
+# Importing the game's standings registers its tiebreaker metrics with the ranking engine.
+from . import ruleset, standings
+
+__all__ = ["ruleset", "standings"]

@@ -1,0 +1,181 @@
+"""What a game is: one object per ruleset id holding everything its documents say.
+
+A :class:`Game` bundles the ruleset builder (outcomes, points, tiebreakers,
+policies), the Swiss pairing policy, the bracket rules, the structure table,
+the time-called helper, the penalty system and the UI descriptor the PWA reads.
+Generic code (pairing, standings, brackets, structures, the reducer, the CLI)
+receives a game and never names one. Only light modules are imported here and
+by the game packages' ``__init__``: heavy engines import the games, not the
+other way round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from ..errors import RulesError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..brackets.rules import BracketRules
+    from ..event.model import Event, Player
+    from ..game_end._result import GameEnd
+    from ..pairing.policies import PairingPolicy
+    from ..rulesets.base import Ruleset
+    from ..structures._model import Structure
+
+__all__ = ["Game", "GENERIC_PENALTIES", "PenaltySystem", "ResultForm", "TimeCalled", "StructureBuilder", "fixed_structure"]
+
+#: ``(players, name, rounds, cut)`` → the structure; ``rounds``/``cut`` are overrides.
+StructureBuilder = Callable[[int, str, "int | None", "int | None"], "Structure"]
+
+
+def fixed_structure(ruleset_id: str, build: Callable[[int, str], Structure]) -> StructureBuilder:
+    """A structure builder for a game whose document's table fixes rounds and cut (no overrides).
+
+    >>> fixed_structure("x", lambda n, name: n)(8, "swiss", 3, None)
+    Traceback (most recent call last):
+    ...
+    shared_rules.errors.RulesError: rounds/cut: x takes its rounds and cut from its document's table
+    """
+    def builder(players: int, name: str, rounds: int | None, cut: int | None) -> Structure:
+        if rounds is not None or cut is not None:
+            raise RulesError(f"rounds/cut: {ruleset_id} takes its rounds and cut from its document's table")
+        return build(players, name)
+
+    return builder
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PenaltySystem:
+    """A game's penalty system: Star Trek levels, or a list of kinds (with labels for the PWA).
+
+    ``levels`` maps a level to ``(kind, effect, label)``; ``kinds`` maps a kind to
+    ``(effect, label)``. ``ejection_warnings``: this many warnings eject the player.
+    ``floor`` are the choices a floor judge may issue; ``hint`` is shown beside the form.
+    """
+
+    name: str
+    kinds: Mapping[str, tuple[str | None, str]] = field(default_factory=lambda: MappingProxyType({}))
+    levels: Mapping[int, tuple[str, str | None, str]] = field(default_factory=lambda: MappingProxyType({}))
+    ejection_warnings: int | None = None
+    floor: tuple[str, ...] = ()
+    infraction_field: bool = False
+    hint: str | None = None
+    source: str = ""
+
+    @property
+    def uses_levels(self) -> bool:
+        """Whether penalties are given as levels (Star Trek OP Guide Appendix B).
+
+        >>> PenaltySystem(name="x", levels={0: ("verbal-warning", None, "Level 0")}).uses_levels
+        True
+        """
+        return bool(self.levels)
+
+    def ui(self) -> dict[str, Any]:
+        """The penalty form's descriptor (choices, what a floor judge may pick, the hint)."""
+        if self.uses_levels:
+            choices = [[str(level), label] for level, (_, _, label) in sorted(self.levels.items())]
+        else:
+            choices = [[kind, label] for kind, (_, label) in self.kinds.items()]
+        return {"system": "levels" if self.uses_levels else "kinds", "choices": choices, "floor": list(self.floor),
+                "infraction_field": self.infraction_field, "hint": self.hint}
+
+
+#: The usual penalty system where a game's documents name no other: warning, game loss, disqualification.
+GENERIC_PENALTIES = PenaltySystem(
+    name="generic",
+    kinds=MappingProxyType({"warning": (None, "Warning"), "game-loss": ("game-loss", "Game loss"),
+                            "disqualification": ("disqualification", "Disqualification")}),
+    floor=("warning",), source="generic")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeCalled:
+    """The time-called helper of a game and what the result form asks for it.
+
+    ``inputs`` are the pair-valued numbers the form asks for; ``uses`` names the
+    result-form section ("stats" or "scores") the helper also reads.
+    """
+
+    decide: Callable[[Mapping[str, Any]], GameEnd]
+    inputs: tuple[str, ...] = ()
+    uses: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultForm:
+    """What the result form shows for a game (the PWA builds the form from it)."""
+
+    #: ``{"legend", "table_size", "fields": [{"key", "label", "max"}]}`` or None.
+    stats: Mapping[str, Any] | None = None
+    #: ``{"legend", "min"}`` or None.
+    scores: Mapping[str, Any] | None = None
+    #: Two-player tables: best-of-three games offered "always" or only in "elimination" rounds.
+    best_of_three: str = "elimination"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game:
+    """Everything one ruleset id's documents say, as the engine and the PWA need it."""
+
+    id: str
+    #: settings → the configured ruleset (outcomes, points, tiebreakers, policies).
+    build: Callable[[Mapping[str, Any]], Ruleset]
+    #: How a Swiss round is paired.
+    pairing: PairingPolicy
+    #: How elimination rounds run, or None (with ``no_bracket`` saying why).
+    brackets: BracketRules | None
+    no_bracket: str = ""
+    #: ``settings.bracket`` names this game accepts (name → bracket scheme).
+    bracket_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Structure names (the first is the default) and the builder of the document's table.
+    structure_names: tuple[str, ...]
+    structure: StructureBuilder
+    #: Per age-division structures (Pokémon TOP 3.3.5) or None.
+    division_structures: Callable[[Mapping[str, int], str], dict[str, Structure]] | None = None
+    #: Day-two qualifiers from points and Swiss rank (Pokémon TOP 3.3.5) or None.
+    day_two_qualifiers: Callable[[Mapping[str, int], Sequence[str]], list[str]] | None = None
+    #: Who wins when time is called, or None.
+    time_called: TimeCalled | None = None
+    penalties: PenaltySystem
+    result_form: ResultForm = field(default_factory=ResultForm)
+    #: Timer notes: (remaining ms at or below which, text).
+    timer_notes: tuple[tuple[int, str], ...] = ()
+    #: Attack dice rolled at the start of a round (Shatterpoint).
+    attack_dice: int = 0
+    #: (event seed, die sides) → the event's secret round time in minutes (Doomtown), or None.
+    secret_time: Callable[[str, int], int] | None = None
+    #: (player, season or None) → the player's age division (Pokémon TOP 3.1.1), or None: no divisions.
+    player_division: Callable[[Player, int | None], str] | None = None
+    #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.
+    form_pods: Callable[[Event, int, Sequence[str], Sequence[str], int], list[list[str]]] | None = None
+
+    def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
+        """The ruleset configured by an event's settings."""
+        return self.build(dict(settings or {}))
+
+    def ui(self) -> dict[str, Any]:
+        """The UI descriptor: the PWA builds its result form, timer, round start and penalty form from it."""
+        time_called = None
+        if self.time_called is not None:
+            time_called = {"inputs": list(self.time_called.inputs), "uses": self.time_called.uses}
+        form = self.result_form
+        return {
+            "result": {"stats": _plain(form.stats), "scores": _plain(form.scores),
+                       "best_of_three": form.best_of_three, "time_called": time_called},
+            "timer": {"notes": [{"at_or_below_ms": at, "text": text} for at, text in self.timer_notes]},
+            "round_start": {"attack_dice": self.attack_dice},
+            "penalties": self.penalties.ui(),
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

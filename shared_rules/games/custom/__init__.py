@@ -1,0 +1,19 @@
+"""Custom (house rules, EVENT-FORMAT.md ``settings``): where each rule is implemented.
+
+=========================================  ==========================================================
+Setting                                    Implemented in
+=========================================  ==========================================================
+``settings.points`` (outcomes, points)     :func:`.ruleset.build`
+``settings.tiebreakers`` (metric keys)     :func:`.ruleset.build`
+Pairing (random, bye to the lowest)        ``game.GAMES[...].pairing``
+``settings.rounds`` / ``cut`` (structure)  :mod:`.structures`
+Bracket (standard)                         ``game.GAMES[...].brackets``
+Penalties (generic)                        :data:`shared_rules.games.base.GENERIC_PENALTIES`
+=========================================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from . import ruleset
+
+__all__ = ["ruleset"]

@@ -1,0 +1,23 @@
+"""Doomtown (Doomtown Floor Rules 1.2): where each section is implemented.
+
+=====================================  ==============================================================
+Document section                       Implemented in
+=====================================  ==============================================================
+3.A, 5.C secret d6 round time          :func:`.ruleset.secret_d6`, ``ruleset.TIME_LIMITS``, ``game.GAMES[...].secret_time``
+3.C-3.G, 5.B policies (drops, no-show) ``ruleset.POLICIES``
+3.H, 7.A, 7.E outcomes and points      ``ruleset.OUTCOMES``
+7.B-7.D tiebreakers (MWP, OMWP, entry) ``ruleset.TIEBREAKERS``, :mod:`.standings`
+5.B, 7.E pairing and byes (reading)    ``game.GAMES[...].pairing``
+5.B structures (rounds and cut)        :mod:`.structures`
+3.G, 5.B, 5.C bracket (Top 2 Bo3)      ``game.BRACKETS``
+4 time called                          :mod:`.game_end`
+Penalties (generic)                    :data:`shared_rules.games.base.GENERIC_PENALTIES`
+=====================================  ==============================================================
+"""
+
+from __future__ import annotations
+
+# Importing the game's standings registers its tiebreaker metrics with the ranking engine.
+from . import ruleset, standings
+
+__all__ = ["ruleset", "standings"]

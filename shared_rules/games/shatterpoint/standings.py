@@ -1,0 +1,71 @@
+"""Shatterpoint tiebreakers (Shatterpoint Showdown, Tiebreakers): cumulative
+Struggle Cards Claimed and Wounds Inflicted. Strength of Schedule is the
+shared ``sos-mean`` (:mod:`shared_rules.standings.common`).
+
+A bye counts the 2 Struggle Cards and 3 Wounds it is worth (Pairings) when the
+document leaves its stats out; a one-player result with no stats (an unpaired
+loss) counts 0. Any ruleset picking these keys gets the same definitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from ...standings.metrics import ValueMetric, register
+from .ruleset import BYE_STATS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...standings.context import Game, StandingsContext
+
+__all__ = ["game_stat", "StruggleCards", "WoundsInflicted"]
+
+
+def game_stat(game: Game, name: str) -> float:
+    """One statistic of one game, with a bye's implied values (Shatterpoint Showdown, Pairings)."""
+    stats: Mapping[str, Any] | None = game.stats
+    if stats is not None and name in stats:
+        return cast(float, stats[name])
+    if game.outcome == "bye":
+        return BYE_STATS[name]
+    return 0
+
+
+class _CumulativeStat(ValueMetric):
+    stat = ""
+
+    def values(self, ctx: StandingsContext) -> dict[str, float]:
+        # game_stat inlined: the same values added in the same order as sum() would.
+        name = self.stat
+        implied = BYE_STATS[name]
+        out: dict[str, float] = {}
+        for pid, games in ctx.history.items():
+            total = 0
+            for g in games:
+                stats = g.stats
+                if stats is not None and name in stats:
+                    total += stats[name]
+                elif g.outcome == "bye":
+                    total += implied
+                else:
+                    total += 0
+            out[pid] = total
+        return out
+
+
+@register
+class StruggleCards(_CumulativeStat):
+    """Cumulative Struggle Cards Claimed (Shatterpoint Showdown, Tiebreakers)."""
+
+    key = "shatterpoint-struggle"
+    label = "Struggle Cards Claimed"
+    stat = "struggle"
+
+
+@register
+class WoundsInflicted(_CumulativeStat):
+    """Cumulative Wounds Inflicted (Shatterpoint Showdown, Tiebreakers)."""
+
+    key = "shatterpoint-wounds"
+    label = "Wounds Inflicted"
+    stat = "wounds"
