@@ -81,8 +81,7 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
         if not all(pid == rid for pid, rid in ids.items()):
             games = [(ids[g[0]], ids[g[1]], *g[2:]) for g in games]
         sums = _weighted_sums if event.ruleset == "tribbles" else _sums
-        acc_kind = sums(games, before_kind, gained, twice_expected)
-        acc_all = sums(games, before_all, gained, twice_expected)
+        acc_kind, acc_all = sums(games, before_kind, before_all, gained, twice_expected)
         played = Counter(map(itemgetter(0), games))
         played.update(map(itemgetter(1), games))
         k = rating.k
@@ -107,32 +106,44 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
     return {"ratings": ratings, "events": out_events}
 
 
-def _sums(games: Any, before: dict[str, int], gained: list[int], twice_expected: list[int]) -> dict[str, int]:
-    """Each player's sum of (score - expected) over two-player ``(a, b, score)`` games, in
-    halves x billionths x WEIGHT (elo.event_change).
+def _sums(games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int],
+          twice_expected: list[int]) -> tuple[dict[str, int], dict[str, int]]:
+    """Each player's sums of (score - expected) over two-player ``(a, b, score)`` games against the
+    format's ratings (``before``) and the overall ones (``before_all``), in halves x billionths x WEIGHT
+    (elo.event_change). One pass gives both.
 
     Exact whole numbers, so the order of the games cannot matter; the two
     players of a game get exactly opposite terms.
     """
     acc = dict.fromkeys(before, 0)
+    acc_all = dict.fromkeys(before, 0)
     span = CEILING - FLOOR
     for a, b, score in games:
-        term = gained[score] - twice_expected[before[a] - before[b] + span]
+        won = gained[score]
+        term = won - twice_expected[before[a] - before[b] + span]
         acc[a] += term
         acc[b] -= term
-    return acc
+        term = won - twice_expected[before_all[a] - before_all[b] + span]
+        acc_all[a] += term
+        acc_all[b] -= term
+    return acc, acc_all
 
 
-def _weighted_sums(games: Any, before: dict[str, int], gained: list[int],
-                   twice_expected: list[int]) -> dict[str, int]:
+def _weighted_sums(games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int],
+                   twice_expected: list[int]) -> tuple[dict[str, int], dict[str, int]]:
     """``_sums`` for ``(a, b, score, weight)`` games (Tribbles pod pairings weigh WEIGHT / (n - 1))."""
     acc = dict.fromkeys(before, 0)
+    acc_all = dict.fromkeys(before, 0)
     span = CEILING - FLOOR
     for a, b, score, weight in games:
-        term = (gained[score] - twice_expected[before[a] - before[b] + span]) // WEIGHT * weight
+        won = gained[score]
+        term = (won - twice_expected[before[a] - before[b] + span]) // WEIGHT * weight
         acc[a] += term
         acc[b] -= term
-    return acc
+        term = (won - twice_expected[before_all[a] - before_all[b] + span]) // WEIGHT * weight
+        acc_all[a] += term
+        acc_all[b] -= term
+    return acc, acc_all
 
 
 def _two_player_games(event: Event) -> list[tuple[str, str, int]]:
