@@ -42,9 +42,10 @@ check: install
 	$(MAKE) --no-print-directory check-js || status=1; \
 	exit $$status
 
-# Lint and type checks of the Python code (configured in pyproject.toml: ruff, mypy strict on shared_rules).
+# Lint, format and type checks of the Python code (pyproject.toml: ruff check, ruff format, mypy strict on shared_rules).
 check-python: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # The JavaScript: ESLint, then the Node unit tests (tests/js/); npm ci installs both (devDependencies).

@@ -21,7 +21,7 @@ def _database_url(url: str) -> str:
     """Accept the usual spellings of a PostgreSQL URL and use the psycopg (3) driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -135,9 +135,11 @@ def _secret_key(app: Flask) -> str:
     if configured:
         weak = str(configured).lower() in _WEAK_KEYS or len(str(configured)) < 32
         if weak and not app.testing:
-            raise RuntimeError("SECRET_KEY is too weak (a well-known value or under 32 characters): remove it "
-                               f"to use the key generated in {os.path.join(app.instance_path, SECRET_KEY_FILE)}, "
-                               "or set a long random one (python -c 'import secrets; print(secrets.token_urlsafe(48))')")
+            raise RuntimeError(
+                "SECRET_KEY is too weak (a well-known value or under 32 characters): remove it "
+                f"to use the key generated in {os.path.join(app.instance_path, SECRET_KEY_FILE)}, "
+                "or set a long random one (python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
         return str(configured)
     path = os.path.join(app.instance_path, SECRET_KEY_FILE)
     try:  # the first worker to start writes it; the others read it

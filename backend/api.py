@@ -12,7 +12,15 @@ from marshmallow import Schema
 
 from backend.errors import ApiError
 
-__all__ = ["MAX_JSON_DEPTH", "MAX_SAFE_INTEGER", "BodyRefused", "StrictJSONProvider", "load_body", "load_args", "respond"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "BodyRefused",
+    "StrictJSONProvider",
+    "load_body",
+    "load_args",
+    "respond",
+]
 
 
 #: Deepest nesting of arrays and objects a request body may have (the rules engine recurses on values).
@@ -65,8 +73,10 @@ def _check_numbers(value: Any) -> None:
         item, path = stack.pop()
         if isinstance(item, int) and not isinstance(item, bool):
             if abs(item) > MAX_SAFE_INTEGER:
-                raise NumberRefused(f"{path}: {item} is beyond 2^53, which a tablet cannot hold exactly "
-                                    "(JavaScript numbers); send a smaller number")
+                raise NumberRefused(
+                    f"{path}: {item} is beyond 2^53, which a tablet cannot hold exactly "
+                    "(JavaScript numbers); send a smaller number"
+                )
         elif isinstance(item, dict):
             stack.extend((child, f"{path}.{key}") for key, child in item.items())
         elif isinstance(item, list):
@@ -100,8 +110,9 @@ def load_body(schema: Schema) -> dict[str, Any]:
     except ValueError:  # the parser's text (and UnicodeDecodeError's) is not for clients: a fixed message
         raise ApiError(400, "malformed-json", "the request body is not valid UTF-8 JSON") from None
     except RecursionError:
-        raise ApiError(400, "malformed-json",
-                       f"the request body is nested more than {MAX_JSON_DEPTH} levels deep") from None
+        raise ApiError(
+            400, "malformed-json", f"the request body is nested more than {MAX_JSON_DEPTH} levels deep"
+        ) from None
     return schema.load(data)
 
 

@@ -19,8 +19,17 @@ from backend.db import db
 from backend.errors import ApiError
 from backend.models import Event, Token, now_ms
 
-__all__ = ["Principal", "hash_secret", "new_token", "new_code", "new_id", "authenticate", "require_event",
-           "token_lifetime_s", "TOKEN_DEFAULTS"]
+__all__ = [
+    "Principal",
+    "hash_secret",
+    "new_token",
+    "new_code",
+    "new_id",
+    "authenticate",
+    "require_event",
+    "token_lifetime_s",
+    "TOKEN_DEFAULTS",
+]
 
 STAFF = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
 
@@ -82,14 +91,23 @@ class Principal:
         return self.role in STAFF
 
 
-def new_token(event_id: str, role: str, player: str | None = None, label: str = "",
-              secret: str | None = None) -> tuple[Token, str]:
+def new_token(
+    event_id: str, role: str, player: str | None = None, label: str = "", secret: str | None = None
+) -> tuple[Token, str]:
     """A new token row (added to the session) and its secret, shown once (``secret``: one a device chose)."""
     secret = secret or "tc_" + secrets.token_urlsafe(32)
     created = now_ms()
     lifetime = token_lifetime_s(role)
-    token = Token(id=new_id(), event_id=event_id, token_hash=hash_secret(secret), role=role, player=player,
-                  label=label, created_at=created, expires_at=created + lifetime * 1000 if lifetime else None)
+    token = Token(
+        id=new_id(),
+        event_id=event_id,
+        token_hash=hash_secret(secret),
+        role=role,
+        player=player,
+        label=label,
+        created_at=created,
+        expires_at=created + lifetime * 1000 if lifetime else None,
+    )
     db.session.add(token)
     return token, secret
 
@@ -117,9 +135,21 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
     unknown or revoked, 403 if it belongs to another event or its role is not in ``roles``."""
     secret = _bearer() if _ID.match(event_id) else None
     digest = hash_secret(secret) if secret is not None else ""
-    row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at,
-                                    Token.expires_at, Token.last_seen_at)
-                             .where(Token.token_hash == digest)).first() if secret is not None else None
+    row = (
+        db.session.execute(
+            select(
+                Token.id,
+                Token.event_id,
+                Token.role,
+                Token.player,
+                Token.revoked_at,
+                Token.expires_at,
+                Token.last_seen_at,
+            ).where(Token.token_hash == digest)
+        ).first()
+        if secret is not None
+        else None
+    )
     if row is None or row.event_id != event_id:
         require_event(event_id)  # an unknown event is a 404 whatever the token
         if secret is None:
@@ -129,8 +159,12 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
     if row.revoked_at is not None:
         raise ApiError(401, "token-revoked", "this token was revoked")
     if row.expires_at is not None and row.expires_at <= now_ms():
-        raise ApiError(401, "token-expired", "this device's access expired (it was not used for a long time): "
-                       "join the event again with a new code from the organizer; changes on the device are kept")
+        raise ApiError(
+            401,
+            "token-expired",
+            "this device's access expired (it was not used for a long time): "
+            "join the event again with a new code from the organizer; changes on the device are kept",
+        )
     if row.event_id != event_id:
         raise ApiError(403, "wrong-event", "this token belongs to another event")
     principal = Principal(row.id, row.event_id, row.role, row.player, row.expires_at, row.last_seen_at)

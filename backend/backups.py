@@ -75,26 +75,77 @@ bp = Blueprint("backups", __name__, url_prefix="/api/events")
 
 #: Table -> (model, the columns a backup carries, in order).
 _TABLES: dict[str, tuple[type, tuple[str, ...]]] = {
-    "operations": (Operation, ("device", "device_seq", "server_seq", "accepted", "reason", "error", "op", "token_id",
-                               "received_at")),
+    "operations": (
+        Operation,
+        ("device", "device_seq", "server_seq", "accepted", "reason", "error", "op", "token_id", "received_at"),
+    ),
     "devices": (Device, ("device", "token_id", "last_seq", "last_accepted")),
-    "tokens": (Token, ("id", "token_hash", "role", "player", "label", "created_at", "revoked_at", "expires_at",
-                       "replaced_by", "last_seen_at")),
-    "invitations": (Invitation, ("id", "code_hash", "code", "role", "player", "label", "created_by", "created_at",
-                                 "redeemed_at", "token_id", "revoked_at")),
-    "push_subscriptions": (PushSubscription, ("id", "token_id", "role", "player", "endpoint", "endpoint_hash",
-                                              "p256dh", "auth", "created_at", "updated_at")),
+    "tokens": (
+        Token,
+        (
+            "id",
+            "token_hash",
+            "role",
+            "player",
+            "label",
+            "created_at",
+            "revoked_at",
+            "expires_at",
+            "replaced_by",
+            "last_seen_at",
+        ),
+    ),
+    "invitations": (
+        Invitation,
+        (
+            "id",
+            "code_hash",
+            "code",
+            "role",
+            "player",
+            "label",
+            "created_by",
+            "created_at",
+            "redeemed_at",
+            "token_id",
+            "revoked_at",
+        ),
+    ),
+    "push_subscriptions": (
+        PushSubscription,
+        ("id", "token_id", "role", "player", "endpoint", "endpoint_hash", "p256dh", "auth", "created_at", "updated_at"),
+    ),
 }
-_ORDER = {"operations": Operation.id, "devices": Device.device, "tokens": Token.created_at,
-          "invitations": Invitation.created_at, "push_subscriptions": PushSubscription.created_at}
-_REQUIRED = {"operations": {"device", "device_seq", "accepted", "op"}, "devices": {"device", "token_id", "last_seq"},
-             "tokens": {"id", "token_hash", "role"}, "invitations": {"id", "code_hash", "role"},
-             "push_subscriptions": {"id", "token_id", "role", "endpoint", "endpoint_hash", "p256dh", "auth"}}
+_ORDER = {
+    "operations": Operation.id,
+    "devices": Device.device,
+    "tokens": Token.created_at,
+    "invitations": Invitation.created_at,
+    "push_subscriptions": PushSubscription.created_at,
+}
+_REQUIRED = {
+    "operations": {"device", "device_seq", "accepted", "op"},
+    "devices": {"device", "token_id", "last_seq"},
+    "tokens": {"id", "token_hash", "role"},
+    "invitations": {"id", "code_hash", "role"},
+    "push_subscriptions": {"id", "token_id", "role", "endpoint", "endpoint_hash", "p256dh", "auth"},
+}
 
 
 #: Columns that hold whole numbers or true/false (every other one holds text).
-_INTS = {"device_seq", "server_seq", "received_at", "last_seq", "last_accepted", "created_at", "revoked_at",
-         "expires_at", "redeemed_at", "updated_at", "last_seen_at"}
+_INTS = {
+    "device_seq",
+    "server_seq",
+    "received_at",
+    "last_seq",
+    "last_accepted",
+    "created_at",
+    "revoked_at",
+    "expires_at",
+    "redeemed_at",
+    "updated_at",
+    "last_seen_at",
+}
 #: Columns a backup from an earlier release may lack, and what they hold then.
 _DEFAULTS = {("invitations", "label"): "", ("tokens", "label"): ""}
 _BOOLS = {"accepted"}
@@ -103,9 +154,15 @@ _BOOLS = {"accepted"}
 def backup_of(event: Event) -> dict[str, Any]:
     """The event as the server holds it (a ``topcut-backup/1`` document)."""
     out: dict[str, Any] = {
-        "format": FORMAT, "event_id": event.id,
-        "event": {"name": event.name, "ruleset": event.ruleset, "created_at": event.created_at,
-                  "head_seq": event.head_seq, "base_document": event.base_document},
+        "format": FORMAT,
+        "event_id": event.id,
+        "event": {
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "created_at": event.created_at,
+            "head_seq": event.head_seq,
+            "base_document": event.base_document,
+        },
     }
     for table, (model, columns) in _TABLES.items():
         rows = db.session.execute(select(model).where(model.event_id == event.id).order_by(_ORDER[table])).scalars()
@@ -135,16 +192,24 @@ def _person_record(person: Person) -> dict[str, Any]:
         other = json.loads(person.other_ids or "{}")
     except ValueError:
         other = {}
-    return {"id": person.id, "name": person.name, "pokemon_id": person.pokemon_id, "birth_year": person.birth_year,
-            "trekcc_handle": person.trekcc_handle, "trekcc_id": person.trekcc_id,
-            "other_ids": other if isinstance(other, dict) else {}, "created_at": person.created_at}
+    return {
+        "id": person.id,
+        "name": person.name,
+        "pokemon_id": person.pokemon_id,
+        "birth_year": person.birth_year,
+        "trekcc_handle": person.trekcc_handle,
+        "trekcc_id": person.trekcc_id,
+        "other_ids": other if isinstance(other, dict) else {},
+        "created_at": person.created_at,
+    }
 
 
 def _links_of(event_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The event's roster links and the records of the people they name (merged duplicates: the survivor)."""
     links, people = [], {}
-    for link in db.session.execute(select(RosterLink).where(RosterLink.event_id == event_id)
-                                   .order_by(RosterLink.id)).scalars():
+    for link in db.session.execute(
+        select(RosterLink).where(RosterLink.event_id == event_id).order_by(RosterLink.id)
+    ).scalars():
         person = _surviving(db.session.get(Person, link.person_id))
         if person is None:
             continue
@@ -179,8 +244,9 @@ def _check_rows(backup: dict[str, Any]) -> None:
                     raise _refuse(f"{table}[{i}].{key}: expected {kind.__name__}, got {type(value).__name__}")
 
 
-def _section(backup: dict[str, Any], name: str, fields: tuple[str, ...],
-             required: tuple[str, ...]) -> list[dict[str, Any]]:
+def _section(
+    backup: dict[str, Any], name: str, fields: tuple[str, ...], required: tuple[str, ...]
+) -> list[dict[str, Any]]:
     """An optional section's rows (none when it is absent or null), each an object of known fields."""
     rows = backup.get(name)
     if rows is None:
@@ -229,15 +295,19 @@ def _checked_people(backup: dict[str, Any], players: set[str]) -> tuple[list[dic
             if not isinstance(row[key], str):
                 raise _refuse(f"roster_links[{i}].{key}: expected str, got {type(row[key]).__name__}")
         if row["player_id"] not in players:
-            raise _refuse(f"roster_links[{i}].player_id: there is no player '{row['player_id'][:40]}' in the "
-                          "restored event")
+            raise _refuse(
+                f"roster_links[{i}].player_id: there is no player '{row['player_id'][:40]}' in the restored event"
+            )
         if row["player_id"] in seen_players:
-            raise _refuse(f"roster_links[{i}].player_id: player '{row['player_id'][:40]}' is already linked by "
-                          f"roster_links[{seen_players[row['player_id']]}]")
+            raise _refuse(
+                f"roster_links[{i}].player_id: player '{row['player_id'][:40]}' is already linked by "
+                f"roster_links[{seen_players[row['player_id']]}]"
+            )
         seen_players[row["player_id"]] = i
         if row["person_id"] not in ids:
-            raise _refuse(f"roster_links[{i}].person_id: '{row['person_id'][:40]}' is not a person of the "
-                          "backup's people")
+            raise _refuse(
+                f"roster_links[{i}].person_id: '{row['person_id'][:40]}' is not a person of the backup's people"
+            )
         named.add(row["person_id"])
     for i, person in enumerate(loaded):
         if person["id"] not in named:
@@ -253,27 +323,46 @@ def _person_here(record: dict[str, Any], notes: list[str]) -> tuple[str, bool]:
         return same.id, False
     pop, trek, birth = record["pokemon_id"], record["trekcc_id"], record["birth_year"]
     conditions = ([Person.pokemon_id == pop] if pop is not None else []) + (
-        [Person.trekcc_id == trek] if trek is not None else [])
-    holders = list(db.session.execute(select(Person).where(Person.merged_into.is_(None), or_(*conditions))
-                                      .order_by(Person.id)).scalars()) if conditions else []
+        [Person.trekcc_id == trek] if trek is not None else []
+    )
+    holders = (
+        list(
+            db.session.execute(
+                select(Person).where(Person.merged_into.is_(None), or_(*conditions)).order_by(Person.id)
+            ).scalars()
+        )
+        if conditions
+        else []
+    )
     found = matching_people(holders, pop, trek, birth)
     if len(holders) == 1 and len(found) == 1:
         return found[0].id, False
     data = dict(record)
-    for field, others in (("pokemon_id", [h for h in holders if h.pokemon_id == pop]),
-                          ("trekcc_id", [h for h in holders if h.trekcc_id == trek])):
+    for field, others in (
+        ("pokemon_id", [h for h in holders if h.pokemon_id == pop]),
+        ("trekcc_id", [h for h in holders if h.trekcc_id == trek]),
+    ):
         if data[field] is not None and others:
-            notes.append(f"person {record['id']} ({record['name']}) was created without {field} {data[field]}: "
-                         f"{others[0].name} ({others[0].id}) holds it here; merge them if they are one player")
+            notes.append(
+                f"person {record['id']} ({record['name']}) was created without {field} {data[field]}: "
+                f"{others[0].name} ({others[0].id}) holds it here; merge them if they are one player"
+            )
             data[field] = None
             if field == "pokemon_id":
                 data["birth_year"] = None
-    db.session.add(Person(
-        id=record["id"], name=" ".join(data["name"].split()), name_key=name_key(data["name"]),
-        pokemon_id=data["pokemon_id"], birth_year=data["birth_year"],
-        trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None, trekcc_id=data["trekcc_id"],
-        other_ids=json.dumps(data["other_ids"], sort_keys=True),
-        created_at=record["created_at"] if record["created_at"] is not None else now_ms()))
+    db.session.add(
+        Person(
+            id=record["id"],
+            name=" ".join(data["name"].split()),
+            name_key=name_key(data["name"]),
+            pokemon_id=data["pokemon_id"],
+            birth_year=data["birth_year"],
+            trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None,
+            trekcc_id=data["trekcc_id"],
+            other_ids=json.dumps(data["other_ids"], sort_keys=True),
+            created_at=record["created_at"] if record["created_at"] is not None else now_ms(),
+        )
+    )
     db.session.flush()  # the next record's look-up sees this person
     return record["id"], True
 
@@ -285,8 +374,15 @@ def _relink(event_id: str, links: list[dict[str, Any]], people: list[dict[str, A
         here[record["id"]], made = _person_here(record, notes)
         created += made
     stamp = now_ms()
-    rows = [{"event_id": event_id, "player_id": link["player_id"], "person_id": here[link["person_id"]],
-             "created_at": link["created_at"] if link.get("created_at") is not None else stamp} for link in links]
+    rows = [
+        {
+            "event_id": event_id,
+            "player_id": link["player_id"],
+            "person_id": here[link["person_id"]],
+            "created_at": link["created_at"] if link.get("created_at") is not None else stamp,
+        }
+        for link in links
+    ]
     if rows:
         db.session.execute(insert(RosterLink), rows)
     return created, notes
@@ -333,7 +429,11 @@ def restore(backup: dict[str, Any]) -> Restored:
     if not isinstance(event_id, str) or not event_id:
         raise _refuse("event_id: missing")
     meta = backup.get("event")
-    if not isinstance(meta, dict) or not isinstance(meta.get("ruleset"), str) or not isinstance(meta.get("head_seq"), int):
+    if (
+        not isinstance(meta, dict)
+        or not isinstance(meta.get("ruleset"), str)
+        or not isinstance(meta.get("head_seq"), int)
+    ):
         raise _refuse("event: expected an object with ruleset and head_seq")
     _check_rows(backup)
     state = _folded(backup)  # before any write: a bad backup changes nothing
@@ -343,15 +443,23 @@ def restore(backup: dict[str, Any]) -> Restored:
         db.session.rollback()
         raise ApiError(409, "event-exists", f"event '{event_id}' already exists on this server; nothing was changed")
     head = meta["head_seq"]
-    event = Event(id=event_id, name=meta.get("name") or state.get("name") or "", ruleset=meta["ruleset"],
-                  created_at=meta.get("created_at") or 0, head_seq=head, base_document=meta.get("base_document"),
-                  snapshot=dumps(state) if head >= SNAPSHOT_EVERY else None,
-                  snapshot_seq=head if head >= SNAPSHOT_EVERY else 0)
+    event = Event(
+        id=event_id,
+        name=meta.get("name") or state.get("name") or "",
+        ruleset=meta["ruleset"],
+        created_at=meta.get("created_at") or 0,
+        head_seq=head,
+        base_document=meta.get("base_document"),
+        snapshot=dumps(state) if head >= SNAPSHOT_EVERY else None,
+        snapshot_seq=head if head >= SNAPSHOT_EVERY else 0,
+    )
     db.session.add(event)
     db.session.flush()
     for table, (model, columns) in _TABLES.items():
-        rows = [{"event_id": event_id, **{c: _DEFAULTS.get((table, c)) if row.get(c) is None else row[c]
-                                          for c in columns}} for row in backup[table]]
+        rows = [
+            {"event_id": event_id, **{c: _DEFAULTS.get((table, c)) if row.get(c) is None else row[c] for c in columns}}
+            for row in backup[table]
+        ]
         if rows:
             db.session.execute(insert(model), rows)
     created, notes = _relink(event_id, links, people)
@@ -398,20 +506,40 @@ def restore_backup():
     """
     secret = _bearer()
     if secret is None:
-        raise ApiError(401, "missing-token", "send 'Authorization: Bearer <token>': one of the backup's organizer tokens")
+        raise ApiError(
+            401, "missing-token", "send 'Authorization: Bearer <token>': one of the backup's organizer tokens"
+        )
     request.max_content_length = int(current_app.config.get("RESTORE_MAX_BYTES") or RESTORE_MAX_BYTES)
     backup = load_body(BackupSchema())
     digest = hash_secret(secret)
-    if not any(isinstance(t, dict) and t.get("token_hash") == digest and t.get("role") == "organizer"
-               and t.get("revoked_at") is None for t in backup.get("tokens") or []):
-        raise ApiError(403, "forbidden", "only an organizer of the backed-up event may restore it: send one of its "
-                       "organizer tokens")
+    if not any(
+        isinstance(t, dict)
+        and t.get("token_hash") == digest
+        and t.get("role") == "organizer"
+        and t.get("revoked_at") is None
+        for t in backup.get("tokens") or []
+    ):
+        raise ApiError(
+            403,
+            "forbidden",
+            "only an organizer of the backed-up event may restore it: send one of its organizer tokens",
+        )
     done = restore(backup)
     event = done.event
-    return respond(RestoreResponseSchema(), {"event_id": event.id, "name": event.name, "ruleset": event.ruleset,
-                                             "cursor": event.head_seq, "operations": len(backup["operations"]),
-                                             "links": done.links, "people_created": done.people_created,
-                                             "notes": list(done.notes)}, 201)
+    return respond(
+        RestoreResponseSchema(),
+        {
+            "event_id": event.id,
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "cursor": event.head_seq,
+            "operations": len(backup["operations"]),
+            "links": done.links,
+            "people_created": done.people_created,
+            "notes": list(done.notes),
+        },
+        201,
+    )
 
 
 def init_app(app: Flask) -> None:
@@ -448,7 +576,9 @@ def init_app(app: Flask) -> None:
         except ApiError as exc:
             raise click.ClickException(exc.message) from None
         event = done.event
-        click.echo(f"restored event {event.id} ({event.name}) at cursor {event.head_seq}, {done.links} roster "
-                   f"link(s), {done.people_created} person(s) created")
+        click.echo(
+            f"restored event {event.id} ({event.name}) at cursor {event.head_seq}, {done.links} roster "
+            f"link(s), {done.people_created} person(s) created"
+        )
         for note in done.notes:
             click.echo(f"note: {note}")

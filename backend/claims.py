@@ -35,7 +35,8 @@ def _key() -> bytes:
     secret = str(current_app.config["SECRET_KEY"])
     if secret not in cache:
         cache[secret] = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_INFO).derive(
-            secret.encode("utf-8", "surrogatepass"))
+            secret.encode("utf-8", "surrogatepass")
+        )
     return cache[secret]
 
 
@@ -54,7 +55,7 @@ def unseal(value: str | None, event_id: str, player: str, invitation_id: str) ->
     """The code, or None when there is none or it cannot be opened (another SECRET_KEY, another row)."""
     if not value or not value.startswith(SEALED_PREFIX):
         return None
-    text = value[len(SEALED_PREFIX):]
+    text = value[len(SEALED_PREFIX) :]
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         plain = AESGCM(_key()).decrypt(raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _aad(event_id, player, invitation_id))

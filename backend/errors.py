@@ -20,9 +20,18 @@ from shared_rules.errors import DocumentError, RulesError
 __all__ = ["ApiError", "init_app", "error_response", "validation_message"]
 
 _HTTP_CODES = {
-    400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",
-    406: "not-acceptable", 409: "conflict", 410: "gone", 413: "body-too-large", 415: "unsupported-media-type",
-    422: "unprocessable", 429: "too-many-requests",
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    410: "gone",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    422: "unprocessable",
+    429: "too-many-requests",
 }
 
 

@@ -46,8 +46,12 @@ def _new_seed() -> str:
 
 def _check_seed(seed: str, field: str, code: str = "invalid-event") -> None:
     if seed.startswith(WITHHELD_PREFIX):
-        raise ApiError(422, code, f"{field}: a seed may not start with '{WITHHELD_PREFIX}' (reserved for "
-                       "values withheld from players)")
+        raise ApiError(
+            422,
+            code,
+            f"{field}: a seed may not start with '{WITHHELD_PREFIX}' (reserved for values withheld from players)",
+        )
+
 
 bp = Blueprint("events", __name__, url_prefix="/api/events")
 
@@ -55,15 +59,32 @@ bp = Blueprint("events", __name__, url_prefix="/api/events")
 def _made_before(data: dict):
     """An event a device made offline, sent again: the same grant if the token is the one it was made with."""
     event = db.session.get(Event, data["event_id"])
-    token = db.session.scalar(select(Token).where(Token.event_id == event.id, Token.role == "organizer",
-                                                  Token.token_hash == hash_secret(data["token"] or "")))
+    token = db.session.scalar(
+        select(Token).where(
+            Token.event_id == event.id, Token.role == "organizer", Token.token_hash == hash_secret(data["token"] or "")
+        )
+    )
     if token is None or token.revoked_at is not None:
-        raise ApiError(409, "event-exists", f"event_id: {data['event_id']} is already an event; "
-                       "the device must choose another id")
-    return respond(CreateEventResponseSchema(),
-                   {"event_id": event.id, "token": data["token"], "token_id": token.id, "role": "organizer",
-                    "player": None, "server_time": now_ms(), "name": event.name, "ruleset": event.ruleset,
-                    "cursor": event.head_seq, "claims": [], "expires_in_s": token_lifetime_s("organizer")}, 200)
+        raise ApiError(
+            409, "event-exists", f"event_id: {data['event_id']} is already an event; the device must choose another id"
+        )
+    return respond(
+        CreateEventResponseSchema(),
+        {
+            "event_id": event.id,
+            "token": data["token"],
+            "token_id": token.id,
+            "role": "organizer",
+            "player": None,
+            "server_time": now_ms(),
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "cursor": event.head_seq,
+            "claims": [],
+            "expires_in_s": token_lifetime_s("organizer"),
+        },
+        200,
+    )
 
 
 @bp.post("")
@@ -104,8 +125,15 @@ def create_event():
             raise DocumentError("", str(exc)) from None
         except RecursionError:
             raise ApiError(422, "invalid-document", "the document is nested too deeply") from None
-        event = Event(id=event_id, name=state["name"], ruleset=state["ruleset"], head_seq=0,
-                      base_document=dumps(base), created_at=now_ms(), snapshot_seq=0)
+        event = Event(
+            id=event_id,
+            name=state["name"],
+            ruleset=state["ruleset"],
+            head_seq=0,
+            base_document=dumps(base),
+            created_at=now_ms(),
+            snapshot_seq=0,
+        )
         claim_rows, claims = claim_rows_for(event_id, [player["id"] for player in state["players"]], None)
         begin_write()
         if data["event_id"] is not None and db.session.get(Event, event_id) is not None:
@@ -115,19 +143,31 @@ def create_event():
         db.session.flush()
         if claim_rows:
             db.session.execute(insert(Invitation), claim_rows)
-        auto_link(event_id, [{**p["extra"], "id": p["id"], "birth_year": p["birth_year"]}  # backend/roster_links.py
-                             for p in state["players"]])
+        auto_link(
+            event_id,
+            [
+                {**p["extra"], "id": p["id"], "birth_year": p["birth_year"]}  # backend/roster_links.py
+                for p in state["players"]
+            ],
+        )
     else:
-        event = Event(id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(),
-                      snapshot_seq=0)
+        event = Event(
+            id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(), snapshot_seq=0
+        )
         payload = {"ruleset": data["ruleset"], "name": data["name"]}
         if data["settings"] is not None:
             payload["settings"] = data["settings"]
         if data["seed"]:
             _check_seed(data["seed"], "seed")
         payload["seed"] = data["seed"] or _new_seed()
-        op = {"type": "event.create", "op_id": f"{SERVER_DEVICE}:1", "device": SERVER_DEVICE,
-              "actor": {"role": "organizer"}, "at": now_ms(), "payload": payload}
+        op = {
+            "type": "event.create",
+            "op_id": f"{SERVER_DEVICE}:1",
+            "device": SERVER_DEVICE,
+            "actor": {"role": "organizer"},
+            "at": now_ms(),
+            "payload": payload,
+        }
         try:
             apply(initial_state(), op)  # refuse a bad event before taking the lock
         except RulesError as exc:
@@ -142,17 +182,31 @@ def create_event():
         except RulesError as exc:
             raise ApiError(422, "invalid-event", str(exc)) from None
         event.name = state["name"]
-    if data["token"] is not None and db.session.scalar(
-            select(Token.id).where(Token.token_hash == hash_secret(data["token"]))) is not None:
+    if (
+        data["token"] is not None
+        and db.session.scalar(select(Token.id).where(Token.token_hash == hash_secret(data["token"]))) is not None
+    ):
         db.session.rollback()
         raise ApiError(409, "token-taken", "token: already in use; the device must choose a new one")
     token, secret = new_token(event_id, "organizer", None, data["label"] or "organizer", secret=data["token"])
     db.session.commit()
-    return respond(CreateEventResponseSchema(),
-                   {"event_id": event_id, "token": secret, "token_id": token.id, "role": "organizer", "player": None,
-                    "server_time": now_ms(),
-                    "name": event.name, "ruleset": event.ruleset, "cursor": event.head_seq, "claims": claims,
-                    "expires_in_s": token_lifetime_s("organizer")}, 201)
+    return respond(
+        CreateEventResponseSchema(),
+        {
+            "event_id": event_id,
+            "token": secret,
+            "token_id": token.id,
+            "role": "organizer",
+            "player": None,
+            "server_time": now_ms(),
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "cursor": event.head_seq,
+            "claims": claims,
+            "expires_in_s": token_lifetime_s("organizer"),
+        },
+        201,
+    )
 
 
 @bp.get("/<event_id>")
@@ -170,9 +224,17 @@ def get_event(event_id: str):
     """
     principal = authenticate(event_id)
     event = require_event(event_id)
-    return respond(EventSummarySchema(), {"event_id": event.id, "name": event.name, "ruleset": event.ruleset,
-                                          "cursor": event.head_seq, "role": principal.role,
-                                          "player": principal.player})
+    return respond(
+        EventSummarySchema(),
+        {
+            "event_id": event.id,
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "cursor": event.head_seq,
+            "role": principal.role,
+            "player": principal.player,
+        },
+    )
 
 
 @bp.get("/<event_id>/state")
@@ -221,9 +283,15 @@ def export_event(event_id: str):
 
 
 #: Every table holding an event's rows, children before the event itself (foreign keys).
-EVENT_TABLES = (("roster_links", RosterLink), ("push_outbox", PushOutbox), ("push_subscriptions", PushSubscription),
-                ("devices", Device),
-                ("operations", Operation), ("invitations", Invitation), ("tokens", Token))
+EVENT_TABLES = (
+    ("roster_links", RosterLink),
+    ("push_outbox", PushOutbox),
+    ("push_subscriptions", PushSubscription),
+    ("devices", Device),
+    ("operations", Operation),
+    ("invitations", Invitation),
+    ("tokens", Token),
+)
 
 
 def _confirmed(event: Event, typed: str) -> bool:
@@ -256,20 +324,32 @@ def delete_event(event_id: str):
     """
     authenticate(event_id, {"organizer"})  # before the body and the lock
     if not request.get_data(cache=True).strip():
-        raise ApiError(422, "confirm-required", "confirm: required: send {\"confirm\": \"<the event's name or "
-                       "id>\"} to delete the event; nothing was deleted")
+        raise ApiError(
+            422,
+            "confirm-required",
+            'confirm: required: send {"confirm": "<the event\'s name or id>"} to delete the event; nothing was deleted',
+        )
     data = load_body(DeleteEventSchema())
     event = lock_event(event_id)
     principal = authenticate(event_id, {"organizer"})  # still valid under the lock
     if not _confirmed(event, data["confirm"]):
         db.session.rollback()
-        raise ApiError(422, "confirm-mismatch", f"confirm: '{data['confirm'][:60]}' is neither this event's name "
-                       f"('{event.name[:60]}') nor its id ('{event.id}'); nothing was deleted")
+        raise ApiError(
+            422,
+            "confirm-mismatch",
+            f"confirm: '{data['confirm'][:60]}' is neither this event's name "
+            f"('{event.name[:60]}') nor its id ('{event.id}'); nothing was deleted",
+        )
     deleted = {}
     for table, model in EVENT_TABLES:
         deleted[table] = db.session.execute(delete(model).where(model.event_id == event_id)).rowcount
     db.session.execute(delete(Event).where(Event.id == event_id))
     db.session.commit()
-    current_app.logger.warning("event %s (%r) deleted by organizer token %s: %s", event_id, event.name,
-                               principal.token_id, ", ".join(f"{n} {t}" for t, n in deleted.items()))
+    current_app.logger.warning(
+        "event %s (%r) deleted by organizer token %s: %s",
+        event_id,
+        event.name,
+        principal.token_id,
+        ", ".join(f"{n} {t}" for t, n in deleted.items()),
+    )
     return respond(DeleteEventResponseSchema(), {"event_id": event_id, "name": event.name, "deleted": deleted})

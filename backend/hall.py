@@ -87,8 +87,13 @@ def hall_ca():
     """
     path = _ca_path()
     if path is None:
-        raise ApiError(404, "no-hall-ca", "this server has no hall certificate authority: it was not started "
-                                          "by `make run` with HTTPS for the hall network")
-    response = send_file(path, mimetype="application/x-x509-ca-cert", as_attachment=True,
-                         download_name="topcut-hall-ca.crt", max_age=0)
+        raise ApiError(
+            404,
+            "no-hall-ca",
+            "this server has no hall certificate authority: it was not started "
+            "by `make run` with HTTPS for the hall network",
+        )
+    response = send_file(
+        path, mimetype="application/x-x509-ca-cert", as_attachment=True, download_name="topcut-hall-ca.crt", max_age=0
+    )
     return response

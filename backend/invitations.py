@@ -56,15 +56,32 @@ def invite(event_id: str):
     lock_event(event_id)
     principal = authenticate(event_id, {"organizer"})  # still valid under the lock
     code = new_code()
-    invitation = Invitation(id=new_id(), event_id=event_id, code_hash=hash_secret(code), code=None, role=data["role"],
-                            label=data["label"].strip(), created_by=principal.token_id, created_at=now_ms())
+    invitation = Invitation(
+        id=new_id(),
+        event_id=event_id,
+        code_hash=hash_secret(code),
+        code=None,
+        role=data["role"],
+        label=data["label"].strip(),
+        created_by=principal.token_id,
+        created_at=now_ms(),
+    )
     db.session.add(invitation)
     db.session.commit()
     link = join_link(code)
-    return respond(InvitationResponseSchema(), {"invitation_id": invitation.id, "event_id": event_id,
-                                                "role": invitation.role, "label": invitation.label,
-                                                "code": code, "link": link,
-                                                "qr_svg": qr_svg(link)}, 201)
+    return respond(
+        InvitationResponseSchema(),
+        {
+            "invitation_id": invitation.id,
+            "event_id": event_id,
+            "role": invitation.role,
+            "label": invitation.label,
+            "code": code,
+            "link": link,
+            "qr_svg": qr_svg(link),
+        },
+        201,
+    )
 
 
 @bp.post("/invitations/redeem")
@@ -90,21 +107,28 @@ def redeem():
     digest = hash_secret(normalise_code(data["code"]))
     invitation = db.session.query(Invitation).filter_by(code_hash=digest).one_or_none()
     if invitation is None:
-        raise ApiError(404, "unknown-code", "this code is not valid: check it letter by letter (it looks like "
-                       "ABCD-EFGH-JKLM)")
+        raise ApiError(
+            404, "unknown-code", "this code is not valid: check it letter by letter (it looks like ABCD-EFGH-JKLM)"
+        )
     if invitation.revoked_at is not None:
         whose = "claim code" if invitation.player is not None else "invitation"
-        raise ApiError(410, "code-revoked", f"this {whose} was revoked by the event's staff; ask the organizer "
-                       "for a new one")
+        raise ApiError(
+            410, "code-revoked", f"this {whose} was revoked by the event's staff; ask the organizer for a new one"
+        )
     if invitation.redeemed_at is not None:
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
     # The name the organizer gave the invitation ("Judge Ada") is the device's name on the Staff screen;
     # the device's own label ("tablet") only when the invitation has none.
-    token, secret = new_token(invitation.event_id, invitation.role, invitation.player,
-                              invitation.label or data["label"] or f"{invitation.role} device")
+    token, secret = new_token(
+        invitation.event_id,
+        invitation.role,
+        invitation.player,
+        invitation.label or data["label"] or f"{invitation.role} device",
+    )
     # The conditional update is the one-time guarantee, whatever else runs at the same time.
     claimed = db.session.execute(
-        update(Invitation).where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))
+        update(Invitation)
+        .where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))
         .values(redeemed_at=now_ms(), token_id=token.id, code=None)  # a used code is no longer kept
     ).rowcount
     if claimed != 1:
@@ -112,8 +136,18 @@ def redeem():
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
     event = db.session.get(Event, invitation.event_id)
     db.session.commit()
-    return respond(TokenGrantSchema(), {"event_id": token.event_id, "token": secret, "token_id": token.id,
-                                        "role": token.role, "player": token.player,
-                                        "name": event.name, "ruleset": event.ruleset,
-                                        "server_time": now_ms(),
-                                        "expires_in_s": token_lifetime_s(token.role)}, 201)
+    return respond(
+        TokenGrantSchema(),
+        {
+            "event_id": token.event_id,
+            "token": secret,
+            "token_id": token.id,
+            "role": token.role,
+            "player": token.player,
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "server_time": now_ms(),
+            "expires_in_s": token_lifetime_s(token.role),
+        },
+        201,
+    )

@@ -65,10 +65,13 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 create_league_limit = limiter.limit(
     lambda: str(current_app.config.get("CREATE_EVENT_LIMIT") or LIMIT_DEFAULTS["CREATE_EVENT_LIMIT"]),
-    scope="create-league", error_message="too many leagues created from this address")
+    scope="create-league",
+    error_message="too many leagues created from this address",
+)
 
 
 # ------------------------------------------------------------------ the director's token
+
 
 @dataclass(frozen=True)
 class Director:
@@ -96,12 +99,14 @@ def authenticate_director(league_id: str) -> Director:
     if secret is None:
         raise ApiError(401, "missing-token", "send 'Authorization: Bearer <league director token>'")
     digest = hash_secret(secret)
-    row = db.session.execute(select(LeagueToken.id, LeagueToken.league_id, LeagueToken.revoked_at)
-                             .where(LeagueToken.token_hash == digest)).first()
+    row = db.session.execute(
+        select(LeagueToken.id, LeagueToken.league_id, LeagueToken.revoked_at).where(LeagueToken.token_hash == digest)
+    ).first()
     if row is None:
         if db.session.scalar(select(Token.id).where(Token.token_hash == digest)) is not None:
-            raise ApiError(403, "forbidden", "this is an event's token: only the league director's token may "
-                           "change the league")
+            raise ApiError(
+                403, "forbidden", "this is an event's token: only the league director's token may change the league"
+            )
         raise ApiError(401, "invalid-token", "this token is not valid")
     if row.revoked_at is not None:
         raise ApiError(401, "token-revoked", "this token was revoked")
@@ -122,24 +127,42 @@ def _lock_league(league_id: str) -> League:
 
 def _organizer_proof(event_id: str, secret: str) -> str:
     """The id of ``secret`` if it is a working organizer token of the event; 403 otherwise."""
-    row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.revoked_at, Token.expires_at)
-                             .where(Token.token_hash == hash_secret(secret))).first()
-    if row is None or row.event_id != event_id or row.role != "organizer" or row.revoked_at is not None \
-            or (row.expires_at is not None and row.expires_at <= now_ms()):
-        raise ApiError(403, "not-organizer", f"organizer_token: not a working organizer token of event "
-                       f"'{event_id}': only the event's organizer can make it a league event")
+    row = db.session.execute(
+        select(Token.id, Token.event_id, Token.role, Token.revoked_at, Token.expires_at).where(
+            Token.token_hash == hash_secret(secret)
+        )
+    ).first()
+    if (
+        row is None
+        or row.event_id != event_id
+        or row.role != "organizer"
+        or row.revoked_at is not None
+        or (row.expires_at is not None and row.expires_at <= now_ms())
+    ):
+        raise ApiError(
+            403,
+            "not-organizer",
+            f"organizer_token: not a working organizer token of event "
+            f"'{event_id}': only the event's organizer can make it a league event",
+        )
     return row.id
 
 
 # ------------------------------------------------------------------ the league document
+
 
 def _stored(league: League) -> dict[str, Any]:
     return json.loads(league.document)
 
 
 def _league_events(league_id: str) -> list[LeagueEvent]:
-    return list(db.session.execute(select(LeagueEvent).where(LeagueEvent.league_id == league_id)
-                                   .order_by(LeagueEvent.position, LeagueEvent.event_id)).scalars())
+    return list(
+        db.session.execute(
+            select(LeagueEvent)
+            .where(LeagueEvent.league_id == league_id)
+            .order_by(LeagueEvent.position, LeagueEvent.event_id)
+        ).scalars()
+    )
 
 
 def league_document(league_id: str, stored: dict[str, Any], rows: list[LeagueEvent]) -> dict[str, Any]:
@@ -147,18 +170,29 @@ def league_document(league_id: str, stored: dict[str, Any], rows: list[LeagueEve
     of the season's schedule (OP Guide 12.2) with the events the director put in each."""
     season = dict(stored.get("season") or {})
     schedule = season.get("schedule", "standard")
-    sprints = [{"id": sid, "kind": kind, "name": name, "events": [r.event_id for r in rows if r.sprint == sid]}
-               for sid, kind, name in SPRINTS.get(schedule, ())]
+    sprints = [
+        {"id": sid, "kind": kind, "name": name, "events": [r.event_id for r in rows if r.sprint == sid]}
+        for sid, kind, name in SPRINTS.get(schedule, ())
+    ]
     season["sprints"] = sprints
-    return {**stored, "format": "topcut-league/1", "id": league_id, "season": season,
-            "events": [row.event_id for row in rows]}
+    return {
+        **stored,
+        "format": "topcut-league/1",
+        "id": league_id,
+        "season": season,
+        "events": [row.event_id for row in rows],
+    }
 
 
 def _new_document(data: dict[str, Any]) -> dict[str, Any]:
     """The stored part of a new league's document from the create request."""
-    stored = {"name": data["name"], "director": data["director"],
-              "season": {"name": data["season"]["name"], "schedule": data["season"]["schedule"]},
-              "qualification": data["qualification"], "bonus": []}
+    stored = {
+        "name": data["name"],
+        "director": data["director"],
+        "season": {"name": data["season"]["name"], "schedule": data["season"]["schedule"]},
+        "qualification": data["qualification"],
+        "bonus": [],
+    }
     for key in ("lifetime", "names"):
         if data[key]:
             stored[key] = data[key]
@@ -176,8 +210,12 @@ def _updated_document(stored: dict[str, Any], data: dict[str, Any], rows: list[L
             sprints = {sid for sid, _, _ in SPRINTS[value["schedule"]]}
             stranded = sorted({row.sprint for row in rows if row.sprint not in sprints})
             if stranded:
-                raise ApiError(409, "sprints-in-use", f"season.schedule: a {value['schedule']} season has no "
-                               f"sprint {', '.join(stranded)}; remove those sprints' events first")
+                raise ApiError(
+                    409,
+                    "sprints-in-use",
+                    f"season.schedule: a {value['schedule']} season has no "
+                    f"sprint {', '.join(stranded)}; remove those sprints' events first",
+                )
         if value is None:
             out.pop(key, None)
         else:
@@ -233,17 +271,27 @@ def _event_rows(rows: list[LeagueEvent], events: dict[str, Event]) -> list[dict[
     out = []
     for row in rows:
         event = events.get(row.event_id)
-        out.append({"event_id": row.event_id, "sprint": row.sprint, "present": event is not None,
-                    "name": event.name if event is not None else None,
-                    "ruleset": event.ruleset if event is not None else None,
-                    "cursor": event.head_seq if event is not None else None})
+        out.append(
+            {
+                "event_id": row.event_id,
+                "sprint": row.sprint,
+                "present": event is not None,
+                "name": event.name if event is not None else None,
+                "ruleset": event.ruleset if event is not None else None,
+                "cursor": event.head_seq if event is not None else None,
+            }
+        )
     return out
 
 
 def _league_body(league: League, rows: list[LeagueEvent]) -> dict[str, Any]:
-    return {"league_id": league.id, "name": league.name, "version": league.version,
-            "document": league_document(league.id, _stored(league), rows),
-            "events": _event_rows(rows, _events_of(rows))}
+    return {
+        "league_id": league.id,
+        "name": league.name,
+        "version": league.version,
+        "document": league_document(league.id, _stored(league), rows),
+        "events": _event_rows(rows, _events_of(rows)),
+    }
 
 
 # ------------------------------------------------------------------ the table (cached)
@@ -301,8 +349,9 @@ def event_persons(event: Event) -> dict[str, str]:
     return {person: (loaded.player(pid).name or person) for pid, person in identities(loaded).items()}
 
 
-def _playable_bonus(bonus: list[dict[str, Any]], documents: dict[str, Any],
-                    problems: list[dict[str, str]]) -> list[dict[str, Any]]:
+def _playable_bonus(
+    bonus: list[dict[str, Any]], documents: dict[str, Any], problems: list[dict[str, str]]
+) -> list[dict[str, Any]]:
     """The bonus entries whose person played the event as it stands (a player's rating_id edited since the
     entry was made, or the event deleted, leaves it out: reported in ``problems``, the table still served)."""
     from shared_rules.games.startrek.ratings.games import identities
@@ -311,8 +360,13 @@ def _playable_bonus(bonus: list[dict[str, Any]], documents: dict[str, Any],
     kept = []
     for entry in bonus:
         if entry.get("event") in persons and entry.get("person") not in persons[entry["event"]]:
-            problems.append({"event_id": entry["event"], "problem": f"bonus entry {entry.get('id')}: "
-                             f"'{entry.get('person')}' is no longer a player of the event; left out"})
+            problems.append(
+                {
+                    "event_id": entry["event"],
+                    "problem": f"bonus entry {entry.get('id')}: "
+                    f"'{entry.get('person')}' is no longer a player of the event; left out",
+                }
+            )
             continue
         kept.append(entry)
     return kept
@@ -324,9 +378,15 @@ def compute_table(league: League) -> dict[str, Any]:
 
     rows = _league_events(league.id)
     events = _events_of(rows)
-    key = (league.version, tuple((row.event_id, row.sprint, cache_key(events[row.event_id]),
-                                  events[row.event_id].head_seq) if row.event_id in events else (row.event_id, None)
-                                 for row in rows))
+    key = (
+        league.version,
+        tuple(
+            (row.event_id, row.sprint, cache_key(events[row.event_id]), events[row.event_id].head_seq)
+            if row.event_id in events
+            else (row.event_id, None)
+            for row in rows
+        ),
+    )
     cached = _table_cache().get(league.id, key)
     if cached is not None:
         return cached
@@ -354,17 +414,25 @@ def compute_table(league: League) -> dict[str, Any]:
     stored = _stored(league)
     stored["bonus"] = _playable_bonus(stored.get("bonus", []), documents, problems)
     try:
-        table = league_table(load_league(league_document(league.id, stored, rows)),
-                             [documents[row.event_id] for row in rows if row.event_id in documents])
+        table = league_table(
+            load_league(league_document(league.id, stored, rows)),
+            [documents[row.event_id] for row in rows if row.event_id in documents],
+        )
     except (DocumentError, RulesError) as exc:
         raise ApiError(409, "league-table-unavailable", f"the league table cannot be computed: {exc}") from None
-    body = {"league_id": league.id, "version": league.version, "table": table, "problems": problems,
-            "events": _event_rows(rows, events)}
+    body = {
+        "league_id": league.id,
+        "version": league.version,
+        "table": table,
+        "problems": problems,
+        "events": _event_rows(rows, events),
+    }
     _table_cache().put(league.id, key, body)
     return body
 
 
 # ------------------------------------------------------------------ views
+
 
 @bp.post("")
 @create_league_limit
@@ -393,12 +461,28 @@ def create_league():
     db.session.add(league)
     db.session.flush()
     secret = "tl_" + secrets.token_urlsafe(32)
-    token = LeagueToken(id=new_id(), league_id=league_id, token_hash=hash_secret(secret), role="director",
-                        label=data["label"] or "league director", created_at=now_ms())
+    token = LeagueToken(
+        id=new_id(),
+        league_id=league_id,
+        token_hash=hash_secret(secret),
+        role="director",
+        label=data["label"] or "league director",
+        created_at=now_ms(),
+    )
     db.session.add(token)
     db.session.commit()
-    return respond(LeagueGrantSchema(), {"league_id": league_id, "token": secret, "token_id": token.id,
-                                         "role": "director", "name": league.name, "server_time": now_ms()}, 201)
+    return respond(
+        LeagueGrantSchema(),
+        {
+            "league_id": league_id,
+            "token": secret,
+            "token_id": token.id,
+            "role": "director",
+            "name": league.name,
+            "server_time": now_ms(),
+        },
+        201,
+    )
 
 
 @bp.get("/<league_id>")
@@ -480,8 +564,12 @@ def add_event(league_id: str):
         raise ApiError(404, "unknown-event", f"event_id: there is no event '{event_id[:40]}' on this server")
     proof = _organizer_proof(event_id, data["organizer_token"])
     if event.ruleset not in STAR_TREK_RULESETS:
-        raise ApiError(422, "not-star-trek", f"event_id: '{event.name or event_id}' is a {event.ruleset} event; "
-                       f"WCT league events are Star Trek events ({', '.join(STAR_TREK_RULESETS)})")
+        raise ApiError(
+            422,
+            "not-star-trek",
+            f"event_id: '{event.name or event_id}' is a {event.ruleset} event; "
+            f"WCT league events are Star Trek events ({', '.join(STAR_TREK_RULESETS)})",
+        )
     league = _lock_league(league_id)
     authenticate_director(league_id)
     rows = _league_events(league_id)
@@ -492,15 +580,23 @@ def add_event(league_id: str):
         raise
     if any(row.event_id == event_id for row in rows):
         db.session.rollback()
-        raise ApiError(409, "already-in-league", f"event_id: '{event.name or event_id}' is already a league event "
-                       "of this league")
+        raise ApiError(
+            409, "already-in-league", f"event_id: '{event.name or event_id}' is already a league event of this league"
+        )
     if len(rows) >= MAX_LEAGUE_EVENTS:
         db.session.rollback()
         raise ApiError(409, "too-many-events", f"a league holds at most {MAX_LEAGUE_EVENTS} events")
-    position = (db.session.scalar(select(func.max(LeagueEvent.position))
-                                  .where(LeagueEvent.league_id == league_id)) or 0) + 1
-    row = LeagueEvent(league_id=league_id, event_id=event_id, sprint=data["sprint"], position=position,
-                      added_at=now_ms(), proved_by=proof)
+    position = (
+        db.session.scalar(select(func.max(LeagueEvent.position)).where(LeagueEvent.league_id == league_id)) or 0
+    ) + 1
+    row = LeagueEvent(
+        league_id=league_id,
+        event_id=event_id,
+        sprint=data["sprint"],
+        position=position,
+        added_at=now_ms(),
+        proved_by=proof,
+    )
     try:
         _save(league, _stored(league), [*rows, row])
     except ApiError:
@@ -581,8 +677,12 @@ def add_bonus(league_id: str):
     persons = event_persons(event) if event is not None else {}
     if data["person"] not in persons:
         db.session.rollback()
-        raise ApiError(422, "not-a-participant", f"person: '{data['person'][:60]}' did not play in event "
-                       f"'{data['event_id']}' (a person is the player's rating_id, else their player id)")
+        raise ApiError(
+            422,
+            "not-a-participant",
+            f"person: '{data['person'][:60]}' did not play in event "
+            f"'{data['event_id']}' (a person is the player's rating_id, else their player id)",
+        )
     entry = _bonus_entry(new_id(6), data)
     stored["bonus"] = [*bonus, entry]
     try:

@@ -50,9 +50,20 @@ from shared_rules.state import (
 )
 from shared_rules.state.state import clone
 
-__all__ = ["SERVER_DEVICE", "CLAIM_READERS", "dumps", "event_state", "push", "pull_body", "create_claim",
-           "claim_rows_for", "revoke_player_access", "Verdict",
-           "lock_event", "append_server_op"]
+__all__ = [
+    "SERVER_DEVICE",
+    "CLAIM_READERS",
+    "dumps",
+    "event_state",
+    "push",
+    "pull_body",
+    "create_claim",
+    "claim_rows_for",
+    "revoke_player_access",
+    "Verdict",
+    "lock_event",
+    "append_server_op",
+]
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +163,9 @@ def event_state(event: Event, upto: int | None = None) -> tuple[int, dict[str, A
             seq, state = 0, base_state(event)
     if seq < upto:
         rows = db.session.execute(
-            select(Operation.op).where(Operation.event_id == event.id, Operation.server_seq > seq,
-                                       Operation.server_seq <= upto).order_by(Operation.server_seq)
+            select(Operation.op)
+            .where(Operation.event_id == event.id, Operation.server_seq > seq, Operation.server_seq <= upto)
+            .order_by(Operation.server_seq)
         ).scalars()
         try:
             state = replay((json.loads(text) for text in rows), state)
@@ -178,24 +190,43 @@ def lock_event(event_id: str) -> Event:
 def create_claim(event_id: str, player: str, created_by: str | None) -> tuple[Invitation, str]:
     """A player's claim code: found by its hash, kept sealed for CLAIM_READERS (backend/claims.py)."""
     code, invitation_id = new_code(), new_id()
-    invitation = Invitation(id=invitation_id, event_id=event_id, code_hash=hash_secret(code),
-                            code=seal(code, event_id, player, invitation_id), role="player", player=player,
-                            created_by=created_by, created_at=now_ms())
+    invitation = Invitation(
+        id=invitation_id,
+        event_id=event_id,
+        code_hash=hash_secret(code),
+        code=seal(code, event_id, player, invitation_id),
+        role="player",
+        player=player,
+        created_by=created_by,
+        created_at=now_ms(),
+    )
     db.session.add(invitation)
     return invitation, code
 
 
-def claim_rows_for(event_id: str, players: list[str], created_by: str | None
-                   ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+def claim_rows_for(
+    event_id: str, players: list[str], created_by: str | None
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """Rows for a bulk insert of players' claim codes (hashed, and sealed for staff), and the codes."""
     stamp = now_ms()
     rows, shown = [], []
     for pid in players:
         code, invitation_id = new_code(), new_id()
-        rows.append({"id": invitation_id, "event_id": event_id, "code_hash": hash_secret(code),
-                     "code": seal(code, event_id, pid, invitation_id), "role": "player", "player": pid,
-                     "created_by": created_by, "created_at": stamp, "redeemed_at": None, "token_id": None,
-                     "revoked_at": None})
+        rows.append(
+            {
+                "id": invitation_id,
+                "event_id": event_id,
+                "code_hash": hash_secret(code),
+                "code": seal(code, event_id, pid, invitation_id),
+                "role": "player",
+                "player": pid,
+                "created_by": created_by,
+                "created_at": stamp,
+                "redeemed_at": None,
+                "token_id": None,
+                "revoked_at": None,
+            }
+        )
         shown.append({"player": pid, "code": code})
     return rows, shown
 
@@ -220,12 +251,18 @@ def revoke_player_access(event_id: str, players: Iterable[str], stamp: int) -> N
     players = list(players)
     if not players:
         return
-    db.session.execute(update(Invitation).where(
-        Invitation.event_id == event_id, Invitation.player.in_(players), Invitation.revoked_at.is_(None))
-        .values(revoked_at=stamp, code=None))
-    db.session.execute(update(Token).where(
-        Token.event_id == event_id, Token.player.in_(players), Token.role == "player", Token.revoked_at.is_(None))
-        .values(revoked_at=stamp))
+    db.session.execute(
+        update(Invitation)
+        .where(Invitation.event_id == event_id, Invitation.player.in_(players), Invitation.revoked_at.is_(None))
+        .values(revoked_at=stamp, code=None)
+    )
+    db.session.execute(
+        update(Token)
+        .where(
+            Token.event_id == event_id, Token.player.in_(players), Token.role == "player", Token.revoked_at.is_(None)
+        )
+        .values(revoked_at=stamp)
+    )
 
 
 @dataclass
@@ -237,8 +274,13 @@ class Verdict:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "status": self.status, "server_seq": self.server_seq, "reason": self.reason,
-                "error": self.error}
+        return {
+            "seq": self.seq,
+            "status": self.status,
+            "server_seq": self.server_seq,
+            "reason": self.reason,
+            "error": self.error,
+        }
 
 
 def _stored_verdict(row: Operation) -> Verdict:
@@ -292,9 +334,11 @@ def _clock_check(op: dict[str, Any], received: int) -> tuple[str, str] | None:
         stamps.append(("payload.at", payload["at"]))  # round.start, timer.pause, timer.resume
     for name, value in stamps:
         if isinstance(value, int) and value - received > MAX_CLOCK_AHEAD_MS:
-            return (f"{op['type']}: {name}: the device's clock was {_ahead(value - received)} ahead of the "
-                    f"server's when it made this change (at most {MAX_CLOCK_AHEAD_MS // 60000} minutes are "
-                    "allowed); the app sets its clock from the server at every sync: do it again"), "clock-ahead"
+            return (
+                f"{op['type']}: {name}: the device's clock was {_ahead(value - received)} ahead of the "
+                f"server's when it made this change (at most {MAX_CLOCK_AHEAD_MS // 60000} minutes are "
+                "allowed); the app sets its clock from the server at every sync: do it again"
+            ), "clock-ahead"
     return None
 
 
@@ -309,8 +353,10 @@ def _precheck(principal: Principal, op: dict[str, Any], text: str, received: int
     if allowed is None:
         return f"{op['type']}: not an operation type", "operation-rejected"
     if principal.role not in allowed:
-        return (f"{op['type']}: a {principal.role} may not do this (allowed: {', '.join(sorted(allowed))})",
-                "not-authorized")
+        return (
+            f"{op['type']}: a {principal.role} may not do this (allowed: {', '.join(sorted(allowed))})",
+            "not-authorized",
+        )
     too_big = cap_problem(op["type"], op["payload"])
     if too_big is not None:
         return too_big, "field-too-large"
@@ -330,8 +376,11 @@ def _working_state(event: Event) -> dict[str, Any]:
         seq, state = entry
         if seq < event.head_seq:
             rows = db.session.execute(
-                select(Operation.op).where(Operation.event_id == event.id, Operation.server_seq > seq,
-                                           Operation.server_seq <= event.head_seq).order_by(Operation.server_seq)
+                select(Operation.op)
+                .where(
+                    Operation.event_id == event.id, Operation.server_seq > seq, Operation.server_seq <= event.head_seq
+                )
+                .order_by(Operation.server_seq)
             ).scalars()
             try:
                 for text in rows:
@@ -355,8 +404,7 @@ def _apply_to_working(state: dict[str, Any], op: dict[str, Any]) -> tuple[bool, 
         return False, str(exc), getattr(exc, "code", "operation-rejected")
     except Exception as exc:
         log.exception("rules engine failed on %s", op.get("op_id"))
-        raise _Dirty(f"{op.get('type')}: the rules engine failed on this operation ({type(exc).__name__})") \
-            from exc
+        raise _Dirty(f"{op.get('type')}: the rules engine failed on this operation ({type(exc).__name__})") from exc
     return True, None, None
 
 
@@ -368,16 +416,26 @@ def append_server_op(event: Event, state: dict[str, Any], op: dict[str, Any]) ->
     """Append an operation the server writes itself (under the event lock); raises RulesError."""
     new_state = apply(state, op)
     event.head_seq += 1
-    db.session.add(Operation(event_id=event.id, device=op["device"], device_seq=int(op["op_id"].rpartition(":")[2]),
-                             server_seq=event.head_seq, accepted=True, op=dumps(op), received_at=now_ms()))
+    db.session.add(
+        Operation(
+            event_id=event.id,
+            device=op["device"],
+            device_seq=int(op["op_id"].rpartition(":")[2]),
+            server_seq=event.head_seq,
+            accepted=True,
+            op=dumps(op),
+            received_at=now_ms(),
+        )
+    )
     return new_state
 
 
 def push(event_id: str, principal: Principal, device: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     """Process a device's batch (already validated: consecutive seqs) inside the event lock; commits."""
     event = lock_event(event_id)
-    live = db.session.execute(select(Token.id).where(Token.id == principal.token_id,
-                                                     Token.revoked_at.is_(None))).first()
+    live = db.session.execute(
+        select(Token.id).where(Token.id == principal.token_id, Token.revoked_at.is_(None))
+    ).first()
     if live is None:  # revoked since the request was authenticated
         raise ApiError(401, "token-revoked", "this token was revoked")
     if principal.expires_at is not None and principal.expires_at <= now_ms():
@@ -388,23 +446,29 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         db.session.add(progress)
     elif progress.token_id != principal.token_id:
         owner = db.session.get(Token, progress.token_id)
-        if owner is not None and (not _withdrawn(owner) or owner.role != principal.role
-                                  or owner.player != principal.player):
+        if owner is not None and (
+            not _withdrawn(owner) or owner.role != principal.role or owner.player != principal.player
+        ):
             raise ApiError(403, "device-taken", f"device '{device}' belongs to another token; use another device id")
         # The old token was revoked and this one has the same role (and player): the device was re-invited.
         progress.token_id = principal.token_id
 
     first = items[0]["seq"]
     if first > progress.last_seq + 1:
-        raise ApiError(409, "sequence-gap", f"device '{device}' must push seq {progress.last_seq + 1} next, "
-                       f"not {first}", expected_seq=progress.last_seq + 1)
+        raise ApiError(
+            409,
+            "sequence-gap",
+            f"device '{device}' must push seq {progress.last_seq + 1} next, not {first}",
+            expected_seq=progress.last_seq + 1,
+        )
 
     verdicts: list[Verdict] = []
     replayed = [item["seq"] for item in items if item["seq"] <= progress.last_seq]
     if replayed:
         rows = db.session.execute(
-            select(Operation).where(Operation.event_id == event_id, Operation.device == device,
-                                    Operation.device_seq.in_(replayed))
+            select(Operation).where(
+                Operation.event_id == event_id, Operation.device == device, Operation.device_seq.in_(replayed)
+            )
         ).scalars()
         stored = {row.device_seq: row for row in rows}
         bodies = {item["seq"]: item["op"] for item in items}
@@ -412,11 +476,18 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
             row = stored.get(seq)
             if row is not None and not _same_op(row.op, bodies[seq]):
                 db.session.rollback()
-                raise ApiError(409, "seq-reused", f"device '{device}' already used seq {seq} for another operation; "
-                               f"push new operations from seq {progress.last_seq + 1}",
-                               expected_seq=progress.last_seq + 1)
-            verdicts.append(_stored_verdict(row) if row is not None else
-                            Verdict(seq, "rejected", None, "no record of this operation", "unknown-operation"))
+                raise ApiError(
+                    409,
+                    "seq-reused",
+                    f"device '{device}' already used seq {seq} for another operation; "
+                    f"push new operations from seq {progress.last_seq + 1}",
+                    expected_seq=progress.last_seq + 1,
+                )
+            verdicts.append(
+                _stored_verdict(row)
+                if row is not None
+                else Verdict(seq, "rejected", None, "no record of this operation", "unknown-operation")
+            )
 
     fresh = [item for item in items if item["seq"] > progress.last_seq]
     if fresh:
@@ -432,9 +503,16 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         for item in fresh:
             body = item["op"]
             at = body.get("at")
-            ops.append({"type": body["type"], "op_id": f"{device}:{item['seq']}", "device": device,
-                        "actor": principal.actor, "at": at if at is not None else received,
-                        "payload": body.get("payload") if body.get("payload") is not None else {}})
+            ops.append(
+                {
+                    "type": body["type"],
+                    "op_id": f"{device}:{item['seq']}",
+                    "device": device,
+                    "actor": principal.actor,
+                    "at": at if at is not None else received,
+                    "payload": body.get("payload") if body.get("payload") is not None else {},
+                }
+            )
         if principal.role == "player":
             for op in ops:
                 dealias_report(event_id, op)
@@ -453,9 +531,18 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
                     # Rebuild: the log as committed, then this batch's accepted operations (pure, rare path).
                     state = replay(accepted_ops, event_state(event, seq0)[1])
                     ok, reason, error = False, str(dirty), "rules-failure"
-            row = {"event_id": event_id, "device": device, "device_seq": item["seq"], "op": text,
-                   "token_id": principal.token_id, "received_at": received, "server_seq": None,
-                   "accepted": False, "reason": None, "error": None}
+            row = {
+                "event_id": event_id,
+                "device": device,
+                "device_seq": item["seq"],
+                "op": text,
+                "token_id": principal.token_id,
+                "received_at": received,
+                "server_seq": None,
+                "accepted": False,
+                "reason": None,
+                "error": None,
+            }
             if ok:
                 event.head_seq += 1
                 accepted_ops.append(op)
@@ -494,15 +581,22 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         db.session.commit()
         _working().put(cache_key(event), head, state)  # only now: a failed push left no half-changed state cached
         # Players' pulls splice the shared view of these operations; make it now, outside any pull.
-        _player_views().put_many(cache_key(event), {row["server_seq"]: _shared_view(event_id, row["op"])
-                                                    for row in rows if row["accepted"]})
+        _player_views().put_many(
+            cache_key(event), {row["server_seq"]: _shared_view(event_id, row["op"]) for row in rows if row["accepted"]}
+        )
     else:
         head = event.head_seq
         shown_claims = []
         db.session.commit()
-    return {"device": device, "results": [v.to_json() for v in verdicts], "last_seq": progress.last_seq,
-            "last_accepted": progress.last_accepted, "cursor": head, "claims": shown_claims,
-            "server_time": now_ms()}
+    return {
+        "device": device,
+        "results": [v.to_json() for v in verdicts],
+        "last_seq": progress.last_seq,
+        "last_accepted": progress.last_accepted,
+        "cursor": head,
+        "claims": shown_claims,
+        "server_time": now_ms(),
+    }
 
 
 # ---------------------------------------------------------------- the player's view of the log
@@ -555,14 +649,19 @@ def seed_is_secret(state: dict[str, Any]) -> bool:
 
 def _owns(owner: Token | None, principal: Principal) -> bool:
     """A device belongs to the principal: its token, or a withdrawn token of the same role and player."""
-    return owner is not None and (owner.id == principal.token_id or (
-        _withdrawn(owner) and owner.role == principal.role and owner.player == principal.player))
+    return owner is not None and (
+        owner.id == principal.token_id
+        or (_withdrawn(owner) and owner.role == principal.role and owner.player == principal.player)
+    )
 
 
 def _withdrawn(token: Token) -> bool:
     """Revoked, expired, or rotated into another token: a device may move to a new token of the same holder."""
-    return (token.revoked_at is not None or token.replaced_by is not None
-            or (token.expires_at is not None and token.expires_at <= now_ms()))
+    return (
+        token.revoked_at is not None
+        or token.replaced_by is not None
+        or (token.expires_at is not None and token.expires_at <= now_ms())
+    )
 
 
 def dealias_report(event_id: str, op: dict[str, Any]) -> None:
@@ -585,11 +684,15 @@ def _hold_point(event: Event) -> int | None:
     if not drafts:
         return None
     rows = db.session.execute(
-        select(Operation.server_seq, Operation.op).where(
-            Operation.event_id == event.id, Operation.server_seq.is_not(None),
+        select(Operation.server_seq, Operation.op)
+        .where(
+            Operation.event_id == event.id,
+            Operation.server_seq.is_not(None),
             Operation.server_seq <= event.head_seq,
-            or_(*(Operation.op.startswith(prefix, autoescape=True) for prefix in _PAIRING_PREFIXES)))
-        .order_by(Operation.server_seq)).all()
+            or_(*(Operation.op.startswith(prefix, autoescape=True) for prefix in _PAIRING_PREFIXES)),
+        )
+        .order_by(Operation.server_seq)
+    ).all()
     for seq, text in rows:
         op = json.loads(text)
         p = op.get("payload") or {}
@@ -633,7 +736,7 @@ class _SharedView:
     reason withheld; plus what decides whether it is some player's own (then it is rendered for them)."""
 
     text: str
-    penalized: str | None = None        # penalty.issue: the player penalized
+    penalized: str | None = None  # penalty.issue: the player penalized
     confirmed_device: str | None = None  # result.confirm: the device whose report it confirms
 
 
@@ -689,8 +792,9 @@ def _shared_view(event_id: str, text: str) -> _SharedView:
     return _SharedView(shared)
 
 
-def _player_rows(event: Event, rows: list[Any], principal: Principal, own: set[str],
-                 hide_seed: bool) -> list[tuple[int, str]]:
+def _player_rows(
+    event: Event, rows: list[Any], principal: Principal, own: set[str], hide_seed: bool
+) -> list[tuple[int, str]]:
     """The player's view of logged rows ``(server_seq, device, op text)``: shared views from the cache, and
     the player's own operations (their devices, their penalties, confirmations of their reports) rendered."""
     event_id, key = event.id, cache_key(event)
@@ -705,8 +809,9 @@ def _player_rows(event: Event, rows: list[Any], principal: Principal, own: set[s
         view = cached.get(seq)
         if view is None:
             view = made[seq] = _shared_view(event_id, text)
-        if ((view.penalized is not None and view.penalized == principal.player)
-                or (view.confirmed_device is not None and view.confirmed_device in own)):
+        if (view.penalized is not None and view.penalized == principal.player) or (
+            view.confirmed_device is not None and view.confirmed_device in own
+        ):
             out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed)))
         else:
             out.append((seq, view.text))
@@ -738,7 +843,8 @@ def _cap_held_devices(event_id: str, devices: dict[str, dict[str, int]], hold: i
     first_held = db.session.execute(
         select(Operation.device, func.min(Operation.device_seq))
         .where(Operation.event_id == event_id, Operation.server_seq >= hold, Operation.device.in_(list(devices)))
-        .group_by(Operation.device)).all()
+        .group_by(Operation.device)
+    ).all()
     for name, seq in first_held:
         progress = devices[name]
         progress["last_seq"] = min(progress["last_seq"], seq - 1)
@@ -751,21 +857,30 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     ``principal`` a player: the player's view (see above); staff (or None): the whole log.
     """
     if cursor > event.head_seq:
-        raise ApiError(409, "cursor-ahead", f"cursor {cursor} is beyond the event's last operation "
-                       f"({event.head_seq}); pull from 0", head=event.head_seq)
+        raise ApiError(
+            409,
+            "cursor-ahead",
+            f"cursor {cursor} is beyond the event's last operation ({event.head_seq}); pull from 0",
+            head=event.head_seq,
+        )
     player_view = principal is not None and principal.role == "player"
     # Devices first, then operations: every sequence the devices map reports is in the log we read next.
-    progress = db.session.execute(select(Device, Token).join(Token, Token.id == Device.token_id, isouter=True)
-                                  .where(Device.event_id == event.id)).all()
+    progress = db.session.execute(
+        select(Device, Token).join(Token, Token.id == Device.token_id, isouter=True).where(Device.event_id == event.id)
+    ).all()
     own: set[str] = set()
     if player_view:
         own = {row.device for row, owner in progress if _owns(owner, principal)}
         if device is not None and device not in own and any(row.device == device for row, _ in progress):
             raise ApiError(403, "not-your-device", "a player may only ask for the rejections of their own devices")
-    devices = {row.device: {"last_seq": row.last_seq, "last_accepted": row.last_accepted}
-               for row, _ in progress if not player_view or row.device in own}
-    query = select(Operation.server_seq, Operation.device, Operation.op).where(Operation.event_id == event.id,
-                                                                               Operation.server_seq > cursor)
+    devices = {
+        row.device: {"last_seq": row.last_seq, "last_accepted": row.last_accepted}
+        for row, _ in progress
+        if not player_view or row.device in own
+    }
+    query = select(Operation.server_seq, Operation.device, Operation.op).where(
+        Operation.event_id == event.id, Operation.server_seq > cursor
+    )
     hold = _hold_point(event) if player_view else None
     hide_seed = player_view and seed_is_secret(event_state(event)[1])
     if hold is not None:
@@ -784,20 +899,25 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
         rejected = db.session.execute(
             select(Operation.device_seq, Operation.reason, Operation.error)
             .where(Operation.event_id == event.id, Operation.device == device, Operation.accepted.is_(False))
-            .order_by(Operation.device_seq.desc()).limit(100)
+            .order_by(Operation.device_seq.desc())
+            .limit(100)
         ).all()
         rejections = [{"seq": s, "reason": r, "error": e} for s, r, e in reversed(rejected)]
     ops = ",".join(f'{{"server_seq":{seq},"op":{text}}}' for seq, text in rows)
     base = event.base_document if (cursor == 0 and event.base_document) else "null"
     if player_view and base != "null":
         base = _player_base(event.id, base, principal, hide_seed)
-    return (f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
-            f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base},'
-            f'"server_time":{now_ms()}}}')
+    return (
+        f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
+        f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base},'
+        f'"server_time":{now_ms()}}}'
+    )
 
 
 def accepted_ops(event_id: str) -> Iterable[dict[str, Any]]:
-    rows = db.session.execute(select(Operation.op).where(Operation.event_id == event_id,
-                                                         Operation.server_seq.is_not(None))
-                              .order_by(Operation.server_seq)).scalars()
+    rows = db.session.execute(
+        select(Operation.op)
+        .where(Operation.event_id == event_id, Operation.server_seq.is_not(None))
+        .order_by(Operation.server_seq)
+    ).scalars()
     return (json.loads(text) for text in rows)

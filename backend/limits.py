@@ -33,8 +33,17 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from backend.errors import error_response
 
-__all__ = ["limiter", "init_app", "by_address", "by_token", "redeem_limit", "create_limit", "push_limits",
-           "AppStorage", "DatabaseStorage"]
+__all__ = [
+    "limiter",
+    "init_app",
+    "by_address",
+    "by_token",
+    "redeem_limit",
+    "create_limit",
+    "push_limits",
+    "AppStorage",
+    "DatabaseStorage",
+]
 
 DEFAULTS = {
     "REDEEM_FAILURES_LIMIT": "30 per minute",
@@ -69,18 +78,35 @@ def _failed(response: Response) -> bool:
 
 
 # The decorators the views use: values read from the config at request time.
-redeem_limit = limiter.limit(lambda: _config("REDEEM_FAILURES_LIMIT"), key_func=by_address, deduct_when=_failed,
-                             scope="redeem", error_message="too many wrong codes from this address")
-create_limit = limiter.limit(lambda: _config("CREATE_EVENT_LIMIT"), key_func=by_address, scope="create",
-                             error_message="too many events created from this address")
+redeem_limit = limiter.limit(
+    lambda: _config("REDEEM_FAILURES_LIMIT"),
+    key_func=by_address,
+    deduct_when=_failed,
+    scope="redeem",
+    error_message="too many wrong codes from this address",
+)
+create_limit = limiter.limit(
+    lambda: _config("CREATE_EVENT_LIMIT"),
+    key_func=by_address,
+    scope="create",
+    error_message="too many events created from this address",
+)
 
 
 def push_limits(view):
     """Per token and per address, counted separately."""
-    per_address = limiter.limit(lambda: _config("PUSH_ADDRESS_LIMIT"), key_func=by_address, scope="push-address",
-                                error_message="too many pushes from this address")
-    per_token = limiter.limit(lambda: _config("PUSH_LIMIT"), key_func=by_token, scope="push-token",
-                              error_message="too many pushes from this device's token")
+    per_address = limiter.limit(
+        lambda: _config("PUSH_ADDRESS_LIMIT"),
+        key_func=by_address,
+        scope="push-address",
+        error_message="too many pushes from this address",
+    )
+    per_token = limiter.limit(
+        lambda: _config("PUSH_LIMIT"),
+        key_func=by_token,
+        scope="push-token",
+        error_message="too many pushes from this device's token",
+    )
     return per_address(per_token(view))
 
 
@@ -107,23 +133,33 @@ class DatabaseStorage(Storage):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
         with self._engine().begin() as conn:
-            return int(conn.execute(text(
-                "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
-                "ON CONFLICT (key) DO UPDATE SET "
-                "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
-                "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
-                "RETURNING count"), {"key": key, "amount": amount, "until": now + expiry, "now": now}).scalar_one())
+            return int(
+                conn.execute(
+                    text(
+                        "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
+                        "ON CONFLICT (key) DO UPDATE SET "
+                        "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
+                        "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
+                        "RETURNING count"
+                    ),
+                    {"key": key, "amount": amount, "until": now + expiry, "now": now},
+                ).scalar_one()
+            )
 
     def get(self, key: str) -> int:
         with self._engine().connect() as conn:
-            value = conn.execute(text("SELECT count FROM rate_limits WHERE key = :key AND expires_at > :now"),
-                                 {"key": key, "now": time.time()}).scalar()
+            value = conn.execute(
+                text("SELECT count FROM rate_limits WHERE key = :key AND expires_at > :now"),
+                {"key": key, "now": time.time()},
+            ).scalar()
         return int(value or 0)
 
     def get_expiry(self, key: str) -> float:
         with self._engine().connect() as conn:
-            value = conn.execute(text("SELECT expires_at FROM rate_limits WHERE key = :key AND expires_at > :now"),
-                                 {"key": key, "now": time.time()}).scalar()
+            value = conn.execute(
+                text("SELECT expires_at FROM rate_limits WHERE key = :key AND expires_at > :now"),
+                {"key": key, "now": time.time()},
+            ).scalar()
         return float(value) if value is not None else time.time()
 
     def check(self) -> bool:
@@ -190,8 +226,10 @@ def _backend_storage(app: Flask) -> tuple[str, Storage]:
         uri = "topcut-db://" if postgres else "memory://"
     if uri == "topcut-db://":
         if not postgres:  # an SQLite writer holds the one write lock a counter would need: counts stay in memory
-            raise RuntimeError("RATELIMIT_STORAGE_URI=topcut-db:// needs PostgreSQL; with SQLite use memory:// "
-                               "or a shared storage such as redis://")
+            raise RuntimeError(
+                "RATELIMIT_STORAGE_URI=topcut-db:// needs PostgreSQL; with SQLite use memory:// "
+                "or a shared storage such as redis://"
+            )
         return uri, DatabaseStorage()
     try:
         return uri, storage_from_string(uri)
@@ -212,7 +250,8 @@ def init_app(app: Flask) -> None:
     def _rate_limited(exc: RateLimitExceeded):
         limit = limiter.current_limit
         wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
-        response = error_response(429, "rate-limited", f"{exc.description} ({exc.limit.limit}); try again in {wait} s",
-                                  retry_after_s=wait)
+        response = error_response(
+            429, "rate-limited", f"{exc.description} ({exc.limit.limit}); try again in {wait} s", retry_after_s=wait
+        )
         response.headers["Retry-After"] = str(wait)
         return response

@@ -44,8 +44,7 @@ class Operation(db.Model):
         UniqueConstraint("event_id", "device", "device_seq", name="uq_operations_event_device_seq"),
     )
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
-                                    autoincrement=True)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
     device: Mapped[str] = mapped_column(String(128))
     device_seq: Mapped[int] = mapped_column(BigInteger)
@@ -161,8 +160,7 @@ class PushOutbox(db.Model):
         Index("ix_push_outbox_subscription", "subscription_id"),
     )
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
-                                    autoincrement=True)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)
     #: Unique per notification and subscription (event, what, which op or round, player, subscription).
     key: Mapped[str] = mapped_column(String(255), unique=True)
     event_id: Mapped[str] = mapped_column(String(32))
@@ -228,12 +226,13 @@ class RosterLink(db.Model):
         Index("ix_roster_links_person", "person_id"),
     )
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
-                                    autoincrement=True)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
     player_id: Mapped[str] = mapped_column(Text)
     person_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("people.id"))
     created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+
+
 class League(db.Model):
     """A WCT league (Star Trek OP Guide 12): its document, less the events (``league_events``)."""
 

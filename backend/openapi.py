@@ -83,21 +83,43 @@ PATH_PARAMETERS = {
     "bonus_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
 }
 
-API_BLUEPRINTS = ("events", "sync", "invitations", "tokens", "players", "public", "push", "hall", "people", "ratings",
-                  "leagues")
+API_BLUEPRINTS = (
+    "events",
+    "sync",
+    "invitations",
+    "tokens",
+    "players",
+    "public",
+    "push",
+    "hall",
+    "people",
+    "ratings",
+    "leagues",
+)
 
 
 def build_spec(app: Flask) -> dict:
-    spec = APISpec(title="Topcut sync API", version="1", openapi_version="3.0.3",
-                   plugins=[FlaskPlugin(), MarshmallowPlugin()],
-                   info={"description": "Event sourcing and sync for judge tablets and player phones. "
-                                        "Every error is JSON {error, message} with a 4xx status."})
+    spec = APISpec(
+        title="Topcut sync API",
+        version="1",
+        openapi_version="3.0.3",
+        plugins=[FlaskPlugin(), MarshmallowPlugin()],
+        info={
+            "description": "Event sourcing and sync for judge tablets and player phones. "
+            "Every error is JSON {error, message} with a 4xx status."
+        },
+    )
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.components.schema("Error", schema=schemas.ErrorSchema)
     for name in dir(schemas):
         obj = getattr(schemas, name)
-        if isinstance(obj, type) and issubclass(obj, schemas.Schema) and obj is not schemas.Schema \
-                and name.endswith("Schema") and name != "ErrorSchema":
+        if (
+            isinstance(obj, type)
+            and issubclass(obj, schemas.Schema)
+            and obj is not schemas.Schema
+            and name.endswith("Schema")
+            and name != "ErrorSchema"
+        ):
             try:
                 spec.components.schema(name[: -len("Schema")], schema=obj)
             except Exception:  # already registered through a nested reference
@@ -116,20 +138,32 @@ def build_spec(app: Flask) -> dict:
     for url, path in document.get("paths", {}).items():
         names = re.findall(r"{([^}]+)}", url)
         if names:
-            path["parameters"] = [{"in": "path", "name": name, "required": True,
-                                   "schema": dict(PATH_PARAMETERS.get(name, {"type": "string", "minLength": 1}))}
-                                  for name in names]
+            path["parameters"] = [
+                {
+                    "in": "path",
+                    "name": name,
+                    "required": True,
+                    "schema": dict(PATH_PARAMETERS.get(name, {"type": "string", "minLength": 1})),
+                }
+                for name in names
+            ]
         for method, operation in path.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             endpoint = endpoints.get((url, method))
             statuses = ("400", "503") + ENDPOINT_ERRORS.get(endpoint, tuple(ERROR_STATUSES))
             for status in sorted(set(statuses)):
-                response = {"description": ERROR_STATUSES[status],
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                response = {
+                    "description": ERROR_STATUSES[status],
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                }
                 if status == "503":
-                    response["headers"] = {"Retry-After": {"description": "seconds to wait before retrying",
-                                                           "schema": {"type": "integer", "minimum": 0}}}
+                    response["headers"] = {
+                        "Retry-After": {
+                            "description": "seconds to wait before retrying",
+                            "schema": {"type": "integer", "minimum": 0},
+                        }
+                    }
                 operation["responses"].setdefault(status, response)
             for status, response in operation["responses"].items():
                 response.setdefault("description", "OK" if status.startswith("2") else "error")

@@ -55,8 +55,12 @@ SEARCH_LIMIT = 20
 #: Searches per token (``PEOPLE_SEARCH_LIMIT`` in the config): a registration desk types a few per player;
 #: walking the whole list of people two letters at a time takes far more.
 SEARCH_RATE = "60 per minute"
-search_limit = limiter.limit(lambda: str(current_app.config.get("PEOPLE_SEARCH_LIMIT") or SEARCH_RATE),
-                             key_func=by_token, scope="people-search", error_message="too many searches from this token")
+search_limit = limiter.limit(
+    lambda: str(current_app.config.get("PEOPLE_SEARCH_LIMIT") or SEARCH_RATE),
+    key_func=by_token,
+    scope="people-search",
+    error_message="too many searches from this token",
+)
 
 
 def name_key(text: str) -> str:
@@ -76,8 +80,11 @@ def _caller(roles: frozenset[str] | set[str]) -> Principal:
     scheme, _, secret = header.partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
         raise ApiError(401, "missing-token", "send 'Authorization: Bearer <token>'")
-    row = db.session.execute(select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at,
-                                    Token.expires_at).where(Token.token_hash == hash_secret(secret.strip()))).first()
+    row = db.session.execute(
+        select(Token.id, Token.event_id, Token.role, Token.player, Token.revoked_at, Token.expires_at).where(
+            Token.token_hash == hash_secret(secret.strip())
+        )
+    ).first()
     if row is None:
         raise ApiError(401, "invalid-token", "this token is not valid")
     if row.revoked_at is not None:
@@ -94,9 +101,15 @@ def _person_json(person: Person, birth_year: bool = True) -> dict[str, Any]:
         other = json.loads(person.other_ids or "{}")
     except ValueError:
         other = {}
-    return {"id": person.id, "name": person.name, "pokemon_id": person.pokemon_id,
-            "birth_year": person.birth_year if birth_year else None, "trekcc_handle": person.trekcc_handle,
-            "trekcc_id": person.trekcc_id, "other_ids": other if isinstance(other, dict) else {}}
+    return {
+        "id": person.id,
+        "name": person.name,
+        "pokemon_id": person.pokemon_id,
+        "birth_year": person.birth_year if birth_year else None,
+        "trekcc_handle": person.trekcc_handle,
+        "trekcc_id": person.trekcc_id,
+        "other_ids": other if isinstance(other, dict) else {},
+    }
 
 
 def _find(person_id: str, field: str = "person") -> Person:
@@ -112,6 +125,7 @@ def _find(person_id: str, field: str = "person") -> Person:
 
 
 # ------------------------------------------------------------------ search and create
+
 
 @bp.get("/people")
 @search_limit
@@ -139,10 +153,19 @@ def search_people():
     key = name_key(query)
     pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     rows = db.session.execute(
-        select(Person).where(Person.merged_into.is_(None), or_(
-            Person.name_key.like(pattern, escape="\\"), Person.pokemon_id == query, Person.trekcc_id == query,
-            func.lower(Person.trekcc_handle) == query.lower()))
-        .order_by(Person.name_key, Person.created_at, Person.id).limit(SEARCH_LIMIT)).scalars()
+        select(Person)
+        .where(
+            Person.merged_into.is_(None),
+            or_(
+                Person.name_key.like(pattern, escape="\\"),
+                Person.pokemon_id == query,
+                Person.trekcc_id == query,
+                func.lower(Person.trekcc_handle) == query.lower(),
+            ),
+        )
+        .order_by(Person.name_key, Person.created_at, Person.id)
+        .limit(SEARCH_LIMIT)
+    ).scalars()
     people = [_person_json(p, birth_year=p.pokemon_id == query) for p in rows]
     return respond(PeopleListSchema(), {"people": people})
 
@@ -152,11 +175,16 @@ def _duplicate(data: dict[str, Any]) -> None:
     for field, column in (("pokemon_id", Person.pokemon_id), ("trekcc_id", Person.trekcc_id)):
         if data.get(field) is None:
             continue
-        other = db.session.execute(select(Person).where(Person.merged_into.is_(None), column == data[field])
-                                   .limit(1)).scalar_one_or_none()
+        other = db.session.execute(
+            select(Person).where(Person.merged_into.is_(None), column == data[field]).limit(1)
+        ).scalar_one_or_none()
         if other is not None:
-            raise ApiError(409, "duplicate-id", f"{field}: {data[field]} is already the id of {other.name} "
-                           f"({other.id}); link that person instead", person=other.id)
+            raise ApiError(
+                409,
+                "duplicate-id",
+                f"{field}: {data[field]} is already the id of {other.name} ({other.id}); link that person instead",
+                person=other.id,
+            )
 
 
 @bp.post("/people")
@@ -183,17 +211,24 @@ def create_person():
     data = load_body(PersonInSchema())
     begin_write()
     _duplicate(data)
-    person = Person(id=new_id(12), name=" ".join(data["name"].split()), name_key=name_key(data["name"]),
-                    pokemon_id=data["pokemon_id"], birth_year=data["birth_year"],
-                    trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None,
-                    trekcc_id=data["trekcc_id"], other_ids=json.dumps(data["other_ids"], sort_keys=True),
-                    created_at=now_ms())
+    person = Person(
+        id=new_id(12),
+        name=" ".join(data["name"].split()),
+        name_key=name_key(data["name"]),
+        pokemon_id=data["pokemon_id"],
+        birth_year=data["birth_year"],
+        trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None,
+        trekcc_id=data["trekcc_id"],
+        other_ids=json.dumps(data["other_ids"], sort_keys=True),
+        created_at=now_ms(),
+    )
     db.session.add(person)
     db.session.commit()
     return respond(PersonSchema(), _person_json(person), 201)
 
 
 # ------------------------------------------------------------------ an event's links
+
 
 def _roster_names(event: Event) -> dict[str, str]:
     _, state = event_state(event)
@@ -216,10 +251,17 @@ def event_people(event_id: str):
     authenticate(event_id, STAFF)
     event = db.session.get(Event, event_id)
     names = _roster_names(event)
-    rows = db.session.execute(select(RosterLink.player_id, Person).join(Person, Person.id == RosterLink.person_id)
-                              .where(RosterLink.event_id == event_id).order_by(RosterLink.id)).all()
-    links = [{"event_id": event_id, "player": pid, "name": names.get(pid, pid), "person": _person_json(person)}
-             for pid, person in rows if pid in names]
+    rows = db.session.execute(
+        select(RosterLink.player_id, Person)
+        .join(Person, Person.id == RosterLink.person_id)
+        .where(RosterLink.event_id == event_id)
+        .order_by(RosterLink.id)
+    ).all()
+    links = [
+        {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "person": _person_json(person)}
+        for pid, person in rows
+        if pid in names
+    ]
     return respond(EventPeopleSchema(), {"event_id": event_id, "links": links})
 
 
@@ -250,21 +292,30 @@ def link_player(event_id: str, player_id: str):
     if player_id not in names:
         raise ApiError(404, "unknown-player", f"player: there is no player '{player_id[:40]}' in this event")
     person = _find(data["person"])
-    other = db.session.execute(select(RosterLink.player_id).where(
-        RosterLink.event_id == event_id, RosterLink.person_id == person.id, RosterLink.player_id != player_id)
-        .limit(1)).scalar_one_or_none()
+    other = db.session.execute(
+        select(RosterLink.player_id)
+        .where(RosterLink.event_id == event_id, RosterLink.person_id == person.id, RosterLink.player_id != player_id)
+        .limit(1)
+    ).scalar_one_or_none()
     if other is not None:
-        raise ApiError(409, "person-linked", f"person: {person.name} is already linked to "
-                       f"{names.get(other, other)} in this event; unlink that entry first")
-    link = db.session.execute(select(RosterLink).where(RosterLink.event_id == event_id,
-                                                       RosterLink.player_id == player_id)).scalar_one_or_none()
+        raise ApiError(
+            409,
+            "person-linked",
+            f"person: {person.name} is already linked to "
+            f"{names.get(other, other)} in this event; unlink that entry first",
+        )
+    link = db.session.execute(
+        select(RosterLink).where(RosterLink.event_id == event_id, RosterLink.player_id == player_id)
+    ).scalar_one_or_none()
     if link is None:
         db.session.add(RosterLink(event_id=event_id, player_id=player_id, person_id=person.id, created_at=now_ms()))
     else:
         link.person_id = person.id
     db.session.commit()
-    return respond(LinkSchema(), {"event_id": event_id, "player": player_id, "name": names[player_id],
-                                  "person": _person_json(person)})
+    return respond(
+        LinkSchema(),
+        {"event_id": event_id, "player": player_id, "name": names[player_id], "person": _person_json(person)},
+    )
 
 
 @bp.delete("/events/<event_id>/players/<player_id>/person")
@@ -285,8 +336,9 @@ def unlink_player(event_id: str, player_id: str):
     authenticate(event_id, LINKERS)
     if player_id not in _roster_names(event):
         raise ApiError(404, "unknown-player", f"player: there is no player '{player_id[:40]}' in this event")
-    link = db.session.execute(select(RosterLink).where(RosterLink.event_id == event_id,
-                                                       RosterLink.player_id == player_id)).scalar_one_or_none()
+    link = db.session.execute(
+        select(RosterLink).where(RosterLink.event_id == event_id, RosterLink.player_id == player_id)
+    ).scalar_one_or_none()
     if link is not None:
         db.session.delete(link)
     db.session.commit()
@@ -294,6 +346,7 @@ def unlink_player(event_id: str, player_id: str):
 
 
 # ------------------------------------------------------------------ history
+
 
 def _standing(state: dict[str, Any], player_id: str) -> dict[str, Any] | None:
     from backend.public import _standings
@@ -304,8 +357,11 @@ def _standing(state: dict[str, Any], player_id: str) -> dict[str, Any] | None:
 
 def history_of(person: Person) -> dict[str, Any]:
     """The person's events (oldest first) with their place, record and Star Trek rating changes."""
-    rows = db.session.execute(select(RosterLink.player_id, Event).join(Event, Event.id == RosterLink.event_id)
-                              .where(RosterLink.person_id == person.id)).all()
+    rows = db.session.execute(
+        select(RosterLink.player_id, Event)
+        .join(Event, Event.id == RosterLink.event_id)
+        .where(RosterLink.person_id == person.id)
+    ).all()
     entries, games, rated_events = [], set(), set()
     for player_id, event in sorted(rows, key=lambda row: (row[1].created_at, row[1].id, row[0])):
         _, state = event_state(event)
@@ -314,14 +370,23 @@ def history_of(person: Person) -> dict[str, Any]:
             continue
         ruleset = state["ruleset"] or event.ruleset
         row = _standing(state, player_id)
-        entry = {"event_id": event.id, "name": state["name"] or event.name, "date": event_date(state, event.created_at),
-                 "ruleset": ruleset, "player": player_id, "player_name": player["name"],
-                 "players": len(state["players"]), "place": row.get("rank") if row else None,
-                 "division": row.get("division") if row else None, "record": row.get("record") if row else None,
-                 "points": row.get("points") if row else None,
-                 "dropped": player.get("dropped_after") is not None, "rating": None}
+        entry = {
+            "event_id": event.id,
+            "name": state["name"] or event.name,
+            "date": event_date(state, event.created_at),
+            "ruleset": ruleset,
+            "player": player_id,
+            "player_name": player["name"],
+            "players": len(state["players"]),
+            "place": row.get("rank") if row else None,
+            "division": row.get("division") if row else None,
+            "record": row.get("record") if row else None,
+            "points": row.get("points") if row else None,
+            "dropped": player.get("dropped_after") is not None,
+            "rating": None,
+        }
         if ruleset in RATED_RULESETS and event.id not in rated_events:  # two entries of one person (merged):
-            rated_events.add(event.id)                                  # the rating is the first one's
+            rated_events.add(event.id)  # the rating is the first one's
             games.add(ruleset)
             entry["rating"] = game_ratings(ruleset)["events"].get(event.id, {}).get(person_key(person.id))
         entries.append(entry)
@@ -358,11 +423,15 @@ def my_history():
               schema: PersonHistorySchema
     """
     principal = _caller({"player"})
-    person_id = db.session.execute(select(RosterLink.person_id).where(
-        RosterLink.event_id == principal.event_id, RosterLink.player_id == principal.player)).scalar_one_or_none()
+    person_id = db.session.execute(
+        select(RosterLink.person_id).where(
+            RosterLink.event_id == principal.event_id, RosterLink.player_id == principal.player
+        )
+    ).scalar_one_or_none()
     if person_id is None:
-        raise ApiError(404, "not-linked", "your entry in this event is not linked to a player record yet; "
-                       "ask the organizer")
+        raise ApiError(
+            404, "not-linked", "your entry in this event is not linked to a player record yet; ask the organizer"
+        )
     return respond(PersonHistorySchema(), history_of(_find(person_id)))
 
 
@@ -392,8 +461,9 @@ def person_history(person_id: str):
         response.headers["X-Merged-Into"] = person.id
         return response
     if not _may_see(principal, person):
-        raise ApiError(403, "not-your-person", "only the player and staff of an event they played see a "
-                       "person's history")
+        raise ApiError(
+            403, "not-your-person", "only the player and staff of an event they played see a person's history"
+        )
     return respond(PersonHistorySchema(), history_of(person))
 
 
@@ -427,26 +497,38 @@ def merge_person(person_id: str):
     if source is None:
         raise ApiError(404, "unknown-person", f"there is no person '{person_id[:40]}'")
     if source.merged_into is not None:
-        raise ApiError(409, "already-merged", f"{source.name} ({source.id}) was already merged into "
-                       f"{source.merged_into}")
+        raise ApiError(
+            409, "already-merged", f"{source.name} ({source.id}) was already merged into {source.merged_into}"
+        )
     target = _find(data["into"], "into")
     if target.id == source.id:
         raise ApiError(422, "merge-into-itself", "into: a person cannot be merged into itself")
-    linked = set(db.session.execute(select(RosterLink.person_id).where(
-        RosterLink.event_id == principal.event_id, RosterLink.person_id.in_([source.id, target.id]))).scalars())
+    linked = set(
+        db.session.execute(
+            select(RosterLink.person_id).where(
+                RosterLink.event_id == principal.event_id, RosterLink.person_id.in_([source.id, target.id])
+            )
+        ).scalars()
+    )
     if linked != {source.id, target.id}:
-        raise ApiError(403, "not-linked-here", "only an organizer of an event linking both people may merge them "
-                       "(link each to a roster entry of your event first)")
-    moved = db.session.execute(update(RosterLink).where(RosterLink.person_id == source.id)
-                               .values(person_id=target.id)).rowcount
+        raise ApiError(
+            403,
+            "not-linked-here",
+            "only an organizer of an event linking both people may merge them "
+            "(link each to a roster entry of your event first)",
+        )
+    moved = db.session.execute(
+        update(RosterLink).where(RosterLink.person_id == source.id).values(person_id=target.id)
+    ).rowcount
     for field in ("pokemon_id", "birth_year", "trekcc_handle", "trekcc_id"):
         if getattr(target, field) is None and getattr(source, field) is not None:
             setattr(target, field, getattr(source, field))
     other = {**json.loads(source.other_ids or "{}"), **json.loads(target.other_ids or "{}")}
     target.other_ids = json.dumps(other, sort_keys=True)
     source.merged_into = target.id
-    db.session.execute(update(Person).where(Person.merged_into == source.id, Person.id != source.id)
-                       .values(merged_into=target.id))  # earlier duplicates of the duplicate
+    db.session.execute(
+        update(Person).where(Person.merged_into == source.id, Person.id != source.id).values(merged_into=target.id)
+    )  # earlier duplicates of the duplicate
     body = {"merged": source.id, "person": _person_json(target), "links_moved": moved}
     db.session.commit()
     return respond(MergeResponseSchema(), body)

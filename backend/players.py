@@ -39,8 +39,17 @@ def _claim_row(event_id: str, pid: str, name: str, row: Invitation | None, live:
         status = "revoked" if row is not None else "none"
     else:
         status = "joined" if redeemed else ("waiting" if code is not None else "unreadable")
-    body = {"player": pid, "name": name, "code": code, "redeemed": redeemed, "revoked": revoked,
-            "status": status, "devices": live, "link": None, "qr_svg": None}
+    body = {
+        "player": pid,
+        "name": name,
+        "code": code,
+        "redeemed": redeemed,
+        "revoked": revoked,
+        "status": status,
+        "devices": live,
+        "link": None,
+        "qr_svg": None,
+    }
     if code is not None:
         body["link"] = join_link(code)
         if qr:
@@ -49,8 +58,11 @@ def _claim_row(event_id: str, pid: str, name: str, row: Invitation | None, live:
 
 
 def _live_devices(event_id: str) -> dict[str, int]:
-    rows = db.session.execute(select(Token.player, func.count()).where(
-        Token.event_id == event_id, Token.role == "player", Token.revoked_at.is_(None)).group_by(Token.player)).all()
+    rows = db.session.execute(
+        select(Token.player, func.count())
+        .where(Token.event_id == event_id, Token.role == "player", Token.revoked_at.is_(None))
+        .group_by(Token.player)
+    ).all()
     return {player: count for player, count in rows}
 
 
@@ -80,15 +92,19 @@ def list_claims(event_id: str):
     args = load_args(ClaimQuerySchema())
     event = require_event(event_id)
     _, state = event_state(event)
-    rows = db.session.execute(select(Invitation).where(
-        Invitation.event_id == event_id, Invitation.role == "player")
-        .order_by(Invitation.created_at, Invitation.revoked_at.is_(None))).scalars()
+    rows = db.session.execute(
+        select(Invitation)
+        .where(Invitation.event_id == event_id, Invitation.role == "player")
+        .order_by(Invitation.created_at, Invitation.revoked_at.is_(None))
+    ).scalars()
     latest: dict[str, Invitation] = {}
     for row in rows:  # the newest code of each player (a live one before a revoked one issued at once)
         latest[row.player] = row
     live = _live_devices(event_id)
-    claims = [_claim_row(event_id, p["id"], p["name"], latest.get(p["id"]), live.get(p["id"], 0), args["qr"])
-              for p in state["players"]]
+    claims = [
+        _claim_row(event_id, p["id"], p["name"], latest.get(p["id"]), live.get(p["id"], 0), args["qr"])
+        for p in state["players"]
+    ]
     return respond(ClaimListSchema(), {"claims": claims})
 
 
@@ -102,17 +118,30 @@ def _player_name(event: Event, player_id: str) -> str:
 
 def _revoke(event_id: str, player_id: str, stamp: int, devices: bool) -> int:
     """Revoke the player's codes not yet used (and, with ``devices``, their tokens); how many tokens."""
-    db.session.execute(update(Invitation).where(
-        Invitation.event_id == event_id, Invitation.player == player_id, Invitation.revoked_at.is_(None),
-        Invitation.redeemed_at.is_(None)).values(revoked_at=stamp, code=None))
+    db.session.execute(
+        update(Invitation)
+        .where(
+            Invitation.event_id == event_id,
+            Invitation.player == player_id,
+            Invitation.revoked_at.is_(None),
+            Invitation.redeemed_at.is_(None),
+        )
+        .values(revoked_at=stamp, code=None)
+    )
     if not devices:
         return 0
-    db.session.execute(update(Invitation).where(
-        Invitation.event_id == event_id, Invitation.player == player_id, Invitation.revoked_at.is_(None))
-        .values(revoked_at=stamp, code=None))
-    return db.session.execute(update(Token).where(Token.event_id == event_id, Token.player == player_id,
-                                                  Token.role == "player", Token.revoked_at.is_(None))
-                              .values(revoked_at=stamp)).rowcount
+    db.session.execute(
+        update(Invitation)
+        .where(Invitation.event_id == event_id, Invitation.player == player_id, Invitation.revoked_at.is_(None))
+        .values(revoked_at=stamp, code=None)
+    )
+    return db.session.execute(
+        update(Token)
+        .where(
+            Token.event_id == event_id, Token.player == player_id, Token.role == "player", Token.revoked_at.is_(None)
+        )
+        .values(revoked_at=stamp)
+    ).rowcount
 
 
 @bp.post("/<event_id>/players/<player_id>/claim")
@@ -168,8 +197,9 @@ def revoke_claim(event_id: str, player_id: str):
     name = _player_name(event, player_id)
     devices = _revoke(event_id, player_id, now_ms(), True)
     db.session.commit()
-    return respond(ClaimRevokedSchema(), {"player": player_id, "name": name, "revoked": True,
-                                          "devices_revoked": devices})
+    return respond(
+        ClaimRevokedSchema(), {"player": player_id, "name": name, "revoked": True, "devices_revoked": devices}
+    )
 
 
 @bp.get("/<event_id>/me")
@@ -197,11 +227,22 @@ def my_matches(event_id: str):
             continue  # drafted pairings are not posted yet (as in the player's pull and the public pages)
         for index, match in enumerate(rnd["matches"]):
             if pid in match["players"]:
-                matches.append({"round": rnd["number"], "stage": rnd["stage"], "match": index, "table": match["table"],
-                                "players": match["players"], "status": match["status"],
-                                "outcomes": match["outcomes"], "reports": match["reports"]})
-    return respond(MeSchema(), {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "cursor": seq,
-                                "matches": matches})
+                matches.append(
+                    {
+                        "round": rnd["number"],
+                        "stage": rnd["stage"],
+                        "match": index,
+                        "table": match["table"],
+                        "players": match["players"],
+                        "status": match["status"],
+                        "outcomes": match["outcomes"],
+                        "reports": match["reports"],
+                    }
+                )
+    return respond(
+        MeSchema(),
+        {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "cursor": seq, "matches": matches},
+    )
 
 
 __all__ = ["bp", "STAFF", "CLAIM_READERS"]

@@ -27,11 +27,29 @@ def _pairings(event_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     for rnd in state["rounds"]:
         if rnd["status"] == "draft":
             continue  # drafted pairings are not posted yet
-        rounds.append({"number": rnd["number"], "stage": rnd["stage"], "status": rnd["status"], "matches": [
-            {"table": m["table"], "players": [{"id": pid, "name": names.get(pid, pid)} for pid in m["players"]],
-             "status": m["status"], "outcomes": m["outcomes"]} for m in rnd["matches"]]})
-    body = {"event_id": event.id, "name": state["name"], "ruleset": state["ruleset"] or event.ruleset,
-            "cursor": seq, "rounds": rounds}
+        rounds.append(
+            {
+                "number": rnd["number"],
+                "stage": rnd["stage"],
+                "status": rnd["status"],
+                "matches": [
+                    {
+                        "table": m["table"],
+                        "players": [{"id": pid, "name": names.get(pid, pid)} for pid in m["players"]],
+                        "status": m["status"],
+                        "outcomes": m["outcomes"],
+                    }
+                    for m in rnd["matches"]
+                ],
+            }
+        )
+    body = {
+        "event_id": event.id,
+        "name": state["name"],
+        "ruleset": state["ruleset"] or event.ruleset,
+        "cursor": seq,
+        "rounds": rounds,
+    }
     return body, state
 
 
@@ -110,6 +128,13 @@ def standings(event_id: str):
     """
     body, state = _pairings(event_id)
     rows, note = _standings(state)
-    return respond(StandingsSchema(), {"event_id": body["event_id"], "cursor": body["cursor"], "standings": rows,
-                                       "tiebreakers": _tiebreaker_order(rows),
-                                       "note": note})
+    return respond(
+        StandingsSchema(),
+        {
+            "event_id": body["event_id"],
+            "cursor": body["cursor"],
+            "standings": rows,
+            "tiebreakers": _tiebreaker_order(rows),
+            "note": note,
+        },
+    )

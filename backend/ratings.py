@@ -79,16 +79,23 @@ def game_ratings(ruleset: str) -> dict[str, Any]:
     """``{"ratings": identity -> totals, "events": event id -> identity -> change}`` for one Star Trek game."""
     from backend.ledger import event_state  # the ledger imports the push hooks; import it late
 
-    rows = db.session.execute(select(Event).where(Event.ruleset.in_(RATED_RULESETS))
-                              .order_by(Event.created_at, Event.id)).scalars().all()
+    rows = (
+        db.session.execute(select(Event).where(Event.ruleset.in_(RATED_RULESETS)).order_by(Event.created_at, Event.id))
+        .scalars()
+        .all()
+    )
     ids = [e.id for e in rows]
     links: dict[str, dict[str, str]] = {}
     if ids:
-        for link in db.session.execute(select(RosterLink.event_id, RosterLink.player_id, RosterLink.person_id)
-                                       .where(RosterLink.event_id.in_(ids))):
+        for link in db.session.execute(
+            select(RosterLink.event_id, RosterLink.player_id, RosterLink.person_id).where(RosterLink.event_id.in_(ids))
+        ):
             links.setdefault(link.event_id, {})[link.player_id] = link.person_id
-    signature = (ruleset, tuple((e.id, e.created_at, e.head_seq) for e in rows),
-                 tuple(sorted((eid, tuple(sorted(m.items()))) for eid, m in links.items())))
+    signature = (
+        ruleset,
+        tuple((e.id, e.created_at, e.head_seq) for e in rows),
+        tuple(sorted((eid, tuple(sorted(m.items()))) for eid, m in links.items())),
+    )
     cache = current_app.extensions.setdefault("topcut_ratings", {})
     with _lock:
         hit = cache.get(ruleset)
@@ -101,8 +108,9 @@ def game_ratings(ruleset: str) -> dict[str, Any]:
             continue
         try:
             document = to_event_document(state, operational=False)
-            for player, rid in zip(document["players"], _identities(event.id, document["players"],
-                                                                    links.get(event.id, {}))):
+            for player, rid in zip(
+                document["players"], _identities(event.id, document["players"], links.get(event.id, {}))
+            ):
                 player["rating_id"] = rid
             loaded = load_event(document)
             if not rating_of(loaded).rated:
@@ -115,8 +123,10 @@ def game_ratings(ruleset: str) -> dict[str, Any]:
         result = compute_ratings([loaded for _, loaded in rated], labels=[key[2] for key, _ in rated])
     except RulesError as exc:
         raise ApiError(409, "ratings-unavailable", f"the ratings cannot be computed: {exc}") from None
-    out = {"ratings": result["ratings"].get(ruleset, {}),
-           "events": {row["event"]: row.get("changes", {}) for row in result["events"]}}
+    out = {
+        "ratings": result["ratings"].get(ruleset, {}),
+        "events": {row["event"]: row.get("changes", {}) for row in result["events"]},
+    }
     with _lock:
         cache[ruleset] = (signature, out)
     return out
@@ -145,8 +155,10 @@ def ratings_list():
     totals = game_ratings(game)["ratings"]
     ids = [rid.partition(":")[2] for rid in totals if rid.startswith("person:")]
     names = dict(db.session.execute(select(Person.id, Person.name).where(Person.id.in_(ids))).all()) if ids else {}
-    rows = [{"name": names[pid], **{k: totals[person_key(pid)][k] for k in ("constructed", "sealed", "overall",
-                                                                           "games")}}
-            for pid in ids if pid in names and totals[person_key(pid)]["games"]]
+    rows = [
+        {"name": names[pid], **{k: totals[person_key(pid)][k] for k in ("constructed", "sealed", "overall", "games")}}
+        for pid in ids
+        if pid in names and totals[person_key(pid)]["games"]
+    ]
     rows.sort(key=lambda r: (-r["overall"], r["name"].casefold()))
     return respond(RatingsListSchema(), {"game": game, "ratings": rows})

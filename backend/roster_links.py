@@ -37,13 +37,17 @@ def game_ids_of(player: dict[str, Any]) -> tuple[str | None, str | None, int | N
     return _text(player.get("pop_id")), _text(player.get("rating_id")), birth
 
 
-def matching_people(candidates: Iterable[Person], pop_id: str | None, trekcc_id: str | None,
-                    birth_year: int | None) -> list[Person]:
+def matching_people(
+    candidates: Iterable[Person], pop_id: str | None, trekcc_id: str | None, birth_year: int | None
+) -> list[Person]:
     """The people a player's game ids name (a Play! Pokémon ID with a different birth year does not)."""
     found: dict[str, Person] = {}
     for person in candidates:
-        if pop_id is not None and person.pokemon_id == pop_id and (
-                birth_year is None or person.birth_year is None or person.birth_year == birth_year):
+        if (
+            pop_id is not None
+            and person.pokemon_id == pop_id
+            and (birth_year is None or person.birth_year is None or person.birth_year == birth_year)
+        ):
             found[person.id] = person
         if trekcc_id is not None and person.trekcc_id == trekcc_id:
             found[person.id] = person
@@ -67,12 +71,14 @@ def auto_link(event_id: str, players: list[dict[str, Any]]) -> int:
         conditions.append(Person.pokemon_id.in_(pops))
     if treks:
         conditions.append(Person.trekcc_id.in_(treks))
-    candidates = list(db.session.execute(select(Person).where(Person.merged_into.is_(None), or_(*conditions)))
-                      .scalars())
+    candidates = list(
+        db.session.execute(select(Person).where(Person.merged_into.is_(None), or_(*conditions))).scalars()
+    )
     if not candidates:
         return 0
-    linked = db.session.execute(select(RosterLink.player_id, RosterLink.person_id)
-                                .where(RosterLink.event_id == event_id)).all()
+    linked = db.session.execute(
+        select(RosterLink.player_id, RosterLink.person_id).where(RosterLink.event_id == event_id)
+    ).all()
     taken_players = {row.player_id for row in linked}
     taken_people = {row.person_id for row in linked}
     rows = []
@@ -93,5 +99,4 @@ def unlink_removed(event_id: str, players: Iterable[str]) -> None:
     """A roster entry taken off the event (``player.remove``) is linked to nobody any more."""
     players = list(players)
     if players:
-        db.session.execute(delete(RosterLink).where(RosterLink.event_id == event_id,
-                                                    RosterLink.player_id.in_(players)))
+        db.session.execute(delete(RosterLink).where(RosterLink.event_id == event_id, RosterLink.player_id.in_(players)))

@@ -48,8 +48,20 @@ def _port_free(host: str, port: int) -> bool:
 
 
 def _gunicorn(bind: str, env: dict[str, str], extra: list[str]) -> list[str]:
-    command = [sys.executable, "-m", "gunicorn", "--bind", bind, "--workers", "1", "--threads", "8",
-               "--access-logfile", "-", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        bind,
+        "--workers",
+        "1",
+        "--threads",
+        "8",
+        "--access-logfile",
+        "-",
+        *extra,
+    ]
     major = int(importlib.metadata.version("gunicorn").split(".")[0])
     if major >= 24:  # two servers: each without the (shared, per-user) control socket
         command.append("--no-control-socket")
@@ -66,21 +78,35 @@ def _prepare() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m backend.serve", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"),
-                        help="address of the HTTP server (default 127.0.0.1: this laptop only)")
+    parser.add_argument(
+        "--host",
+        default=os.environ.get("HOST", "127.0.0.1"),
+        help="address of the HTTP server (default 127.0.0.1: this laptop only)",
+    )
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    parser.add_argument("--hall-port", type=int, default=int(os.environ.get("HALL_PORT", "8443")),
-                        help="HTTPS port on every interface, for tablets on the hall network")
-    parser.add_argument("--no-hall", action="store_true", default=os.environ.get("HALL", "1") in ("0", "no", "off"),
-                        help="serve only HTTP on --host (no HTTPS for the hall network)")
+    parser.add_argument(
+        "--hall-port",
+        type=int,
+        default=int(os.environ.get("HALL_PORT", "8443")),
+        help="HTTPS port on every interface, for tablets on the hall network",
+    )
+    parser.add_argument(
+        "--no-hall",
+        action="store_true",
+        default=os.environ.get("HALL", "1") in ("0", "no", "off"),
+        help="serve only HTTP on --host (no HTTPS for the hall network)",
+    )
     args = parser.parse_args(argv)
 
     for host, port in [(args.host, args.port)] + ([] if args.no_hall else [("0.0.0.0", args.hall_port)]):
         if not _port_free(host, port):
-            _fail(f"port {port} on {host} is in use (is Topcut already running?): stop that program, or choose "
-                  f"another port, e.g. `make run PORT={args.port + 1}`" if port == args.port else
-                  f"port {port} on {host} is in use (is Topcut already running?): stop that program, or choose "
-                  f"another port, e.g. `make run HALL_PORT={port + 1}`")
+            _fail(
+                f"port {port} on {host} is in use (is Topcut already running?): stop that program, or choose "
+                f"another port, e.g. `make run PORT={args.port + 1}`"
+                if port == args.port
+                else f"port {port} on {host} is in use (is Topcut already running?): stop that program, or choose "
+                f"another port, e.g. `make run HALL_PORT={port + 1}`"
+            )
     instance = _prepare()
     env = dict(os.environ, TOPCUT_INSTANCE_PATH=instance)
     servers: list[tuple[str, list[str], dict[str, str]]] = []
@@ -91,21 +117,30 @@ def main(argv: list[str] | None = None) -> int:
         hall_url = f"https://{address or 'localhost'}:{args.hall_port}"
         env.update(TOPCUT_HALL_URL=hall_url, TOPCUT_HALL_TLS_DIR=str(tls.directory))
         https_env = dict(env, TOPCUT_PUSH_SENDER="external")  # the HTTP server sends for both
-        servers.append(("hall HTTPS", _gunicorn(f"0.0.0.0:{args.hall_port}", https_env,
-                                                ["--certfile", str(tls.cert), "--keyfile", str(tls.key)]), https_env))
+        servers.append(
+            (
+                "hall HTTPS",
+                _gunicorn(
+                    f"0.0.0.0:{args.hall_port}", https_env, ["--certfile", str(tls.cert), "--keyfile", str(tls.key)]
+                ),
+                https_env,
+            )
+        )
     servers.insert(0, ("HTTP", _gunicorn(f"{args.host}:{args.port}", env, []), env))
 
     local = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '') else args.host}:{args.port}/"
     print(f"Topcut is starting. On this laptop open {local}", flush=True)
     if hall_url:
-        print(f"Tablets and phones on the hall network: {hall_url}/ — install the hall certificate on each "
-              f"tablet once: {local}hall-ca.crt (README: Hall network)", flush=True)
+        print(
+            f"Tablets and phones on the hall network: {hall_url}/ — install the hall certificate on each "
+            f"tablet once: {local}hall-ca.crt (README: Hall network)",
+            flush=True,
+        )
         if address is None:
             print("This laptop has no network address yet: join the hall's network, then restart.", flush=True)
     print("Ctrl-C stops Topcut.", flush=True)
 
-    processes = [(name, subprocess.Popen(command, cwd=ROOT, env=server_env))
-                 for name, command, server_env in servers]
+    processes = [(name, subprocess.Popen(command, cwd=ROOT, env=server_env)) for name, command, server_env in servers]
     stopping = False
 
     def stop(*_: object) -> None:
@@ -119,8 +154,11 @@ def main(argv: list[str] | None = None) -> int:
         while not stopping:
             for name, process in processes:
                 if process.poll() is not None and not stopping:
-                    print(f"topcut: the {name} server stopped (exit {process.returncode}); stopping Topcut",
-                          file=sys.stderr, flush=True)
+                    print(
+                        f"topcut: the {name} server stopped (exit {process.returncode}); stopping Topcut",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     status = 1
                     stopping = True
             time.sleep(0.2)

@@ -41,8 +41,14 @@ def note_seen(principal: Principal) -> None:
         return
     try:
         begin_write()
-        db.session.execute(update(Token).where(Token.id == principal.token_id, or_(
-            Token.last_seen_at.is_(None), Token.last_seen_at < now - SEEN_EVERY_MS)).values(last_seen_at=now))
+        db.session.execute(
+            update(Token)
+            .where(
+                Token.id == principal.token_id,
+                or_(Token.last_seen_at.is_(None), Token.last_seen_at < now - SEEN_EVERY_MS),
+            )
+            .values(last_seen_at=now)
+        )
         db.session.commit()
     except OperationalError:
         db.session.rollback()
@@ -72,11 +78,27 @@ def list_tokens(event_id: str):
         query = query.where(Token.role.in_(sorted(STAFF)), Token.replaced_by.is_(None))
     rows = db.session.execute(query.order_by(Token.created_at, Token.id)).scalars()
     now = now_ms()
-    return respond(TokenListSchema(), {"tokens": [
-        {"token_id": t.id, "role": t.role, "player": t.player, "label": t.label, "created_at": t.created_at,
-         "revoked": t.revoked_at is not None, "expires_at": t.expires_at,
-         "expired": t.expires_at is not None and t.expires_at <= now, "replaced_by": t.replaced_by,
-         "last_seen_at": t.last_seen_at, "this_device": t.id == principal.token_id} for t in rows]})
+    return respond(
+        TokenListSchema(),
+        {
+            "tokens": [
+                {
+                    "token_id": t.id,
+                    "role": t.role,
+                    "player": t.player,
+                    "label": t.label,
+                    "created_at": t.created_at,
+                    "revoked": t.revoked_at is not None,
+                    "expires_at": t.expires_at,
+                    "expired": t.expires_at is not None and t.expires_at <= now,
+                    "replaced_by": t.replaced_by,
+                    "last_seen_at": t.last_seen_at,
+                    "this_device": t.id == principal.token_id,
+                }
+                for t in rows
+            ]
+        },
+    )
 
 
 @bp.post("/<event_id>/tokens/rotate")
@@ -104,13 +126,27 @@ def rotate_token(event_id: str):
     now = now_ms()
     old.replaced_by = token.id
     old.expires_at = min(old.expires_at, now + grace_ms) if old.expires_at is not None else now + grace_ms
-    db.session.execute(update(Device).where(Device.event_id == event_id, Device.token_id == old.id)
-                       .values(token_id=token.id))
-    db.session.execute(update(PushSubscription).where(PushSubscription.event_id == event_id,
-                                                      PushSubscription.token_id == old.id).values(token_id=token.id))
+    db.session.execute(
+        update(Device).where(Device.event_id == event_id, Device.token_id == old.id).values(token_id=token.id)
+    )
+    db.session.execute(
+        update(PushSubscription)
+        .where(PushSubscription.event_id == event_id, PushSubscription.token_id == old.id)
+        .values(token_id=token.id)
+    )
     db.session.commit()
-    return respond(TokenGrantSchema(), {"event_id": event_id, "token": secret, "token_id": token.id, "role": token.role,
-                                        "player": token.player, "expires_in_s": token_lifetime_s(token.role)}, 201)
+    return respond(
+        TokenGrantSchema(),
+        {
+            "event_id": event_id,
+            "token": secret,
+            "token_id": token.id,
+            "role": token.role,
+            "player": token.player,
+            "expires_in_s": token_lifetime_s(token.role),
+        },
+        201,
+    )
 
 
 @bp.delete("/<event_id>/tokens/<token_id>")
@@ -134,9 +170,14 @@ def revoke_token(event_id: str, token_id: str):
         raise ApiError(404, "unknown-token", f"there is no token '{token_id}' in this event")
     if token.revoked_at is None:
         if token.role == "organizer":
-            others = db.session.execute(select(Token.id).where(
-                Token.event_id == event_id, Token.role == "organizer", Token.revoked_at.is_(None),
-                Token.id != token.id)).first()
+            others = db.session.execute(
+                select(Token.id).where(
+                    Token.event_id == event_id,
+                    Token.role == "organizer",
+                    Token.revoked_at.is_(None),
+                    Token.id != token.id,
+                )
+            ).first()
             if others is None:
                 raise ApiError(409, "last-organizer", "this is the event's last organizer token")
         token.revoked_at = now_ms()

@@ -26,21 +26,47 @@ _RESULTS["pokemon-vg"] = _RESULTS["pokemon-tcg"]
 _RESULTS["startrek-2e"] = _RESULTS["startrek-1e"]
 
 #: The one-player loss a ruleset records for a round a late player missed (None: no result at all).
-_MISSED = {"pokemon-tcg": "late", "pokemon-vg": "late", "shatterpoint": "unpaired-loss",
-           "startrek-1e": "missed-game", "startrek-2e": "missed-game"}
+_MISSED = {
+    "pokemon-tcg": "late",
+    "pokemon-vg": "late",
+    "shatterpoint": "unpaired-loss",
+    "startrek-1e": "missed-game",
+    "startrek-2e": "missed-game",
+}
 
 #: ``custom``'s house rules in the benchmark event: the common points table and a few tiebreakers.
-CUSTOM_SETTINGS = {"points": {"win": 3, "tie": 1, "loss": 0, "bye": 3},
-                   "tiebreakers": ["mwp", "omwp", "oowp", "random"]}
+CUSTOM_SETTINGS = {
+    "points": {"win": 3, "tie": 1, "loss": 0, "bye": 3},
+    "tiebreakers": ["mwp", "omwp", "oowp", "random"],
+}
 
 #: Every ruleset id the generator makes a valid event for.
-RULESET_IDS = ("pokemon-tcg", "pokemon-vg", "doomtown", "shatterpoint", "agot", "startrek-1e", "startrek-2e",
-               "tribbles", "custom")
+RULESET_IDS = (
+    "pokemon-tcg",
+    "pokemon-vg",
+    "doomtown",
+    "shatterpoint",
+    "agot",
+    "startrek-1e",
+    "startrek-2e",
+    "tribbles",
+    "custom",
+)
 
 
-def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: str = "bench", *,
-                drops: int = 0, late: int = 0, earned: int = 0, divisions: bool = False,
-                day_two: int = 0, pending: int = 0) -> dict[str, Any]:
+def swiss_event(
+    players: int,
+    rounds: int,
+    ruleset: str = "pokemon-tcg",
+    seed: str = "bench",
+    *,
+    drops: int = 0,
+    late: int = 0,
+    earned: int = 0,
+    divisions: bool = False,
+    day_two: int = 0,
+    pending: int = 0,
+) -> dict[str, Any]:
     """A complete event document: rounds paired by points (adjacent pairs), random results.
 
     ``drops`` players drop after a random round, ``late`` players miss the
@@ -63,9 +89,12 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
     extra_rng = Rng(seed, "bench-event-extra")
     shuffled = extra_rng.shuffled(ids) if (drops or late or earned) else []
     dropped_after = {pid: 1 + extra_rng.below(max(1, rounds - 1)) for pid in shuffled[:drops]}
-    late_until = {pid: 1 + extra_rng.below(2) for pid in shuffled[drops:drops + late]}
-    earned_ids = (set(shuffled[drops + late:drops + late + earned])
-                  if ruleset in ("pokemon-tcg", "pokemon-vg", "startrek-1e", "startrek-2e") else set())
+    late_until = {pid: 1 + extra_rng.below(2) for pid in shuffled[drops : drops + late]}
+    earned_ids = (
+        set(shuffled[drops + late : drops + late + earned])
+        if ruleset in ("pokemon-tcg", "pokemon-vg", "startrek-1e", "startrek-2e")
+        else set()
+    )
     missed = _MISSED.get(ruleset)
     day_two_from = rounds - day_two + 1 if ruleset == "pokemon-tcg" and 0 < day_two < rounds else rounds + 1
     in_day_two: set[str] = set()
@@ -75,7 +104,7 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
         stage = "swiss" if number < day_two_from else "swiss-day2"
         if number == day_two_from:
             best = sorted(ids, key=lambda pid: (-points[pid], pid))
-            in_day_two = {pid for pid in best[:len(best) // 2] if pid not in dropped_after}
+            in_day_two = {pid for pid in best[: len(best) // 2] if pid not in dropped_after}
         matches: list[dict[str, Any]] = []
         active = []
         for pid in ids:
@@ -137,13 +166,22 @@ def swiss_event(players: int, rounds: int, ruleset: str = "pokemon-tcg", seed: s
     return _document(ruleset, players, rounds, seed, doc_players, doc_rounds)
 
 
-def _document(ruleset: str, players: int, rounds: int, seed: str, doc_players: list[dict[str, Any]],
-              doc_rounds: list[dict[str, Any]]) -> dict[str, Any]:
+def _document(
+    ruleset: str,
+    players: int,
+    rounds: int,
+    seed: str,
+    doc_players: list[dict[str, Any]],
+    doc_rounds: list[dict[str, Any]],
+) -> dict[str, Any]:
     settings: dict[str, Any] = {"rounds": rounds}
     if ruleset == "custom":
         settings.update(CUSTOM_SETTINGS)
     return {
-        "format": "topcut-event/1", "ruleset": ruleset, "name": f"Bench {players}x{rounds}", "seed": seed,
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "name": f"Bench {players}x{rounds}",
+        "seed": seed,
         "settings": settings,
         "players": doc_players,
         "rounds": doc_rounds,

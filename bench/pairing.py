@@ -37,9 +37,7 @@ def simulate(players: int, rounds: int, seed: str = "bench") -> tuple[dict[str, 
     scores = {f"p{i:05d}": 0 for i in range(players)}
     played: set[frozenset[str]] = set()
     for rnd in range(1, rounds + 1):
-        pairing = pair_players(
-            [Entrant(i, s) for i, s in sorted(scores.items())], rng=Rng(seed, rnd), forbidden=played
-        )
+        pairing = pair_players([Entrant(i, s) for i, s in sorted(scores.items())], rng=Rng(seed, rnd), forbidden=played)
         for a, b in pairing.pairs:
             played.add(frozenset((a, b)))
             roll = outcome.random()
@@ -143,17 +141,31 @@ def main() -> None:
     for players, rounds in ((512, 8), (511, 8), (4096, 8), (4095, 8), (4095, 11)):
         load_s, pair_s = _best_of(1 if quick else 3, lambda: full_event_pairing(players, rounds))
         goal = GOAL_4096_S if players > 512 else GOAL_512_S
-        rows.append((f"whole event {players}, round {rounds + 1}", f"{pair_s:.3f} s (+{load_s:.3f} s load)",
-                     "-", "-", "ok" if pair_s + load_s <= goal else f"above {goal} s"))
+        rows.append(
+            (
+                f"whole event {players}, round {rounds + 1}",
+                f"{pair_s:.3f} s (+{load_s:.3f} s load)",
+                "-",
+                "-",
+                "ok" if pair_s + load_s <= goal else f"above {goal} s",
+            )
+        )
     sizes = ((256, 8), (257, 8), (512, 8), (511, 12), (1024, 8), (1023, 12))
-    for players, rounds in (() if no_networkx or quick else sizes):
+    for players, rounds in () if no_networkx or quick else sizes:
         base = simulate(players, rounds)
         for label, (scores, played) in (("", base), (" stuck", make_stuck(*base))):
             t_top, d_top = topcut(scores, played, rounds + 1)
             t_nx, d_nx = networkx_pairing(scores, played)
             verdict = "ok" if t_top < t_nx and d_top <= d_nx else "FAIL"
-            rows.append((f"core {players}{label}, round {rounds + 1}", f"{t_top:.4f} s", f"{t_nx:.2f} s",
-                         f"{d_top} / {d_nx}", verdict))
+            rows.append(
+                (
+                    f"core {players}{label}, round {rounds + 1}",
+                    f"{t_top:.4f} s",
+                    f"{t_nx:.2f} s",
+                    f"{d_top} / {d_nx}",
+                    verdict,
+                )
+            )
             print(f"  measured {rows[-1][0]}", file=sys.stderr, flush=True)
     for players in (4096, 4095):
         base = simulate(players, 8)
@@ -163,8 +175,15 @@ def main() -> None:
             topcut(scores, played, 9)
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
-            rows.append((f"core {players}{label}, round 9", f"{t_top:.4f} s, peak {peak / 2**20:.1f} MiB", "-",
-                         f"{d_top}", "ok" if t_top <= GOAL_4096_S else f"above {GOAL_4096_S} s"))
+            rows.append(
+                (
+                    f"core {players}{label}, round 9",
+                    f"{t_top:.4f} s, peak {peak / 2**20:.1f} MiB",
+                    "-",
+                    f"{d_top}",
+                    "ok" if t_top <= GOAL_4096_S else f"above {GOAL_4096_S} s",
+                )
+            )
     header = ("what", "topcut", "networkx", "sqdiff topcut / networkx", "verdict")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for row in [header, tuple("-" * w for w in widths), *rows]:

@@ -37,18 +37,33 @@ def build(api: Api, players: int, rounds: int) -> tuple[str, str, str]:
     def push(ops):
         nonlocal seq
         for i in range(0, len(ops), 500):
-            api.push_ok(eid, org, "desk", ops[i:i + 500], first_seq=seq)
-            seq += len(ops[i:i + 500])
+            api.push_ok(eid, org, "desk", ops[i : i + 500], first_seq=seq)
+            seq += len(ops[i : i + 500])
 
-    push([{"type": "player.register", "payload": {"player": {"id": f"p{i}", "name": f"Player {i}"}}} for i in range(players)])
+    push(
+        [
+            {"type": "player.register", "payload": {"player": {"id": f"p{i}", "name": f"Player {i}"}}}
+            for i in range(players)
+        ]
+    )
     for r in range(1, rounds + 1):
-        matches = [{"table": t + 1, "players": [f"p{(2 * t + r) % players}", f"p{(2 * t + 1 + r) % players}"]}
-                   for t in range(players // 2)]
-        push([{"type": "round.pair", "payload": {"number": r, "matches": matches}},
-              {"type": "round.publish", "payload": {"number": r}},
-              {"type": "round.start", "payload": {"number": r, "duration_s": 3000}}])
-        push([{"type": "result.report", "payload": {"round": r, "table": t + 1, "outcomes": ["win", "loss"]}}
-              for t in range(players // 2)])
+        matches = [
+            {"table": t + 1, "players": [f"p{(2 * t + r) % players}", f"p{(2 * t + 1 + r) % players}"]}
+            for t in range(players // 2)
+        ]
+        push(
+            [
+                {"type": "round.pair", "payload": {"number": r, "matches": matches}},
+                {"type": "round.publish", "payload": {"number": r}},
+                {"type": "round.start", "payload": {"number": r, "duration_s": 3000}},
+            ]
+        )
+        push(
+            [
+                {"type": "result.report", "payload": {"round": r, "table": t + 1, "outcomes": ["win", "loss"]}}
+                for t in range(players // 2)
+            ]
+        )
     push([{"type": "penalty.issue", "payload": {"player": "p5", "kind": "warning", "reason": "slow play"}}])
     player = api.redeem(api.claims(eid, org)["p5"])["token"]
     return eid, org, player
@@ -57,9 +72,15 @@ def build(api: Api, players: int, rounds: int) -> tuple[str, str, str]:
 def measure(database: str, players: int, rounds: int) -> list[str]:
     tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-pull-"))
     url = f"sqlite:///{tmp / 'bench.sqlite'}" if database == "sqlite" else _pg(tmp)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(tmp / "instance"),
-                      "PUSH_LIMIT": "1000000 per minute", "CREATE_EVENT_LIMIT": "1000 per minute",
-                      "PUSH_SENDER": "external"})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "INSTANCE_PATH": str(tmp / "instance"),
+            "PUSH_LIMIT": "1000000 per minute",
+            "CREATE_EVENT_LIMIT": "1000 per minute",
+            "PUSH_SENDER": "external",
+        }
+    )
     client = app.test_client()
     eid, org, player = build(Api(client), players, rounds)
 
@@ -75,8 +96,17 @@ def measure(database: str, players: int, rounds: int) -> list[str]:
     warm = [pull(player)[0] for _ in range(5)]
     app.extensions.pop("topcut_player_views", None)  # another worker, or after a restart: nothing cached
     cold, _ = pull(player)
-    return [database, str(players), str(rounds), str(count), f"{min(staff):.3f}", f"{first:.3f}",
-            f"{min(warm):.3f}", f"{statistics.median(warm):.3f}", f"{cold:.3f}"]
+    return [
+        database,
+        str(players),
+        str(rounds),
+        str(count),
+        f"{min(staff):.3f}",
+        f"{first:.3f}",
+        f"{min(warm):.3f}",
+        f"{statistics.median(warm):.3f}",
+        f"{cold:.3f}",
+    ]
 
 
 def _pg(tmp: Path) -> str:
@@ -84,8 +114,10 @@ def _pg(tmp: Path) -> str:
 
     url = os.environ.get("TOPCUT_TEST_POSTGRES_URL")
     if not url:
-        raise SystemExit("PostgreSQL: set TOPCUT_TEST_POSTGRES_URL (a server whose database may be used), "
-                         "or run with --database sqlite")
+        raise SystemExit(
+            "PostgreSQL: set TOPCUT_TEST_POSTGRES_URL (a server whose database may be used), "
+            "or run with --database sqlite"
+        )
     return url
 
 
@@ -95,8 +127,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, nargs="+", default=[3, 6])
     parser.add_argument("--database", nargs="+", default=["sqlite"], choices=["sqlite", "postgresql"])
     args = parser.parse_args()
-    header = ["database", "players", "rounds", "ops", "staff pull s", "player first s", "player best s", "median s",
-              "cold worker s"]
+    header = [
+        "database",
+        "players",
+        "rounds",
+        "ops",
+        "staff pull s",
+        "player first s",
+        "player best s",
+        "median s",
+        "cold worker s",
+    ]
     rows = [measure(db, n, r) for db in args.database for n in args.players for r in args.rounds]
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
     print("  ".join(h.rjust(w) for h, w in zip(header, widths)))

@@ -68,8 +68,14 @@ def database(kind: str, tmp: Path) -> Iterator[str]:
 
 def run(url: str, kind: str, tmp: Path, count: int, latency_ms: int) -> Row:
     with FakePushService(latency=latency_ms / 1000) as fake:
-        app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url,
-                          "PUSH_ALLOWED_HOSTS": [fake.host], "PUSH_WORKER": True})
+        app = create_app(
+            {
+                "INSTANCE_PATH": tmp / "instance",
+                "SQLALCHEMY_DATABASE_URI": url,
+                "PUSH_ALLOWED_HOSTS": [fake.host],
+                "PUSH_WORKER": True,
+            }
+        )
         fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
         api = Api(app.test_client())
         created = api.create(name="Bench Regional")
@@ -77,25 +83,36 @@ def run(url: str, kind: str, tmp: Path, count: int, latency_ms: int) -> Row:
         players = [{"id": f"p{i:04d}", "name": f"Trainer{i} Surname{i}"} for i in range(count)]
         seq = 0
         for start in range(0, count, 250):
-            chunk = register_ops(players[start:start + 250])
+            chunk = register_ops(players[start : start + 250])
             api.push_ok(eid, org, "desk", chunk, first_seq=seq + 1)
             seq += len(chunk)
         with app.app_context():
             for p in players:  # what N phones' POST /push/subscriptions leave behind, made in bulk
                 token, _ = new_token(eid, "player", p["id"])
                 sub = fake.subscribe()
-                db.session.add(PushSubscription(id=sub.id, event_id=eid, token_id=token.id, role="player",
-                                                player=p["id"], endpoint=sub.endpoint,
-                                                endpoint_hash=endpoint_hash(sub.endpoint),
-                                                p256dh=sub.info["keys"]["p256dh"], auth=sub.info["keys"]["auth"]))
+                db.session.add(
+                    PushSubscription(
+                        id=sub.id,
+                        event_id=eid,
+                        token_id=token.id,
+                        role="player",
+                        player=p["id"],
+                        endpoint=sub.endpoint,
+                        endpoint_hash=endpoint_hash(sub.endpoint),
+                        p256dh=sub.info["keys"]["p256dh"],
+                        auth=sub.info["keys"]["auth"],
+                    )
+                )
             db.session.commit()
         drainer(app).ensure_started()
         ids = [p["id"] for p in players]
-        matches = [{"table": i // 2 + 1, "players": ids[i:i + 2]} for i in range(0, count - count % 2, 2)]
+        matches = [{"table": i // 2 + 1, "players": ids[i : i + 2]} for i in range(0, count - count % 2, 2)]
         if count % 2:
             matches.append({"players": [ids[-1]], "outcomes": ["bye"]})
-        ops = [{"type": "round.pair", "payload": {"number": 1, "matches": matches}},
-               {"type": "round.publish", "payload": {"number": 1}}]
+        ops = [
+            {"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+            {"type": "round.publish", "payload": {"number": 1}},
+        ]
         started = time.perf_counter()
         api.push_ok(eid, org, "desk", ops, first_seq=seq + 1)
         request_s = time.perf_counter() - started
@@ -104,8 +121,7 @@ def run(url: str, kind: str, tmp: Path, count: int, latency_ms: int) -> Row:
         drainer(app).stop()
         with app.app_context():
             db.engine.dispose()
-        return Row(kind, count, len(delivered), latency_ms, request_s, total_s, fake.max_in_flight,
-                   len(fake.errors))
+        return Row(kind, count, len(delivered), latency_ms, request_s, total_s, fake.max_in_flight, len(fake.errors))
 
 
 def main() -> None:
@@ -126,13 +142,19 @@ def main() -> None:
                     rows.append(run(url, kind, tmp / f"run{n}", count, latency))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    print("Web Push delivery: pairing a round notifies every player (encrypted, VAPID-signed, verified and "
-          "decrypted by the fake push service); goal 2,000 at 300 ms in <= 10 s")
-    print(f"{'database':<11}{'notifications':>14}{'latency':>9}{'request':>9}{'total':>9}{'per s':>8}"
-          f"{'in flight':>11}{'errors':>8}")
+    print(
+        "Web Push delivery: pairing a round notifies every player (encrypted, VAPID-signed, verified and "
+        "decrypted by the fake push service); goal 2,000 at 300 ms in <= 10 s"
+    )
+    print(
+        f"{'database':<11}{'notifications':>14}{'latency':>9}{'request':>9}{'total':>9}{'per s':>8}"
+        f"{'in flight':>11}{'errors':>8}"
+    )
     for r in rows:
-        print(f"{r.database:<11}{r.delivered:>7}/{r.notifications:<6}{r.latency_ms:>6} ms{r.request_s * 1000:>6.0f} ms"
-              f"{r.total_s:>7.2f} s{r.per_second:>8.0f}{r.max_in_flight:>11}{r.errors:>8}")
+        print(
+            f"{r.database:<11}{r.delivered:>7}/{r.notifications:<6}{r.latency_ms:>6} ms{r.request_s * 1000:>6.0f} ms"
+            f"{r.total_s:>7.2f} s{r.per_second:>8.0f}{r.max_in_flight:>11}{r.errors:>8}"
+        )
 
 
 def _fresh_pg(server_url: str, name: str) -> str:

@@ -148,8 +148,10 @@ def print_phases(runs: list[dict]) -> None:
         previous = at
     extra = runs[-1]
     if extra.get("log_rows") is not None:
-        print(f"  (log rows read: {extra['log_rows']}; fold request {extra.get('fold_request_chars', 0) / 1e3:.0f} kB, "
-              f"answer {extra.get('fold_reply_chars', 0) / 1e3:.0f} kB of JSON)")
+        print(
+            f"  (log rows read: {extra['log_rows']}; fold request {extra.get('fold_request_chars', 0) / 1e3:.0f} kB, "
+            f"answer {extra.get('fold_reply_chars', 0) / 1e3:.0f} kB of JSON)"
+        )
 
 
 def event_ops(players: int = 512, rounds: int = 3) -> list[dict]:
@@ -163,8 +165,14 @@ def event_ops(players: int = 512, rounds: int = 3) -> list[dict]:
 
     def add(type_: str, payload: dict) -> None:
         nonlocal state
-        op = {"type": type_, "op_id": f"bench:{len(ops) + 1}", "device": "bench", "actor": {"role": "organizer"},
-              "at": 1_700_000_000_000 + len(ops), "payload": payload}
+        op = {
+            "type": type_,
+            "op_id": f"bench:{len(ops) + 1}",
+            "device": "bench",
+            "actor": {"role": "organizer"},
+            "at": 1_700_000_000_000 + len(ops),
+            "payload": payload,
+        }
         state = apply(state, op)
         ops.append({"server_seq": len(ops) + 1, "op": op})
 
@@ -187,8 +195,9 @@ def api(url: str, method: str, path: str, body: dict | None = None, token: str |
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url + path, data=json.dumps(body).encode() if body is not None else None,
-                                     headers=headers, method=method)
+    request = urllib.request.Request(
+        url + path, data=json.dumps(body).encode() if body is not None else None, headers=headers, method=method
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
 
@@ -200,7 +209,7 @@ def put_event_on_server(url: str, ops: list[dict]) -> tuple[str, str]:
     eid, token = made["event_id"], made["token"]
     rest = [{"type": row["op"]["type"], "payload": row["op"]["payload"]} for row in ops[1:]]
     for start in range(0, len(rest), 500):  # a push takes at most 500 operations
-        batch = [{"seq": start + i + 1, "op": op} for i, op in enumerate(rest[start:start + 500])]
+        batch = [{"seq": start + i + 1, "op": op} for i, op in enumerate(rest[start : start + 500])]
         answer = api(url, "POST", f"/api/events/{eid}/push", {"device": "desk", "ops": batch}, token)
         assert all(v["status"] == "accepted" for v in answer["results"]), answer
     code = api(url, "POST", f"/api/events/{eid}/invitations", {"role": "organizer"}, token)["code"]
@@ -227,8 +236,11 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=512)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cold-only", action="store_true", help="skip the standings and pairing figures")
-    parser.add_argument("--network-off", action="store_true",
-                        help="restart the browser with its network off too (default: only the server is dead)")
+    parser.add_argument(
+        "--network-off",
+        action="store_true",
+        help="restart the browser with its network off too (default: only the server is dead)",
+    )
     parser.add_argument("--json", type=Path, help="write every run's phases (ms since navigation) to this file")
     args = parser.parse_args()
 
@@ -247,10 +259,16 @@ def main() -> int:
         eid, code = put_event_on_server(server.url, ops)
         screen_url = f"{server.url}/#/event/{eid}/{args.screen}"
         with sync_playwright() as p:
+
             def launch(offline: bool = False):
                 context = p.chromium.launch_persistent_context(
-                    str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, offline=offline,
-                    viewport={"width": 1280, "height": 800})
+                    str(profile),
+                    executable_path=CHROMIUM,
+                    headless=True,
+                    args=ARGS,
+                    offline=offline,
+                    viewport={"width": 1280, "height": 800},
+                )
                 context.add_init_script(INSTRUMENT_JS)
                 return context, (context.pages[0] if context.pages else context.new_page())
 
@@ -279,9 +297,12 @@ def main() -> int:
                 runs.append(phases)
                 cold.append(phases["usable"] / 1000)
                 fold = (phases["fold_answered"] - phases["fold_sent"]) / 1000
-                print(f"  restart {i + 1}: usable at {phases['usable'] / 1000:.2f} s, worker ready at "
-                      f"{phases['ready'] / 1000:.2f} s, fold {fold:.2f} s "
-                      f"(goto to usable {time.monotonic() - started:.2f} s); load {load()}", flush=True)
+                print(
+                    f"  restart {i + 1}: usable at {phases['usable'] / 1000:.2f} s, worker ready at "
+                    f"{phases['ready'] / 1000:.2f} s, fold {fold:.2f} s "
+                    f"(goto to usable {time.monotonic() - started:.2f} s); load {load()}",
+                    flush=True,
+                )
                 if i < args.runs - 1:
                     context.close()
             load_after = load()
@@ -295,25 +316,38 @@ def main() -> int:
                 warm.append(phases["usable"] / 1000)
             load_reloads = load()
             if args.json:
-                args.json.write_text(json.dumps({"restarts": runs, "reloads": warm_runs, "load": [
-                    load_before, load_after, load_reloads]}, indent=1))
+                args.json.write_text(
+                    json.dumps(
+                        {"restarts": runs, "reloads": warm_runs, "load": [load_before, load_after, load_reloads]},
+                        indent=1,
+                    )
+                )
 
-            print(f"machine: {os.cpu_count()} cores; load average {load_before} before the restarts, "
-                  f"{load_after} after, {load_reloads} after the reloads")
-            print(f"event: {args.players} players, {args.rounds} rounds, {len(ops)} operations; "
-                  f"screen #/event/<id>/{args.screen}")
-            print(f"offline cold start (browser restarted, server dead{', network off' if args.network_off else ''}; "
-                  "navigation -> screen usable): "
-                  f"median {statistics.median(cold):.2f} s, runs {', '.join(f'{c:.2f}' for c in cold)}"
-                  "  (target <= 3 s)")
+            print(
+                f"machine: {os.cpu_count()} cores; load average {load_before} before the restarts, "
+                f"{load_after} after, {load_reloads} after the reloads"
+            )
+            print(
+                f"event: {args.players} players, {args.rounds} rounds, {len(ops)} operations; "
+                f"screen #/event/<id>/{args.screen}"
+            )
+            print(
+                f"offline cold start (browser restarted, server dead{', network off' if args.network_off else ''}; "
+                "navigation -> screen usable): "
+                f"median {statistics.median(cold):.2f} s, runs {', '.join(f'{c:.2f}' for c in cold)}"
+                "  (target <= 3 s)"
+            )
             print_phases(runs)
-            print(f"same-browser reload (server dead; navigation -> screen usable): "
-                  f"median {statistics.median(warm):.2f} s, runs {', '.join(f'{c:.2f}' for c in warm)}")
+            print(
+                f"same-browser reload (server dead; navigation -> screen usable): "
+                f"median {statistics.median(warm):.2f} s, runs {', '.join(f'{c:.2f}' for c in warm)}"
+            )
             print_phases(warm_runs)
             if args.cold_only:
                 context.close()
                 return 0
-            timings = page.evaluate("""async (ops) => {
+            timings = page.evaluate(
+                """async (ops) => {
               const { rules } = await import('/pwa/rules-client.js');
               let t = performance.now();
               await rules('fold', {event_id: 'bench', reset: true, base: null, confirmed: ops, pending: [], with_state: false});
@@ -327,13 +361,19 @@ def main() -> int:
                 t = performance.now(); await rules('pair_draft', {event_id: 'bench'}); pairing.push(performance.now() - t);
               }
               return {fold, foldWithState, standings, pairing};
-            }""", ops)
+            }""",
+                ops,
+            )
             med = lambda xs: statistics.median(xs) / 1000  # noqa: E731
-            print(f"{args.players} players, {args.rounds} rounds ({len(ops)} operations): fold of the log in the "
-                  f"worker {timings['fold'] / 1000:.2f} s, {timings['foldWithState'] / 1000:.2f} s with the state sent back")
+            print(
+                f"{args.players} players, {args.rounds} rounds ({len(ops)} operations): fold of the log in the "
+                f"worker {timings['fold'] / 1000:.2f} s, {timings['foldWithState'] / 1000:.2f} s with the state sent back"
+            )
             print(f"standings on the device: median {med(timings['standings']):.3f} s of 5  (target <= 0.3 s)")
-            print(f"pairing round {args.rounds + 1} on the device: median {med(timings['pairing']):.3f} s of 5"
-                  "  (target <= 0.5 s)")
+            print(
+                f"pairing round {args.rounds + 1} on the device: median {med(timings['pairing']):.3f} s of 5"
+                "  (target <= 0.5 s)"
+            )
             context.close()
     finally:
         server.kill()

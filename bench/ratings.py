@@ -26,8 +26,11 @@ from typing import Any
 from shared_rules.event import load_event
 from shared_rules.games.startrek.ratings import compute_ratings
 
-RESULTS = (("full-win", "full-loss", [100, 40]), ("modified-win", "modified-loss", [60, 35]),
-           ("true-tie", "true-tie", [50, 50]))
+RESULTS = (
+    ("full-win", "full-loss", [100, 40]),
+    ("modified-win", "modified-loss", [60, 35]),
+    ("true-tie", "true-tie", [50, 50]),
+)
 
 
 def history(players: int, events: int, field: int, rounds: int, seed: int = 13) -> list[dict[str, Any]]:
@@ -42,18 +45,35 @@ def history(players: int, events: int, field: int, rounds: int, seed: int = 13) 
             matches = []
             for t in range(len(entrants) // 2):
                 win, loss, scores = RESULTS[rng.randrange(3)] if rng.random() < 0.5 else RESULTS[0]
-                matches.append({"table": t + 1, "players": [entrants[2 * t], entrants[2 * t + 1]],
-                                "outcomes": [win, loss], "scores": scores})
+                matches.append(
+                    {
+                        "table": t + 1,
+                        "players": [entrants[2 * t], entrants[2 * t + 1]],
+                        "outcomes": [win, loss],
+                        "scores": scores,
+                    }
+                )
             if len(entrants) % 2:
                 matches.append({"players": [entrants[-1]], "outcomes": ["bye"]})
             doc_rounds.append({"number": r + 1, "matches": matches})
-        docs.append({"format": "topcut-event/1", "ruleset": "startrek-2e", "name": f"event {number + 1}",
-                     "seed": str(number),
-                     "settings": {"rating": {"sanctioned": True, "level": 2 + number % 4,
-                                             "format": ("constructed", "sealed")[number % 2],
-                                             "date": f"2025-{1 + number // 5:02d}-{1 + number % 5 * 6:02d}"}},
-                     "players": [{"id": p, "entry": i + 1} for i, p in enumerate(entrants)],
-                     "rounds": doc_rounds})
+        docs.append(
+            {
+                "format": "topcut-event/1",
+                "ruleset": "startrek-2e",
+                "name": f"event {number + 1}",
+                "seed": str(number),
+                "settings": {
+                    "rating": {
+                        "sanctioned": True,
+                        "level": 2 + number % 4,
+                        "format": ("constructed", "sealed")[number % 2],
+                        "date": f"2025-{1 + number // 5:02d}-{1 + number % 5 * 6:02d}",
+                    }
+                },
+                "players": [{"id": p, "entry": i + 1} for i, p in enumerate(entrants)],
+                "rounds": doc_rounds,
+            }
+        )
     return docs
 
 
@@ -71,15 +91,27 @@ def measure(players: int, events: int, field: int, rounds: int, repeat: int) -> 
     games = sum(sum(row["games"] for row in ev["changes"].values()) for ev in out["events"]) // 2
     top = max(row["overall"] for row in out["ratings"]["startrek-2e"].values())
     low = min(row["overall"] for row in out["ratings"]["startrek-2e"].values())
-    return {"players": players, "events": events, "field": field, "rounds": rounds, "games": games,
-            "recompute_s": round(best, 3), "load_s": round(load_s, 2), "overall_range": [low, top]}
+    return {
+        "players": players,
+        "events": events,
+        "field": field,
+        "rounds": rounds,
+        "games": games,
+        "recompute_s": round(best, 3),
+        "load_s": round(load_s, 2),
+        "overall_range": [low, top],
+    }
 
 
 def _print(runtime: str, row: dict[str, Any]) -> None:
-    print(f"{runtime}: {row['players']} players x {row['events']} events ({row['field']} per event, "
-          f"{row['rounds']} rounds, {row['games']} rated games)")
-    print(f"  recompute {row['recompute_s']:.3f} s (goal <= 1 s)   load+validate {row['load_s']:.2f} s   "
-          f"overall ratings {row['overall_range'][0]}-{row['overall_range'][1]}")
+    print(
+        f"{runtime}: {row['players']} players x {row['events']} events ({row['field']} per event, "
+        f"{row['rounds']} rounds, {row['games']} rated games)"
+    )
+    print(
+        f"  recompute {row['recompute_s']:.3f} s (goal <= 1 s)   load+validate {row['load_s']:.2f} s   "
+        f"overall ratings {row['overall_range'][0]}-{row['overall_range'][1]}"
+    )
 
 
 def main() -> None:
@@ -102,10 +134,27 @@ def main() -> None:
     if args.here or runtime == "pyodide":
         return
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.run(["node", str(root / "bench" / "run_in_pyodide.mjs"), "bench.ratings", "--here",
-                           "--players", str(args.players), "--events", str(args.events), "--field", str(field),
-                           "--rounds", str(args.rounds), "--repeat", str(args.repeat)],
-                          cwd=root, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            "node",
+            str(root / "bench" / "run_in_pyodide.mjs"),
+            "bench.ratings",
+            "--here",
+            "--players",
+            str(args.players),
+            "--events",
+            str(args.events),
+            "--field",
+            str(field),
+            "--rounds",
+            str(args.rounds),
+            "--repeat",
+            str(args.repeat),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     sys.stdout.write(proc.stdout)
     if proc.returncode:
         sys.stdout.write(f"pyodide run failed: {proc.stderr.strip().splitlines()[-1:]}\n")

@@ -74,8 +74,13 @@ def _cli_env(tmp: str, bytecode_cache: bool) -> dict[str, str]:
 def _run_cli(path: str, env: dict[str, str]) -> float:
     """One whole CLI call: seconds from spawn to exit."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "shared_rules", "standings", path], cwd=ROOT, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.run(
+        [sys.executable, "-m", "shared_rules", "standings", path],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     elapsed = time.perf_counter() - start
     if proc.returncode:
         raise SystemExit(f"standings {path} exited {proc.returncode}: {proc.stderr.decode().strip()}")
@@ -96,8 +101,9 @@ print(os.wait4(pid, 0)[2].ru_maxrss)
 
 def _cli_rss_mib(path: str, env: dict[str, str]) -> float:
     """The whole CLI process's maximum resident set (MiB)."""
-    proc = subprocess.run([sys.executable, "-c", _RSS, path], cwd=ROOT, env=env, capture_output=True, text=True,
-                          check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", _RSS, path], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
     return int(proc.stdout) / 1024
 
 
@@ -106,8 +112,9 @@ def _json_text(result) -> str:
     return json.dumps(result, ensure_ascii=False, indent=1) + "\n"
 
 
-def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: bool,
-            bytecode_cache: bool = True) -> list[dict]:
+def measure(
+    players: int, rounds: int, repeat: int, rulesets: list[str], whole: bool, bytecode_cache: bool = True
+) -> list[dict]:
     """Time each ruleset: the whole CLI process (when ``whole``) and the in-process split."""
     from shared_rules import cli
     from shared_rules.standings import standings_json
@@ -126,17 +133,30 @@ def measure(players: int, rounds: int, repeat: int, rulesets: list[str], whole: 
             text = _cli_text(result)
             row = {"ruleset": ruleset}
             if whole:
-                check = subprocess.run([sys.executable, "-m", "shared_rules", "standings", path], cwd=ROOT, env=env,
-                                       capture_output=True, text=True, encoding="utf-8")
+                check = subprocess.run(
+                    [sys.executable, "-m", "shared_rules", "standings", path],
+                    cwd=ROOT,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    encoding="utf-8",
+                )
                 if check.returncode or check.stdout != text:
-                    raise SystemExit(f"{ruleset}: the CLI's output differs from the in-process result "
-                                     f"(exit {check.returncode}: {check.stderr.strip()[-200:]})")
+                    raise SystemExit(
+                        f"{ruleset}: the CLI's output differs from the in-process result "
+                        f"(exit {check.returncode}: {check.stderr.strip()[-200:]})"
+                    )
                 times = [_run_cli(path, env) for _ in range(repeat)]
-                row.update(whole_best_s=round(min(times), 3), whole_median_s=round(statistics.median(times), 3),
-                           rss_mib=round(_cli_rss_mib(path, env), 1))
-            row.update(load_s=round(_best(lambda path=path: cli._read_event(path), repeat), 3),
-                       rank_s=round(_best(lambda event=event: standings_json(event), repeat), 3),
-                       out_s=round(_best(lambda result=result: _cli_text(result), repeat), 3))
+                row.update(
+                    whole_best_s=round(min(times), 3),
+                    whole_median_s=round(statistics.median(times), 3),
+                    rss_mib=round(_cli_rss_mib(path, env), 1),
+                )
+            row.update(
+                load_s=round(_best(lambda path=path: cli._read_event(path), repeat), 3),
+                rank_s=round(_best(lambda event=event: standings_json(event), repeat), 3),
+                out_s=round(_best(lambda result=result: _cli_text(result), repeat), 3),
+            )
             del event, result, text
             gc.collect()
             tracemalloc.start()
@@ -153,22 +173,30 @@ def _print(runtime: str, players: int, rounds: int, repeat: int, rows: list[dict
     print(f"{runtime}: {players} players, {rounds} rounds, best/median of {repeat}{load}{note}")
     whole = "whole_best_s" in rows[0]
     if whole:
-        print(f"  {'ruleset':<13} {'whole best':>10} {'median':>7} {'load':>6} {'rank':>6} {'out':>6}"
-              f" {'peak MiB':>8} {'RSS MiB':>7}  goal ≤ {GOAL_WHOLE_S} s whole")
+        print(
+            f"  {'ruleset':<13} {'whole best':>10} {'median':>7} {'load':>6} {'rank':>6} {'out':>6}"
+            f" {'peak MiB':>8} {'RSS MiB':>7}  goal ≤ {GOAL_WHOLE_S} s whole"
+        )
     else:
-        print(f"  {'ruleset':<13} {'load':>6} {'rank':>6} {'out':>6} {'total':>6} {'peak MiB':>8}"
-              f"  goal ≤ {GOAL_PYODIDE_S} s in-process")
+        print(
+            f"  {'ruleset':<13} {'load':>6} {'rank':>6} {'out':>6} {'total':>6} {'peak MiB':>8}"
+            f"  goal ≤ {GOAL_PYODIDE_S} s in-process"
+        )
     for row in rows:
         if whole:
             met = "met" if row["whole_best_s"] <= GOAL_WHOLE_S else "NOT met"
-            print(f"  {row['ruleset']:<13} {row['whole_best_s']:>10.3f} {row['whole_median_s']:>7.3f}"
-                  f" {row['load_s']:>6.3f} {row['rank_s']:>6.3f} {row['out_s']:>6.3f}"
-                  f" {row['peak_mib']:>8.1f} {row['rss_mib']:>7.1f}  {met}")
+            print(
+                f"  {row['ruleset']:<13} {row['whole_best_s']:>10.3f} {row['whole_median_s']:>7.3f}"
+                f" {row['load_s']:>6.3f} {row['rank_s']:>6.3f} {row['out_s']:>6.3f}"
+                f" {row['peak_mib']:>8.1f} {row['rss_mib']:>7.1f}  {met}"
+            )
         else:
             total = row["load_s"] + row["rank_s"] + row["out_s"]
             met = "met" if total <= GOAL_PYODIDE_S else "NOT met"
-            print(f"  {row['ruleset']:<13} {row['load_s']:>6.3f} {row['rank_s']:>6.3f} {row['out_s']:>6.3f}"
-                  f" {total:>6.3f} {row['peak_mib']:>8.1f}  {met}")
+            print(
+                f"  {row['ruleset']:<13} {row['load_s']:>6.3f} {row['rank_s']:>6.3f} {row['out_s']:>6.3f}"
+                f" {total:>6.3f} {row['peak_mib']:>8.1f}  {met}"
+            )
 
 
 def main() -> None:
@@ -178,25 +206,55 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--rulesets", nargs="+", choices=RULESET_IDS, default=list(RULESET_IDS))
     parser.add_argument("--here", action="store_true", help="measure only in this runtime")
-    parser.add_argument("--no-bytecode-cache", action="store_true",
-                        help="run the CLI without byte-code caches (every module compiled at each start)")
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="run the CLI without byte-code caches (every module compiled at each start)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     runtime = "pyodide" if sys.platform == "emscripten" else "cpython"
-    rows = measure(args.players, args.rounds, args.repeat, args.rulesets, whole=runtime == "cpython",
-                   bytecode_cache=not args.no_bytecode_cache)
+    rows = measure(
+        args.players,
+        args.rounds,
+        args.repeat,
+        args.rulesets,
+        whole=runtime == "cpython",
+        bytecode_cache=not args.no_bytecode_cache,
+    )
     if args.json:
         print(json.dumps(rows))
         return
-    _print(f"{runtime} {sys.version.split()[0]}", args.players, args.rounds, args.repeat, rows,
-           ", no byte-code cache" if args.no_bytecode_cache and runtime == "cpython" else "")
+    _print(
+        f"{runtime} {sys.version.split()[0]}",
+        args.players,
+        args.rounds,
+        args.repeat,
+        rows,
+        ", no byte-code cache" if args.no_bytecode_cache and runtime == "cpython" else "",
+    )
     if args.here or runtime == "pyodide":
         return
     sys.stdout.flush()
-    proc = subprocess.run(["node", str(ROOT / "bench" / "run_in_pyodide.mjs"), "bench.standings", "--here",
-                           "--players", str(args.players), "--rounds", str(args.rounds),
-                           "--repeat", str(min(args.repeat, 3)), "--rulesets", *args.rulesets],
-                          cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            "node",
+            str(ROOT / "bench" / "run_in_pyodide.mjs"),
+            "bench.standings",
+            "--here",
+            "--players",
+            str(args.players),
+            "--rounds",
+            str(args.rounds),
+            "--repeat",
+            str(min(args.repeat, 3)),
+            "--rulesets",
+            *args.rulesets,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     sys.stdout.write(proc.stdout)
     if proc.returncode:
         sys.stdout.write(f"pyodide run failed: {proc.stderr.strip().splitlines()[-1:]}\n")

@@ -51,8 +51,11 @@ PLAYERS = [{"id": f"p{i:03d}", "name": f"Player {i}"} for i in range(1, 65)]
 
 
 #: The server's cost is measured, not its rate limits (a bench device pushes far faster than a tablet does).
-UNLIMITED = {"TOPCUT_PUSH_LIMIT": "10000000 per minute", "TOPCUT_PUSH_ADDRESS_LIMIT": "10000000 per minute",
-             "TOPCUT_CREATE_EVENT_LIMIT": "10000000 per minute"}
+UNLIMITED = {
+    "TOPCUT_PUSH_LIMIT": "10000000 per minute",
+    "TOPCUT_PUSH_ADDRESS_LIMIT": "10000000 per minute",
+    "TOPCUT_CREATE_EVENT_LIMIT": "10000000 per minute",
+}
 
 
 def prepare(url: str, tmp: Path, devices: int) -> tuple[str, str, list[str]]:
@@ -86,8 +89,13 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
             barrier.wait()
             while seq <= per_device:
                 size = min(args.batch, per_device - seq + 1)
-                body = {"device": f"tab-{index}", "ops": [
-                    {"seq": s, "op": {"type": "timer.extend", "payload": {"seconds": 1}}} for s in range(seq, seq + size)]}
+                body = {
+                    "device": f"tab-{index}",
+                    "ops": [
+                        {"seq": s, "op": {"type": "timer.extend", "payload": {"seconds": 1}}}
+                        for s in range(seq, seq + size)
+                    ],
+                }
                 t0 = time.perf_counter()
                 status, answer = http.call("POST", f"/api/events/{eid}/push", body, tokens[index])
                 mine.append(time.perf_counter() - t0)
@@ -118,14 +126,18 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
                 pulls.append(time.perf_counter() - t1)
             body = json.loads(raw)
             http.close()
-        print(f"[{label}] push: {accepted} operations from {args.devices} devices in batches of {args.batch} "
-              f"({args.workers} gunicorn workers): {elapsed:.2f} s = {accepted / elapsed:,.0f} accepted ops/s; "
-              f"request latency median {statistics.median(latencies) * 1000:.1f} ms, "
-              f"p95 {sorted(latencies)[int(len(latencies) * 0.95)] * 1000:.1f} ms; failures: {len(failures)}")
+        print(
+            f"[{label}] push: {accepted} operations from {args.devices} devices in batches of {args.batch} "
+            f"({args.workers} gunicorn workers): {elapsed:.2f} s = {accepted / elapsed:,.0f} accepted ops/s; "
+            f"request latency median {statistics.median(latencies) * 1000:.1f} ms, "
+            f"p95 {sorted(latencies)[int(len(latencies) * 0.95)] * 1000:.1f} ms; failures: {len(failures)}"
+        )
         if failures:
             print(f"[{label}]   first failure: {failures[0]}")
-        print(f"[{label}] pull: {len(body['ops'])} operations ({len(raw) / 1e6:.1f} MB) "
-              f"in best {min(pulls):.3f} s, median {statistics.median(pulls):.3f} s (5 pulls)")
+        print(
+            f"[{label}] pull: {len(body['ops'])} operations ({len(raw) / 1e6:.1f} MB) "
+            f"in best {min(pulls):.3f} s, median {statistics.median(pulls):.3f} s (5 pulls)"
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -160,7 +172,7 @@ def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[s
     roster = [{"id": f"p{i:04d}", "name": f"Player {i}"} for i in range(1, players + 1)]
     ops = register_ops(roster)
     for start in range(0, len(ops), 500):  # a push takes at most 500 operations
-        api.push_ok(eid, org, "desk", ops[start:start + 500], first_seq=start + 1)
+        api.push_ok(eid, org, "desk", ops[start : start + 500], first_seq=start + 1)
     tokens = [api.staff_token(eid, org, "judge") for _ in range(devices)]
     player = api.redeem(api.claims(eid, org)["p0001"])["token"]
     with app.app_context():
@@ -195,20 +207,42 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
                 rng.shuffle(active)
                 if len(active) % 2:
                     active.append(f"late{number}")  # a late entry evens the field
-                    desk_push([{"type": "player.register", "payload": {"player": {"id": active[-1],
-                                                                                   "name": "Late"}}}])
+                    desk_push([{"type": "player.register", "payload": {"player": {"id": active[-1], "name": "Late"}}}])
                 tables = [[active[i], active[i + 1]] for i in range(0, len(active), 2)]
-                desk_push([{"type": "round.pair", "payload": {"number": number, "matches": [
-                    {"table": t + 1, "players": ps} for t, ps in enumerate(tables)]}},
-                    {"type": "round.start", "payload": {"number": number, "duration_s": 3000}}])
+                desk_push(
+                    [
+                        {
+                            "type": "round.pair",
+                            "payload": {
+                                "number": number,
+                                "matches": [{"table": t + 1, "players": ps} for t, ps in enumerate(tables)],
+                            },
+                        },
+                        {"type": "round.start", "payload": {"number": number, "duration_s": 3000}},
+                    ]
+                )
                 # (the push's place in the round's sequence of pushes, the operation) per tablet
                 work: list[list[tuple[int, dict]]] = [[] for _ in range(args.devices)]
                 for t in range(len(tables)):
-                    work[t % args.devices].append((t, {"type": "result.report", "payload": {
-                        "round": number, "table": t + 1, "outcomes": ["win", "loss"]}}))
+                    work[t % args.devices].append(
+                        (
+                            t,
+                            {
+                                "type": "result.report",
+                                "payload": {"round": number, "table": t + 1, "outcomes": ["win", "loss"]},
+                            },
+                        )
+                    )
                 for k, t in enumerate(range(0, len(tables), 10)):  # a correction from another tablet
-                    work[(t + 1) % args.devices].append((len(tables) + k, {"type": "result.correct", "payload": {
-                        "round": number, "table": t + 1, "outcomes": ["loss", "win"]}}))
+                    work[(t + 1) % args.devices].append(
+                        (
+                            len(tables) + k,
+                            {
+                                "type": "result.correct",
+                                "payload": {"round": number, "table": t + 1, "outcomes": ["loss", "win"]},
+                            },
+                        )
+                    )
                 latencies: list[float] = []
                 lock = threading.Lock()
 
@@ -239,8 +273,15 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
                 desk_push([{"type": "player.drop", "payload": {"player": pid}} for pid in drops])
                 latencies.sort()
                 all_latencies.extend(latencies)
-                rows.append((number, len(latencies), len(latencies) / elapsed, latencies[len(latencies) // 2],
-                             latencies[int(len(latencies) * 0.99)]))
+                rows.append(
+                    (
+                        number,
+                        len(latencies),
+                        len(latencies) / elapsed,
+                        latencies[len(latencies) // 2],
+                        latencies[int(len(latencies) * 0.99)],
+                    )
+                )
             pulls = {}
             for who, token in (("staff", org), ("player", player)):
                 times = []
@@ -252,14 +293,18 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> None:
             desk.close()
             rss, hwm = _worker_memory(port)
         pace = f"paced at {args.rate:g} pushes/s in all" if args.rate else "each as fast as the server answers"
-        print(f"[{label}] growing event: {args.players} players, {args.devices} tablets ({pace}), one result per "
-              f"push, {args.workers} gunicorn workers")
+        print(
+            f"[{label}] growing event: {args.players} players, {args.devices} tablets ({pace}), one result per "
+            f"push, {args.workers} gunicorn workers"
+        )
         print(f"[{label}] round | pushes | accepted ops/s | push p50 ms | push p99 ms")
         for number, count, rate, p50, p99 in rows:
             print(f"[{label}] {number:5d} | {count:6d} | {rate:14,.0f} | {p50 * 1000:11.1f} | {p99 * 1000:11.1f}")
         all_latencies.sort()
-        print(f"[{label}] all   | {len(all_latencies):6d} | {'':14} | {all_latencies[len(all_latencies) // 2] * 1000:11.1f} | "
-              f"{all_latencies[int(len(all_latencies) * 0.99)] * 1000:11.1f}")
+        print(
+            f"[{label}] all   | {len(all_latencies):6d} | {'':14} | {all_latencies[len(all_latencies) // 2] * 1000:11.1f} | "
+            f"{all_latencies[int(len(all_latencies) * 0.99)] * 1000:11.1f}"
+        )
         for who, (best, count) in pulls.items():
             print(f"[{label}] {who} pull of the whole log ({count} operations): best {best:.3f} s")
         print(f"[{label}] largest gunicorn worker: {rss:.0f} MiB resident at the end, {hwm:.0f} MiB at its peak")
@@ -276,8 +321,12 @@ def main() -> int:
     parser.add_argument("--ops", type=int, default=20_000, help="operations pushed in total")
     parser.add_argument("--batch", type=int, default=20, help="operations per push (a device sends its pending queue)")
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--rate", type=float, default=0.0,
-                        help="--growing: pushes per second from all tablets together (default: as fast as answered)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="--growing: pushes per second from all tablets together (default: as fast as answered)",
+    )
     parser.add_argument("--skip-postgres", action="store_true")
     args = parser.parse_args()
     runner = run_growing if args.growing else run

@@ -48,8 +48,15 @@ def _current(event_id: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the fold
 
-def fold(event_id: str, reset: bool, base: Any, confirmed: list[dict[str, Any]], pending: list[dict[str, Any]],
-         with_state: bool = True) -> dict[str, Any]:
+
+def fold(
+    event_id: str,
+    reset: bool,
+    base: Any,
+    confirmed: list[dict[str, Any]],
+    pending: list[dict[str, Any]],
+    with_state: bool = True,
+) -> dict[str, Any]:
     """Fold new confirmed operations into the cached state, then the pending ones on top.
 
     ``confirmed``: ``[{server_seq, op}]`` after the worker's cursor (older ones are skipped);
@@ -58,6 +65,7 @@ def fold(event_id: str, reset: bool, base: Any, confirmed: list[dict[str, Any]],
     (the server will refuse it too, with the same code; the device shows why where it happened).
     """
     from shared_rules.state import apply, from_event_document, initial_state, replay
+
     entry = _EVENTS.get(event_id)
     if reset or entry is None:
         start = from_event_document(base) if base else initial_state()
@@ -96,6 +104,7 @@ def _code(exc: RulesError) -> str:
 def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
     """Would this operation apply on top of the current state? ``{ok, reason, code}`` (code: None when ok)."""
     from shared_rules.state import apply, cap_problem
+
     too_big = cap_problem(op.get("type", ""), op.get("payload"))
     if too_big is not None:
         return {"ok": False, "reason": too_big, "code": "field-too-large"}  # the server's code for it too
@@ -107,6 +116,7 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- derived numbers
+
 
 def standings(event_id: str) -> dict[str, Any]:
     from shared_rules.rulesets import get_ruleset
@@ -145,15 +155,19 @@ def pair_draft(event_id: str, replace: bool = False) -> dict[str, Any]:
             now = "no round is paired yet" if draft is None else f"round {draft['number']} is {draft['status']}"
             raise RulesError(f"there is no draft round to pair again: {now}")
         if draft["stage"] == "elimination":
-            raise RulesError(f"round {draft['number']} is an elimination round: discard the draft, then make the "
-                             "cut or pair the elimination round again")
+            raise RulesError(
+                f"round {draft['number']} is an elimination round: discard the draft, then make the "
+                "cut or pair the elimination round again"
+            )
         st = dict(st, rounds=st["rounds"][:-1])
     absent = absent_from_first_round(st)
     out = {**pair_next_round_json(without(_event(st), absent)), "not_checked_in": absent}
     if draft is not None:
         if (out["round"], out["stage"]) != (draft["number"], draft["stage"]):
-            raise RulesError(f"round {draft['number']} ({draft['stage']}) cannot be paired again: the event would "
-                             f"pair round {out['round']} ({out['stage']}) now; discard the draft instead")
+            raise RulesError(
+                f"round {draft['number']} ({draft['stage']}) cannot be paired again: the event would "
+                f"pair round {out['round']} ({out['stage']}) now; discard the draft instead"
+            )
         out["replace"] = True
     return out
 
@@ -178,8 +192,11 @@ def round_warnings(event_id: str, number: int, stage: str | None = None) -> list
     from shared_rules.state.checkin import without
 
     checked = without(event, left_out)  # not "not paired": they were left out for not checking in
-    return (validate_pairing(checked, rnd) + _fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches])
-            + extra)
+    return (
+        validate_pairing(checked, rnd)
+        + _fixed_table_warnings(event, [(m.table, m.players) for m in rnd.matches])
+        + extra
+    )
 
 
 def _check_in_warnings(st: dict[str, Any], event: Any, rnd: Any) -> tuple[list[str], list[str]]:
@@ -198,8 +215,10 @@ def _check_in_warnings(st: dict[str, Any], event: Any, rnd: Any) -> tuple[list[s
     out = []
     left_out = sorted(names.get(pid, pid) for pid in absent - paired)
     if left_out:
-        out.append(f"not checked in, so not paired: {', '.join(left_out)} (check them in and pair again, "
-                   "or they join from round 2)")
+        out.append(
+            f"not checked in, so not paired: {', '.join(left_out)} (check them in and pair again, "
+            "or they join from round 2)"
+        )
     unchecked = sorted(names.get(pid, pid) for pid in absent & paired)
     if unchecked:
         out.append(f"paired without checking in: {', '.join(unchecked)}")
@@ -264,11 +283,16 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
 
     game = game_of(ruleset)
     rs = game.ruleset(settings or {})
-    return {"ui": game.ui(), "id": rs.id, "title": rs.title, "document": rs.document,
-            "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo}
-                         for o in rs.outcomes],
-            "endings": list(rs.endings), "match_sizes": list(rs.match_sizes),
-            "time_limits": {str(k): v for k, v in rs.time_limits.items()}}
+    return {
+        "ui": game.ui(),
+        "id": rs.id,
+        "title": rs.title,
+        "document": rs.document,
+        "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo} for o in rs.outcomes],
+        "endings": list(rs.endings),
+        "match_sizes": list(rs.match_sizes),
+        "time_limits": {str(k): v for k, v in rs.time_limits.items()},
+    }
 
 
 def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
@@ -279,17 +303,27 @@ def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
     ``secret_s`` how much (None on a device it is withheld from: a player's).
     """
     from shared_rules.state import timer_remaining_ms
+
     out = []
     for rnd in _current(event_id)["rounds"]:
         if rnd["timer"] is not None and rnd["status"] in ("started", "complete"):
             t = rnd["timer"]
             remaining = timer_remaining_ms(t, now_ms)
             secret_s = t.get("secret_s")
-            out.append({"round": rnd["number"], "stage": rnd["stage"], "status": rnd["status"],
-                        "remaining_ms": remaining, "paused": t["paused_at"] is not None,
-                        "announced_ms": None if remaining is None else remaining - (secret_s or 0) * 1000,
-                        "duration_s": t["duration_s"], "extended_s": t["extended_s"],
-                        "secret": "secret_s" in t, "secret_s": secret_s})
+            out.append(
+                {
+                    "round": rnd["number"],
+                    "stage": rnd["stage"],
+                    "status": rnd["status"],
+                    "remaining_ms": remaining,
+                    "paused": t["paused_at"] is not None,
+                    "announced_ms": None if remaining is None else remaining - (secret_s or 0) * 1000,
+                    "duration_s": t["duration_s"],
+                    "extended_s": t["extended_s"],
+                    "secret": "secret_s" in t,
+                    "secret_s": secret_s,
+                }
+            )
     return out
 
 
@@ -364,8 +398,9 @@ def export(event_id: str) -> dict[str, Any]:
     return to_event_document(_current(event_id))
 
 
-def new_event_document(name: str, ruleset: str, seed: str, at: int, device: str,
-                       settings: dict[str, Any] | None = None) -> dict[str, Any]:
+def new_event_document(
+    name: str, ruleset: str, seed: str, at: int, device: str, settings: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The event document of an event made on this device while offline: ``event.create`` folded, nothing else.
 
     The device sends it to the server when the network is back (an import under the ids the device chose),
@@ -376,16 +411,43 @@ def new_event_document(name: str, ruleset: str, seed: str, at: int, device: str,
     payload: dict[str, Any] = {"ruleset": ruleset, "name": name, "seed": seed}
     if settings is not None:
         payload["settings"] = settings
-    op = {"type": "event.create", "op_id": f"{device}:0", "device": device, "actor": {"role": "organizer"},
-          "at": at, "payload": payload}
+    op = {
+        "type": "event.create",
+        "op_id": f"{device}:0",
+        "device": device,
+        "actor": {"role": "organizer"},
+        "at": at,
+        "payload": payload,
+    }
     return to_event_document(apply(initial_state(), op))
 
 
 # ---------------------------------------------------------------- dispatch
 
-FUNCTIONS = {f.__name__: f for f in (fold, state, check_op, standings, pair_draft, round_warnings, swap_warnings,
-                                     structure, rulesets, ruleset_info, timer, secret_time, time_called, round_minutes, cut,
-                                     next_elimination, bracket, export, new_event_document)}
+FUNCTIONS = {
+    f.__name__: f
+    for f in (
+        fold,
+        state,
+        check_op,
+        standings,
+        pair_draft,
+        round_warnings,
+        swap_warnings,
+        structure,
+        rulesets,
+        ruleset_info,
+        timer,
+        secret_time,
+        time_called,
+        round_minutes,
+        cut,
+        next_elimination,
+        bracket,
+        export,
+        new_event_document,
+    )
+}
 
 
 def call(text: str) -> str:
@@ -405,8 +467,10 @@ def call(text: str) -> str:
 
 # ---------------------------------------------------------------- leagues, CSV and reports (issue #13)
 
-def league(league_doc: dict[str, Any], event_docs: list[dict[str, Any]],
-           event_ids: list[str] | None = None) -> dict[str, Any]:
+
+def league(
+    league_doc: dict[str, Any], event_docs: list[dict[str, Any]], event_ids: list[str] | None = None
+) -> dict[str, Any]:
     """A WCT league's tables (Star Trek OP Guide 12) from its league document and event documents.
 
     ``event_ids``: each document's event id when the documents carry none (an ``export`` of this device).

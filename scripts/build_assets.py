@@ -222,7 +222,11 @@ def compile_with_pyodide(jobs: list[dict], src: Path = PYODIDE_SRC) -> None:
         raise BuildError("node is missing: install Node 20+ (the build compiles Python bytecode in Pyodide under Node)")
     result = subprocess.run(
         [node, "--input-type=module", "-e", _COMPILE_MJS, (src / "pyodide.mjs").as_uri(), json.dumps(jobs)],
-        input=_COMPILE_PY, capture_output=True, text=True, check=False)
+        input=_COMPILE_PY,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if result.returncode != 0:
         raise BuildError(f"compiling bytecode in Pyodide failed:\n{result.stderr[-2000:]}")
 
@@ -242,8 +246,9 @@ def _tmp_path(path: Path) -> Path:
     return Path(name)
 
 
-def compile_assets(rules_source: bytes, src: Path = PYODIDE_SRC, dest: Path = PYODIDE_DEST,
-                   rules_zip: Path = RULES_ZIP) -> list[str]:
+def compile_assets(
+    rules_source: bytes, src: Path = PYODIDE_SRC, dest: Path = PYODIDE_DEST, rules_zip: Path = RULES_ZIP
+) -> list[str]:
     """Make the bytecode zips when their inputs changed; return the names (re)made.
 
     * python_stdlib.pyc.zip: Pyodide's standard library as bytecode only (as
@@ -264,8 +269,17 @@ def compile_assets(rules_source: bytes, src: Path = PYODIDE_SRC, dest: Path = PY
             continue
         source = _tmp_path(CACHE_DIR / out.name)
         source.write_bytes(data)
-        jobs.append({"src": str(source), "dest": str(_tmp_path(out)), "prefix": prefix, "keep_source": keep_source,
-                     "out": out, "stamp": stamp, "key": key})
+        jobs.append(
+            {
+                "src": str(source),
+                "dest": str(_tmp_path(out)),
+                "prefix": prefix,
+                "keep_source": keep_source,
+                "out": out,
+                "stamp": stamp,
+                "key": key,
+            }
+        )
     if not jobs:
         return made
     try:

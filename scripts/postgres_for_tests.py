@@ -47,8 +47,10 @@ class PostgresUnavailable(RuntimeError):
 
 def find_bin_dir() -> Path | None:
     """The newest /usr/lib/postgresql/<version>/bin holding initdb and pg_ctl."""
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0)
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+    )
     if candidates:
         return Path(candidates[-1]).parent
     initdb = shutil.which("initdb")
@@ -107,16 +109,20 @@ def start(directory: str | os.PathLike | None = None) -> Cluster:
     cluster = Cluster(base, _free_port(), bin_dir, user)
     data = base / "data"
     try:
-        cluster._run("initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                     "--no-locale", "--no-sync")
+        cluster._run(
+            "initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"
+        )
     except subprocess.CalledProcessError as exc:
         raise PostgresUnavailable(f"initdb failed: {exc.stderr.strip()[-500:]}") from None
-    options = (f"-c listen_addresses=127.0.0.1 -c port={cluster.port} -c unix_socket_directories={base} "
-               "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 "
-               "-c shared_buffers=64MB")
+    options = (
+        f"-c listen_addresses=127.0.0.1 -c port={cluster.port} -c unix_socket_directories={base} "
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 "
+        "-c shared_buffers=64MB"
+    )
     try:
-        cluster._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(base / "server.log"), "-w", "-t", "60",
-                     "start")
+        cluster._run(
+            "pg_ctl", "-D", str(data), "-o", options, "-l", str(base / "server.log"), "-w", "-t", "60", "start"
+        )
     except subprocess.CalledProcessError:
         log = (base / "server.log").read_text(errors="replace")[-1000:] if (base / "server.log").exists() else ""
         raise PostgresUnavailable(f"PostgreSQL did not start: {log.strip()}") from None

@@ -115,8 +115,9 @@ def _flights(args: argparse.Namespace) -> Any:
     out: dict[str, Any] = {}
     for division, members in sorted(by_division.items()):
         flights = assign_flights(event, division, members)
-        out[division] = {str(f): sorted(pid for pid, g in flights.items() if g == f)
-                         for f in sorted(set(flights.values()))}
+        out[division] = {
+            str(f): sorted(pid for pid, g in flights.items() if g == f) for f in sorted(set(flights.values()))
+        }
     return {"flights": out}
 
 
@@ -254,8 +255,7 @@ def _export_tdf(args: argparse.Namespace) -> Any:
             fh.write(text)
     except OSError as exc:
         raise RulesError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
-    return {"written": args.output, "format": "tdf", "players": len(event.players),
-            "rounds": len(event.rounds)}
+    return {"written": args.output, "format": "tdf", "players": len(event.players), "rounds": len(event.rounds)}
 
 
 _EVENT_COMMANDS = (

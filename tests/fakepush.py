@@ -82,14 +82,18 @@ class FakeSubscription:
 
     @property
     def public_raw(self) -> bytes:
-        return self.private_key.public_key().public_bytes(serialization.Encoding.X962,
-                                                          serialization.PublicFormat.UncompressedPoint)
+        return self.private_key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
 
     @property
     def info(self) -> dict[str, Any]:
         """``PushSubscription.toJSON()``."""
-        return {"endpoint": self.endpoint, "expirationTime": None,
-                "keys": {"p256dh": b64u(self.public_raw), "auth": b64u(self.auth)}}
+        return {
+            "endpoint": self.endpoint,
+            "expirationTime": None,
+            "keys": {"p256dh": b64u(self.public_raw), "auth": b64u(self.auth)},
+        }
 
     def decrypt(self, body: bytes) -> bytes:
         """RFC 8291 §3.4 key derivation + RFC 8188 aes128gcm records."""
@@ -100,8 +104,8 @@ class FakeSubscription:
             raise Refused(400, f"record size {rs} is too small")
         if idlen != 65:
             raise Refused(400, f"keyid must be the sender's 65-byte public key, got {idlen} bytes")
-        sender_raw = body[21:21 + idlen]
-        ciphertext = body[21 + idlen:]
+        sender_raw = body[21 : 21 + idlen]
+        ciphertext = body[21 + idlen :]
         try:
             sender = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), sender_raw)
         except ValueError:
@@ -110,7 +114,7 @@ class FakeSubscription:
         ikm = _hkdf(self.auth, ecdh_secret, b"WebPush: info\x00" + self.public_raw + sender_raw, 32)
         cek = _hkdf(salt, ikm, b"Content-Encoding: aes128gcm\x00", 16)
         nonce = _hkdf(salt, ikm, b"Content-Encoding: nonce\x00", 12)
-        records = [ciphertext[i:i + rs] for i in range(0, len(ciphertext), rs)]
+        records = [ciphertext[i : i + rs] for i in range(0, len(ciphertext), rs)]
         if not records:
             raise Refused(400, "no records")
         plain = b""
@@ -192,8 +196,9 @@ class FakePushService:
         server = _Server(("127.0.0.1", self.port), Handler)
         self._server = server
         self.port = server.server_address[1]
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="fake-push", daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-push", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -222,8 +227,9 @@ class FakePushService:
     def subscribe(self) -> FakeSubscription:
         """A new browser subscription (the keys a browser would make)."""
         sid = b64u(os.urandom(9))
-        sub = FakeSubscription(sid, f"{self.origin}/push/{sid}", ec.generate_private_key(ec.SECP256R1()),
-                               os.urandom(16))
+        sub = FakeSubscription(
+            sid, f"{self.origin}/push/{sid}", ec.generate_private_key(ec.SECP256R1()), os.urandom(16)
+        )
         with self._lock:
             self.subscriptions[sid] = sub
         return sub
@@ -281,8 +287,10 @@ class FakePushService:
             if urgency is not None and urgency not in ("very-low", "low", "normal", "high"):
                 raise Refused(400, f"bad Urgency {urgency!r}")
             topic = headers.get("topic")
-            if topic is not None and (len(topic) > 32 or any(c not in
-                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_" for c in topic)):
+            if topic is not None and (
+                len(topic) > 32
+                or any(c not in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_" for c in topic)
+            ):
                 raise Refused(400, f"bad Topic {topic!r}")
             if headers.get("content-encoding") != "aes128gcm":
                 raise Refused(400, f"Content-Encoding must be aes128gcm, got {headers.get('content-encoding')!r}")

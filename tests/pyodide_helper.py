@@ -77,14 +77,9 @@ def run_many_in_pyodide_cli(
             stdin=subprocess.DEVNULL,
         )
     if proc.returncode != 0:
-        raise PyodideRunnerError(
-            f"run_cli.mjs exited {proc.returncode}:\n{proc.stderr.decode('utf-8', 'replace')}"
-        )
+        raise PyodideRunnerError(f"run_cli.mjs exited {proc.returncode}:\n{proc.stderr.decode('utf-8', 'replace')}")
     lines = proc.stdout.decode("utf-8").strip().splitlines()
-    return [
-        (item["code"], _decode(item["stdout"]), _decode(item["stderr"]))
-        for item in json.loads(lines[-1])
-    ]
+    return [(item["code"], _decode(item["stdout"]), _decode(item["stderr"])) for item in json.loads(lines[-1])]
 
 
 def _decode(b64: str) -> str:

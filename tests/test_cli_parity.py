@@ -19,18 +19,30 @@ from tests.pyodide_helper import run_in_cpython_cli, run_many_in_pyodide_cli
 GOLDEN = Path(__file__).parent / "golden"
 
 BAD_DOCUMENTS = {
-    "not-json.json": "{\"format\": ",
-    "unknown-outcome.json": json.dumps({
-        "format": "topcut-event/1", "ruleset": "custom", "seed": "s",
-        "settings": {"points": {"win": 3, "loss": 0}},
-        "players": [{"id": "a", "entry": 1}, {"id": "b", "entry": 2}],
-        "rounds": [{"number": 1, "stage": "swiss",
-                    "matches": [{"players": ["a", "b"], "outcomes": ["draw", "loss"]}]}]}),
-    "unknown-player.json": json.dumps({
-        "format": "topcut-event/1", "ruleset": "custom", "seed": "s",
-        "players": [{"id": "a", "entry": 1}],
-        "rounds": [{"number": 1, "stage": "swiss",
-                    "matches": [{"players": ["a", "zz"], "outcomes": ["win", "loss"]}]}]}),
+    "not-json.json": '{"format": ',
+    "unknown-outcome.json": json.dumps(
+        {
+            "format": "topcut-event/1",
+            "ruleset": "custom",
+            "seed": "s",
+            "settings": {"points": {"win": 3, "loss": 0}},
+            "players": [{"id": "a", "entry": 1}, {"id": "b", "entry": 2}],
+            "rounds": [
+                {"number": 1, "stage": "swiss", "matches": [{"players": ["a", "b"], "outcomes": ["draw", "loss"]}]}
+            ],
+        }
+    ),
+    "unknown-player.json": json.dumps(
+        {
+            "format": "topcut-event/1",
+            "ruleset": "custom",
+            "seed": "s",
+            "players": [{"id": "a", "entry": 1}],
+            "rounds": [
+                {"number": 1, "stage": "swiss", "matches": [{"players": ["a", "zz"], "outcomes": ["win", "loss"]}]}
+            ],
+        }
+    ),
 }
 
 STRUCTURES = [
@@ -57,8 +69,11 @@ GAME_END = [
 
 
 def _golden_events() -> list[Path]:
-    return sorted(p for p in GOLDEN.glob("*.json")
-                  if not p.name.endswith((".standings.json", ".expected.json")) and not p.name.startswith(("pair-", "bracket-")))
+    return sorted(
+        p
+        for p in GOLDEN.glob("*.json")
+        if not p.name.endswith((".standings.json", ".expected.json")) and not p.name.startswith(("pair-", "bracket-"))
+    )
 
 
 def test_cpython_and_pyodide_agree_byte_for_byte() -> None:

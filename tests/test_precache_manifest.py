@@ -62,8 +62,14 @@ def test_groups_list_every_file_once_with_its_hash_and_size(folders) -> None:
     data = manifest(folders)
     assert [group["name"] for group in data["groups"]] == ["shell", "pyodide", "rules"]
     urls = {group["name"]: [file["url"] for file in group["files"]] for group in data["groups"]}
-    assert urls["shell"] == ["/", "/pwa/index.html", "/pwa/main.js", "/pwa/style.css", "/pwa/sw/precache.js",
-                             "/vendor/idb.js"]
+    assert urls["shell"] == [
+        "/",
+        "/pwa/index.html",
+        "/pwa/main.js",
+        "/pwa/style.css",
+        "/pwa/sw/precache.js",
+        "/vendor/idb.js",
+    ]
     assert urls["pyodide"] == sorted(f"/pyodide/{name}" for name in build_assets.PYODIDE_PRECACHE)
     assert urls["rules"] == ["/shared_rules.zip"]
     style = next(file for file in data["groups"][0]["files"] if file["url"] == "/pwa/style.css")
@@ -92,7 +98,9 @@ def test_a_pyodide_upgrade_changes_only_the_pyodide_group(folders) -> None:
     (web / "pyodide" / "pyodide.asm.wasm").write_bytes(b"\0asm new")
     after = manifest(folders)
     assert hashes(after)[1]["pyodide"] != hashes(before)[1]["pyodide"]
-    assert [g for g in after["groups"] if g["name"] != "pyodide"] == [g for g in before["groups"] if g["name"] != "pyodide"]
+    assert [g for g in after["groups"] if g["name"] != "pyodide"] == [
+        g for g in before["groups"] if g["name"] != "pyodide"
+    ]
     changed = [(a["url"]) for a, b in zip(after["groups"][1]["files"], before["groups"][1]["files"]) if a != b]
     assert changed == ["/pyodide/pyodide.asm.wasm"]
 
@@ -135,6 +143,14 @@ def test_the_build_writes_the_manifest_of_the_real_app(web_build) -> None:
     assert data == json.loads(build_assets.precache_manifest())
     sizes = {group["name"]: sum(file["size"] for file in group["files"]) for group in data["groups"]}
     urls = {file["url"] for group in data["groups"] for file in group["files"]}
-    assert {"/", "/pwa/main.js", "/pwa/style.css", "/pwa/sw/precache.js", "/pwa/sw/strategies.js",
-            "/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.pyc.zip", "/shared_rules.zip"} <= urls
+    assert {
+        "/",
+        "/pwa/main.js",
+        "/pwa/style.css",
+        "/pwa/sw/precache.js",
+        "/pwa/sw/strategies.js",
+        "/pyodide/pyodide.asm.wasm",
+        "/pyodide/python_stdlib.pyc.zip",
+        "/shared_rules.zip",
+    } <= urls
     assert sizes["pyodide"] > 10_000_000 > 1_000_000 > sizes["shell"]  # what the split saves an update

@@ -35,8 +35,11 @@ def test_league_takes_the_league_and_event_documents():
     assert out["ok"]
     assert out["result"]["events"][0]["points"] == {"a": 12, "b": 8, "c": 6, "d": 6}
     bad = _call(api, "league", league_doc={**league_doc(), "director": None}, event_docs=[])
-    assert bad == {"ok": False, "error": "director: a league needs its League Director (Star Trek OP Guide 12.1)",
-                   "rules": True}
+    assert bad == {
+        "ok": False,
+        "error": "director: a league needs its League Director (Star Trek OP Guide 12.1)",
+        "rules": True,
+    }
 
 
 def test_csv_functions_and_the_report_read_the_loaded_event():

@@ -111,8 +111,10 @@ def test_standings_head_a_short_column_name_by_the_metric_it_reports():
     ev.do("round.publish", {"number": 1})
     ev.do("round.start", {"number": 1})
     for m in draft["matches"]:
-        ev.do("result.report", {"round": 1, "table": m["table"], "outcomes": ["full-win", "full-loss"],
-                                "scores": [100, 35]})
+        ev.do(
+            "result.report",
+            {"round": 1, "table": m["table"], "outcomes": ["full-win", "full-loss"], "scores": [100, 35]},
+        )
     api.fold("t", True, None, [{"server_seq": i + 1, "op": op} for i, op in enumerate(ev.ops)], [])
     out = api.standings("t")
     assert out["labels"] == {"sos": "Strength of Schedule", "differential": "Differential", "cvp": "Cumulative VP"}

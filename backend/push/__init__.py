@@ -59,8 +59,10 @@ def init_app(app: Flask) -> None:
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
         drainer.ensure_started(force=True)
-        click.echo(f"push sender {drainer.worker_id} running with {len(drainer._threads)} lane(s); "
-                   "SIGTERM or Ctrl-C stops it", err=True)
+        click.echo(
+            f"push sender {drainer.worker_id} running with {len(drainer._threads)} lane(s); SIGTERM or Ctrl-C stops it",
+            err=True,
+        )
         while not stop.wait(1.0):
             pass
         drainer.stop()

@@ -45,9 +45,22 @@ from shared_rules.state.state import SETTLED
 __all__ = ["enqueue_for_ops", "NOTIFYING_TYPES", "player_url", "short_name", "PENDING_WAKE"]
 
 #: Operation types that may queue a notification (anything else costs nothing).
-NOTIFYING_TYPES = frozenset({"round.publish", "round.start", "round.swap", "round.pair", "cut.make",
-                             "result.report", "result.confirm", "result.correct", "result.resolve",
-                             "timer.pause", "timer.resume", "timer.extend"})
+NOTIFYING_TYPES = frozenset(
+    {
+        "round.publish",
+        "round.start",
+        "round.swap",
+        "round.pair",
+        "cut.make",
+        "result.report",
+        "result.confirm",
+        "result.correct",
+        "result.resolve",
+        "timer.pause",
+        "timer.resume",
+        "timer.extend",
+    }
+)
 #: (TTL seconds, urgency) per kind: how long the push service may hold it, and how eagerly it delivers.
 DELIVERY = {
     "round.paired": (3600, "high"),
@@ -100,8 +113,13 @@ def _topic(tag: str) -> str:
 class _Batch:
     """The notifications of one batch of operations, expanded to subscriptions."""
 
-    def __init__(self, event_id: str, state: dict[str, Any], subscriptions: list[tuple[str, str, str | None]],
-                 config: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        event_id: str,
+        state: dict[str, Any],
+        subscriptions: list[tuple[str, str, str | None]],
+        config: dict[str, Any],
+    ) -> None:
         self.event_id = event_id
         self.state = state
         self.names = {p["id"]: p["name"] for p in state["players"]}
@@ -121,23 +139,59 @@ class _Batch:
     def name(self, pid: str) -> str:
         return short_name(self.names.get(pid, pid))
 
-    def add(self, kind: str, targets: Iterable[str], ident: tuple, body: str, url: str, tag: str,
-            player: str | None = None, ref: str = "", data: dict[str, Any] | None = None,
-            not_before: int | None = None, expires_at: int | None = None) -> None:
+    def add(
+        self,
+        kind: str,
+        targets: Iterable[str],
+        ident: tuple,
+        body: str,
+        url: str,
+        tag: str,
+        player: str | None = None,
+        ref: str = "",
+        data: dict[str, Any] | None = None,
+        not_before: int | None = None,
+        expires_at: int | None = None,
+    ) -> None:
         ttl, urgency = DELIVERY[kind]
-        payload = json.dumps({"v": 1, "kind": kind, "event": self.event_id, "title": self.title, "body": body,
-                              "url": url, "tag": tag, "data": data or {}},
-                             separators=(",", ":"), ensure_ascii=False)
+        payload = json.dumps(
+            {
+                "v": 1,
+                "kind": kind,
+                "event": self.event_id,
+                "title": self.title,
+                "body": body,
+                "url": url,
+                "tag": tag,
+                "data": data or {},
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
         due = self.now if not_before is None else not_before
         expiry = expires_at if expires_at is not None else max(due, self.now) + ttl * 1000
         topic = _topic(tag)
         base = _digest(kind, *ident)
         for sid in targets:
-            self.rows.append({"key": f"{self.event_id}:{kind}:{base}:{sid}", "event_id": self.event_id,
-                              "subscription_id": sid, "kind": kind, "ref": ref, "player": player,
-                              "payload": payload, "ttl": ttl, "urgency": urgency, "topic": topic,
-                              "state": "pending", "attempts": 0, "next_attempt_at": due, "created_at": self.now,
-                              "expires_at": expiry})
+            self.rows.append(
+                {
+                    "key": f"{self.event_id}:{kind}:{base}:{sid}",
+                    "event_id": self.event_id,
+                    "subscription_id": sid,
+                    "kind": kind,
+                    "ref": ref,
+                    "player": player,
+                    "payload": payload,
+                    "ttl": ttl,
+                    "urgency": urgency,
+                    "topic": topic,
+                    "state": "pending",
+                    "attempts": 0,
+                    "next_attempt_at": due,
+                    "created_at": self.now,
+                    "expires_at": expiry,
+                }
+            )
 
     # ------------------------------------------------------------ rounds
 
@@ -180,16 +234,38 @@ class _Batch:
                 if is_cut:
                     kind = "cut.made"
                     text = f"You made the top {self.state['cut']}! {text}"
-                self.add(kind, targets, (ref, table, sorted(others), pid), text, url,
-                         f"{self.event_id}:round:{ref}", player=pid, ref=ref,
-                         data={"round": rnd["number"], "stage": rnd["stage"], "table": table,
-                               "opponents": [self.name(q) for q in others], "bye": not others})
+                self.add(
+                    kind,
+                    targets,
+                    (ref, table, sorted(others), pid),
+                    text,
+                    url,
+                    f"{self.event_id}:round:{ref}",
+                    player=pid,
+                    ref=ref,
+                    data={
+                        "round": rnd["number"],
+                        "stage": rnd["stage"],
+                        "table": table,
+                        "opponents": [self.name(q) for q in others],
+                        "bye": not others,
+                    },
+                )
         if is_cut:
             text = f"The top {self.state['cut']} cut is posted"
             for pid, targets in self.by_player.items():
                 if pid not in seated:
-                    self.add("cut.posted", targets, (ref, pid), text, screen_url(self.event_id, "bracket"), f"{self.event_id}:cut", player=pid,
-                             ref=ref, data={"cut": self.state["cut"]})
+                    self.add(
+                        "cut.posted",
+                        targets,
+                        (ref, pid),
+                        text,
+                        screen_url(self.event_id, "bracket"),
+                        f"{self.event_id}:cut",
+                        player=pid,
+                        ref=ref,
+                        data={"cut": self.state["cut"]},
+                    )
 
     # ------------------------------------------------------------ clock
 
@@ -214,18 +290,29 @@ class _Batch:
             return
         text = f"{self.warn_minutes} minutes left in {self.round_label(rnd).lower()}"
         if secret:
-            text = (f"{self.warn_minutes} minutes to the announced end of {self.round_label(rnd).lower()}, "
-                    "then secret time: the round ends at any moment after that")
+            text = (
+                f"{self.warn_minutes} minutes to the announced end of {self.round_label(rnd).lower()}, "
+                "then secret time: the round ends at any moment after that"
+            )
         for match in rnd["matches"]:
             if match["status"] in SETTLED:
                 continue
             for pid in match["players"]:
                 targets = self.by_player.get(pid)
                 if targets:
-                    self.add("time.warning", targets, (ref, self.warn_minutes, pid), text,
-                             player_url(self.event_id), f"{self.event_id}:time:{ref}", player=pid, ref=ref,
-                             data={"round": rnd["number"], "minutes": self.warn_minutes},
-                             not_before=warn_at, expires_at=end)
+                    self.add(
+                        "time.warning",
+                        targets,
+                        (ref, self.warn_minutes, pid),
+                        text,
+                        player_url(self.event_id),
+                        f"{self.event_id}:time:{ref}",
+                        player=pid,
+                        ref=ref,
+                        data={"round": rnd["number"], "minutes": self.warn_minutes},
+                        not_before=warn_at,
+                        expires_at=end,
+                    )
 
     # ------------------------------------------------------------ results
 
@@ -240,17 +327,33 @@ class _Batch:
             return
         ref = f"{rnd['stage']}:{rnd['number']}"
         table = match["table"]
-        where = f"{self.round_label(rnd)}, table {table}" if table is not None else \
-            f"{self.round_label(rnd)}, match {index + 1}"
+        where = (
+            f"{self.round_label(rnd)}, table {table}"
+            if table is not None
+            else f"{self.round_label(rnd)}, match {index + 1}"
+        )
         url = player_url(self.event_id)
         tag = f"{self.event_id}:result:{ref}:{index}"
         status = match["status"]
         if status in SETTLED:
-            self.updates.append(({"event_id": self.event_id, "kind": "time.warning", "ref": ref,
-                                  "players": list(match["players"])}, {"state": "cancelled"}))
+            self.updates.append(
+                (
+                    {"event_id": self.event_id, "kind": "time.warning", "ref": ref, "players": list(match["players"])},
+                    {"state": "cancelled"},
+                )
+            )
         if status != "reported":  # a "confirm it" not yet sent is stale now
-            self.updates.append(({"event_id": self.event_id, "kind": "result.reported", "ref": ref,
-                                  "players": list(match["players"])}, {"state": "cancelled"}))
+            self.updates.append(
+                (
+                    {
+                        "event_id": self.event_id,
+                        "kind": "result.reported",
+                        "ref": ref,
+                        "players": list(match["players"]),
+                    },
+                    {"state": "cancelled"},
+                )
+            )
         if op["type"] == "result.report" and status == "reported":
             reporter = (op.get("actor") or {}).get("player")
             reported = {r["actor"].get("player") for r in match["reports"] if r["actor"]["role"] == "player"}
@@ -262,51 +365,110 @@ class _Batch:
                 mine = outcomes[i] if i < len(outcomes) else "?"
                 who = self.name(reporter) if reporter else "Your opponent"
                 text = f"{where}: {who} reported a {mine} for you. Tap to confirm."
-                self.add("result.reported", self.by_player[pid], (op["op_id"], pid), text, url, tag, player=pid,
-                         ref=ref, data={"round": rnd["number"], "table": table, "outcome": mine})
+                self.add(
+                    "result.reported",
+                    self.by_player[pid],
+                    (op["op_id"], pid),
+                    text,
+                    url,
+                    tag,
+                    player=pid,
+                    ref=ref,
+                    data={"round": rnd["number"], "table": table, "outcome": mine},
+                )
         elif status == "disputed":
             conflicting = sorted(r["op_id"] for r in match["reports"])
             for pid in match["players"]:
                 if self.by_player.get(pid):
-                    self.add("result.disputed", self.by_player[pid], (ref, index, conflicting, pid),
-                             f"{where}: the reported results disagree. A judge will come to your table.",
-                             url, tag, player=pid, ref=ref, data={"round": rnd["number"], "table": table})
+                    self.add(
+                        "result.disputed",
+                        self.by_player[pid],
+                        (ref, index, conflicting, pid),
+                        f"{where}: the reported results disagree. A judge will come to your table.",
+                        url,
+                        tag,
+                        player=pid,
+                        ref=ref,
+                        data={"round": rnd["number"], "table": table},
+                    )
             if self.staff:
-                self.add("result.disputed", self.staff, (ref, index, conflicting, "staff"),
-                         f"Dispute at {where.lower()}: a judge is needed.", screen_url(self.event_id, "disputes"),
-                         f"{self.event_id}:dispute:{ref}:{index}", ref=ref,
-                         data={"round": rnd["number"], "table": table})
+                self.add(
+                    "result.disputed",
+                    self.staff,
+                    (ref, index, conflicting, "staff"),
+                    f"Dispute at {where.lower()}: a judge is needed.",
+                    screen_url(self.event_id, "disputes"),
+                    f"{self.event_id}:dispute:{ref}:{index}",
+                    ref=ref,
+                    data={"round": rnd["number"], "table": table},
+                )
         elif op["type"] in ("result.resolve", "result.correct") and status == "resolved":
             outcomes = match.get("outcomes") or []
             for i, pid in enumerate(match["players"]):
                 if self.by_player.get(pid):
                     mine = outcomes[i] if i < len(outcomes) else "?"
-                    self.add("result.resolved", self.by_player[pid], (op["op_id"], pid),
-                             f"{where}: a judge recorded a {mine} for you.", url, tag, player=pid, ref=ref,
-                             data={"round": rnd["number"], "table": table, "outcome": mine})
+                    self.add(
+                        "result.resolved",
+                        self.by_player[pid],
+                        (op["op_id"], pid),
+                        f"{where}: a judge recorded a {mine} for you.",
+                        url,
+                        tag,
+                        player=pid,
+                        ref=ref,
+                        data={"round": rnd["number"], "table": table, "outcome": mine},
+                    )
         if rnd["status"] == "complete" and self.staff:
-            self.add("round.complete", self.staff, (ref,), f"{self.round_label(rnd)}: every result is in.",
-                     screen_url(self.event_id, "rounds"), f"{self.event_id}:complete:{ref}", ref=ref,
-                     data={"round": rnd["number"]})
+            self.add(
+                "round.complete",
+                self.staff,
+                (ref,),
+                f"{self.round_label(rnd)}: every result is in.",
+                screen_url(self.event_id, "rounds"),
+                f"{self.event_id}:complete:{ref}",
+                ref=ref,
+                data={"round": rnd["number"]},
+            )
 
 
 def _subscriptions(event_id: str) -> list[tuple[str, str, str | None]]:
-    return [tuple(row) for row in db.session.execute(
-        select(PushSubscription.id, PushSubscription.role, PushSubscription.player)
-        .join(Token, Token.id == PushSubscription.token_id)
-        .where(PushSubscription.event_id == event_id, Token.revoked_at.is_(None))).all()]
+    return [
+        tuple(row)
+        for row in db.session.execute(
+            select(PushSubscription.id, PushSubscription.role, PushSubscription.player)
+            .join(Token, Token.id == PushSubscription.token_id)
+            .where(PushSubscription.event_id == event_id, Token.revoked_at.is_(None))
+        ).all()
+    ]
 
 
-_COLUMNS = ("key", "event_id", "subscription_id", "kind", "ref", "player", "payload", "ttl", "urgency", "topic",
-            "state", "attempts", "next_attempt_at", "created_at", "expires_at")
+_COLUMNS = (
+    "key",
+    "event_id",
+    "subscription_id",
+    "kind",
+    "ref",
+    "player",
+    "payload",
+    "ttl",
+    "urgency",
+    "topic",
+    "state",
+    "attempts",
+    "next_attempt_at",
+    "created_at",
+    "expires_at",
+)
 
 
 def _insert_ignore(rows: list[dict[str, Any]]) -> None:
     """``INSERT ... ON CONFLICT (key) DO NOTHING`` as one DBAPI executemany (1,000 rows in a few ms)."""
     connection = db.session.connection()
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    sql = (f"INSERT INTO {PushOutbox.__tablename__} ({', '.join(_COLUMNS)}) "
-           f"VALUES ({', '.join([marker] * len(_COLUMNS))}) ON CONFLICT (key) DO NOTHING")
+    sql = (
+        f"INSERT INTO {PushOutbox.__tablename__} ({', '.join(_COLUMNS)}) "
+        f"VALUES ({', '.join([marker] * len(_COLUMNS))}) ON CONFLICT (key) DO NOTHING"
+    )
     connection.exec_driver_sql(sql, [tuple(row[c] for c in _COLUMNS) for row in rows])
 
 
@@ -356,9 +518,12 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     if batch.rows:
         _insert_ignore(batch.rows)
     for where, values in batch.updates:
-        statement = update(PushOutbox).where(PushOutbox.event_id == where["event_id"],
-                                             PushOutbox.kind == where["kind"], PushOutbox.ref == where["ref"],
-                                             PushOutbox.state == "pending")
+        statement = update(PushOutbox).where(
+            PushOutbox.event_id == where["event_id"],
+            PushOutbox.kind == where["kind"],
+            PushOutbox.ref == where["ref"],
+            PushOutbox.state == "pending",
+        )
         if "players" in where:
             statement = statement.where(PushOutbox.player.in_(where["players"]))
         db.session.execute(statement.values(**values))

@@ -62,12 +62,12 @@ log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "PUSH_ENABLED": True,
-    "PUSH_SENDER": "inline",       # inline: every app process sends; external: only topcut-push-sender does
-    "PUSH_WORKER": None,           # None: on unless TESTING
+    "PUSH_SENDER": "inline",  # inline: every app process sends; external: only topcut-push-sender does
+    "PUSH_WORKER": None,  # None: on unless TESTING
     "PUSH_ALLOWED_HOSTS": (),
     "PUSH_BATCH_SIZE": 200,
-    "PUSH_PIPELINE": 2,            # batches in progress at once per process (one claims while one sends)
-    "PUSH_CONCURRENCY": 256,       # requests in flight per process
+    "PUSH_PIPELINE": 2,  # batches in progress at once per process (one claims while one sends)
+    "PUSH_CONCURRENCY": 256,  # requests in flight per process
     "PUSH_CONNECTIONS_PER_HOST": 128,
     "PUSH_POLL_SECONDS": 1.0,
     "PUSH_BACKOFF_BASE": 2.0,
@@ -75,7 +75,7 @@ DEFAULTS: dict[str, Any] = {
     "PUSH_MAX_ATTEMPTS": 12,
     "PUSH_TIMEOUT": (5.0, 10.0),
     "PUSH_TIME_WARNING_MINUTES": 5,
-    "PUSH_RESOLVER": None,         # tests: a callable(host, port) -> [addresses]
+    "PUSH_RESOLVER": None,  # tests: a callable(host, port) -> [addresses]
 }
 #: ``PUSH_SENDER``: who sends. ``inline``: each app process runs drainer lanes (one machine, ``make run``);
 #: ``external``: app processes only enqueue; ``flask --app backend topcut-push-sender`` sends (scale-out).
@@ -102,9 +102,14 @@ class Drainer:
             from backend.push import vapid
 
             cfg = self.app.config
-            self._sender = Sender(vapid.keys(self.app), cfg["PUSH_ALLOWED_HOSTS"], cfg["PUSH_RESOLVER"],
-                                  tuple(cfg["PUSH_TIMEOUT"]), cfg["PUSH_CONCURRENCY"],
-                                  cfg["PUSH_CONNECTIONS_PER_HOST"])
+            self._sender = Sender(
+                vapid.keys(self.app),
+                cfg["PUSH_ALLOWED_HOSTS"],
+                cfg["PUSH_RESOLVER"],
+                tuple(cfg["PUSH_TIMEOUT"]),
+                cfg["PUSH_CONCURRENCY"],
+                cfg["PUSH_CONNECTIONS_PER_HOST"],
+            )
             self._sender_pid = os.getpid()
         return self._sender
 
@@ -130,8 +135,9 @@ class Drainer:
             self._pid = os.getpid()
             self._stop.clear()
             lanes = max(1, int(self.app.config["PUSH_PIPELINE"]))
-            self._threads = [threading.Thread(target=self.run_forever, name=f"push-drainer-{n}", daemon=True)
-                             for n in range(lanes)]
+            self._threads = [
+                threading.Thread(target=self.run_forever, name=f"push-drainer-{n}", daemon=True) for n in range(lanes)
+            ]
             for thread in self._threads:
                 thread.start()
 
@@ -169,8 +175,12 @@ class Drainer:
         poll = float(self.app.config["PUSH_POLL_SECONDS"])
         try:
             with self.app.app_context():
-                nxt = db.session.execute(select(PushOutbox.next_attempt_at).where(PushOutbox.state == "pending")
-                                         .order_by(PushOutbox.next_attempt_at).limit(1)).scalar()
+                nxt = db.session.execute(
+                    select(PushOutbox.next_attempt_at)
+                    .where(PushOutbox.state == "pending")
+                    .order_by(PushOutbox.next_attempt_at)
+                    .limit(1)
+                ).scalar()
                 db.session.rollback()
         except Exception:
             return poll
@@ -187,10 +197,23 @@ class Drainer:
         if not claimed:
             return 0
         jobs = [(row, sub) for row, sub in claimed if sub is not None]
-        results: dict[int, SendResult] = {row["id"]: SendResult("gone", None, "subscription removed")
-                                          for row, sub in claimed if sub is None}
-        sent = self.sender.send_many([Job(sub["endpoint"], sub["p256dh"], sub["auth"], row["payload"], row["ttl"],
-                                          row["urgency"], row["topic"]) for row, sub in jobs])
+        results: dict[int, SendResult] = {
+            row["id"]: SendResult("gone", None, "subscription removed") for row, sub in claimed if sub is None
+        }
+        sent = self.sender.send_many(
+            [
+                Job(
+                    sub["endpoint"],
+                    sub["p256dh"],
+                    sub["auth"],
+                    row["payload"],
+                    row["ttl"],
+                    row["urgency"],
+                    row["topic"],
+                )
+                for row, sub in jobs
+            ]
+        )
         results.update((row["id"], result) for (row, _), result in zip(jobs, sent))
         with self.app.app_context():
             self._record(claimed, results)
@@ -207,37 +230,69 @@ class Drainer:
         postgres = db.engine.dialect.name == "postgresql"
         begin_write()
         now = now_ms()
-        due = (select(PushOutbox.id)
-               .where(or_(and_(PushOutbox.state == "pending", PushOutbox.next_attempt_at <= now),
-                          and_(PushOutbox.state == "sending", PushOutbox.lease_until < now)))
-               .order_by(PushOutbox.next_attempt_at).limit(batch))
+        due = (
+            select(PushOutbox.id)
+            .where(
+                or_(
+                    and_(PushOutbox.state == "pending", PushOutbox.next_attempt_at <= now),
+                    and_(PushOutbox.state == "sending", PushOutbox.lease_until < now),
+                )
+            )
+            .order_by(PushOutbox.next_attempt_at)
+            .limit(batch)
+        )
         if postgres:
             due = due.with_for_update(skip_locked=True)
         ids = list(db.session.execute(due).scalars())
         if not ids:
             db.session.commit()
             return []
-        rows = db.session.execute(
-            update(PushOutbox)
-            .where(PushOutbox.id.in_(ids), or_(PushOutbox.state == "pending",
-                                               and_(PushOutbox.state == "sending", PushOutbox.lease_until < now)))
-            .values(state="sending", claimed_by=self.worker_id, lease_until=now + lease_ms,
-                    attempts=PushOutbox.attempts + 1)
-            .returning(PushOutbox.id, PushOutbox.subscription_id, PushOutbox.payload, PushOutbox.ttl,
-                       PushOutbox.urgency, PushOutbox.topic, PushOutbox.attempts, PushOutbox.expires_at)
-        ).mappings().all()
+        rows = (
+            db.session.execute(
+                update(PushOutbox)
+                .where(
+                    PushOutbox.id.in_(ids),
+                    or_(
+                        PushOutbox.state == "pending", and_(PushOutbox.state == "sending", PushOutbox.lease_until < now)
+                    ),
+                )
+                .values(
+                    state="sending",
+                    claimed_by=self.worker_id,
+                    lease_until=now + lease_ms,
+                    attempts=PushOutbox.attempts + 1,
+                )
+                .returning(
+                    PushOutbox.id,
+                    PushOutbox.subscription_id,
+                    PushOutbox.payload,
+                    PushOutbox.ttl,
+                    PushOutbox.urgency,
+                    PushOutbox.topic,
+                    PushOutbox.attempts,
+                    PushOutbox.expires_at,
+                )
+            )
+            .mappings()
+            .all()
+        )
         rows = [dict(r) for r in rows]
         expired = [r["id"] for r in rows if r["expires_at"] < now]
         if expired:
-            db.session.execute(update(PushOutbox).where(PushOutbox.id.in_(expired))
-                               .values(state="expired", lease_until=None, last_error="expired before sending"))
+            db.session.execute(
+                update(PushOutbox)
+                .where(PushOutbox.id.in_(expired))
+                .values(state="expired", lease_until=None, last_error="expired before sending")
+            )
         rows = [r for r in rows if r["expires_at"] >= now]
         sub_ids = {r["subscription_id"] for r in rows}
         subs = {}
         if sub_ids:
-            for s in db.session.execute(select(PushSubscription.id, PushSubscription.endpoint,
-                                               PushSubscription.p256dh, PushSubscription.auth)
-                                        .where(PushSubscription.id.in_(sub_ids))).mappings():
+            for s in db.session.execute(
+                select(
+                    PushSubscription.id, PushSubscription.endpoint, PushSubscription.p256dh, PushSubscription.auth
+                ).where(PushSubscription.id.in_(sub_ids))
+            ).mappings():
                 subs[s["id"]] = dict(s)
         db.session.commit()
         return [(r, subs.get(r["subscription_id"])) for r in rows]
@@ -257,16 +312,21 @@ class Drainer:
         mine = and_(PushOutbox.claimed_by == self.worker_id, PushOutbox.state == "sending")
         sent = [row["id"] for row, _ in claimed if results[row["id"]].outcome == "sent"]
         for start in range(0, len(sent), 500):
-            db.session.execute(update(PushOutbox).where(PushOutbox.id.in_(sent[start:start + 500]), mine)
-                               .values(state="sent", sent_at=now, lease_until=None, status_code=201,
-                                       last_error=None))
+            db.session.execute(
+                update(PushOutbox)
+                .where(PushOutbox.id.in_(sent[start : start + 500]), mine)
+                .values(state="sent", sent_at=now, lease_until=None, status_code=201, last_error=None)
+            )
         gone_subs: set[str] = set()
         for row, _sub in claimed:
             result = results[row["id"]]
             if result.outcome == "sent":
                 continue
-            values: dict[str, Any] = {"lease_until": None, "status_code": result.status_code,
-                                      "last_error": result.error}
+            values: dict[str, Any] = {
+                "lease_until": None,
+                "status_code": result.status_code,
+                "last_error": result.error,
+            }
             if result.outcome in ("gone", "blocked"):
                 values["state"] = "gone" if result.outcome == "gone" else "failed"
                 gone_subs.add(row["subscription_id"])
@@ -283,9 +343,11 @@ class Drainer:
             db.session.execute(update(PushOutbox).where(PushOutbox.id == row["id"], mine).values(**values))
         if gone_subs:
             db.session.execute(delete(PushSubscription).where(PushSubscription.id.in_(gone_subs)))
-            db.session.execute(update(PushOutbox).where(PushOutbox.subscription_id.in_(gone_subs),
-                                                        PushOutbox.state == "pending")
-                               .values(state="gone", last_error="subscription removed"))
+            db.session.execute(
+                update(PushOutbox)
+                .where(PushOutbox.subscription_id.in_(gone_subs), PushOutbox.state == "pending")
+                .values(state="gone", last_error="subscription removed")
+            )
         db.session.commit()
         for row, _ in claimed:
             result = results[row["id"]]

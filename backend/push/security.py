@@ -22,8 +22,16 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-__all__ = ["BlockedEndpoint", "Endpoint", "check_endpoint", "check_keys", "is_public_address", "resolve_checked",
-           "b64url_decode", "b64url_encode"]
+__all__ = [
+    "BlockedEndpoint",
+    "Endpoint",
+    "check_endpoint",
+    "check_keys",
+    "is_public_address",
+    "resolve_checked",
+    "b64url_decode",
+    "b64url_encode",
+]
 
 MAX_ENDPOINT_LENGTH = 2048
 
@@ -68,8 +76,17 @@ def is_public_address(address: str) -> bool:
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if embedded is not None and not is_public_address(str(embedded)):
             return False
-    return bool(ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified or ip.is_loopback
-                                      or ip.is_link_local or ip.is_private))
+    return bool(
+        ip.is_global
+        and not (
+            ip.is_multicast
+            or ip.is_reserved
+            or ip.is_unspecified
+            or ip.is_loopback
+            or ip.is_link_local
+            or ip.is_private
+        )
+    )
 
 
 def _allowed(host: str, port: int, allowed_hosts: Iterable[str]) -> bool:
@@ -86,7 +103,9 @@ def _allowed(host: str, port: int, allowed_hosts: Iterable[str]) -> bool:
 def parse_endpoint(url: str, allowed_hosts: Iterable[str]) -> Endpoint:
     """Syntax checks only (no DNS)."""
     if not isinstance(url, str) or len(url) > MAX_ENDPOINT_LENGTH:
-        raise BlockedEndpoint("invalid-endpoint", f"the endpoint must be a URL of at most {MAX_ENDPOINT_LENGTH} characters")
+        raise BlockedEndpoint(
+            "invalid-endpoint", f"the endpoint must be a URL of at most {MAX_ENDPOINT_LENGTH} characters"
+        )
     if any(ord(ch) < 33 or ord(ch) == 127 for ch in url):
         raise BlockedEndpoint("invalid-endpoint", "the endpoint must not contain spaces or control characters")
     try:
@@ -136,8 +155,9 @@ def resolve_checked(host: str, port: int, allowed: bool, resolver: Resolver | No
     if not allowed:
         for address in addresses:
             if not is_public_address(address):
-                raise BlockedEndpoint("blocked-endpoint",
-                                      "the endpoint's host is a loopback, private or otherwise non-public address")
+                raise BlockedEndpoint(
+                    "blocked-endpoint", "the endpoint's host is a loopback, private or otherwise non-public address"
+                )
     return addresses
 
 

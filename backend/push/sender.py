@@ -113,15 +113,25 @@ class GuardedResolver(AbstractResolver):
         self.allowed_hosts = allowed_hosts
         self.resolver = resolver
 
-    async def resolve(self, host: str, port: int = 0,
-                      family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
         allowed = security._allowed(host, port, self.allowed_hosts)
         addresses = await asyncio.get_running_loop().run_in_executor(
-            None, security.resolve_checked, host, port, allowed, self.resolver)
+            None, security.resolve_checked, host, port, allowed, self.resolver
+        )
         flags = socket.AI_NUMERICHOST | socket.AI_NUMERICSERV
-        return [ResolveResult(hostname=host, host=a, port=port,
-                              family=socket.AF_INET6 if ":" in a else socket.AF_INET, proto=0, flags=flags)
-                for a in addresses]
+        return [
+            ResolveResult(
+                hostname=host,
+                host=a,
+                port=port,
+                family=socket.AF_INET6 if ":" in a else socket.AF_INET,
+                proto=0,
+                flags=flags,
+            )
+            for a in addresses
+        ]
 
     async def close(self) -> None:
         return None
@@ -130,9 +140,15 @@ class GuardedResolver(AbstractResolver):
 class Sender:
     """Sends batches of notifications concurrently on its own event loop; thread-safe, fork-aware."""
 
-    def __init__(self, vapid_keys, allowed_hosts: Iterable[str] = (), resolver: security.Resolver | None = None,
-                 timeout: tuple[float, float] = (5.0, 10.0), concurrency: int = 256,
-                 per_host: int = 128) -> None:
+    def __init__(
+        self,
+        vapid_keys,
+        allowed_hosts: Iterable[str] = (),
+        resolver: security.Resolver | None = None,
+        timeout: tuple[float, float] = (5.0, 10.0),
+        concurrency: int = 256,
+        per_host: int = 128,
+    ) -> None:
         self.vapid = vapid_keys
         self.allowed_hosts = tuple(allowed_hosts)
         self.resolver = resolver
@@ -161,11 +177,13 @@ class Sender:
 
     def _client(self) -> aiohttp.ClientSession:
         if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self.concurrency, limit_per_host=self.per_host,
-                                             resolver=GuardedResolver(self.allowed_hosts, self.resolver),
-                                             use_dns_cache=False)
-            self._session = aiohttp.ClientSession(connector=connector, trust_env=False,
-                                                  auto_decompress=False)
+            connector = aiohttp.TCPConnector(
+                limit=self.concurrency,
+                limit_per_host=self.per_host,
+                resolver=GuardedResolver(self.allowed_hosts, self.resolver),
+                use_dns_cache=False,
+            )
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=False, auto_decompress=False)
             self._slots = asyncio.Semaphore(self.concurrency)
         return self._session
 
@@ -226,24 +244,31 @@ class Sender:
         info = {"endpoint": job.endpoint, "keys": {"p256dh": job.p256dh, "auth": job.auth}}
         encoded = WebPusher(info).encode(job.payload.encode("utf-8"), "aes128gcm")
         headers = self.vapid.headers(job.endpoint)
-        headers.update({"Content-Encoding": "aes128gcm", "TTL": str(int(job.ttl)), "Urgency": job.urgency,
-                        "Content-Type": "application/octet-stream"})
+        headers.update(
+            {
+                "Content-Encoding": "aes128gcm",
+                "TTL": str(int(job.ttl)),
+                "Urgency": job.urgency,
+                "Content-Type": "application/octet-stream",
+            }
+        )
         if job.topic:
             headers["Topic"] = job.topic
         return encoded["body"], headers
 
-    async def _post(self, session: aiohttp.ClientSession, url: str, body: bytes,
-                    headers: dict[str, str]) -> SendResult:
+    async def _post(self, session: aiohttp.ClientSession, url: str, body: bytes, headers: dict[str, str]) -> SendResult:
         connect, read = self.timeout
         timeout = aiohttp.ClientTimeout(total=connect + read, sock_connect=connect)
         try:
-            async with session.post(url, data=body, headers=headers, allow_redirects=False,
-                                    timeout=timeout) as response:
+            async with session.post(
+                url, data=body, headers=headers, allow_redirects=False, timeout=timeout
+            ) as response:
                 # Read a bounded answer; one read to its end lets the connection go back to the pool.
                 limit = MAX_OK_BODY if response.status in OK_STATUSES else MAX_ERROR_BODY
                 text = (await response.content.read(limit)).decode("utf-8", "replace")
-                return classify(response.status, "" if response.status in OK_STATUSES else text,
-                                response.headers.get("Retry-After"))
+                return classify(
+                    response.status, "" if response.status in OK_STATUSES else text, response.headers.get("Retry-After")
+                )
         except security.BlockedEndpoint as exc:
             return SendResult("blocked", None, f"{exc.code}: {exc}")
         except aiohttp.InvalidURL as exc:

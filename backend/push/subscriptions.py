@@ -33,10 +33,14 @@ class PushKeysSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    p256dh = fields.String(required=True, validate=validate.Length(1, 128),
-                           metadata={"description": "base64url P-256 public key of the browser"})
-    auth = fields.String(required=True, validate=validate.Length(1, 64),
-                         metadata={"description": "base64url 16-byte auth secret"})
+    p256dh = fields.String(
+        required=True,
+        validate=validate.Length(1, 128),
+        metadata={"description": "base64url P-256 public key of the browser"},
+    )
+    auth = fields.String(
+        required=True, validate=validate.Length(1, 64), metadata={"description": "base64url 16-byte auth secret"}
+    )
 
 
 class PushSubscriptionInfoSchema(Schema):
@@ -56,8 +60,11 @@ class SubscribeRequestSchema(Schema):
 
 class RenewRequestSchema(Schema):
     old_endpoint = fields.String(required=True, validate=validate.Length(1, security.MAX_ENDPOINT_LENGTH))
-    old_auth = fields.String(required=True, validate=validate.Length(1, 64),
-                             metadata={"description": "the old subscription's auth secret (proof of possession)"})
+    old_auth = fields.String(
+        required=True,
+        validate=validate.Length(1, 64),
+        metadata={"description": "the old subscription's auth secret (proof of possession)"},
+    )
     subscription = fields.Nested(PushSubscriptionInfoSchema, required=True)
 
 
@@ -87,8 +94,12 @@ class UnsubscribeResponseSchema(Schema):
 class PushStatusSchema(Schema):
     subscriptions = fields.Integer(required=True)
     players_subscribed = fields.Integer(required=True)
-    outbox = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
-                         metadata={"description": "notification count by state"})
+    outbox = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "notification count by state"},
+    )
 
 
 def endpoint_hash(endpoint: str) -> str:
@@ -144,20 +155,24 @@ def subscribe(event_id: str):
     endpoint, p256dh, auth = _checked(data["subscription"])  # DNS before taking the write lock
     begin_write()
     digest = endpoint_hash(endpoint)
-    row = db.session.execute(select(PushSubscription).where(PushSubscription.event_id == event_id,
-                                                            PushSubscription.endpoint_hash == digest)
-                             ).scalar_one_or_none()
+    row = db.session.execute(
+        select(PushSubscription).where(PushSubscription.event_id == event_id, PushSubscription.endpoint_hash == digest)
+    ).scalar_one_or_none()
     stamp = now_ms()
     if row is None:
-        row = PushSubscription(id=new_id(), event_id=event_id, endpoint=endpoint, endpoint_hash=digest,
-                               created_at=stamp)
+        row = PushSubscription(
+            id=new_id(), event_id=event_id, endpoint=endpoint, endpoint_hash=digest, created_at=stamp
+        )
         db.session.add(row)
     row.token_id, row.role, row.player = principal.token_id, principal.role, principal.player
     row.p256dh, row.auth, row.updated_at = p256dh, auth, stamp
     subscription_id = row.id
     db.session.commit()
-    return respond(SubscriptionSchema(), {"subscription_id": subscription_id, "event_id": event_id,
-                                          "role": principal.role, "player": principal.player}, 201)
+    return respond(
+        SubscriptionSchema(),
+        {"subscription_id": subscription_id, "event_id": event_id, "role": principal.role, "player": principal.player},
+        201,
+    )
 
 
 @bp.post("/events/<event_id>/push/unsubscribe")
@@ -181,8 +196,9 @@ def unsubscribe(event_id: str):
     data = load_body(UnsubscribeRequestSchema())
     principal = authenticate(event_id)
     begin_write()
-    query = delete(PushSubscription).where(PushSubscription.event_id == event_id,
-                                           PushSubscription.endpoint_hash == endpoint_hash(data["endpoint"]))
+    query = delete(PushSubscription).where(
+        PushSubscription.event_id == event_id, PushSubscription.endpoint_hash == endpoint_hash(data["endpoint"])
+    )
     if principal.role != "organizer":
         if principal.player is not None:
             owners = select(Token.id).where(Token.event_id == event_id, Token.player == principal.player)
@@ -214,17 +230,29 @@ def renew():
     data = load_body(RenewRequestSchema())
     endpoint, p256dh, auth = _checked(data["subscription"])
     begin_write()
-    rows = db.session.execute(select(PushSubscription).where(
-        PushSubscription.endpoint_hash == endpoint_hash(data["old_endpoint"]))).scalars().all()
-    rows = [r for r in rows if r.endpoint == data["old_endpoint"]
-            and hmac.compare_digest(r.auth.encode(), data["old_auth"].encode())]
+    rows = (
+        db.session.execute(
+            select(PushSubscription).where(PushSubscription.endpoint_hash == endpoint_hash(data["old_endpoint"]))
+        )
+        .scalars()
+        .all()
+    )
+    rows = [
+        r
+        for r in rows
+        if r.endpoint == data["old_endpoint"] and hmac.compare_digest(r.auth.encode(), data["old_auth"].encode())
+    ]
     if not rows:
         raise ApiError(404, "unknown-subscription", "no subscription has that endpoint and auth secret")
     digest, stamp = endpoint_hash(endpoint), now_ms()
     for row in rows:
-        clash = db.session.execute(select(PushSubscription).where(
-            PushSubscription.event_id == row.event_id, PushSubscription.endpoint_hash == digest,
-            PushSubscription.id != row.id)).scalar_one_or_none()
+        clash = db.session.execute(
+            select(PushSubscription).where(
+                PushSubscription.event_id == row.event_id,
+                PushSubscription.endpoint_hash == digest,
+                PushSubscription.id != row.id,
+            )
+        ).scalar_one_or_none()
         if clash is not None:
             db.session.delete(clash)
             db.session.flush()
@@ -247,13 +275,20 @@ def status(event_id: str):
               schema: PushStatusSchema
     """
     authenticate(event_id, STAFF_READERS)
-    subscriptions = db.session.execute(select(func.count()).select_from(PushSubscription)
-                                       .where(PushSubscription.event_id == event_id)).scalar_one()
-    players = db.session.execute(select(func.count(func.distinct(PushSubscription.player)))
-                                 .where(PushSubscription.event_id == event_id,
-                                        PushSubscription.player.is_not(None))).scalar_one()
-    outbox = {state: count for state, count in db.session.execute(
-        select(PushOutbox.state, func.count()).where(PushOutbox.event_id == event_id)
-        .group_by(PushOutbox.state)).all()}
-    return respond(PushStatusSchema(), {"subscriptions": subscriptions, "players_subscribed": players,
-                                        "outbox": outbox})
+    subscriptions = db.session.execute(
+        select(func.count()).select_from(PushSubscription).where(PushSubscription.event_id == event_id)
+    ).scalar_one()
+    players = db.session.execute(
+        select(func.count(func.distinct(PushSubscription.player))).where(
+            PushSubscription.event_id == event_id, PushSubscription.player.is_not(None)
+        )
+    ).scalar_one()
+    outbox = {
+        state: count
+        for state, count in db.session.execute(
+            select(PushOutbox.state, func.count()).where(PushOutbox.event_id == event_id).group_by(PushOutbox.state)
+        ).all()
+    }
+    return respond(
+        PushStatusSchema(), {"subscriptions": subscriptions, "players_subscribed": players, "outbox": outbox}
+    )

@@ -43,8 +43,9 @@ class VapidKeys:
 
     def __post_init__(self) -> None:
         self.vapid = Vapid.from_pem(self.private_pem)
-        raw = self.vapid.public_key.public_bytes(serialization.Encoding.X962,
-                                                 serialization.PublicFormat.UncompressedPoint)
+        raw = self.vapid.public_key.public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
         self.public_key = b64url_encode(raw)
 
     def headers(self, endpoint: str) -> dict[str, str]:
@@ -65,8 +66,9 @@ class VapidKeys:
 
 def _new_pem() -> bytes:
     key = ec.generate_private_key(ec.SECP256R1())
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
 
 
 def generate_key_file(path: str, replace: bool = False) -> bytes:

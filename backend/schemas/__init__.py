@@ -5,8 +5,10 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 MAX_SEQ = 2**53
-DEVICE_ID = validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
-                            error="a device id is 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)")
+DEVICE_ID = validate.Regexp(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+    error="a device id is 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)",
+)
 STAFF_INVITE_ROLES = ("organizer", "head-judge", "judge", "scorekeeper")
 NO_NUL = validate.Regexp(r"^[^\x00]*$", error="must not contain NUL characters")
 
@@ -24,6 +26,7 @@ class ErrorSchema(Schema):
 
 # ------------------------------------------------------------------ events
 
+
 class CreateEventSchema(Schema):
     """Either ``ruleset`` (+ name, settings, seed) or a whole ``topcut-event/1`` ``document``."""
 
@@ -31,20 +34,33 @@ class CreateEventSchema(Schema):
     name = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL])
     settings = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     seed = fields.String(load_default=None, allow_none=True, validate=[validate.Length(0, 200), NO_NUL])
-    document = fields.Dict(keys=fields.String(), load_default=None, allow_none=True,
-                           metadata={"description": "a topcut-event/1 document to import"})
-    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
-                          metadata={"description": "a name for the organizer's token"})
+    document = fields.Dict(
+        keys=fields.String(),
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "a topcut-event/1 document to import"},
+    )
+    label = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": "a name for the organizer's token"},
+    )
     # An event made on a device while offline arrives with the ids the device gave it: sending the same
     # request again (its answer was lost) answers the same grant instead of making a second event.
-    event_id = fields.String(load_default=None, allow_none=True,
-                             validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,32}$",
-                                                      error="event_id: 16 to 32 letters, digits, '-' or '_'"),
-                             metadata={"description": "an id chosen by the device (an event made offline)"})
-    token = fields.String(load_default=None, allow_none=True,
-                          validate=validate.Regexp(r"^tc_[A-Za-z0-9_-]{43,86}$",
-                                                   error="token: 'tc_' and 43 to 86 letters, digits, '-' or '_'"),
-                          metadata={"description": "the organizer token chosen by the device (with event_id)"})
+    event_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,32}$", error="event_id: 16 to 32 letters, digits, '-' or '_'"),
+        metadata={"description": "an id chosen by the device (an event made offline)"},
+    )
+    token = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Regexp(
+            r"^tc_[A-Za-z0-9_-]{43,86}$", error="token: 'tc_' and 43 to 86 letters, digits, '-' or '_'"
+        ),
+        metadata={"description": "the organizer token chosen by the device (with event_id)"},
+    )
 
     @validates_schema
     def _own_ids(self, data, **kwargs):
@@ -67,12 +83,24 @@ class TokenGrantSchema(Schema):
     token_id = fields.String(required=True, metadata={"description": "for listing and revoking"})
     role = fields.String(required=True)
     player = fields.String(allow_none=True)
-    expires_in_s = _int(allow_none=True, load_default=None,
-                        metadata={"description": "seconds this token works unless rotated "
-                                                 "(POST /api/events/{event_id}/tokens/rotate); null: no expiry"})
-    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
-                                                     "their operations with the server's time, not their own"})
-    name = fields.String(metadata={"description": "the event's name (so a device that joined by code lists it by name)"})
+    expires_in_s = _int(
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "seconds this token works unless rotated "
+            "(POST /api/events/{event_id}/tokens/rotate); null: no expiry"
+        },
+    )
+    server_time = _int(
+        required=True,
+        metadata={
+            "description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+            "their operations with the server's time, not their own"
+        },
+    )
+    name = fields.String(
+        metadata={"description": "the event's name (so a device that joined by code lists it by name)"}
+    )
     ruleset = fields.String(metadata={"description": "the event's ruleset id"})
 
 
@@ -80,8 +108,11 @@ class CreateEventResponseSchema(TokenGrantSchema):
     name = fields.String(required=True)
     ruleset = fields.String(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server sequence number"})
-    claims = fields.List(fields.Nested(lambda: IssuedClaimSchema()), load_default=list,
-                         metadata={"description": "import: every player's claim code, shown only now"})
+    claims = fields.List(
+        fields.Nested(lambda: IssuedClaimSchema()),
+        load_default=list,
+        metadata={"description": "import: every player's claim code, shown only now"},
+    )
 
 
 class EventSummarySchema(Schema):
@@ -111,6 +142,7 @@ class ExportResponseSchema(Schema):
 
 # ------------------------------------------------------------------ sync
 
+
 class OperationInSchema(Schema):
     """An operation as a device sends it; ``op_id``, ``device`` and ``actor`` are set by the server."""
 
@@ -119,11 +151,17 @@ class OperationInSchema(Schema):
 
     type = fields.String(required=True, validate=[validate.Length(1, 64), NO_NUL])
     payload = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
-    at = _int(load_default=None, allow_none=True, validate=validate.Range(0, MAX_SEQ),
-              metadata={"description": "when the device made it, ms, in the server's time as the device "
-                                       "measured it on its last sync (default: when the server received it); "
-                                       "more than 2 minutes after the server received it is refused "
-                                       "(clock-ahead)"})
+    at = _int(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, MAX_SEQ),
+        metadata={
+            "description": "when the device made it, ms, in the server's time as the device "
+            "measured it on its last sync (default: when the server received it); "
+            "more than 2 minutes after the server received it is refused "
+            "(clock-ahead)"
+        },
+    )
 
 
 class PushItemSchema(Schema):
@@ -159,24 +197,40 @@ class IssuedClaimSchema(Schema):
 
 class PushResponseSchema(Schema):
     device = fields.String(required=True)
-    results = fields.List(fields.Nested(VerdictSchema), required=True,
-                          metadata={"description": "one per processed seq; a push that meets too many rejections "
-                                                   "stops early (push the rest again from last_seq + 1)"})
-    claims = fields.List(fields.Nested(IssuedClaimSchema), load_default=list,
-                         metadata={"description": "claim codes of players this push registered (organizer, "
-                                                  "head judge, scorekeeper; shown once)"})
+    results = fields.List(
+        fields.Nested(VerdictSchema),
+        required=True,
+        metadata={
+            "description": "one per processed seq; a push that meets too many rejections "
+            "stops early (push the rest again from last_seq + 1)"
+        },
+    )
+    claims = fields.List(
+        fields.Nested(IssuedClaimSchema),
+        load_default=list,
+        metadata={
+            "description": "claim codes of players this push registered (organizer, "
+            "head judge, scorekeeper; shown once)"
+        },
+    )
     last_seq = _int(required=True, metadata={"description": "the device's last processed seq"})
     last_accepted = _int(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server seq"})
-    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
-                                                     "their operations with the server's time, not their own"})
+    server_time = _int(
+        required=True,
+        metadata={
+            "description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+            "their operations with the server's time, not their own"
+        },
+    )
 
 
 class PullQuerySchema(Schema):
     cursor = _int(load_default=0, validate=validate.Range(0, MAX_SEQ))
     limit = _int(load_default=50_000, validate=validate.Range(1, 50_000))
-    device = fields.String(load_default=None, validate=DEVICE_ID,
-                           metadata={"description": "also list this device's rejected operations"})
+    device = fields.String(
+        load_default=None, validate=DEVICE_ID, metadata={"description": "also list this device's rejected operations"}
+    )
 
 
 class LoggedOperationSchema(Schema):
@@ -202,19 +256,30 @@ class PullResponseSchema(Schema):
     ops = fields.List(fields.Nested(LoggedOperationSchema), required=True)
     devices = fields.Dict(keys=fields.String(), values=fields.Nested(DeviceProgressSchema), required=True)
     rejections = fields.List(fields.Nested(RejectionSchema), required=True)
-    base = fields.Dict(allow_none=True, required=True,
-                       metadata={"description": "cursor=0 only: the imported document the log starts from"})
-    server_time = _int(required=True, metadata={"description": "the server's clock (ms since the epoch) when it answered: devices stamp "
-                                                     "their operations with the server's time, not their own"})
+    base = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={"description": "cursor=0 only: the imported document the log starts from"},
+    )
+    server_time = _int(
+        required=True,
+        metadata={
+            "description": "the server's clock (ms since the epoch) when it answered: devices stamp "
+            "their operations with the server's time, not their own"
+        },
+    )
 
 
 # ------------------------------------------------------------------ invitations, tokens, players
 
+
 class InvitationRequestSchema(Schema):
     role = fields.String(required=True, validate=validate.OneOf(STAFF_INVITE_ROLES))
-    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
-                          metadata={"description": "who the device is for (\"Judge Ada\"); the redeemed token keeps "
-                                                   "it as its label"})
+    label = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": 'who the device is for ("Judge Ada"); the redeemed token keeps it as its label'},
+    )
 
 
 class InvitationResponseSchema(Schema):
@@ -242,8 +307,13 @@ class TokenInfoSchema(Schema):
     expires_at = _int(allow_none=True, metadata={"description": "ms since the epoch; null: no expiry"})
     expired = fields.Boolean(required=True)
     replaced_by = fields.String(allow_none=True, metadata={"description": "rotated into this token"})
-    last_seen_at = _int(allow_none=True, metadata={"description": "staff tokens: when the device last synced "
-                                                                  "(ms since the epoch, to the minute); null: not yet"})
+    last_seen_at = _int(
+        allow_none=True,
+        metadata={
+            "description": "staff tokens: when the device last synced "
+            "(ms since the epoch, to the minute); null: not yet"
+        },
+    )
     this_device = fields.Boolean(required=True, metadata={"description": "the token that made this request"})
 
 
@@ -252,21 +322,27 @@ class TokenListSchema(Schema):
 
 
 class TokenListQuerySchema(Schema):
-    staff = fields.Boolean(load_default=False, metadata={"description": "true: only the staff devices' current "
-                                                                        "tokens (no players', none rotated away)"})
+    staff = fields.Boolean(
+        load_default=False,
+        metadata={"description": "true: only the staff devices' current tokens (no players', none rotated away)"},
+    )
 
 
 class DeleteEventSchema(Schema):
-    confirm = fields.String(required=True, validate=[validate.Length(1, 200), NO_NUL],
-                            error_messages={"required": "required: the event's name or its id, to confirm the deletion"},
-                            metadata={"description": "the event's name or its id, typed by the organizer"})
+    confirm = fields.String(
+        required=True,
+        validate=[validate.Length(1, 200), NO_NUL],
+        error_messages={"required": "required: the event's name or its id, to confirm the deletion"},
+        metadata={"description": "the event's name or its id, typed by the organizer"},
+    )
 
 
 class DeleteEventResponseSchema(Schema):
     event_id = fields.String(required=True)
     name = fields.String(required=True)
-    deleted = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
-                          metadata={"description": "rows removed, by table"})
+    deleted = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": "rows removed, by table"}
+    )
 
 
 class RevokeResponseSchema(Schema):
@@ -277,16 +353,21 @@ class RevokeResponseSchema(Schema):
 class ClaimSchema(Schema):
     player = fields.String(required=True)
     name = fields.String(required=True)
-    code = fields.String(required=True, allow_none=True,
-                         metadata={"description": "the code while it can be used (null once used or revoked)"})
+    code = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the code while it can be used (null once used or revoked)"},
+    )
     redeemed = fields.Boolean(required=True, metadata={"description": "the latest code was used to join"})
     revoked = fields.Boolean(required=True, metadata={"description": "the latest code was revoked"})
-    status = fields.String(required=True, validate=validate.OneOf(["waiting", "joined", "revoked", "unreadable",
-                                                                    "none"]))
+    status = fields.String(
+        required=True, validate=validate.OneOf(["waiting", "joined", "revoked", "unreadable", "none"])
+    )
     devices = _int(required=True, metadata={"description": "the player's phones signed in (tokens not revoked)"})
     link = fields.String(required=True, allow_none=True, metadata={"description": "the join link of the code"})
-    qr_svg = fields.String(required=True, allow_none=True,
-                           metadata={"description": "the link as an SVG QR code (list: with ?qr=1)"})
+    qr_svg = fields.String(
+        required=True, allow_none=True, metadata={"description": "the link as an SVG QR code (list: with ?qr=1)"}
+    )
 
 
 class ClaimListSchema(Schema):
@@ -298,8 +379,9 @@ class ClaimQuerySchema(Schema):
 
 
 class ReissueRequestSchema(Schema):
-    revoke_devices = fields.Boolean(load_default=False, truthy={True}, falsy={False},
-                                    metadata={"description": "also sign out the player's phones"})
+    revoke_devices = fields.Boolean(
+        load_default=False, truthy={True}, falsy={False}, metadata={"description": "also sign out the player's phones"}
+    )
 
 
 class ClaimRevokedSchema(Schema):
@@ -330,6 +412,7 @@ class MeSchema(Schema):
 
 # ------------------------------------------------------------------ public
 
+
 class PublicPlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -357,8 +440,10 @@ class PairingsSchema(Schema):
     rounds = fields.List(fields.Nested(PublicRoundSchema), required=True)
 
 
-_TIEBREAKER_ORDER = {"description": "the tiebreaker keys in the ruleset's order, for columns "
-                                     "(each row's tiebreakers object is sent with sorted keys)"}
+_TIEBREAKER_ORDER = {
+    "description": "the tiebreaker keys in the ruleset's order, for columns "
+    "(each row's tiebreakers object is sent with sorted keys)"
+}
 
 
 class StandingsSchema(Schema):
@@ -372,12 +457,17 @@ class StandingsSchema(Schema):
 class PublicSchema(PairingsSchema):
     standings = fields.List(fields.Dict(), required=True)
     tiebreakers = fields.List(fields.String(), required=True, metadata=_TIEBREAKER_ORDER)
-    tiebreaker_labels = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                                    metadata={"description": "each tiebreaker's column heading (its document's name)"})
+    tiebreaker_labels = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "each tiebreaker's column heading (its document's name)"},
+    )
     note = fields.String(allow_none=True)
 
 
 # ------------------------------------------------------------------ backups
+
 
 class BackupSchema(Schema):
     """``topcut-backup/1``: the event as the server holds it (backend/backups.py checks each row)."""
@@ -392,13 +482,23 @@ class BackupSchema(Schema):
     push_subscriptions = fields.List(fields.Dict(keys=fields.String()), required=True)
     # Optional (a backup made before players across events restores without them); checked row by row in
     # backend/backups.py, whose invalid-backup error names the field.
-    roster_links = fields.Raw(allow_none=True, metadata={
-        "type": "array", "items": {"type": "object"},
-        "description": "the event's roster entries linked to people: player_id, person_id, created_at"})
-    people = fields.Raw(allow_none=True, metadata={
-        "type": "array", "items": {"type": "object"},
-        "description": "the linked people's records: id, name, pokemon_id, birth_year, trekcc_handle, trekcc_id, "
-                       "other_ids, created_at"})
+    roster_links = fields.Raw(
+        allow_none=True,
+        metadata={
+            "type": "array",
+            "items": {"type": "object"},
+            "description": "the event's roster entries linked to people: player_id, person_id, created_at",
+        },
+    )
+    people = fields.Raw(
+        allow_none=True,
+        metadata={
+            "type": "array",
+            "items": {"type": "object"},
+            "description": "the linked people's records: id, name, pokemon_id, birth_year, trekcc_handle, trekcc_id, "
+            "other_ids, created_at",
+        },
+    )
 
 
 class RestoreResponseSchema(Schema):
@@ -409,9 +509,15 @@ class RestoreResponseSchema(Schema):
     operations = _int(required=True, metadata={"description": "operations restored (rejected ones included)"})
     links = _int(required=True, metadata={"description": "roster entries linked to people again"})
     people_created = _int(required=True, metadata={"description": "people this server did not know, created"})
-    notes = fields.List(fields.String(), required=True,
-                        metadata={"description": "game ids left off a created person because another person here "
-                                                 "holds them (merge them if they are one player)"})
+    notes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "game ids left off a created person because another person here "
+            "holds them (merge them if they are one player)"
+        },
+    )
+
 
 # ------------------------------------------------------------------ leagues (backend/schemas/leagues.py)
 from backend.schemas.leagues import *  # noqa: E402,F401,F403

@@ -7,13 +7,26 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from backend.schemas import NO_NUL, _int
 
-__all__ = ["CreateLeagueSchema", "UpdateLeagueSchema", "LeagueGrantSchema", "AddLeagueEventSchema", "BonusInSchema",
-           "LeagueEventInfoSchema", "LeagueSchema", "LeagueTableSchema", "LeagueProblemSchema", "SeasonInSchema"]
+__all__ = [
+    "CreateLeagueSchema",
+    "UpdateLeagueSchema",
+    "LeagueGrantSchema",
+    "AddLeagueEventSchema",
+    "BonusInSchema",
+    "LeagueEventInfoSchema",
+    "LeagueSchema",
+    "LeagueTableSchema",
+    "LeagueProblemSchema",
+    "SeasonInSchema",
+]
 
 #: Sprint ids of each schedule (Star Trek OP Guide 12.2), in season order, with their names.
 SPRINTS = {
-    "standard": (("first-half", "regular", "First half"), ("second-half", "regular", "Second half"),
-                 ("playoffs", "playoff", "Playoffs")),
+    "standard": (
+        ("first-half", "regular", "First half"),
+        ("second-half", "regular", "Second half"),
+        ("playoffs", "playoff", "Playoffs"),
+    ),
     "truncated": (("regular", "regular", "Regular season"), ("playoffs", "playoff", "Playoffs")),
 }
 ALL_SPRINTS = sorted({sid for sprints in SPRINTS.values() for sid, _, _ in sprints})
@@ -26,32 +39,44 @@ class DirectorSchema(Schema):
 
 
 class SeasonInSchema(Schema):
-    name = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
-                         metadata={"description": "the season's name (\"2026-27\")"})
-    schedule = fields.String(load_default="standard", validate=validate.OneOf(list(SPRINTS)),
-                             metadata={"description": "standard: two regular halves and playoffs, four events "
-                                                      "each; truncated: four regular events and two playoff "
-                                                      "events (OP Guide 12.2)"})
+    name = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": 'the season\'s name ("2026-27")'},
+    )
+    schedule = fields.String(
+        load_default="standard",
+        validate=validate.OneOf(list(SPRINTS)),
+        metadata={
+            "description": "standard: two regular halves and playoffs, four events "
+            "each; truncated: four regular events and two playoff "
+            "events (OP Guide 12.2)"
+        },
+    )
 
 
-_QUALIFICATION = {"description": "as announced before the season (OP Guide 12.2, 12.6): {\"per_sprint\": N} the "
-                                 "top N of each regular sprint, or {\"players\": [person, ...]}"}
+_QUALIFICATION = {
+    "description": 'as announced before the season (OP Guide 12.2, 12.6): {"per_sprint": N} the '
+    'top N of each regular sprint, or {"players": [person, ...]}'
+}
 _LIFETIME = {"description": "lifetime league points from earlier seasons, by person (added to this season's)"}
 _NAMES = {"description": "display names by person id"}
-_CHAMPIONS = {"description": "Champions League (OP Guide 12.7): {\"minimum\": 100, \"waived\": [person, ...]}"}
+_CHAMPIONS = {"description": 'Champions League (OP Guide 12.7): {"minimum": 100, "waived": [person, ...]}'}
 
 
 class CreateLeagueSchema(Schema):
     name = fields.String(required=True, validate=_TEXT)
     director = fields.Nested(DirectorSchema, required=True)
     season = fields.Nested(SeasonInSchema, load_default=lambda: {"name": "", "schedule": "standard"})
-    qualification = fields.Dict(keys=fields.String(), load_default=lambda: {"per_sprint": 4},
-                                metadata=_QUALIFICATION)
+    qualification = fields.Dict(keys=fields.String(), load_default=lambda: {"per_sprint": 4}, metadata=_QUALIFICATION)
     lifetime = fields.Dict(keys=fields.String(), values=_int(), load_default=dict, metadata=_LIFETIME)
     names = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict, metadata=_NAMES)
     champions_league = fields.Dict(keys=fields.String(), load_default=None, allow_none=True, metadata=_CHAMPIONS)
-    label = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
-                          metadata={"description": "a name for the director's token"})
+    label = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": "a name for the director's token"},
+    )
 
 
 class UpdateLeagueSchema(Schema):
@@ -66,14 +91,17 @@ class UpdateLeagueSchema(Schema):
     @validates_schema
     def _something(self, data, **kwargs):
         if not data:
-            raise ValidationError("give at least one of name, director, season, qualification, lifetime, names, "
-                                  "champions_league", "name")
+            raise ValidationError(
+                "give at least one of name, director, season, qualification, lifetime, names, champions_league", "name"
+            )
 
 
 class LeagueGrantSchema(Schema):
     league_id = fields.String(required=True)
-    token = fields.String(required=True, metadata={"description": "the league director's token, shown once: send "
-                                                                  "as 'Authorization: Bearer <token>'"})
+    token = fields.String(
+        required=True,
+        metadata={"description": "the league director's token, shown once: send as 'Authorization: Bearer <token>'"},
+    )
     token_id = fields.String(required=True)
     role = fields.String(required=True, metadata={"description": "director"})
     name = fields.String(required=True)
@@ -82,22 +110,31 @@ class LeagueGrantSchema(Schema):
 
 class AddLeagueEventSchema(Schema):
     event_id = fields.String(required=True, validate=[validate.Length(1, 64), NO_NUL])
-    sprint = fields.String(required=True, validate=validate.OneOf(ALL_SPRINTS),
-                           metadata={"description": "standard season: first-half, second-half or playoffs; "
-                                                    "truncated: regular or playoffs"})
-    organizer_token = fields.String(required=True, validate=[validate.Length(1, 200), NO_NUL],
-                                    metadata={"description": "the event's organizer token: its organizer's "
-                                                             "consent to flag it as a league event"})
+    sprint = fields.String(
+        required=True,
+        validate=validate.OneOf(ALL_SPRINTS),
+        metadata={
+            "description": "standard season: first-half, second-half or playoffs; truncated: regular or playoffs"
+        },
+    )
+    organizer_token = fields.String(
+        required=True,
+        validate=[validate.Length(1, 200), NO_NUL],
+        metadata={"description": "the event's organizer token: its organizer's consent to flag it as a league event"},
+    )
 
 
 class BonusInSchema(Schema):
     event_id = fields.String(required=True, validate=[validate.Length(1, 64), NO_NUL])
-    person = fields.String(required=True, validate=_TEXT,
-                           metadata={"description": "the player as the league table names them"})
+    person = fields.String(
+        required=True, validate=_TEXT, metadata={"description": "the player as the league table names them"}
+    )
     points = _int(required=True, validate=validate.Range(-1000, 1000))
-    scheme = fields.String(load_default="", validate=[validate.Length(0, 200), NO_NUL],
-                           metadata={"description": "headquarters, participation, new-mission (OP Guide 12.5.1-3) "
-                                                    "or the league's own"})
+    scheme = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": "headquarters, participation, new-mission (OP Guide 12.5.1-3) or the league's own"},
+    )
     note = fields.String(load_default="", validate=[validate.Length(0, 500), NO_NUL])
 
 
@@ -128,5 +165,8 @@ class LeagueTableSchema(Schema):
     version = _int(required=True)
     table = fields.Dict(required=True, metadata={"description": "shared_rules.games.startrek.leagues.league_table"})
     events = fields.List(fields.Nested(LeagueEventInfoSchema), required=True)
-    problems = fields.List(fields.Nested(LeagueProblemSchema), required=True,
-                           metadata={"description": "league events left out of the table, and why"})
+    problems = fields.List(
+        fields.Nested(LeagueProblemSchema),
+        required=True,
+        metadata={"description": "league events left out of the table, and why"},
+    )

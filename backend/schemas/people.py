@@ -7,16 +7,32 @@ from marshmallow import Schema, ValidationError, fields, validate, validates
 from backend.schemas import NO_NUL, _int
 from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
 
-__all__ = ["PersonInSchema", "PersonSchema", "PeopleListSchema", "PeopleQuerySchema", "LinkRequestSchema",
-           "LinkSchema", "UnlinkSchema", "EventPeopleSchema", "MergeRequestSchema", "MergeResponseSchema",
-           "HistoryEntrySchema", "PersonHistorySchema", "RatingsQuerySchema", "RatingRowSchema", "RatingsListSchema"]
+__all__ = [
+    "PersonInSchema",
+    "PersonSchema",
+    "PeopleListSchema",
+    "PeopleQuerySchema",
+    "LinkRequestSchema",
+    "LinkSchema",
+    "UnlinkSchema",
+    "EventPeopleSchema",
+    "MergeRequestSchema",
+    "MergeResponseSchema",
+    "HistoryEntrySchema",
+    "PersonHistorySchema",
+    "RatingsQuerySchema",
+    "RatingRowSchema",
+    "RatingsListSchema",
+]
 
 PERSON_ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$", error="a person id is 1-32 letters, digits, '-' or '_'")
 POKEMON_ID = validate.Regexp(r"^[0-9A-Za-z-]{1,32}$", error="a Play! Pokémon ID is 1-32 digits or letters")
-TREKCC_ID = validate.Regexp(r"^[A-Za-z0-9._-]{1,64}$", error="a trekcc.org member id is 1-64 letters, digits, "
-                                                             "'.', '_' or '-'")
-OTHER_KEY = validate.Regexp(r"^[a-z0-9][a-z0-9_-]{0,31}$", error="an id's name is 1-32 lowercase letters, digits, "
-                                                                 "'_' or '-'")
+TREKCC_ID = validate.Regexp(
+    r"^[A-Za-z0-9._-]{1,64}$", error="a trekcc.org member id is 1-64 letters, digits, '.', '_' or '-'"
+)
+OTHER_KEY = validate.Regexp(
+    r"^[a-z0-9][a-z0-9_-]{0,31}$", error="an id's name is 1-32 lowercase letters, digits, '_' or '-'"
+)
 MAX_OTHER_IDS = 16
 
 
@@ -29,18 +45,36 @@ class PersonInSchema(Schema):
     """A new person: a name and whichever game ids are known."""
 
     name = fields.String(required=True, validate=[validate.Length(1, 200), NO_NUL, _not_blank])
-    pokemon_id = fields.String(load_default=None, allow_none=True, validate=POKEMON_ID,
-                               metadata={"description": "Play! Pokémon ID (TOM's userid)"})
-    birth_year = _int(load_default=None, allow_none=True, validate=validate.Range(1900, 2100),
-                      metadata={"description": "goes with the Play! Pokémon ID (age divisions)"})
-    trekcc_handle = fields.String(load_default=None, allow_none=True,
-                                  validate=[validate.Length(1, 64), NO_NUL, _not_blank],
-                                  metadata={"description": "trekcc.org forum handle"})
-    trekcc_id = fields.String(load_default=None, allow_none=True, validate=TREKCC_ID,
-                              metadata={"description": "trekcc.org member id (a Star Trek rating_id)"})
-    other_ids = fields.Dict(keys=fields.String(validate=OTHER_KEY),
-                            values=fields.String(validate=[validate.Length(1, 64), NO_NUL, _not_blank]),
-                            load_default=dict, metadata={"description": "other games' ids, name -> id"})
+    pokemon_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=POKEMON_ID,
+        metadata={"description": "Play! Pokémon ID (TOM's userid)"},
+    )
+    birth_year = _int(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(1900, 2100),
+        metadata={"description": "goes with the Play! Pokémon ID (age divisions)"},
+    )
+    trekcc_handle = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=[validate.Length(1, 64), NO_NUL, _not_blank],
+        metadata={"description": "trekcc.org forum handle"},
+    )
+    trekcc_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=TREKCC_ID,
+        metadata={"description": "trekcc.org member id (a Star Trek rating_id)"},
+    )
+    other_ids = fields.Dict(
+        keys=fields.String(validate=OTHER_KEY),
+        values=fields.String(validate=[validate.Length(1, 64), NO_NUL, _not_blank]),
+        load_default=dict,
+        metadata={"description": "other games' ids, name -> id"},
+    )
 
     @validates("other_ids")
     def _few(self, value, **kwargs):
@@ -52,8 +86,11 @@ class PersonSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     pokemon_id = fields.String(allow_none=True, required=True)
-    birth_year = _int(allow_none=True, required=True,
-                      metadata={"description": "search: only when the query is the person's Play! Pokémon ID"})
+    birth_year = _int(
+        allow_none=True,
+        required=True,
+        metadata={"description": "search: only when the query is the person's Play! Pokémon ID"},
+    )
     trekcc_handle = fields.String(allow_none=True, required=True)
     trekcc_id = fields.String(allow_none=True, required=True)
     other_ids = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
@@ -64,9 +101,14 @@ class PeopleListSchema(Schema):
 
 
 class PeopleQuerySchema(Schema):
-    q = fields.String(required=True, validate=[validate.Length(2, 100), NO_NUL, _not_blank],
-                      metadata={"description": "part of a name (2 characters at least), or a whole Play! Pokémon "
-                                               "ID, trekcc.org member id or handle"})
+    q = fields.String(
+        required=True,
+        validate=[validate.Length(2, 100), NO_NUL, _not_blank],
+        metadata={
+            "description": "part of a name (2 characters at least), or a whole Play! Pokémon "
+            "ID, trekcc.org member id or handle"
+        },
+    )
 
 
 class LinkRequestSchema(Schema):
@@ -104,8 +146,10 @@ class MergeResponseSchema(Schema):
 class HistoryEntrySchema(Schema):
     event_id = fields.String(required=True)
     name = fields.String(required=True, metadata={"description": "the event's name"})
-    date = fields.String(required=True, metadata={"description": "YYYY-MM-DD: settings.date, settings.rating.date, "
-                                                                 "else the day the event was made"})
+    date = fields.String(
+        required=True,
+        metadata={"description": "YYYY-MM-DD: settings.date, settings.rating.date, else the day the event was made"},
+    )
     ruleset = fields.String(required=True)
     player = fields.String(required=True, metadata={"description": "the roster entry's id"})
     player_name = fields.String(required=True)
@@ -115,18 +159,23 @@ class HistoryEntrySchema(Schema):
     record = fields.String(allow_none=True, required=True)
     points = fields.Raw(allow_none=True, required=True)
     dropped = fields.Boolean(required=True)
-    rating = fields.Dict(allow_none=True, required=True,
-                         metadata={"description": "Star Trek rated events: format, games and each rating's "
-                                                  "before, after and change"})
+    rating = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Star Trek rated events: format, games and each rating's before, after and change"},
+    )
 
 
 class PersonHistorySchema(Schema):
     person = fields.Nested(PersonSchema, required=True)
     merged = fields.List(fields.String(), required=True, metadata={"description": "ids merged into this person"})
-    events = fields.List(fields.Nested(HistoryEntrySchema), required=True,
-                         metadata={"description": "oldest first"})
-    ratings = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True,
-                          metadata={"description": "Star Trek game -> constructed, sealed, overall, games"})
+    events = fields.List(fields.Nested(HistoryEntrySchema), required=True, metadata={"description": "oldest first"})
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        required=True,
+        metadata={"description": "Star Trek game -> constructed, sealed, overall, games"},
+    )
 
 
 class RatingsQuerySchema(Schema):

@@ -20,11 +20,33 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["SCHEMES", "TIED_GAME", "BracketRules", "SlotResult", "apply_drop_in_bracket",
-           "bracket_order", "bracket_rules", "bracket_view", "bye_count", "cut_size", "elimination_rounds_of",
-           "first_round_pairs", "first_turn_chooser", "fold_pairs", "make_cut", "match_winner",
-           "match_winner_from_games", "next_elimination_round", "next_power_of_two", "round_name",
-           "seed_bracket", "slot_results", "start_single_elimination", "swiss_order", "two_heat_seeds"]
+__all__ = [
+    "SCHEMES",
+    "TIED_GAME",
+    "BracketRules",
+    "SlotResult",
+    "apply_drop_in_bracket",
+    "bracket_order",
+    "bracket_rules",
+    "bracket_view",
+    "bye_count",
+    "cut_size",
+    "elimination_rounds_of",
+    "first_round_pairs",
+    "first_turn_chooser",
+    "fold_pairs",
+    "make_cut",
+    "match_winner",
+    "match_winner_from_games",
+    "next_elimination_round",
+    "next_power_of_two",
+    "round_name",
+    "seed_bracket",
+    "slot_results",
+    "start_single_elimination",
+    "swiss_order",
+    "two_heat_seeds",
+]
 
 #: Public name → the submodule defining it; loaded on first use (the cut and advance modules pull in
 #: standings, which a game's bracket rules must not).

@@ -28,8 +28,15 @@ from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules, bracket_rules
 from .seeding import fold_pairs
 from .winner import elimination_rounds_of, match_winner, seed_map
 
-__all__ = ["SlotResult", "slot_results", "match_winner", "next_elimination_round",
-           "apply_drop_in_bracket", "bracket_view", "round_name"]
+__all__ = [
+    "SlotResult",
+    "slot_results",
+    "match_winner",
+    "next_elimination_round",
+    "apply_drop_in_bracket",
+    "bracket_view",
+    "round_name",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +54,7 @@ class SlotResult:
 
 
 def _round_best_of(rules: BracketRules, rnd: Round) -> int | None:
-    slots = rnd.extra.get("bracket", {}).get("slots") or sum(1 for m in rnd.matches
-                                                            if not m.extra.get("playoff"))
+    slots = rnd.extra.get("bracket", {}).get("slots") or sum(1 for m in rnd.matches if not m.extra.get("playoff"))
     return rules.best_of_for(2 * slots)
 
 
@@ -86,8 +92,9 @@ def _is_dropped(player: Player, before_round: int) -> bool:
     return player.dropped_after is not None and player.dropped_after < before_round
 
 
-def _slot_matches(event: Event, rules: BracketRules, slot: int, entry: Sequence[tuple[str, int | None]],
-                  number: int) -> list[Match]:
+def _slot_matches(
+    event: Event, rules: BracketRules, slot: int, entry: Sequence[tuple[str, int | None]], number: int
+) -> list[Match]:
     """Matches for one slot of a new round, applying drops."""
     extra = {"slot": slot}
     live = [(p, s) for p, s in entry if not _is_dropped(event.player(p), number)]
@@ -163,19 +170,31 @@ def next_elimination_round(event: Event) -> Round:
         matches.extend(_slot_matches(event, rules, slot, entry, number))
     if len(pairs) == 1 and rules.third_place:
         # Pokémon TOP 3.2.3 / 3.3.6: the losers of the Top 4 may play off for 3rd and 4th.
-        losers = [p for r in results if r.winner is not None and len(r.players) == 2 and r.dropped is None
-                  for p in r.players if p != r.winner]
+        losers = [
+            p
+            for r in results
+            if r.winner is not None and len(r.players) == 2 and r.dropped is None
+            for p in r.players
+            if p != r.winner
+        ]
         if len(losers) == 2:
-            matches.append(Match(tuple(losers), extra={"playoff": "third-place",
-                                                       "seeds": [seeds.get(p) for p in losers]}))
-    return Round(number, "elimination", _number_tables(matches),
-                 {"bracket": {"scheme": scheme, "slots": len(pairs)}})
+            matches.append(
+                Match(tuple(losers), extra={"playoff": "third-place", "seeds": [seeds.get(p) for p in losers]})
+            )
+    return Round(number, "elimination", _number_tables(matches), {"bracket": {"scheme": scheme, "slots": len(pairs)}})
 
 
 def _with_player(event: Event, player: Player, rounds: tuple[Round, ...] | None = None) -> Event:
     players = tuple(player if p.id == player.id else p for p in event.players)
-    return Event(event.ruleset, event.seed, players, event.rounds if rounds is None else rounds,
-                 event.name, event.settings, event.extra)
+    return Event(
+        event.ruleset,
+        event.seed,
+        players,
+        event.rounds if rounds is None else rounds,
+        event.name,
+        event.settings,
+        event.extra,
+    )
 
 
 def apply_drop_in_bracket(event: Event, player_id: str) -> Event:
@@ -191,8 +210,7 @@ def apply_drop_in_bracket(event: Event, player_id: str) -> Event:
     if not elim:
         raise RulesError("rounds: no cut yet; a player who drops before the cut is left out of it")
     last = elim[-1]
-    index = next((i for i, m in enumerate(last.matches) if player_id in m.players
-                  and not m.extra.get("playoff")), None)
+    index = next((i for i, m in enumerate(last.matches) if player_id in m.players and not m.extra.get("playoff")), None)
     played = index is not None and (last.matches[index].outcomes is not None or bool(last.matches[index].games))
     stage_started = any(m.outcomes is not None or m.games for r in elim for m in r.matches if len(m.players) == 2)
     if rules.replace_before_stage and len(elim) == 1 and not stage_started:
@@ -218,9 +236,11 @@ def apply_drop_in_bracket(event: Event, player_id: str) -> Event:
         new = [replace(match, outcomes=outcomes, games=None, extra={**match.extra, "dropped": player_id})]
     else:
         base_extra = {k: v for k, v in match.extra.items() if k != "seeds"}
-        new = [Match((other,), ("bye",), extra={**base_extra, "seeds": [seed_of[other]]}),
-               Match((player_id,), None, extra={**base_extra, "seeds": [seed_of[player_id]], "dropped": True})]
-    matches = list(last.matches[:index]) + new + list(last.matches[index + 1:])
+        new = [
+            Match((other,), ("bye",), extra={**base_extra, "seeds": [seed_of[other]]}),
+            Match((player_id,), None, extra={**base_extra, "seeds": [seed_of[player_id]], "dropped": True}),
+        ]
+    matches = list(last.matches[:index]) + new + list(last.matches[index + 1 :])
     new_last = replace(last, matches=_number_tables(matches))
     rounds = tuple(new_last if r is last else r for r in event.rounds)
     return _with_player(event, dropped, rounds)
@@ -243,29 +263,50 @@ def bracket_view(event: Event) -> dict[str, Any]:
     view: dict[str, Any] = {
         "ruleset": event.ruleset,
         "scheme": elim[0].extra.get("bracket", {}).get("scheme", rules.scheme) if elim else rules.scheme,
-        "best_of": rules.best_of, "final_best_of": rules.final_best_of,
-        "third_place": rules.third_place, "source": rules.source,
+        "best_of": rules.best_of,
+        "final_best_of": rules.final_best_of,
+        "third_place": rules.third_place,
+        "source": rules.source,
         "seeds": [{"seed": s, "player": p} for p, s in sorted(seeds.items(), key=lambda kv: kv[1])],
-        "rounds": [], "playoff": None, "champion": None,
+        "rounds": [],
+        "playoff": None,
+        "champion": None,
     }
     slots_left = 0
     for rnd in elim:
         rows = []
         for r in slot_results(event, rnd, rules):
             match_games = [m.games for m in rnd.matches if m.extra.get("slot") == r.slot and m.games]
-            rows.append({"slot": r.slot, "table": r.table,
-                         "players": [{"player": p, "seed": s} for p, s in zip(r.players, r.seeds)],
-                         "bye": r.bye, "dropped": r.dropped,
-                         "winner": r.winner if r.decided else None, "decided": r.decided,
-                         "games": list(match_games[0]) if match_games else None})
+            rows.append(
+                {
+                    "slot": r.slot,
+                    "table": r.table,
+                    "players": [{"player": p, "seed": s} for p, s in zip(r.players, r.seeds)],
+                    "bye": r.bye,
+                    "dropped": r.dropped,
+                    "winner": r.winner if r.decided else None,
+                    "decided": r.decided,
+                    "games": list(match_games[0]) if match_games else None,
+                }
+            )
         slots_left = len(rows)
-        view["rounds"].append({"number": rnd.number, "name": round_name(2 * len(rows)),
-                               "best_of": rules.best_of_for(2 * len(rows)), "slots": rows})
+        view["rounds"].append(
+            {
+                "number": rnd.number,
+                "name": round_name(2 * len(rows)),
+                "best_of": rules.best_of_for(2 * len(rows)),
+                "slots": rows,
+            }
+        )
         for m in rnd.matches:
             if m.extra.get("playoff") == "third-place":
                 decided, winner = match_winner(event, m, best_of=rules.best_of, rules=rules)
-                view["playoff"] = {"round": rnd.number, "table": m.table, "players": list(m.players),
-                                   "winner": winner if decided else None}
+                view["playoff"] = {
+                    "round": rnd.number,
+                    "table": m.table,
+                    "players": list(m.players),
+                    "winner": winner if decided else None,
+                }
     if elim and slots_left == 1:
         final = view["rounds"][-1]["slots"][0]
         view["champion"] = final["winner"]
@@ -282,10 +323,25 @@ def bracket_view(event: Event) -> dict[str, Any]:
             feeds = [[2 * k - 1, 2 * k] for k in range(1, slots_left + 1)]
         else:
             feeds = [None] * slots_left  # re-seeded: opponents depend on results
-        view["rounds"].append({"number": number, "name": round_name(2 * slots_left),
-                               "best_of": rules.best_of_for(2 * slots_left),
-                               "slots": [{"slot": k, "table": None, "players": [], "bye": False,
-                                          "dropped": None, "winner": None, "decided": False,
-                                          "games": None, "from": feeds[k - 1]}
-                                         for k in range(1, slots_left + 1)]})
+        view["rounds"].append(
+            {
+                "number": number,
+                "name": round_name(2 * slots_left),
+                "best_of": rules.best_of_for(2 * slots_left),
+                "slots": [
+                    {
+                        "slot": k,
+                        "table": None,
+                        "players": [],
+                        "bye": False,
+                        "dropped": None,
+                        "winner": None,
+                        "decided": False,
+                        "games": None,
+                        "from": feeds[k - 1],
+                    }
+                    for k in range(1, slots_left + 1)
+                ],
+            }
+        )
     return view

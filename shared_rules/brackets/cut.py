@@ -21,8 +21,15 @@ from .rules import GAME_NUMBERS, BracketRules, bracket_rules
 from .seeding import bye_count, first_round_pairs, next_power_of_two
 from .winner import elimination_rounds_of
 
-__all__ = ["make_cut", "seed_bracket", "start_single_elimination", "swiss_order", "cut_size",
-           "elimination_rounds_of", "Entry"]
+__all__ = [
+    "make_cut",
+    "seed_bracket",
+    "start_single_elimination",
+    "swiss_order",
+    "cut_size",
+    "elimination_rounds_of",
+    "Entry",
+]
 
 #: One slot of a round: the players in it with their seeds (``None`` where unseeded).
 Entry = tuple[tuple[str, int | None], ...]
@@ -30,9 +37,15 @@ Entry = tuple[tuple[str, int | None], ...]
 
 def swiss_order(event: Event) -> list[str]:
     """Player ids by Swiss standing (the standings before any elimination round)."""
-    swiss = Event(event.ruleset, event.seed, event.players,
-                  tuple(r for r in event.rounds if r.stage != "elimination"),
-                  event.name, event.settings, event.extra)
+    swiss = Event(
+        event.ruleset,
+        event.seed,
+        event.players,
+        tuple(r for r in event.rounds if r.stage != "elimination"),
+        event.name,
+        event.settings,
+        event.extra,
+    )
     return [s.player for s in compute_standings(swiss)]
 
 
@@ -47,8 +60,9 @@ def cut_size(event: Event) -> int:
     return cut
 
 
-def _build_round(number: int, entries: Sequence[Entry], scheme: str, cut: int | None = None,
-                 extra_matches: Sequence[Match] = ()) -> Round:
+def _build_round(
+    number: int, entries: Sequence[Entry], scheme: str, cut: int | None = None, extra_matches: Sequence[Match] = ()
+) -> Round:
     matches: list[Match] = []
     table = 0
     for slot, entry in enumerate(entries, start=1):
@@ -87,8 +101,9 @@ def _seed_entries(seeds: Sequence[str], scheme: str) -> list[Entry]:
     return [tuple((seeds[s - 1], s) for s in pair if s is not None) for pair in pairs]
 
 
-def seed_bracket(event: Event, seeds: Sequence[str], *, cut: int | None = None,
-                 rules: BracketRules | None = None) -> Round:
+def seed_bracket(
+    event: Event, seeds: Sequence[str], *, cut: int | None = None, rules: BracketRules | None = None
+) -> Round:
     """The first elimination round for players already in seed order (best first)."""
     rules = rules or bracket_rules(event.ruleset, event.settings)
     if len(seeds) < 2:

@@ -22,13 +22,15 @@ def two_heat_seeds(heat_one: Sequence[str], heat_two: Sequence[str]) -> list[str
     ['a1', 'a2', 'b1', 'b2', 'a3', 'a4', 'b3', 'b4']
     """
     if len(heat_one) != len(heat_two):
-        raise RulesError(f"heats: heat one has {len(heat_one)} qualifiers and heat two {len(heat_two)}; "
-                         "two-heat seeding takes the same number from each")
+        raise RulesError(
+            f"heats: heat one has {len(heat_one)} qualifiers and heat two {len(heat_two)}; "
+            "two-heat seeding takes the same number from each"
+        )
     both = [*heat_one, *heat_two]
     if len(set(both)) != len(both):
         raise RulesError("heats: a player qualified from both heats (Star Trek OP Guide 9 forbids it)")
     seeds: list[str] = []
     for start in range(0, len(heat_one), 2):
-        seeds.extend(heat_one[start:start + 2])
-        seeds.extend(heat_two[start:start + 2])
+        seeds.extend(heat_one[start : start + 2])
+        seeds.extend(heat_two[start : start + 2])
     return seeds

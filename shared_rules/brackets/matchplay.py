@@ -36,9 +36,15 @@ def _tally(players: Sequence[str], games: Sequence[Any], higher_seed: str | None
     return winners
 
 
-def match_winner_from_games(players: Sequence[str], games: Sequence[Any], *, best_of: int | None = 3,
-                            outcomes: Sequence[str] | None = None, results: Any = None,
-                            higher_seed: str | None = None) -> str:
+def match_winner_from_games(
+    players: Sequence[str],
+    games: Sequence[Any],
+    *,
+    best_of: int | None = 3,
+    outcomes: Sequence[str] | None = None,
+    results: Any = None,
+    higher_seed: str | None = None,
+) -> str:
     """The match winner from per-game winners; checks the games agree with the outcomes.
 
     ``results`` maps an outcome key to ``"win"``/``"loss"``/``"tie"`` (a ruleset's
@@ -91,8 +97,9 @@ def match_winner_from_games(players: Sequence[str], games: Sequence[Any], *, bes
     return decided
 
 
-def first_turn_chooser(seed: str, match_key: object, players: Sequence[str], games: Sequence[Any],
-                       higher_seed: str | None = None) -> str:
+def first_turn_chooser(
+    seed: str, match_key: object, players: Sequence[str], games: Sequence[Any], higher_seed: str | None = None
+) -> str:
     """Who chooses to go first or second in the next game (Star Trek OP Guide 10.1).
 
     Game one: a seeded random draw; later games: the loser of the previous game

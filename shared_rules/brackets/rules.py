@@ -34,10 +34,10 @@ class BracketRules:
     ruleset: str
     scheme: str = "standard"  # see SCHEMES
     start: str = "random-seeds"  # single elimination from the start: "random-seeds" or "agot-random"
-    best_of: int | None = 1   # None: the document does not fix it (games optional)
+    best_of: int | None = 1  # None: the document does not fix it (games optional)
     final_best_of: int | None = 1
     third_place: bool = False  # a 3rd/4th playoff alongside the final
-    drop: str = "bye"         # a qualified player who drops after the cut: "bye" (opponent) or "loss"
+    drop: str = "bye"  # a qualified player who drops after the cut: "bye" (opponent) or "loss"
     replace_before_stage: bool = False  # the next-ranked player replaces a qualifier who drops before the stage
     tie_to_higher_seed: bool = False  # a tied game or match goes to the higher seed
     source: str
@@ -84,7 +84,9 @@ def bracket_rules(ruleset: str, settings: Mapping[str, Any] | None = None) -> Br
         name = settings["bracket"]
         names = game.bracket_names
         if name not in names:
-            raise RulesError(f"settings.bracket: {name!r} is not a bracket of {ruleset}"
-                             + (f" ({', '.join(names)})" if names else ""))
+            raise RulesError(
+                f"settings.bracket: {name!r} is not a bracket of {ruleset}"
+                + (f" ({', '.join(names)})" if names else "")
+            )
         rules = replace(rules, scheme=names[name])
     return rules

@@ -56,8 +56,14 @@ def higher_seed(players: Sequence[str], seeds: dict[str, int]) -> str:
     return min(known, key=seeds.__getitem__)
 
 
-def match_winner(event: Event, match: Match, *, best_of: int | None = None, rules: BracketRules | None = None,
-                 ruleset: Ruleset | None = None) -> tuple[bool, str | None]:
+def match_winner(
+    event: Event,
+    match: Match,
+    *,
+    best_of: int | None = None,
+    rules: BracketRules | None = None,
+    ruleset: Ruleset | None = None,
+) -> tuple[bool, str | None]:
     """``(decided, winner)`` of one elimination match; ``winner`` is ``None`` when nobody advances."""
     if rules is None:
         # Not a cycle: the bracket rules load the game's declarations, which standings of an event
@@ -77,8 +83,9 @@ def match_winner(event: Event, match: Match, *, best_of: int | None = None, rule
         raise RulesError(f"players: an elimination match has 2 players, not {len(match.players)}")
     higher = higher_seed(match.players, seeds) if rules.tie_to_higher_seed else None
     if match.games:
-        return True, match_winner_from_games(match.players, match.games, best_of=best_of,
-                                             outcomes=match.outcomes, results=result, higher_seed=higher)
+        return True, match_winner_from_games(
+            match.players, match.games, best_of=best_of, outcomes=match.outcomes, results=result, higher_seed=higher
+        )
     if match.outcomes is None:
         return False, None
     a, b = (result(o) for o in match.outcomes)
@@ -90,5 +97,4 @@ def match_winner(event: Event, match: Match, *, best_of: int | None = None, rule
         return True, None  # a double loss: nobody advances
     if higher is not None:
         return True, higher  # Star Trek OP Guide 10: a tied match goes to the higher seed
-    raise RulesError(f"outcomes: {list(match.outcomes)} does not decide an elimination match; "
-                     "report the winner")
+    raise RulesError(f"outcomes: {list(match.outcomes)} does not decide an elimination match; report the winner")

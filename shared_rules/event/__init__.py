@@ -3,5 +3,15 @@
 from .document import FORMAT, dump_event, load_event, parse_event_json
 from .model import STAGES, SWISS_STAGES, Event, Match, Player, Round
 
-__all__ = ["FORMAT", "STAGES", "SWISS_STAGES", "Event", "Match", "Player", "Round",
-           "dump_event", "load_event", "parse_event_json"]
+__all__ = [
+    "FORMAT",
+    "STAGES",
+    "SWISS_STAGES",
+    "Event",
+    "Match",
+    "Player",
+    "Round",
+    "dump_event",
+    "load_event",
+    "parse_event_json",
+]

@@ -111,8 +111,14 @@ def _plain_player(obj: Any) -> Player | None:
     pid = obj.get("id")
     name = obj.get("name", pid)
     entry = obj.get("entry")
-    if (pid.__class__ is not str or name.__class__ is not str or entry.__class__ is not int or entry < 0
-            or not pid.strip() or not name.strip()):
+    if (
+        pid.__class__ is not str
+        or name.__class__ is not str
+        or entry.__class__ is not int
+        or entry < 0
+        or not pid.strip()
+        or not name.strip()
+    ):
         return None
     player = _new_object(Player)
     set_id, set_name, set_entry, set_birth_year, set_late, set_dropped, set_earned, set_extra = _PLAYER_SLOTS
@@ -210,8 +216,10 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
     if raw_stats is not None:
         if raw_stats.__class__ is not list or len(raw_stats) != count:
             raw_stats = _per_player(raw_stats, f"{path}.stats", count)
-        stats = tuple(MappingProxyType(dict(s)) if s.__class__ is dict else _frozen(_obj(s, f"{path}.stats[{i}]"))
-                      for i, s in enumerate(raw_stats))
+        stats = tuple(
+            MappingProxyType(dict(s)) if s.__class__ is dict else _frozen(_obj(s, f"{path}.stats[{i}]"))
+            for i, s in enumerate(raw_stats)
+        )
         for i, s in enumerate(stats):
             for k, v in s.items():
                 kind = v.__class__
@@ -221,8 +229,9 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
     if ending is not None:
         _str(ending, f"{path}.ending")
         if ruleset.endings and ending not in ruleset.endings:
-            raise DocumentError(f"{path}.ending", f"'{ending}' is not a game ending of {ruleset.id} "
-                                f"(use {', '.join(ruleset.endings)})")
+            raise DocumentError(
+                f"{path}.ending", f"'{ending}' is not a game ending of {ruleset.id} (use {', '.join(ruleset.endings)})"
+            )
     games = obj.get("games")
     if games is not None:
         games = tuple(_list(games, f"{path}.games"))
@@ -230,23 +239,31 @@ def _match(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player]) -> Ma
     return Match(tuple(players), outcomes, table, scores, stats, ending, games, extra)
 
 
-def _round(raw: Any, path: str, ruleset: Any, known: Mapping[str, Player],
-           passed: set[tuple[int, tuple[str, ...]]] | None = None) -> Round:
+def _round(
+    raw: Any,
+    path: str,
+    ruleset: Any,
+    known: Mapping[str, Player],
+    passed: set[tuple[int, tuple[str, ...]]] | None = None,
+) -> Round:
     obj = _obj(raw, path)
     number = _int(_need(obj, "number", path), f"{path}.number", 1)
     stage = obj.get("stage", "swiss")
     if stage not in STAGES:
         raise DocumentError(f"{path}.stage", f"'{stage}' is not a stage (use {', '.join(STAGES)})")
-    matches = _matches(_list(_need(obj, "matches", path), f"{path}.matches"), path, ruleset, known,
-                       set() if passed is None else passed)
+    matches = _matches(
+        _list(_need(obj, "matches", path), f"{path}.matches"), path, ruleset, known, set() if passed is None else passed
+    )
     seated = [pid for m in matches for pid in m.players]
     if len(set(seated)) != len(seated):
         seen: dict[str, int] = {}
         for i, m in enumerate(matches):
             for pid in m.players:
                 if pid in seen:
-                    raise DocumentError(f"{path}.matches[{i}].players",
-                                        f"player '{pid}' is already in matches[{seen[pid]}] of this round")
+                    raise DocumentError(
+                        f"{path}.matches[{i}].players",
+                        f"player '{pid}' is already in matches[{seen[pid]}] of this round",
+                    )
                 seen[pid] = i
     return Round(number, stage, matches, _extra(obj, _ROUND_FIELDS))
 
@@ -256,8 +273,9 @@ def _finite(value: Any) -> bool:
     return kind is int or (kind is float and math.isfinite(value))
 
 
-def _matches(raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player],
-             passed: set[tuple[int, tuple[str, ...]]]) -> tuple[Match, ...]:
+def _matches(
+    raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player], passed: set[tuple[int, tuple[str, ...]]]
+) -> tuple[Match, ...]:
     """The matches of one round.
 
     The common well-formed match is read here, without building field paths; any
@@ -283,11 +301,21 @@ def _matches(raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player
         count = len(ids)
         if count == 2:
             a, b = ids
-            fine = ((low == 2 or high >= 2) and a.__class__ is str and b.__class__ is str and a != b
-                    and a in known and b in known)
+            fine = (
+                (low == 2 or high >= 2)
+                and a.__class__ is str
+                and b.__class__ is str
+                and a != b
+                and a in known
+                and b in known
+            )
         else:
-            fine = (1 <= count <= high and not 2 < count < low and len(set(ids)) == count
-                    and all(pid.__class__ is str and pid in known for pid in ids))
+            fine = (
+                1 <= count <= high
+                and not 2 < count < low
+                and len(set(ids)) == count
+                and all(pid.__class__ is str and pid in known for pid in ids)
+            )
         outcomes = obj.get("outcomes")
         if fine and outcomes is not None:
             if outcomes.__class__ is list and len(outcomes) == count:
@@ -313,8 +341,11 @@ def _matches(raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player
                 fine = False
         stats = obj.get("stats")
         if fine and stats is not None:
-            if (stats.__class__ is list and len(stats) == count
-                    and all(s.__class__ is dict and all(map(_finite, s.values())) for s in stats)):
+            if (
+                stats.__class__ is list
+                and len(stats) == count
+                and all(s.__class__ is dict and all(map(_finite, s.values())) for s in stats)
+            ):
                 stats = tuple(MappingProxyType(dict(s)) for s in stats)
             else:
                 fine = False
@@ -362,21 +393,26 @@ def _load_event(doc: Any) -> Event:
     seed = obj.get("seed", "")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
         raise DocumentError("seed", f"expected a string, got {_kind(seed)}")
-    players = tuple(_plain_player(p) or _player(p, f"players[{i}]")
-                    for i, p in enumerate(_list(_need(obj, "players", ""), "players")))
+    players = tuple(
+        _plain_player(p) or _player(p, f"players[{i}]")
+        for i, p in enumerate(_list(_need(obj, "players", ""), "players"))
+    )
     known: dict[str, Player] = {}
     for i, p in enumerate(players):
         if p.id in known:
             raise DocumentError(f"players[{i}].id", f"duplicate player id '{p.id}'")
         known[p.id] = p
     passed: set[tuple[int, tuple[str, ...]]] = set()
-    rounds = tuple(_round(r, f"rounds[{i}]", ruleset, known, passed)
-                   for i, r in enumerate(_list(obj.get("rounds", []), "rounds")))
+    rounds = tuple(
+        _round(r, f"rounds[{i}]", ruleset, known, passed) for i, r in enumerate(_list(obj.get("rounds", []), "rounds"))
+    )
     seen_rounds: dict[tuple[int, str], int] = {}
     for i, r in enumerate(rounds):
         if (r.number, r.stage) in seen_rounds:
-            raise DocumentError(f"rounds[{i}].number",
-                                f"round {r.number} ({r.stage}) already appears as rounds[{seen_rounds[(r.number, r.stage)]}]")
+            raise DocumentError(
+                f"rounds[{i}].number",
+                f"round {r.number} ({r.stage}) already appears as rounds[{seen_rounds[(r.number, r.stage)]}]",
+            )
         seen_rounds[(r.number, r.stage)] = i
     _check_round_numbers(rounds)
     _check_seats(rounds, players, ruleset)
@@ -394,8 +430,11 @@ def _check_round_numbers(rounds: tuple[Round, ...]) -> None:
         if number != expected:
             i = next(i for i, r in enumerate(rounds) if r.number == number)
             missing = "round 1" if expected == 1 else f"round {expected}"
-            raise DocumentError(f"rounds[{i}].number", f"round {number} is in the document but {missing} is not: "
-                                "round numbers must run 1, 2, 3 ... without a gap")
+            raise DocumentError(
+                f"rounds[{i}].number",
+                f"round {number} is in the document but {missing} is not: "
+                "round numbers must run 1, 2, 3 ... without a gap",
+            )
 
 
 def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset: Any) -> None:
@@ -417,9 +456,11 @@ def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset
                 if shared:
                     where = seated.setdefault((rnd.number, pid), (i, j, k))
                     if where != (i, j, k):
-                        raise DocumentError(f"rounds[{i}].matches[{j}].players[{k}]",
-                                            f"player '{pid}' already plays in round {rnd.number} "
-                                            "(rounds[{}].matches[{}].players[{}])".format(*where))
+                        raise DocumentError(
+                            f"rounds[{i}].matches[{j}].players[{k}]",
+                            f"player '{pid}' already plays in round {rnd.number} "
+                            "(rounds[{}].matches[{}].players[{}])".format(*where),
+                        )
                 if pid not in dropped or rnd.number <= dropped[pid][1]:
                     continue
                 path = f"rounds[{i}].matches[{j}].players[{k}]"
@@ -427,8 +468,11 @@ def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset
                 solo_loss = len(match.players) == 1 and match.outcomes is not None and match.outcomes[0] in losses
                 if not solo_loss:
                     index, last = dropped[pid]
-                    raise DocumentError(path, f"player '{pid}' plays in round {rnd.number} but dropped after round "
-                                        f"{last} (players[{index}].dropped_after)")
+                    raise DocumentError(
+                        path,
+                        f"player '{pid}' plays in round {rnd.number} but dropped after round "
+                        f"{last} (players[{index}].dropped_after)",
+                    )
 
 
 def parse_event_json(text: str) -> Event:
@@ -448,8 +492,9 @@ def dump_event(event: Event) -> dict[str, Any]:
     """The event as a plain JSON-able ``topcut-event/1`` document."""
     players = []
     for p in event.players:
-        row = _drop_none({"id": p.id, "name": p.name, "entry": p.entry, "birth_year": p.birth_year,
-                          "dropped_after": p.dropped_after})
+        row = _drop_none(
+            {"id": p.id, "name": p.name, "entry": p.entry, "birth_year": p.birth_year, "dropped_after": p.dropped_after}
+        )
         if p.late:
             row["late"] = True
         if p.earned_byes:
@@ -460,18 +505,28 @@ def dump_event(event: Event) -> dict[str, Any]:
     for r in event.rounds:
         matches = []
         for m in r.matches:
-            row = _drop_none({
-                "table": m.table, "players": list(m.players),
-                "outcomes": list(m.outcomes) if m.outcomes is not None else None,
-                "scores": list(m.scores) if m.scores is not None else None,
-                "stats": [dict(s) for s in m.stats] if m.stats is not None else None,
-                "ending": m.ending,
-                "games": list(m.games) if m.games is not None else None,
-            })
+            row = _drop_none(
+                {
+                    "table": m.table,
+                    "players": list(m.players),
+                    "outcomes": list(m.outcomes) if m.outcomes is not None else None,
+                    "scores": list(m.scores) if m.scores is not None else None,
+                    "stats": [dict(s) for s in m.stats] if m.stats is not None else None,
+                    "ending": m.ending,
+                    "games": list(m.games) if m.games is not None else None,
+                }
+            )
             row.update(m.extra)
             matches.append(row)
         rounds.append({"number": r.number, "stage": r.stage, "matches": matches, **r.extra})
-    doc: dict[str, Any] = {"format": FORMAT, "ruleset": event.ruleset, "name": event.name, "seed": event.seed,
-                           "settings": dict(event.settings), "players": players, "rounds": rounds}
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": event.ruleset,
+        "name": event.name,
+        "seed": event.seed,
+        "settings": dict(event.settings),
+        "players": players,
+        "rounds": rounds,
+    }
     doc.update(event.extra)
     return doc

@@ -80,7 +80,9 @@ def standings_csv(event: Event) -> str:
                 names.append(name)
                 headings.append(name)
     divisions = any("division" in row for row in rows)
-    header = ["Rank", "Name", "ID"] + (["Division"] if divisions else []) + ["Points", "Record"] + headings + ["Dropped"]
+    header = (
+        ["Rank", "Name", "ID"] + (["Division"] if divisions else []) + ["Points", "Record"] + headings + ["Dropped"]
+    )
     out: list[list[Any]] = [header]
     for row in rows:
         player = event.player(row["player"])

@@ -26,7 +26,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
     from ..structures._model import Structure
 
-__all__ = ["Game", "GENERIC_PENALTIES", "PenaltySystem", "ResultForm", "TimeCalled", "StructureBuilder", "fixed_structure"]
+__all__ = [
+    "Game",
+    "GENERIC_PENALTIES",
+    "PenaltySystem",
+    "ResultForm",
+    "TimeCalled",
+    "StructureBuilder",
+    "fixed_structure",
+]
 
 #: ``(players, name, rounds, cut)`` → the structure; ``rounds``/``cut`` are overrides.
 StructureBuilder = Callable[[int, str, "int | None", "int | None"], "Structure"]
@@ -40,6 +48,7 @@ def fixed_structure(ruleset_id: str, build: Callable[[int, str], Structure]) -> 
     ...
     shared_rules.errors.RulesError: rounds/cut: x takes its rounds and cut from its document's table
     """
+
     def builder(players: int, name: str, rounds: int | None, cut: int | None) -> Structure:
         if rounds is not None or cut is not None:
             raise RulesError(f"rounds/cut: {ruleset_id} takes its rounds and cut from its document's table")
@@ -81,16 +90,28 @@ class PenaltySystem:
             choices = [[str(level), label] for level, (_, _, label) in sorted(self.levels.items())]
         else:
             choices = [[kind, label] for kind, (_, label) in self.kinds.items()]
-        return {"system": "levels" if self.uses_levels else "kinds", "choices": choices, "floor": list(self.floor),
-                "infraction_field": self.infraction_field, "hint": self.hint}
+        return {
+            "system": "levels" if self.uses_levels else "kinds",
+            "choices": choices,
+            "floor": list(self.floor),
+            "infraction_field": self.infraction_field,
+            "hint": self.hint,
+        }
 
 
 #: The usual penalty system where a game's documents name no other: warning, game loss, disqualification.
 GENERIC_PENALTIES = PenaltySystem(
     name="generic",
-    kinds=MappingProxyType({"warning": (None, "Warning"), "game-loss": ("game-loss", "Game loss"),
-                            "disqualification": ("disqualification", "Disqualification")}),
-    floor=("warning",), source="generic")
+    kinds=MappingProxyType(
+        {
+            "warning": (None, "Warning"),
+            "game-loss": ("game-loss", "Game loss"),
+            "disqualification": ("disqualification", "Disqualification"),
+        }
+    ),
+    floor=("warning",),
+    source="generic",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,8 +186,12 @@ class Game:
             time_called = {"inputs": list(self.time_called.inputs), "uses": self.time_called.uses}
         form = self.result_form
         return {
-            "result": {"stats": _plain(form.stats), "scores": _plain(form.scores),
-                       "best_of_three": form.best_of_three, "time_called": time_called},
+            "result": {
+                "stats": _plain(form.stats),
+                "scores": _plain(form.scores),
+                "best_of_three": form.best_of_three,
+                "time_called": time_called,
+            },
             "timer": {"notes": [{"at_or_below_ms": at, "text": text} for at, text in self.timer_notes]},
             "round_start": {"attack_dice": self.attack_dice},
             "penalties": self.penalties.ui(),

@@ -49,31 +49,68 @@ FIELDS = ("name", "first_name", "last_name", "id", "birth_year", "division", "ra
 
 #: Headings known without a mapping (compared after ``header_key``).
 HEADER_ALIASES: Mapping[str, str] = {
-    "name": "name", "player": "name", "player name": "name", "full name": "name", "nom": "name",
-    "first name": "first_name", "firstname": "first_name", "given name": "first_name",
-    "last name": "last_name", "lastname": "last_name", "surname": "last_name", "family name": "last_name",
-    "id": "id", "player id": "id", "playerid": "id", "pop id": "id", "popid": "id", "pokemon id": "id",
-    "userid": "id", "user id": "id",
-    "birth year": "birth_year", "birthyear": "birth_year", "year of birth": "birth_year", "born": "birth_year",
-    "dob": "birth_year", "date of birth": "birth_year", "birth date": "birth_year", "birthdate": "birth_year",
-    "division": "division", "age division": "division",
-    "trekcc": "rating_id", "trekcc id": "rating_id", "trekcc.org": "rating_id", "rating id": "rating_id",
-    "ratingid": "rating_id", "member id": "rating_id",
-    "earned byes": "earned_byes", "byes": "earned_byes",
+    "name": "name",
+    "player": "name",
+    "player name": "name",
+    "full name": "name",
+    "nom": "name",
+    "first name": "first_name",
+    "firstname": "first_name",
+    "given name": "first_name",
+    "last name": "last_name",
+    "lastname": "last_name",
+    "surname": "last_name",
+    "family name": "last_name",
+    "id": "id",
+    "player id": "id",
+    "playerid": "id",
+    "pop id": "id",
+    "popid": "id",
+    "pokemon id": "id",
+    "userid": "id",
+    "user id": "id",
+    "birth year": "birth_year",
+    "birthyear": "birth_year",
+    "year of birth": "birth_year",
+    "born": "birth_year",
+    "dob": "birth_year",
+    "date of birth": "birth_year",
+    "birth date": "birth_year",
+    "birthdate": "birth_year",
+    "division": "division",
+    "age division": "division",
+    "trekcc": "rating_id",
+    "trekcc id": "rating_id",
+    "trekcc.org": "rating_id",
+    "rating id": "rating_id",
+    "ratingid": "rating_id",
+    "member id": "rating_id",
+    "earned byes": "earned_byes",
+    "byes": "earned_byes",
 }
 
 #: Pokémon age divisions (TOP 3.1.1) and the spellings a roster may use.
 DIVISIONS: Mapping[str, str] = {
-    "junior": "junior", "juniors": "junior", "jr": "junior",
-    "senior": "senior", "seniors": "senior", "sr": "senior",
-    "masters": "masters", "master": "masters", "ma": "masters",
+    "junior": "junior",
+    "juniors": "junior",
+    "jr": "junior",
+    "senior": "senior",
+    "seniors": "senior",
+    "sr": "senior",
+    "masters": "masters",
+    "master": "masters",
+    "ma": "masters",
 }
 
 _ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # pwa/db.js randomId
 _PLAYER_BYTES = 4_096  # state/operations.py: a player.register payload's player object
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_DATE_FORMS = (re.compile(r"\d{4}\Z"), re.compile(r"\d{4}-\d{1,2}-\d{1,2}\Z"),
-               re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{4}\Z"), re.compile(r"\d{4}/\d{1,2}/\d{1,2}\Z"))
+_DATE_FORMS = (
+    re.compile(r"\d{4}\Z"),
+    re.compile(r"\d{4}-\d{1,2}-\d{1,2}\Z"),
+    re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{4}\Z"),
+    re.compile(r"\d{4}/\d{1,2}/\d{1,2}\Z"),
+)
 _GUARDED = re.compile(r"'[=+\-@\t\r]")
 
 
@@ -113,8 +150,9 @@ def _columns(header: list[str], mapping: Mapping[str, str] | None) -> tuple[dict
         if field not in FIELDS:
             raise RulesError(f"mapping: '{heading}': unknown field '{field}' (use {', '.join(FIELDS)})")
         if heading.strip() not in by_heading:
-            raise RulesError(f"mapping: no column '{heading}' in the file (columns: "
-                             f"{', '.join(h.strip() for h in header)})")
+            raise RulesError(
+                f"mapping: no column '{heading}' in the file (columns: {', '.join(h.strip() for h in header)})"
+            )
         columns[by_heading[heading.strip()]] = field
     seen: dict[str, int] = {}
     for i in sorted(columns):
@@ -122,8 +160,10 @@ def _columns(header: list[str], mapping: Mapping[str, str] | None) -> tuple[dict
         if field == "ignore":
             continue
         if field in seen:
-            raise RulesError(f"columns '{header[seen[field]].strip()}' and '{header[i].strip()}' are both "
-                             f"{field}: map one of them to another field or to ignore")
+            raise RulesError(
+                f"columns '{header[seen[field]].strip()}' and '{header[i].strip()}' are both "
+                f"{field}: map one of them to another field or to ignore"
+            )
         seen[field] = i
     if "name" not in seen and "first_name" not in seen and "last_name" not in seen:
         raise RulesError("CSV: no name column (a heading such as Name or Player, or --map HEADING=name)")
@@ -189,18 +229,19 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
     players: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     pending_ids: list[tuple[int, str, dict[str, Any]]] = []
-    for offset, raw in enumerate(rows[start + 1:], start=start + 2):
+    for offset, raw in enumerate(rows[start + 1 :], start=start + 2):
         if not any(c.strip() for c in raw):
             continue
         problems: list[tuple[str | None, str]] = []
-        if len(raw) > len(header) and any(c.strip() for c in raw[len(header):]):
+        if len(raw) > len(header) and any(c.strip() for c in raw[len(header) :]):
             problems.append((None, f"{len(raw)} cells, but the heading row has {len(header)}"))
         values = {f: _cell(raw[i]) if i < len(raw) else "" for i, f in columns.items()}
         player: dict[str, Any] = {}
         name = values.get("name") or " ".join(v for v in (values.get("first_name"), values.get("last_name")) if v)
         if not name:
-            problems.append((column_of.get("name") or column_of.get("first_name") or column_of.get("last_name"),
-                             "missing name"))
+            problems.append(
+                (column_of.get("name") or column_of.get("first_name") or column_of.get("last_name"), "missing name")
+            )
         pid = values.get("id", "")
         if pid:
             if pid in existing_ids:
@@ -215,23 +256,24 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
         if year_text:
             year = _birth_year(year_text)
             if year is None:
-                problems.append((column_of["birth_year"], f"'{year_text}' is not a birth year (e.g. 2009 or "
-                                 "2009-05-14)"))
+                problems.append(
+                    (column_of["birth_year"], f"'{year_text}' is not a birth year (e.g. 2009 or 2009-05-14)")
+                )
             else:
                 player["birth_year"] = year
         division = values.get("division", "")
         if division and divisions:
             key = header_key(division).removesuffix(" division")
             if key not in DIVISIONS:
-                problems.append((column_of["division"], f"unknown division '{division}' (junior, senior or "
-                                 "masters)"))
+                problems.append((column_of["division"], f"unknown division '{division}' (junior, senior or masters)"))
             else:
                 player["division"] = DIVISIONS[key]
         rating = values.get("rating_id", "")
         if rating:
             if rating in existing_rating:
-                problems.append((column_of["rating_id"], f"'{rating}' is already in the event "
-                                 f"(player {existing_rating[rating]})"))
+                problems.append(
+                    (column_of["rating_id"], f"'{rating}' is already in the event (player {existing_rating[rating]})")
+                )
             elif rating in file_rating:
                 problems.append((column_of["rating_id"], f"'{rating}' is also row {file_rating[rating]}"))
             else:
@@ -246,8 +288,9 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
         if not problems:
             size = len(json.dumps({"id": pid or "p-xxxxxx", **player}, ensure_ascii=False).encode("utf-8"))
             if size > _PLAYER_BYTES:
-                problems.append((None, f"the player's fields are {size:,} bytes; the most allowed is "
-                                 f"{_PLAYER_BYTES:,}"))
+                problems.append(
+                    (None, f"the player's fields are {size:,} bytes; the most allowed is {_PLAYER_BYTES:,}")
+                )
         if problems:
             errors.extend({"row": offset, "column": column, "problem": problem} for column, problem in problems)
             continue
@@ -258,5 +301,10 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
             pid = _new_id(event.seed, offset, player["name"], taken)
             taken.add(pid)
         players.append({"id": pid, **player})
-    return {"players": players, "errors": errors, "columns": {heading[i]: f for i, f in sorted(columns.items())},
-            "ignored": ignored, "warnings": warnings}
+    return {
+        "players": players,
+        "errors": errors,
+        "columns": {heading[i]: f for i, f in sorted(columns.items())},
+        "ignored": ignored,
+        "warnings": warnings,
+    }

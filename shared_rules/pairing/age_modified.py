@@ -43,10 +43,15 @@ Pair = tuple[str, str]
 EXACT_FALLBACK_LIMIT = 160
 
 
-def pair_age_modified(ids: Sequence[str], points: Mapping[str, int], divisions: Mapping[str, str],
-                      opponents: Mapping[str, frozenset[str]], rng: Callable[[], Rng],
-                      secondary: Callable[[str, str], int] | None = None,
-                      allow_rematch: bool = False) -> tuple[list[Pair], list[str]]:
+def pair_age_modified(
+    ids: Sequence[str],
+    points: Mapping[str, int],
+    divisions: Mapping[str, str],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Callable[[], Rng],
+    secondary: Callable[[str, str], int] | None = None,
+    allow_rematch: bool = False,
+) -> tuple[list[Pair], list[str]]:
     """Pairs and the players left without a legal opponent, by the objective above.
 
     >>> from shared_rules.seeded import Rng
@@ -67,9 +72,14 @@ def pair_age_modified(ids: Sequence[str], points: Mapping[str, int], divisions: 
     return _exact(sorted(ids), points, divisions, opponents, rng, secondary, allow_rematch)
 
 
-def _decomposed(groups: Mapping[str, list[str]], odd: list[str], points: Mapping[str, int],
-                opponents: Mapping[str, frozenset[str]], rng: Callable[[], Rng],
-                secondary: Callable[[str, str], int] | None) -> list[Pair] | None:
+def _decomposed(
+    groups: Mapping[str, list[str]],
+    odd: list[str],
+    points: Mapping[str, int],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Callable[[], Rng],
+    secondary: Callable[[str, str], int] | None,
+) -> list[Pair] | None:
     """Each division on its own, two odd divisions joined by one floater pair; None if that fails."""
     pairs: list[Pair] = []
     for division, members in sorted(groups.items()):
@@ -106,9 +116,13 @@ def _ordered(a: str, b: str, points: Mapping[str, int]) -> Pair:
     return (a, b) if (points[a], b) >= (points[b], a) else (b, a)
 
 
-def _floater_options(members: list[str], points: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
-                     rng: Callable[[], Rng], secondary: Callable[[str, str], int] | None
-                     ) -> dict[int, tuple[int, int, list[Pair], str]]:
+def _floater_options(
+    members: list[str],
+    points: Mapping[str, int],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Callable[[], Rng],
+    secondary: Callable[[str, str], int] | None,
+) -> dict[int, tuple[int, int, list[Pair], str]]:
     """Point level -> (squared gap, secondary cost, pairs, floater) of the best pairing leaving one of that level."""
     out = {}
     for level in sorted({points[pid] for pid in members}):
@@ -118,18 +132,29 @@ def _floater_options(members: list[str], points: Mapping[str, int], opponents: M
     return out
 
 
-def _solve(members: list[str], points: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
-           rng: Callable[[], Rng], secondary: Callable[[str, str], int] | None,
-           float_level: int | None) -> tuple[int, int, list[Pair], str] | None:
+def _solve(
+    members: list[str],
+    points: Mapping[str, int],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Callable[[], Rng],
+    secondary: Callable[[str, str], int] | None,
+    float_level: int | None,
+) -> tuple[int, int, list[Pair], str] | None:
     """The exact best legal pairing of one division (one player of ``float_level`` left over), or None."""
     if not members or (float_level is None and len(members) == 1):
         return (0, 0, [], "") if not members else None
     inside = set(members)
     forbidden = [(a, b) for a in members for b in opponents.get(a, ()) if b in inside and a < b]
-    pairing = pair_players([Entrant(pid, points[pid]) for pid in members], rng=rng(), forbidden=forbidden,
-                           allow_bye=float_level is not None, bye_score=float_level,
-                           bye_cost=(lambda p: 0 if points[p] == float_level else None), extra_cost=secondary,
-                           allow_unpaired=True)
+    pairing = pair_players(
+        [Entrant(pid, points[pid]) for pid in members],
+        rng=rng(),
+        forbidden=forbidden,
+        allow_bye=float_level is not None,
+        bye_score=float_level,
+        bye_cost=(lambda p: 0 if points[p] == float_level else None),
+        extra_cost=secondary,
+        allow_unpaired=True,
+    )
     if pairing.unpaired or (float_level is not None and pairing.bye is None):
         return None
     gaps = sum((points[a] - points[b]) ** 2 for a, b in pairing.pairs)
@@ -137,9 +162,15 @@ def _solve(members: list[str], points: Mapping[str, int], opponents: Mapping[str
     return gaps, extra, list(pairing.pairs), pairing.bye or ""
 
 
-def _exact(ids: list[str], points: Mapping[str, int], divisions: Mapping[str, str],
-           opponents: Mapping[str, frozenset[str]], rng: Callable[[], Rng],
-           secondary: Callable[[str, str], int] | None, allow_rematch: bool) -> tuple[list[Pair], list[str]]:
+def _exact(
+    ids: list[str],
+    points: Mapping[str, int],
+    divisions: Mapping[str, str],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Callable[[], Rng],
+    secondary: Callable[[str, str], int] | None,
+    allow_rematch: bool,
+) -> tuple[list[Pair], list[str]]:
     """The whole pool by maximum-weight matching with the lexicographic weights of the module docstring."""
     if len(ids) > EXACT_FALLBACK_LIMIT:
         return _line(ids, points, divisions, opponents, rng, secondary, allow_rematch)
@@ -151,8 +182,13 @@ def _exact(ids: list[str], points: Mapping[str, int], divisions: Mapping[str, st
             a, b = line[u], line[v]
             rematch = b in opponents.get(a, frozenset())
             hi, lo = _ordered(a, b, points)
-            terms[u, v] = (2 if rematch else 0, 0 if divisions[a] == divisions[b] else 1,
-                           (points[a] - points[b]) ** 2, secondary(hi, lo) if secondary else 0, v - u)
+            terms[u, v] = (
+                2 if rematch else 0,
+                0 if divisions[a] == divisions[b] else 1,
+                (points[a] - points[b]) ** 2,
+                secondary(hi, lo) if secondary else 0,
+                v - u,
+            )
     cost = {key: 0 for key in terms}
     for index in range(5):
         unit = 1 + max(t[index] for t in terms.values()) * (size // 2 + 1)
@@ -178,8 +214,14 @@ def _exact(ids: list[str], points: Mapping[str, int], divisions: Mapping[str, st
     return pairs, sorted(left)
 
 
-def _line(ids: list[str], points: Mapping[str, int], divisions: Mapping[str, str],
-          opponents: Mapping[str, frozenset[str]], rng: Callable[[], Rng],
-          secondary: Callable[[str, str], int] | None, allow_rematch: bool) -> tuple[list[Pair], list[str]]:
+def _line(
+    ids: list[str],
+    points: Mapping[str, int],
+    divisions: Mapping[str, str],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Callable[[], Rng],
+    secondary: Callable[[str, str], int] | None,
+    allow_rematch: bool,
+) -> tuple[list[Pair], list[str]]:
     """A large pool the decomposition could not settle: divisions far apart on one number line."""
     return match_even(ids, division_scores(dict(points), divisions), opponents, rng(), secondary, allow_rematch)

@@ -60,8 +60,15 @@ def bye_outcome_for(policy: PairingPolicy, earned: bool) -> str | None:
     return policy.bye_outcome
 
 
-def bye_order(policy: PairingPolicy, pool: Sequence[str], points: Mapping[str, float],
-              rank: Mapping[str, int], had_bye: Mapping[str, int], seed: str, *context: object) -> list[str]:
+def bye_order(
+    policy: PairingPolicy,
+    pool: Sequence[str],
+    points: Mapping[str, float],
+    rank: Mapping[str, int],
+    had_bye: Mapping[str, int],
+    seed: str,
+    *context: object,
+) -> list[str]:
     """Bye candidates, most deserving first: eligible players by the ruleset's rule, then the rest.
 
     >>> from shared_rules.pairing.policies import policy_for

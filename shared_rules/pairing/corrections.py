@@ -36,6 +36,7 @@ def can_change_result(event: Event, round_number: int) -> bool:
 
 def changed_players(old: PairedRound, new: PairedRound) -> list[str]:
     """Players whose opponent (or bye) differs between two pairings of a round."""
+
     def seats(rnd: PairedRound) -> dict[str, frozenset[str]]:
         return {pid: frozenset(m.players) for m in rnd.matches for pid in m.players}
 
@@ -60,15 +61,21 @@ def repair_after_correction(event: Event, paired_round: PairedRound, corrected_e
     fresh = pair_next_round(corrected_event)
     target = _quality(fresh, dict(new.points), dict(new.opponents))
     seated = {pid for m in paired_round.matches for pid in m.players}
-    affected = {pid for pid in set(old.present) | set(new.present)
-                if pid not in seated or pid not in new.present or old.points.get(pid) != new.points.get(pid)}
+    affected = {
+        pid
+        for pid in set(old.present) | set(new.present)
+        if pid not in seated or pid not in new.present or old.points.get(pid) != new.points.get(pid)
+    }
     if not affected:
         return paired_round
     partners = {pid for m in paired_round.matches if affected & set(m.players) for pid in m.players}
     levels = {old.points.get(pid) for pid in affected} | {new.points.get(pid) for pid in affected}
-    grouped = partners | {pid for m in paired_round.matches
-                          if any(new.points.get(p) in levels or old.points.get(p) in levels for p in m.players)
-                          for pid in m.players}
+    grouped = partners | {
+        pid
+        for m in paired_round.matches
+        if any(new.points.get(p) in levels or old.points.get(p) in levels for p in m.players)
+        for pid in m.players
+    }
     for free in (partners | affected, grouped | affected):
         candidate = _repair(corrected_event, paired_round, free & set(new.present))
         if _quality(candidate, dict(new.points), dict(new.opponents)) <= target:

@@ -28,8 +28,15 @@ from ..games import game_of
 from ..seeded import Rng
 from ..structures.flights import assign_late_player_flight, flight_sizes
 
-__all__ = ["DIVISION_ORDER", "AGE_SEPARATED_MINIMUM", "divisions_of", "division_mode", "division_pools",
-           "division_scores", "assign_flights"]
+__all__ = [
+    "DIVISION_ORDER",
+    "AGE_SEPARATED_MINIMUM",
+    "divisions_of",
+    "division_mode",
+    "division_pools",
+    "division_scores",
+    "assign_flights",
+]
 
 #: Age order used for the Age-Modified number line (Pokémon TOP 3.1.1).
 DIVISION_ORDER: tuple[str, ...] = ("junior", "senior", "masters")

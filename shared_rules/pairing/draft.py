@@ -85,8 +85,9 @@ def validate_pairing(event: Event, rnd: PairedRound | Round) -> list[str]:
         a, b = match.players
         high, low = max(state.points[a], state.points[b]), min(state.points[a], state.points[b])
         if high != low and step.get(high) != low:
-            warnings.append(f"score gap: {a} ({_fmt(state.points[a])}) v {b} ({_fmt(state.points[b])}) "
-                            "skips a point group")
+            warnings.append(
+                f"score gap: {a} ({_fmt(state.points[a])}) v {b} ({_fmt(state.points[b])}) skips a point group"
+            )
     return warnings
 
 
@@ -126,11 +127,12 @@ def swap_players(paired_round: PairedRound, a: str, b: str, event: Event) -> tup
             gap_old = abs(state.points[old.players[0]] - state.points[old.players[1]]) if len(old.players) == 2 else 0
             if gap_new > gap_old:
                 x, y = new.players
-                warnings.append(f"score gap: {x} ({_fmt(state.points[x])}) v {y} ({_fmt(state.points[y])}), "
-                                f"a gap of {_fmt(gap_new)} points (was {_fmt(gap_old)})")
+                warnings.append(
+                    f"score gap: {x} ({_fmt(state.points[x])}) v {y} ({_fmt(state.points[y])}), "
+                    f"a gap of {_fmt(gap_new)} points (was {_fmt(gap_old)})"
+                )
     for pid in (a, b):
         player = next(p for p in event.players if p.id == pid)
         if not player.active_in(paired_round.number):
             warnings.append(f"{pid} has dropped and is paired")
     return replace(paired_round, matches=tuple(matches)), warnings
-

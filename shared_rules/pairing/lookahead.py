@@ -162,12 +162,18 @@ def _simulate(future: Future, pairs: Sequence[Pair], byes: Sequence[str], attemp
     entrants = [Entrant(pid, 0) for pid in ids]
     for k in range(1, future.rounds + 1):
         rng_context = ("lookahead", *future.context, attempt, k)
-        pairing = pair_players(entrants, rng=Rng(future.seed, *rng_context), forbidden=forbidden,
-                               bye_cost=lambda pid: None if had[pid] else 0, allow_unpaired=True)
+        pairing = pair_players(
+            entrants,
+            rng=Rng(future.seed, *rng_context),
+            forbidden=forbidden,
+            bye_cost=lambda pid: None if had[pid] else 0,
+            allow_unpaired=True,
+        )
         if pairing.unpaired and len(ids) % 2:
             # Maybe only the one-bye limit blocks: a second bye beats a rematch (criterion 4 after 1).
-            anyone = pair_players(entrants, rng=Rng(future.seed, *rng_context, "any-bye"), forbidden=forbidden,
-                                  allow_unpaired=True)
+            anyone = pair_players(
+                entrants, rng=Rng(future.seed, *rng_context, "any-bye"), forbidden=forbidden, allow_unpaired=True
+            )
             if len(anyone.unpaired) < len(pairing.unpaired):
                 pairing = anyone
         if pairing.bye is not None:
@@ -182,8 +188,9 @@ def _simulate(future: Future, pairs: Sequence[Pair], byes: Sequence[str], attemp
     return stranded, second
 
 
-def choose(future: Future, byes: Sequence[str | None], solve: Solve,
-           key: Callable[[Sequence[Pair], Sequence[str]], Any]) -> Choice:
+def choose(
+    future: Future, byes: Sequence[str | None], solve: Solve, key: Callable[[Sequence[Pair], Sequence[str]], Any]
+) -> Choice:
     """The first pairing, as good as the best on criteria 1-4, whose future is pairable.
 
     ``byes`` are the equally deserving bye candidates, the best pairing's bye

@@ -449,10 +449,12 @@ def _windowed(problem: _Problem) -> list[int] | None:
                             mate[lo + i], mate[lo + j] = lo + j, lo + i
             if directions:
                 step = max(2, hi - lo)
-                widened.append((
-                    max(0, lo - step) if directions & _UP else lo,
-                    min(size, hi + step) if directions & _DOWN else hi,
-                ))
+                widened.append(
+                    (
+                        max(0, lo - step) if directions & _UP else lo,
+                        min(size, hi + step) if directions & _DOWN else hi,
+                    )
+                )
             else:
                 widened.append((lo, hi))
         if widened != windows:
@@ -675,16 +677,27 @@ def _to_pairing(problem: _Problem, mate: list[int]) -> Pairing:
     return Pairing(pairs=tuple(pairs), bye=bye, unpaired=tuple(unpaired))
 
 
-def match_even(ids: Sequence[str], scores: Mapping[str, int], opponents: Mapping[str, frozenset[str]],
-               rng: Rng, secondary: Callable[[str, str], int] | None = None,
-               allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+def match_even(
+    ids: Sequence[str],
+    scores: Mapping[str, int],
+    opponents: Mapping[str, frozenset[str]],
+    rng: Rng,
+    secondary: Callable[[str, str], int] | None = None,
+    allow_rematch: bool = False,
+) -> tuple[list[tuple[str, str]], list[str]]:
     """Pairs and players left unpaired (only rematches left for them), from the matching core."""
     members = set(ids)
     forbidden: list[tuple[str, str]] = []
     if not allow_rematch:
         for pid in ids:
             forbidden.extend((pid, o) for o in opponents.get(pid, ()) if o in members and pid < o)
-    pairing = pair_players([Entrant(pid, scores[pid]) for pid in sorted(ids)], rng=rng, forbidden=forbidden,
-                           allow_bye=False, extra_cost=secondary, allow_unpaired=True)
+    pairing = pair_players(
+        [Entrant(pid, scores[pid]) for pid in sorted(ids)],
+        rng=rng,
+        forbidden=forbidden,
+        allow_bye=False,
+        extra_cost=secondary,
+        allow_unpaired=True,
+    )
     left = list(pairing.unpaired) + ([pairing.bye] if pairing.bye else [])
     return list(pairing.pairs), sorted(left)

@@ -38,9 +38,19 @@ from .policies import PairingPolicy, policy_for
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
 from .tables import fixed_table_of, number_tables
 
-__all__ = ["PairedMatch", "PairedRound", "PairingState", "pair_next_round", "pair_next_round_json",
-           "pairing_state", "next_round_number", "check_results_complete", "planned_rounds", "swiss_rounds",
-           "day_two_qualifiers"]
+__all__ = [
+    "PairedMatch",
+    "PairedRound",
+    "PairingState",
+    "pair_next_round",
+    "pair_next_round_json",
+    "pairing_state",
+    "next_round_number",
+    "check_results_complete",
+    "planned_rounds",
+    "swiss_rounds",
+    "day_two_qualifiers",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,16 +83,18 @@ class PairedRound:
 
     def to_json(self) -> dict[str, Any]:
         """EVENT-FORMAT.md's ``pair`` output (``warnings`` only when there are some)."""
-        out: dict[str, Any] = {"round": self.number, "stage": self.stage,
-                               "matches": [m.to_json() for m in self.matches]}
+        out: dict[str, Any] = {
+            "round": self.number,
+            "stage": self.stage,
+            "matches": [m.to_json() for m in self.matches],
+        }
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
 
     def to_round(self) -> Round:
         """The round as the event model holds it (results pending, byes decided)."""
-        return Round(self.number, self.stage,
-                     tuple(Match(m.players, m.outcomes, m.table) for m in self.matches))
+        return Round(self.number, self.stage, tuple(Match(m.players, m.outcomes, m.table) for m in self.matches))
 
     def pairs(self) -> list[tuple[str, ...]]:
         """The player groups, in table order."""
@@ -112,8 +124,9 @@ def _describe(rnd: Round, index: int, match: Match) -> str:
 
 def _pending_allowed(event: Event, policy: PairingPolicy, match: Match) -> bool:
     # Star Trek OP Guide 13.4: a delayed result counts 2 VP for pairing until it is known.
-    return policy.pending_points is not None and (match.extra.get("delayed") is True
-                                                  or event.settings.get("online") is True)
+    return policy.pending_points is not None and (
+        match.extra.get("delayed") is True or event.settings.get("online") is True
+    )
 
 
 def check_results_complete(event: Event, number: int, policy: PairingPolicy | None = None) -> None:
@@ -133,8 +146,9 @@ def next_round_number(event: Event) -> int:
     """The last Swiss round + 1 (RulesError once an elimination round exists)."""
     elim = [r.number for r in event.rounds if r.stage == "elimination"]
     if elim:
-        raise RulesError(f"the Swiss rounds are over: round {min(elim)} is an elimination round "
-                         "(the cut is paired by its bracket)")
+        raise RulesError(
+            f"the Swiss rounds are over: round {min(elim)} is an elimination round (the cut is paired by its bracket)"
+        )
     return max((r.number for r in event.rounds), default=0) + 1
 
 
@@ -178,8 +192,13 @@ def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
     return min(days) if days else None
 
 
-def pairing_state(event: Event, number: int, stage: str = "swiss", ruleset: Ruleset | None = None,
-                  present: tuple[str, ...] | None = None) -> PairingState:
+def pairing_state(
+    event: Event,
+    number: int,
+    stage: str = "swiss",
+    ruleset: Ruleset | None = None,
+    present: tuple[str, ...] | None = None,
+) -> PairingState:
     """Points, opponents (within the rematch scope) and byes of every player before round ``number``."""
     ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
     policy = policy_for(event.ruleset, event.settings)
@@ -213,16 +232,26 @@ def pairing_state(event: Event, number: int, stage: str = "swiss", ruleset: Rule
         present = tuple(p.id for p in event.players if p.active_in(number))
     swiss_numbers = [r.number for r in event.rounds if r.stage in SWISS_STAGES and r.number < number]
     had_bye = byes_received(event, policy, swiss_numbers)
-    return PairingState(number, stage, ruleset, policy, present, points,
-                        {pid: frozenset(s) for pid, s in opponents.items()}, had_bye, frozenset(earned_last))
+    return PairingState(
+        number,
+        stage,
+        ruleset,
+        policy,
+        present,
+        points,
+        {pid: frozenset(s) for pid, s in opponents.items()},
+        had_bye,
+        frozenset(earned_last),
+    )
 
 
 def _ranking(event: Event, ruleset: Ruleset) -> list[str]:
     return [s.player for s in compute_standings(event, ruleset)]
 
 
-def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: PairedRound | None = None,
-                    only: frozenset[str] | None = None) -> PairedRound:
+def pair_next_round(
+    event: Event, *, ruleset: Ruleset | None = None, keep: PairedRound | None = None, only: frozenset[str] | None = None
+) -> PairedRound:
     """Pair the next Swiss round of the event, deterministically from its seed.
 
     ``keep`` (corrections, Pokémon TOP 4): among the best pairings, prefer the
@@ -238,8 +267,9 @@ def pair_next_round(event: Event, *, ruleset: Ruleset | None = None, keep: Paire
     started = _started_divisions(event, divisions)
     total = planned_rounds(event, started)
     if number > total:
-        raise RulesError(f"all {total} Swiss rounds are paired: the Swiss is over "
-                         "(the cut, if any, is paired by its bracket)")
+        raise RulesError(
+            f"all {total} Swiss rounds are paired: the Swiss is over (the cut, if any, is paired by its bracket)"
+        )
     counts: dict[str, int] = {}
     for d in started.values():
         counts[d] = counts.get(d, 0) + 1
@@ -263,8 +293,7 @@ def _divisions(event: Event, policy: PairingPolicy) -> dict[str, str]:
 
 def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, str]:
     players = {p.id: p for p in event.players}
-    return {pid: d for pid, d in divisions.items()
-            if (dropped := players[pid].dropped_after) is None or dropped >= 1}
+    return {pid: d for pid, d in divisions.items() if (dropped := players[pid].dropped_after) is None or dropped >= 1}
 
 
 def swiss_rounds(event: Event) -> int:
@@ -292,8 +321,9 @@ def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
     return out
 
 
-def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[str],
-                     divisions: Mapping[str, str]) -> tuple[list[str], list[str]]:
+def _day_two_players(
+    event: Event, ruleset: Ruleset, number: int, present: list[str], divisions: Mapping[str, str]
+) -> tuple[list[str], list[str]]:
     """Pokémon TOP 3.3.5: day two = 19+ match points or the top 32 of the division."""
     played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
     ranking = _ranking(event, ruleset)
@@ -308,9 +338,16 @@ def _day_two_players(event: Event, ruleset: Ruleset, number: int, present: list[
     return [pid for pid in present if pid in chosen], ranking
 
 
-def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingState,
-          divisions: Mapping[str, str], ranking: list[str] | None, keep: PairedRound | None = None,
-          future_rounds: int = 0) -> PairedRound:
+def _pair(
+    event: Event,
+    ruleset: Ruleset,
+    policy: PairingPolicy,
+    state: PairingState,
+    divisions: Mapping[str, str],
+    ranking: list[str] | None,
+    keep: PairedRound | None = None,
+    future_rounds: int = 0,
+) -> PairedRound:
     number = state.number
     kept_pairs = frozenset(frozenset(m.players) for m in keep.matches if len(m.players) == 2) if keep else frozenset()
     kept_byes = frozenset(m.players[0] for m in keep.matches if len(m.players) == 1) if keep else frozenset()
@@ -356,9 +393,21 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
             secondary = _secondary(policy, state, kept_pairs, len(ids))
             # Star Trek 7.6 criterion 5 looks ahead over everyone still in (earned-bye holders included).
             future_ids = tuple(state.present) if len(pools) == 1 else tuple(ids)
-            pool = PoolInput(tuple(ids), scores, bye_points, {pid: rank.get(pid, len(rank)) for pid in ids},
-                             state.opponents, state.had_bye, event.seed, (number, label), secondary, kept_byes,
-                             future_rounds, future_ids, {pid: divisions[pid] for pid in ids} if modified else None)
+            pool = PoolInput(
+                tuple(ids),
+                scores,
+                bye_points,
+                {pid: rank.get(pid, len(rank)) for pid in ids},
+                state.opponents,
+                state.had_bye,
+                event.seed,
+                (number, label),
+                secondary,
+                kept_byes,
+                future_rounds,
+                future_ids,
+                {pid: divisions[pid] for pid in ids} if modified else None,
+            )
             result = pair_pool(pool, policy)
         warnings.extend(result.warnings)
         groups.extend(_groups(result, policy))
@@ -367,8 +416,9 @@ def _pair(event: Event, ruleset: Ruleset, policy: PairingPolicy, state: PairingS
     return _assemble(number, state.stage, groups, order, pool_index, players, warnings)
 
 
-def _secondary(policy: PairingPolicy, state: PairingState, kept: frozenset[frozenset[str]], size: int
-               ) -> Callable[[str, str], int] | None:
+def _secondary(
+    policy: PairingPolicy, state: PairingState, kept: frozenset[frozenset[str]], size: int
+) -> Callable[[str, str], int] | None:
     """Cost after the score gap: earned-bye holders not meeting the top group (Star Trek 7.6), then a changed draft match."""
     fresh = state.earned_last_round if policy.earned_bye_first else frozenset()
     if not fresh and not kept:
@@ -406,8 +456,9 @@ def _groups(result: PoolResult, policy: PairingPolicy) -> list[tuple[tuple[str, 
     return out
 
 
-def _pools(event: Event, policy: PairingPolicy, present: list[str], divisions: Mapping[str, str],
-           number: int) -> list[tuple[str, list[str], bool]]:
+def _pools(
+    event: Event, policy: PairingPolicy, present: list[str], divisions: Mapping[str, str], number: int
+) -> list[tuple[str, list[str], bool]]:
     """(label, players, age-modified?) for each separately paired pool."""
     if not policy.divisions:
         return [("all", present, False)]
@@ -433,9 +484,15 @@ def _pools(event: Event, policy: PairingPolicy, present: list[str], divisions: M
     return out
 
 
-def _assemble(number: int, stage: str, groups: list[tuple[tuple[str, ...], tuple[str, ...] | None]],
-              order: Mapping[str, Any], pool_index: Mapping[str, int], players: Mapping[str, Player],
-              warnings: list[str]) -> PairedRound:
+def _assemble(
+    number: int,
+    stage: str,
+    groups: list[tuple[tuple[str, ...], tuple[str, ...] | None]],
+    order: Mapping[str, Any],
+    pool_index: Mapping[str, int],
+    players: Mapping[str, Player],
+    warnings: list[str],
+) -> PairedRound:
     # Sort players inside a match best first, then number the tables.
     def inner(pid: str) -> Any:
         return (order.get(pid, 0), pid)
@@ -443,8 +500,9 @@ def _assemble(number: int, stage: str, groups: list[tuple[tuple[str, ...], tuple
     seated = [(tuple(sorted(g, key=inner, reverse=True)) if len(g) == 2 else g, o) for g, o in groups]
     fixed = {pid: t for pid, p in players.items() if (t := fixed_table_of(p.extra)) is not None}
     table_points = {pid: _rank_value(order.get(pid, 0)) for pid in order}
-    tables, table_warnings = number_tables([g for g, _ in seated], table_points, fixed,
-                                           {pid: i for pid, i in pool_index.items()})
+    tables, table_warnings = number_tables(
+        [g for g, _ in seated], table_points, fixed, {pid: i for pid, i in pool_index.items()}
+    )
     warnings = warnings + table_warnings
     rows = sorted(zip(seated, tables), key=lambda row: (row[1] is None, row[1] or 0, row[0][0]))
     matches = tuple(PairedMatch(g, t, o) for (g, o), t in rows)

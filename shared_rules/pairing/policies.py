@@ -51,8 +51,13 @@ BYE_RULES = ("random-lowest-bracket", "lowest-ranked-without-bye", "lowest-point
 #: Which earlier rounds make a pairing a rematch.
 REMATCH_SCOPES = ("stage", "swiss", "event")
 #: The usual pairing objective, most important first.
-SWISS_CRITERIA: tuple[str, ...] = ("no rematch", "no second bye", "the bye rule's preference", "equal points",
-                                   "similar points")
+SWISS_CRITERIA: tuple[str, ...] = (
+    "no rematch",
+    "no second bye",
+    "the bye rule's preference",
+    "equal points",
+    "similar points",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

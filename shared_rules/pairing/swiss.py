@@ -125,8 +125,13 @@ def pair_pool(pool: PoolInput, policy: PairingPolicy) -> PoolResult:
     pairs, left, chosen = list(choice.pairs), list(choice.left), choice.bye
     if policy.future_lookahead:
         # Equally deserving bye candidates: same points and bye history as the chosen one (criterion 4).
-        tier = [c for c in order if c != chosen and pool.points[c] == pool.points[chosen]
-                and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))][: BYE_ATTEMPTS - 1]
+        tier = [
+            c
+            for c in order
+            if c != chosen
+            and pool.points[c] == pool.points[chosen]
+            and bool(pool.had_bye.get(c)) == bool(pool.had_bye.get(chosen))
+        ][: BYE_ATTEMPTS - 1]
         candidates: dict[str | None, tuple[object, ...]] = {chosen: ("bye", chosen), **{c: ("bye", c) for c in tier}}
         found = _lookahead(pool, policy, ids, candidates, pairs, left, warnings)
         if found is not None and found.bye is not None:
@@ -198,12 +203,12 @@ def _solve_tier(pool: PoolInput, ids: Sequence[str], tier: Sequence[str]) -> Bye
     return _phantom(pool, ids, tier)
 
 
-def _match(pool: PoolInput, ids: Sequence[str], rng: Callable[[], Rng],
-           allow_rematch: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+def _match(
+    pool: PoolInput, ids: Sequence[str], rng: Callable[[], Rng], allow_rematch: bool = False
+) -> tuple[list[tuple[str, str]], list[str]]:
     """The exact best pairing of an even set of the pool's players (Age-Modified when it has divisions)."""
     if pool.divisions is not None:
-        return pair_age_modified(ids, pool.scores, pool.divisions, pool.opponents, rng, pool.secondary,
-                                 allow_rematch)
+        return pair_age_modified(ids, pool.scores, pool.divisions, pool.opponents, rng, pool.secondary, allow_rematch)
     return match_even(ids, pool.scores, pool.opponents, rng(), pool.secondary, allow_rematch)
 
 
@@ -246,9 +251,15 @@ def _phantom(pool: PoolInput, ids: Sequence[str], candidates: Sequence[str]) -> 
 
     members = set(ids)
     forbidden = [(pid, o) for pid in ids for o in pool.opponents.get(pid, ()) if o in members and pid < o]
-    pairing = pair_players([Entrant(pid, pool.scores[pid]) for pid in sorted(ids)], rng=_rng(pool), forbidden=forbidden,
-                           allow_bye=True, bye_cost=position.get, extra_cost=extra if secondary else None,
-                           allow_unpaired=True)
+    pairing = pair_players(
+        [Entrant(pid, pool.scores[pid]) for pid in sorted(ids)],
+        rng=_rng(pool),
+        forbidden=forbidden,
+        allow_bye=True,
+        bye_cost=position.get,
+        extra_cost=extra if secondary else None,
+        allow_unpaired=True,
+    )
     # An odd pool: without a legal bye some real player is unpaired too, so ``left`` says it all.
     return ByeChoice(pairing.bye or "", pairing.pairs, pairing.unpaired)
 
@@ -271,13 +282,21 @@ def _second_bye_warning(chosen: str, order: Sequence[str], pool: PoolInput) -> s
     without = [pid for pid in order if not pool.had_bye.get(pid)]
     if not without:
         return f"{chosen} receives a second bye: every player in the pool has had one"
-    return (f"{chosen} receives a second bye: a bye to any of the {len(without)} player(s) without one "
-            "would leave a rematch")
+    return (
+        f"{chosen} receives a second bye: a bye to any of the {len(without)} player(s) without one "
+        "would leave a rematch"
+    )
 
 
-def _lookahead(pool: PoolInput, policy: PairingPolicy, ids: list[str],
-               candidates: Mapping[str | None, tuple[object, ...]], pairs: list[tuple[str, str]],
-               left: list[str], warnings: list[str]) -> lookahead.Choice | None:
+def _lookahead(
+    pool: PoolInput,
+    policy: PairingPolicy,
+    ids: list[str],
+    candidates: Mapping[str | None, tuple[object, ...]],
+    pairs: list[tuple[str, str]],
+    left: list[str],
+    warnings: list[str],
+) -> lookahead.Choice | None:
     """Star Trek 7.6 criterion 5: an equally good pairing that keeps the remaining rounds pairable.
 
     ``candidates`` maps each equally deserving bye (the chosen one first;
@@ -285,8 +304,15 @@ def _lookahead(pool: PoolInput, policy: PairingPolicy, ids: list[str],
     the search starts from the pairing already found. Returns None when the
     guard skips the lookahead (see :func:`.lookahead.may_fail`).
     """
-    future = lookahead.Future(pool.future_ids or tuple(ids), pool.opponents, pool.had_bye, pool.future_rounds,
-                              pool.seed, pool.context, policy.rematch_fallback == "both-byes")
+    future = lookahead.Future(
+        pool.future_ids or tuple(ids),
+        pool.opponents,
+        pool.had_bye,
+        pool.future_rounds,
+        pool.seed,
+        pool.context,
+        policy.rematch_fallback == "both-byes",
+    )
     if not lookahead.may_fail(future):
         return None
     rng_context = ("swiss", *pool.context)
@@ -303,8 +329,7 @@ def _lookahead(pool: PoolInput, policy: PairingPolicy, ids: list[str],
                 for pid in pair:
                     extra.setdefault(pid, set()).update(pair - {pid})
             opponents = {pid: pool.opponents.get(pid, frozenset()) | extra.get(pid, set()) for pid in rest}
-        return match_even(rest, pool.scores, opponents, Rng(pool.seed, *rng_context, *candidates[bye]),
-                          pool.secondary)
+        return match_even(rest, pool.scores, opponents, Rng(pool.seed, *rng_context, *candidates[bye]), pool.secondary)
 
     def key(found: Sequence[tuple[str, str]], unpaired: Sequence[str]) -> tuple[int, object, int]:
         secondary = sum(pool.secondary(a, b) for a, b in found) if pool.secondary else 0
@@ -313,11 +338,14 @@ def _lookahead(pool: PoolInput, policy: PairingPolicy, ids: list[str],
     choice = lookahead.choose(future, list(candidates), solve, key)
     if choice.cost != (0, 0):
         stranded, second = choice.cost
-        problems = ([f"{stranded} player-round(s) with only rematches left"] if stranded else []) + \
-                   ([f"{second} second bye(s)"] if second else [])
-        warnings.append(f"the remaining {pool.future_rounds} round(s) may not be pairable without rematches or "
-                        "second byes (Star Trek OP Guide 7.6, criterion 5): no pairing as good as this one on "
-                        "criteria 1-4 avoids " + " and ".join(problems))
+        problems = ([f"{stranded} player-round(s) with only rematches left"] if stranded else []) + (
+            [f"{second} second bye(s)"] if second else []
+        )
+        warnings.append(
+            f"the remaining {pool.future_rounds} round(s) may not be pairable without rematches or "
+            "second byes (Star Trek OP Guide 7.6, criterion 5): no pairing as good as this one on "
+            "criteria 1-4 avoids " + " and ".join(problems)
+        )
     return choice
 
 
@@ -329,28 +357,47 @@ def _prefer_kept_bye(order: list[str], pool: PoolInput, policy: PairingPolicy) -
     for pid in order:
         if pid not in pool.keep_bye:
             continue
-        same_tier = pid == first or (policy.bye_rule != "lowest-ranked-without-bye"
-                                     and pool.points[pid] == pool.points[first]
-                                     and bool(pool.had_bye.get(pid)) == bool(pool.had_bye.get(first)))
+        same_tier = pid == first or (
+            policy.bye_rule != "lowest-ranked-without-bye"
+            and pool.points[pid] == pool.points[first]
+            and bool(pool.had_bye.get(pid)) == bool(pool.had_bye.get(first))
+        )
         if same_tier:
             return [pid] + [p for p in order if p != pid]
     return order
 
 
-def _finish(pool: PoolInput, policy: PairingPolicy, pairs: list[tuple[str, str]], left: list[str],
-            byes: list[str], warnings: list[str]) -> PoolResult:
+def _finish(
+    pool: PoolInput,
+    policy: PairingPolicy,
+    pairs: list[tuple[str, str]],
+    left: list[str],
+    byes: list[str],
+    warnings: list[str],
+) -> PoolResult:
     if left:
         if policy.rematch_fallback == "both-byes":
             # Star Trek 7.5.1, 7.6: when only rematches remain, both players are awarded byes.
             byes = byes + sorted(left)
-            rematches, _ = match_even(sorted(left), pool.scores, pool.opponents,
-                                      Rng(pool.seed, "rematch", *pool.context), pool.secondary, allow_rematch=True)
-            warnings.append("no pairing without a rematch exists: " + ", ".join(f"{a} v {b}" for a, b in rematches)
-                            + " would be rematches, so each of " + ", ".join(sorted(left))
-                            + " receives a bye (Star Trek OP Guide 7.5.1)")
+            rematches, _ = match_even(
+                sorted(left),
+                pool.scores,
+                pool.opponents,
+                Rng(pool.seed, "rematch", *pool.context),
+                pool.secondary,
+                allow_rematch=True,
+            )
+            warnings.append(
+                "no pairing without a rematch exists: "
+                + ", ".join(f"{a} v {b}" for a, b in rematches)
+                + " would be rematches, so each of "
+                + ", ".join(sorted(left))
+                + " receives a bye (Star Trek OP Guide 7.5.1)"
+            )
         else:
-            extra, still = _match(pool, sorted(left), lambda: Rng(pool.seed, "rematch", *pool.context),
-                                  allow_rematch=True)
+            extra, still = _match(
+                pool, sorted(left), lambda: Rng(pool.seed, "rematch", *pool.context), allow_rematch=True
+            )
             for a, b in extra:
                 warnings.append(f"rematch {a} v {b}: no pairing without a rematch exists")
             pairs = pairs + extra

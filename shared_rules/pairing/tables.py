@@ -28,9 +28,12 @@ def fixed_table_of(extra: Mapping[str, object]) -> int | None:
     return None
 
 
-def number_tables(groups: Sequence[tuple[str, ...]], points: Mapping[str, float],
-                  fixed: Mapping[str, int], pool_index: Mapping[str, int] | None = None
-                  ) -> tuple[list[int | None], list[str]]:
+def number_tables(
+    groups: Sequence[tuple[str, ...]],
+    points: Mapping[str, float],
+    fixed: Mapping[str, int],
+    pool_index: Mapping[str, int] | None = None,
+) -> tuple[list[int | None], list[str]]:
     """Table number for each match (``None`` for a one-player match) and any warnings.
 
     >>> number_tables([("a", "b"), ("c",), ("d", "e")], {"a": 3, "b": 3, "c": 0, "d": 6, "e": 3}, {})

@@ -50,16 +50,20 @@ def next_round(event: Event) -> dict[str, Any]:
         return round_json(seed_bracket(event, seeds, cut=len(seeds)))
     if event.settings.get("structure") == SINGLE_ELIMINATION:
         if event.rounds:
-            raise RulesError("settings.structure: single elimination from the start, but the document has "
-                             f"Swiss round {event.rounds[0].number}")
+            raise RulesError(
+                "settings.structure: single elimination from the start, but the document has "
+                f"Swiss round {event.rounds[0].number}"
+            )
         return round_json(start_single_elimination(event))
     played = max((r.number for r in event.rounds), default=0)
     if played < swiss_rounds(event):
         return pair_next_round(event).to_json()
     cut = event.settings.get("cut")
     if cut == 0:
-        raise RulesError(f"all {played} Swiss rounds are played and settings.cut is 0: the event is complete "
-                         "(python -m shared_rules standings gives the final ranking)")
+        raise RulesError(
+            f"all {played} Swiss rounds are played and settings.cut is 0: the event is complete "
+            "(python -m shared_rules standings gives the final ranking)"
+        )
     check_results_complete(event, played + 1)
     return round_json(make_cut(event))
 

@@ -105,8 +105,11 @@ class Ruleset:
         solo = [o for o in outcomes if omap[o].solo]
         if len(players) == 1:
             if not solo:
-                raise DocumentError(path, f"'{outcomes[0]}' needs an opponent; a one-player match takes "
-                                    + ", ".join(sorted(o.key for o in self.outcomes if o.solo)))
+                raise DocumentError(
+                    path,
+                    f"'{outcomes[0]}' needs an opponent; a one-player match takes "
+                    + ", ".join(sorted(o.key for o in self.outcomes if o.solo)),
+                )
             return
         if solo:
             raise DocumentError(path, f"'{solo[0]}' is for a one-player match, not a table of {len(players)}")

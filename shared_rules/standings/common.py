@@ -34,9 +34,20 @@ from .metrics import ValueMetric, register
 if TYPE_CHECKING:  # pragma: no cover
     from .context import StandingsContext
 
-__all__ = ["NOT_PLAYED_OUTCOMES", "ExactValues", "ExactMetric", "rounds_played", "opponents_faced",
-           "points_per_round", "mean", "lcm_of", "scaled_points", "scaled_points_per_round",
-           "scaled_mean_of_opponents", "SosMean"]
+__all__ = [
+    "NOT_PLAYED_OUTCOMES",
+    "ExactValues",
+    "ExactMetric",
+    "rounds_played",
+    "opponents_faced",
+    "points_per_round",
+    "mean",
+    "lcm_of",
+    "scaled_points",
+    "scaled_points_per_round",
+    "scaled_mean_of_opponents",
+    "SosMean",
+]
 
 #: Outcomes recorded for a round the player did not take part in: not a round played.
 NOT_PLAYED_OUTCOMES = frozenset({"unpaired-loss", "missed-game", "late"})
@@ -74,8 +85,10 @@ def scaled_points(points: Mapping[str, float]) -> tuple[dict[str, int], int]:
     """
     if all(v.__class__ is int for v in points.values()):
         return dict(points), 1  # type: ignore[arg-type]
-    ratios = {pid: (v.as_integer_ratio() if v.__class__ is float else Fraction(v).as_integer_ratio())
-              for pid, v in points.items()}
+    ratios = {
+        pid: (v.as_integer_ratio() if v.__class__ is float else Fraction(v).as_integer_ratio())
+        for pid, v in points.items()
+    }
     den = lcm_of(d for _, d in ratios.values())
     return {pid: n * (den // d) for pid, (n, d) in ratios.items()}, den
 
@@ -214,8 +227,9 @@ def scaled_points_per_round(ctx: StandingsContext) -> tuple[dict[str, int], int]
     return found
 
 
-def scaled_mean_of_opponents(ctx: StandingsContext, nums: Mapping[str, int], den: int,
-                             none: int = 0) -> tuple[dict[str, int], int]:
+def scaled_mean_of_opponents(
+    ctx: StandingsContext, nums: Mapping[str, int], den: int, none: int = 0
+) -> tuple[dict[str, int], int]:
     """Each player's mean of ``nums`` over the opponents faced (:func:`opponents_faced`), exactly.
 
     Returns numerators over one new denominator; ``none`` (over ``den``) for a player without opponents.

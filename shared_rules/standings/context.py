@@ -54,9 +54,14 @@ def is_counted(match: Match) -> bool:
 class StandingsContext:
     """The event seen through one ruleset, over some stages and rounds, with a metric cache."""
 
-    def __init__(self, event: Event, ruleset: Ruleset, stages: Collection[str] = SWISS_STAGES,
-                 through_round: int | None = None,
-                 include: Callable[[Player], bool] | None = None) -> None:
+    def __init__(
+        self,
+        event: Event,
+        ruleset: Ruleset,
+        stages: Collection[str] = SWISS_STAGES,
+        through_round: int | None = None,
+        include: Callable[[Player], bool] | None = None,
+    ) -> None:
         self.event = event
         self.ruleset = ruleset
         self.stages = frozenset(stages)
@@ -93,13 +98,15 @@ class StandingsContext:
                         if ga is not None:
                             pa = points_of[oa]
                             points[a] += pa
-                            ga.append(new(Game, (number, stage, oa, pa, (b,), scores[0], (scores[1],), None, (),
-                                                 match, 0)))
+                            ga.append(
+                                new(Game, (number, stage, oa, pa, (b,), scores[0], (scores[1],), None, (), match, 0))
+                            )
                         if gb is not None:
                             pb = points_of[ob]
                             points[b] += pb
-                            gb.append(new(Game, (number, stage, ob, pb, (a,), scores[1], (scores[0],), None, (),
-                                                 match, 1)))
+                            gb.append(
+                                new(Game, (number, stage, ob, pb, (a,), scores[1], (scores[0],), None, (), match, 1))
+                            )
                         continue
                     if not scores and not stats:  # the common case, without the per-field tests
                         if ga is not None:
@@ -114,18 +121,51 @@ class StandingsContext:
                     if ga is not None:
                         pa = points_of[oa]
                         points[a] += pa
-                        ga.append(new(Game, (number, stage, oa, pa, (b,),
-                                             scores[0] if scores else None, (scores[1],) if scores else no_scores,
-                                             stats[0] if stats else None, (stats[1],) if stats else (), match, 0)))
+                        ga.append(
+                            new(
+                                Game,
+                                (
+                                    number,
+                                    stage,
+                                    oa,
+                                    pa,
+                                    (b,),
+                                    scores[0] if scores else None,
+                                    (scores[1],) if scores else no_scores,
+                                    stats[0] if stats else None,
+                                    (stats[1],) if stats else (),
+                                    match,
+                                    0,
+                                ),
+                            )
+                        )
                     if gb is not None:
                         pb = points_of[ob]
                         points[b] += pb
-                        gb.append(new(Game, (number, stage, ob, pb, (a,),
-                                             scores[1] if scores else None, (scores[0],) if scores else no_scores,
-                                             stats[1] if stats else None, (stats[0],) if stats else (), match, 1)))
+                        gb.append(
+                            new(
+                                Game,
+                                (
+                                    number,
+                                    stage,
+                                    ob,
+                                    pb,
+                                    (a,),
+                                    scores[1] if scores else None,
+                                    (scores[0],) if scores else no_scores,
+                                    stats[1] if stats else None,
+                                    (stats[0],) if stats else (),
+                                    match,
+                                    1,
+                                ),
+                            )
+                        )
                     continue
-                if ids.__class__ is not tuple or (scores and scores.__class__ is not tuple) \
-                        or (stats and stats.__class__ is not tuple):
+                if (
+                    ids.__class__ is not tuple
+                    or (scores and scores.__class__ is not tuple)
+                    or (stats and stats.__class__ is not tuple)
+                ):
                     self._add_table(match, number, stage, points_of, points)
                     continue
                 for seat, pid in enumerate(ids):  # a pod: tuples, whose slices are the same tuples
@@ -135,22 +175,33 @@ class StandingsContext:
                     pts = points_of[outcomes[seat]]
                     points[pid] += pts
                     after = seat + 1  # everyone else at the table, in seat order
-                    games.append(new(Game, (
-                        number, stage, outcomes[seat], pts,
-                        ids[:seat] + ids[after:],
-                        scores[seat] if scores else None,
-                        scores[:seat] + scores[after:] if scores else no_scores,
-                        stats[seat] if stats else None,
-                        stats[:seat] + stats[after:] if stats else (),
-                        match, seat)))
+                    games.append(
+                        new(
+                            Game,
+                            (
+                                number,
+                                stage,
+                                outcomes[seat],
+                                pts,
+                                ids[:seat] + ids[after:],
+                                scores[seat] if scores else None,
+                                scores[:seat] + scores[after:] if scores else no_scores,
+                                stats[seat] if stats else None,
+                                stats[:seat] + stats[after:] if stats else (),
+                                match,
+                                seat,
+                            ),
+                        )
+                    )
         self.rounds_played = len(numbers)
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
         self._results = {key: o.result for key, o in outcome_map.items()}
         self._records: dict[str, tuple[int, int, int]] | None = None
 
-    def _add_table(self, match: Match, number: int, stage: str, points_of: Mapping[str, Any],
-                   points: dict[str, Any]) -> None:
+    def _add_table(
+        self, match: Match, number: int, stage: str, points_of: Mapping[str, Any], points: dict[str, Any]
+    ) -> None:
         """Each seat's game of a table of any size (players, scores or stats not given as tuples)."""
         ids, outcomes, scores, stats = match.players, match.outcomes, match.scores, match.stats
         assert outcomes is not None
@@ -161,14 +212,21 @@ class StandingsContext:
             opp = tuple(s for s in range(len(ids)) if s != seat)
             pts = points_of[outcomes[seat]]
             points[pid] += pts
-            games.append(Game(
-                number, stage, outcomes[seat], pts,
-                tuple(ids[s] for s in opp),
-                scores[seat] if scores else None,
-                tuple(scores[s] for s in opp) if scores else (),
-                stats[seat] if stats else None,
-                tuple(stats[s] for s in opp) if stats else (),
-                match, seat))
+            games.append(
+                Game(
+                    number,
+                    stage,
+                    outcomes[seat],
+                    pts,
+                    tuple(ids[s] for s in opp),
+                    scores[seat] if scores else None,
+                    tuple(scores[s] for s in opp) if scores else (),
+                    stats[seat] if stats else None,
+                    tuple(stats[s] for s in opp) if stats else (),
+                    match,
+                    seat,
+                )
+            )
 
     def metric(self, key: str) -> Mapping[str, Any]:
         """The values of a registered value metric for every player (cached)."""

@@ -16,8 +16,16 @@ from ..rulesets.base import Ruleset
 from .context import StandingsContext, is_counted
 from .metrics import get_metric
 
-__all__ = ["Standing", "order_groups", "rank_swiss", "compute_standings", "standings_json",
-           "place_elimination", "format_record", "standing_line"]
+__all__ = [
+    "Standing",
+    "order_groups",
+    "rank_swiss",
+    "compute_standings",
+    "standings_json",
+    "place_elimination",
+    "format_record",
+    "standing_line",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +43,14 @@ class Standing:
     def to_json(self) -> dict[str, Any]:
         """The line as EVENT-FORMAT.md's ``standings`` entry."""
         points = self.points
-        row = {"rank": self.rank, "player": self.player,
-               "points": points if points.__class__ is int else _number(points),
-               "record": self.record,
-               "tiebreakers": {k: v if v.__class__ is int else _number(v) for k, v in self.tiebreakers.items()},
-               "dropped": self.dropped}
+        row = {
+            "rank": self.rank,
+            "player": self.player,
+            "points": points if points.__class__ is int else _number(points),
+            "record": self.record,
+            "tiebreakers": {k: v if v.__class__ is int else _number(v) for k, v in self.tiebreakers.items()},
+            "dropped": self.dropped,
+        }
         row.update(self.extra)
         return row
 
@@ -49,8 +60,15 @@ _new_object = object.__new__
 _SETTERS = tuple(getattr(Standing, f.name).__set__ for f in fields(Standing))  # a new field fails the unpacking
 
 
-def standing_line(rank: int, player: str, points: float, record: str, tiebreakers: Mapping[str, Any],
-                  dropped: bool, extra: Mapping[str, Any] = _NO_EXTRA) -> Standing:
+def standing_line(
+    rank: int,
+    player: str,
+    points: float,
+    record: str,
+    tiebreakers: Mapping[str, Any],
+    dropped: bool,
+    extra: Mapping[str, Any] = _NO_EXTRA,
+) -> Standing:
     """``Standing(rank, player, points, record, tiebreakers, dropped, extra)``, built several times faster.
 
     The frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``;
@@ -88,8 +106,9 @@ def format_record(wins: int, losses: int, ties: int) -> str:
     return f"{wins}-{losses}-{ties}"
 
 
-def order_groups(ctx: StandingsContext, ids: Sequence[str], keys: Sequence[str],
-                 two_tied_key: str | None = None) -> list[list[str]]:
+def order_groups(
+    ctx: StandingsContext, ids: Sequence[str], keys: Sequence[str], two_tied_key: str | None = None
+) -> list[list[str]]:
     """Ordered tie groups after applying ``keys`` in turn (a group stays together while tied)."""
     groups: list[list[str]] = [list(ids)]
     two_tied = get_metric(two_tied_key) if two_tied_key else None
@@ -140,7 +159,9 @@ def place_elimination(event: Event, swiss_order: Sequence[str], ruleset: Ruleset
         for match in rnd.matches:
             playoff = match.extra.get("playoff") == "third-place"
             try:
-                decided, winner = match_winner(event, match, ruleset=ruleset) if is_counted(match) or match.games else (False, None)
+                decided, winner = (
+                    match_winner(event, match, ruleset=ruleset) if is_counted(match) or match.games else (False, None)
+                )
             except RulesError:
                 decided, winner = False, None
             for pid in match.players:
@@ -178,8 +199,9 @@ def _compute_standings(event: Event, ruleset: Ruleset | None) -> list[Standing]:
     return standings_from_order(ctx, order)
 
 
-def standings_from_order(ctx: StandingsContext, order: Sequence[str],
-                         reported: Sequence[tuple[str, str]] | None = None) -> list[Standing]:
+def standings_from_order(
+    ctx: StandingsContext, order: Sequence[str], reported: Sequence[tuple[str, str]] | None = None
+) -> list[Standing]:
     """Standings lines for an already ranked list of players."""
     pairs = tuple(reported if reported is not None else ctx.ruleset.reported)
     columns = [(name, ctx.metric(key)) for name, key in pairs]
@@ -187,13 +209,14 @@ def standings_from_order(ctx: StandingsContext, order: Sequence[str],
     out = []
     for rank, pid in enumerate(order, start=1):
         tb = {name: values[pid] for name, values in columns}
-        out.append(standing_line(rank, pid, points[pid], format_record(*record(pid)), tb,
-                                 players[pid].dropped_after is not None))
+        out.append(
+            standing_line(
+                rank, pid, points[pid], format_record(*record(pid)), tb, players[pid].dropped_after is not None
+            )
+        )
     return out
 
 
 def standings_json(event: Event) -> dict[str, Any]:
     """EVENT-FORMAT.md's ``{"standings": [...]}``."""
     return {"standings": [s.to_json() for s in compute_standings(event)]}
-
-

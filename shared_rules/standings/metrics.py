@@ -21,9 +21,19 @@ _GAMES = "shared_rules.games"
 if TYPE_CHECKING:  # pragma: no cover
     from .context import StandingsContext
 
-__all__ = ["Metric", "ValueMetric", "GroupMetric", "register", "get_metric", "metric_keys", "metric_labels",
-           "reported_labels",
-           "Points", "EntryOrder", "SeededRandom"]
+__all__ = [
+    "Metric",
+    "ValueMetric",
+    "GroupMetric",
+    "register",
+    "get_metric",
+    "metric_keys",
+    "metric_labels",
+    "reported_labels",
+    "Points",
+    "EntryOrder",
+    "SeededRandom",
+]
 
 _REGISTRY: dict[str, Metric] = {}
 
@@ -144,7 +154,9 @@ def get_metric(key: str) -> Metric:
     try:
         return _REGISTRY[key]
     except KeyError:
-        raise DocumentError("settings.tiebreakers", f"'{key}' is not a tiebreaker (use {', '.join(metric_keys())})") from None
+        raise DocumentError(
+            "settings.tiebreakers", f"'{key}' is not a tiebreaker (use {', '.join(metric_keys())})"
+        ) from None
 
 
 def metric_keys() -> tuple[str, ...]:

@@ -45,25 +45,25 @@ ALLOWED: dict[str, frozenset[str]] = {
     "event.close": frozenset({"organizer"}),
     "player.register": frozenset({"organizer", "scorekeeper"}),
     "player.edit": frozenset({"organizer", "scorekeeper"}),
-    "player.check_in": _ALL,                       # players: themselves only
-    "player.drop": _DESK | {"player"},             # players: themselves only
-    "player.reinstate": _LEAD,                     # Doomtown 3.G: re-entry at TO discretion
+    "player.check_in": _ALL,  # players: themselves only
+    "player.drop": _DESK | {"player"},  # players: themselves only
+    "player.reinstate": _LEAD,  # Doomtown 3.G: re-entry at TO discretion
     "player.remove": frozenset({"organizer", "scorekeeper"}),  # registration's own typo fix
     "round.pair": _LEAD,
     "round.swap": _LEAD,
     "round.publish": _DESK,
-    "round.discard": _LEAD,                        # undoing a pairing is pairing
-    "round.start": _DESK,                          # Pokémon 4
+    "round.discard": _LEAD,  # undoing a pairing is pairing
+    "round.start": _DESK,  # Pokémon 4
     "timer.pause": _STAFF,
     "timer.resume": _STAFF,
     "timer.extend": _STAFF,
-    "result.report": _ALL,                         # players: their own match only
-    "result.confirm": _ALL,                        # players: their own match, not their own report
-    "result.correct": _STAFF,                      # Doomtown 2.A: TO final on score-keeping errors
-    "result.resolve": _LEAD,                       # Doomtown 2.B, AGoT Marshal
+    "result.report": _ALL,  # players: their own match only
+    "result.confirm": _ALL,  # players: their own match, not their own report
+    "result.correct": _STAFF,  # Doomtown 2.A: TO final on score-keeping errors
+    "result.resolve": _LEAD,  # Doomtown 2.B, AGoT Marshal
     "cut.make": _LEAD,
-    "penalty.issue": _LEAD | {"judge"},            # judges: warnings only
-    "device.void": _ALL,                           # a dismissed change's slot: changes nothing
+    "penalty.issue": _LEAD | {"judge"},  # judges: warnings only
+    "device.void": _ALL,  # a dismissed change's slot: changes nothing
 }
 
 
@@ -102,8 +102,11 @@ def _confirm_own(state: dict[str, Any], op: Operation) -> None:
     if wanted is not None and any(r["op_id"] == wanted for r in mine):
         raise NotAuthorized(f"result.confirm: player {op.actor.player} cannot confirm their own report")
     if wanted is None:
-        others = [r for r in match["reports"] if r["actor"]["role"] == "player"
-                  and r["actor"].get("player") != op.actor.player]
+        others = [
+            r
+            for r in match["reports"]
+            if r["actor"]["role"] == "player" and r["actor"].get("player") != op.actor.player
+        ]
         if mine and not others:
             raise NotAuthorized(f"result.confirm: player {op.actor.player} cannot confirm their own report")
 

@@ -30,11 +30,11 @@ class Cap:
 
 #: A field's cap when its declaration names none, by the field's check kind.
 DEFAULT_CAPS: dict[str, Cap] = {
-    "text": Cap(chars=2_000),          # a reason, an event name
-    "name": Cap(chars=200),            # ids, names, kinds, stages
-    "object": Cap(bytes=16_384),       # a player, a ruling, settings (settings declare more)
+    "text": Cap(chars=2_000),  # a reason, an event name
+    "name": Cap(chars=200),  # ids, names, kinds, stages
+    "object": Cap(bytes=16_384),  # a player, a ruling, settings (settings declare more)
     "list": Cap(items=64, bytes=16_384),
-    "names": Cap(items=16, bytes=4_096),   # outcomes: a pod seats at most 8 (Tribbles 7.2)
+    "names": Cap(items=16, bytes=4_096),  # outcomes: a pod seats at most 8 (Tribbles 7.2)
     "numbers": Cap(items=16, bytes=1_024),
     "objects": Cap(items=16, bytes=16_384),
 }
@@ -75,8 +75,14 @@ def payload_problem(op_type: str, cls: type | None, payload: Any) -> str | None:
             continue
         problem = _problem(value, cap, f"payload.{f.name}")
         if problem is None and isinstance(value, list) and f.metadata["check"] == "names":
-            problem = next((p for i, item in enumerate(value)
-                            if (p := _problem(item, DEFAULT_CAPS["name"], f"payload.{f.name}[{i}]"))), None)
+            problem = next(
+                (
+                    p
+                    for i, item in enumerate(value)
+                    if (p := _problem(item, DEFAULT_CAPS["name"], f"payload.{f.name}[{i}]"))
+                ),
+                None,
+            )
         if problem is not None:
             return f"{op_type}: {problem}"
     return None

@@ -25,8 +25,11 @@ def find_player(state: dict[str, Any], pid: str) -> dict[str, Any]:
 
 def find_round(state: dict[str, Any], number: int, stage: str | None = None) -> tuple[int, dict[str, Any]]:
     """(play-order index, round) for a round number (and stage, when numbers repeat across stages)."""
-    found = [(i, r) for i, r in enumerate(state["rounds"])
-             if r["number"] == number and (stage is None or r["stage"] == stage)]
+    found = [
+        (i, r)
+        for i, r in enumerate(state["rounds"])
+        if r["number"] == number and (stage is None or r["stage"] == stage)
+    ]
     if not found:
         suffix = f" ({stage})" if stage else ""
         raise OperationRejected(f"round {number}{suffix} is not paired")
@@ -38,7 +41,9 @@ def find_round(state: dict[str, Any], number: int, stage: str | None = None) -> 
 def find_match(rnd: dict[str, Any], table: int | None, index: int | None) -> tuple[int, dict[str, Any]]:
     """(index, match) by table number or by index in the round."""
     if table is None and index is None:
-        raise OperationRejected(f"round {rnd['number']}: name the match by table or by index (payload.table or payload.match)")
+        raise OperationRejected(
+            f"round {rnd['number']}: name the match by table or by index (payload.table or payload.match)"
+        )
     if table is not None:
         for i, m in enumerate(rnd["matches"]):
             if m["table"] == table and (index is None or index == i):

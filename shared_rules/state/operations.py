@@ -24,8 +24,21 @@ from .._json import json_kind as _kind
 from ..errors import RulesError
 from .caps import Cap, payload_problem
 
-__all__ = ["ROLES", "STAFF_ROLES", "OperationRejected", "NotAuthorized", "RoundFrozen", "AlreadyPaired", "Actor", "Operation",
-           "PAYLOADS", "OPERATION_TYPES", "cap_problem", "parse_operation", "parse_payload"]
+__all__ = [
+    "ROLES",
+    "STAFF_ROLES",
+    "OperationRejected",
+    "NotAuthorized",
+    "RoundFrozen",
+    "AlreadyPaired",
+    "Actor",
+    "Operation",
+    "PAYLOADS",
+    "OPERATION_TYPES",
+    "cap_problem",
+    "parse_operation",
+    "parse_payload",
+]
 
 #: Who may act: organizer (TO/EO), head judge (marshal, lead arbiter), floor judge (arbiter),
 #: scorekeeper, and player (RULES.md "Shared concepts").
@@ -73,6 +86,7 @@ def _json_copy(value: Any, path: str) -> Any:
 
 # ---------------------------------------------------------------- field checks
 
+
 def _text(value: Any, path: str) -> str:
     if not isinstance(value, str):
         raise OperationRejected(f"{path}: expected a string, got {_kind(value)}")
@@ -93,6 +107,7 @@ def _whole(minimum: int) -> Callable[[Any, str], int]:
         if value < minimum:
             raise OperationRejected(f"{path}: must be at least {minimum}, got {value}")
         return value
+
     return check
 
 
@@ -137,15 +152,15 @@ def _objects(value: Any, path: str) -> list[dict[str, Any]]:
 
 
 CHECKS: dict[str, Callable[[Any, str], Any]] = {
-    "text": _text,                # any string
-    "name": _name,                # a non-empty string (ids, names, reasons)
-    "round": _whole(1),           # a round number
-    "count": _whole(0),           # a whole number >= 0 (indexes, tables, ms, levels)
-    "positive": _whole(1),        # a whole number >= 1 (seconds of extension, cut size)
+    "text": _text,  # any string
+    "name": _name,  # a non-empty string (ids, names, reasons)
+    "round": _whole(1),  # a round number
+    "count": _whole(0),  # a whole number >= 0 (indexes, tables, ms, levels)
+    "positive": _whole(1),  # a whole number >= 1 (seconds of extension, cut size)
     "bool": _bool,
     "object": _obj,
     "list": _list,
-    "names": _names,              # a list of non-empty strings (player ids, outcomes)
+    "names": _names,  # a list of non-empty strings (player ids, outcomes)
     "numbers": _numbers,
     "objects": _objects,
 }
@@ -165,7 +180,7 @@ def opt(check: str, default: Any = None, cap: Cap | None = None) -> Any:
 _SETTINGS_CAP = Cap(bytes=262_144)
 _MATCHES_CAP = Cap(items=8_192, bytes=1_048_576)
 _PLAYER_CAP = Cap(bytes=4_096)
-_GAMES_CAP = Cap(items=16, bytes=8_192)   # best-of-three and its details, never a novel
+_GAMES_CAP = Cap(items=16, bytes=8_192)  # best-of-three and its details, never a novel
 
 
 # ---------------------------------------------------------------- payloads
@@ -176,15 +191,17 @@ _payload = dataclass(frozen=True, slots=True, kw_only=True)
 @_payload
 class EventCreate:
     """Create the event (always the first operation)."""
+
     ruleset: str = req("name")
     name: str = opt("text", "")
-    seed: str | None = opt("text")          # absent: the op_id, so replays still agree
+    seed: str | None = opt("text")  # absent: the op_id, so replays still agree
     settings: dict[str, Any] | None = opt("object", cap=_SETTINGS_CAP)
 
 
 @_payload
 class EventConfigure:
     """Rename, change settings (shallow merge; null deletes a key) or, before round 1, the ruleset."""
+
     name: str | None = opt("text")
     settings: dict[str, Any] | None = opt("object", cap=_SETTINGS_CAP)
     ruleset: str | None = opt("name")
@@ -198,12 +215,14 @@ class EventClose:
 @_payload
 class PlayerRegister:
     """Register one player: ``{id, name, birth_year?, entry?, earned_byes?, late?, checked_in?, ...}``."""
+
     player: dict[str, Any] = req("object", cap=_PLAYER_CAP)
 
 
 @_payload
 class PlayerEdit:
     """Change a player's name, birth year, earned byes, late flag or extra fields (null deletes)."""
+
     player: str = req("name")
     name: str | None = opt("name")
     birth_year: int | None = opt("count")
@@ -215,6 +234,7 @@ class PlayerEdit:
 @_payload
 class PlayerCheckIn:
     """Mark a player present (``checked_in: false`` undoes it)."""
+
     player: str = req("name")
     checked_in: bool = opt("bool", True)
 
@@ -222,6 +242,7 @@ class PlayerCheckIn:
 @_payload
 class PlayerDrop:
     """Drop a player after the current round (or after round ``after``)."""
+
     player: str = req("name")
     after: int | None = opt("count")
 
@@ -229,6 +250,7 @@ class PlayerDrop:
 @_payload
 class PlayerReinstate:
     """Bring a dropped (not ejected) player back before the cut."""
+
     player: str = req("name")
 
 
@@ -236,12 +258,14 @@ class PlayerReinstate:
 class PlayerRemove:
     """Take a mistyped or doubled entry off the roster: only a player nothing refers to (no pairing, result,
     penalty or seed); anyone who took part is dropped instead (``player.drop``)."""
+
     player: str = req("name")
 
 
 @_payload
 class RoundPair:
     """The explicit pairings of a round, computed by the device: ``matches: [{table?, players, outcomes?}]``."""
+
     number: int = req("round")
     matches: list[dict[str, Any]] = req("objects", cap=_MATCHES_CAP)
     stage: str = opt("name", "swiss")
@@ -251,6 +275,7 @@ class RoundPair:
 @_payload
 class RoundSwap:
     """Swap two players between matches of a round that has not started."""
+
     number: int = req("round")
     a: str = req("name")
     b: str = req("name")
@@ -260,6 +285,7 @@ class RoundSwap:
 @_payload
 class RoundPublish:
     """Post a drafted round's pairings."""
+
     number: int = req("round")
     stage: str | None = opt("name")
 
@@ -271,6 +297,7 @@ class RoundDiscard:
     >>> parse_payload("round.discard", {"number": 2})
     RoundDiscard(number=2, stage=None)
     """
+
     number: int = req("round")
     stage: str | None = opt("name")
 
@@ -282,6 +309,7 @@ class RoundStart:
     ``secret``: add the event's secret time (Doomtown's d6, drawn once per event from the seed) to
     ``duration_s``, the announced length.
     """
+
     number: int = req("round")
     at: int | None = opt("count")
     duration_s: int | None = opt("count")
@@ -292,6 +320,7 @@ class RoundStart:
 @_payload
 class _TimerAt:
     """The fields of pausing and resuming a round's clock (not an operation itself)."""
+
     round: int | None = opt("round")
     at: int | None = opt("count")
     stage: str | None = opt("name")
@@ -310,6 +339,7 @@ class TimerResume(_TimerAt):
 @_payload
 class TimerExtend:
     """Add time to a round's clock (a judge's time extension)."""
+
     seconds: int = req("positive")
     round: int | None = opt("round")
     stage: str | None = opt("name")
@@ -318,6 +348,7 @@ class TimerExtend:
 @_payload
 class _MatchResult:
     """The result fields ``result.report`` and ``result.correct`` share (not an operation itself)."""
+
     round: int = req("round")
     outcomes: list[str] = req("names")
     table: int | None = opt("count")
@@ -331,12 +362,14 @@ class _MatchResult:
 @_payload
 class ResultReport(_MatchResult):
     """A result for one match, named by ``table`` or by ``match`` (index in the round)."""
+
     stage: str | None = opt("name")
 
 
 @_payload
 class ResultConfirm:
     """The opponent confirms a self-report (``report``: its op_id; default the one awaiting confirmation)."""
+
     round: int = req("round")
     table: int | None = opt("count")
     match: int | None = opt("count")
@@ -347,6 +380,7 @@ class ResultConfirm:
 @_payload
 class ResultCorrect(_MatchResult):
     """A judge's override of a match's result (same fields as ``result.report``, plus ``reason``)."""
+
     reason: str | None = opt("text")
     stage: str | None = opt("name")
 
@@ -354,6 +388,7 @@ class ResultCorrect(_MatchResult):
 @_payload
 class ResultResolve:
     """The head judge's ruling on a disputed match: ``result`` = ``{outcomes, scores?, stats?, ending?, games?}``."""
+
     round: int = req("round")
     result: dict[str, Any] = req("object")
     match: int | None = opt("count")
@@ -365,6 +400,7 @@ class ResultResolve:
 @_payload
 class CutMake:
     """The first elimination round: ``size`` players advance, paired as ``matches``."""
+
     size: int = req("positive")
     matches: list[dict[str, Any]] = req("objects", cap=_MATCHES_CAP)
     number: int | None = opt("round")
@@ -374,6 +410,7 @@ class CutMake:
 @_payload
 class PenaltyIssue:
     """A penalty: ``level`` 0-4 (Star Trek), or ``kind`` (warning, ejection, game-loss, disqualification)."""
+
     player: str = req("name")
     reason: str = req("name", cap=Cap(chars=2_000))  # a judge's note, as long as a text field
     kind: str | None = opt("name")
@@ -385,6 +422,7 @@ class PenaltyIssue:
 @_payload
 class DeviceVoid:
     """Nothing: a device's sequence slot whose change the user dismissed before it was sent (no holes)."""
+
     dismissed: str | None = opt("name")
 
 

@@ -50,8 +50,9 @@ def requested_kind(ruleset_id: str, kind: str | None, level: int | None) -> str:
     if system.uses_levels:
         top = max(system.levels)
         if level is None:
-            raise OperationRejected(f"penalty.issue: payload.level: {ruleset_id} penalties take a level 0-{top} "
-                                    f"({system.source})")
+            raise OperationRejected(
+                f"penalty.issue: payload.level: {ruleset_id} penalties take a level 0-{top} ({system.source})"
+            )
         if level not in system.levels:
             raise OperationRejected(f"penalty.issue: payload.level: {level} is not a level (0-{top})")
         name = system.levels[level][0]
@@ -60,17 +61,26 @@ def requested_kind(ruleset_id: str, kind: str | None, level: int | None) -> str:
         return name
     kinds = system.kinds
     if level is not None:
-        raise OperationRejected(f"penalty.issue: payload.level: {ruleset_id} has no penalty levels "
-                                f"(use kind: {', '.join(kinds)})")
+        raise OperationRejected(
+            f"penalty.issue: payload.level: {ruleset_id} has no penalty levels (use kind: {', '.join(kinds)})"
+        )
     if kind not in kinds:
         shown = f"'{kind}'" if kind is not None else "missing"
-        raise OperationRejected(f"penalty.issue: payload.kind: {shown} is not a penalty of {ruleset_id} "
-                                f"(use {', '.join(kinds)})")
+        raise OperationRejected(
+            f"penalty.issue: payload.kind: {shown} is not a penalty of {ruleset_id} (use {', '.join(kinds)})"
+        )
     return cast(str, kind)  # a key of kinds
 
 
-def decide(ruleset_id: str, history: list[Mapping[str, Any]], player: str, kind: str | None,
-           level: int | None, infraction: str | None, reason: str) -> dict[str, Any]:
+def decide(
+    ruleset_id: str,
+    history: list[Mapping[str, Any]],
+    player: str,
+    kind: str | None,
+    level: int | None,
+    infraction: str | None,
+    reason: str,
+) -> dict[str, Any]:
     """The penalty actually given: kind, level and effect, counting the player's earlier penalties.
 
     >>> earlier = [{"player": "p1", "infraction": "A3", "reason": "x", "kind": "turn-loss", "level": 2}]

@@ -74,8 +74,15 @@ def _ruleset(state: dict[str, Any]) -> Ruleset:
 
 
 def _report(op: Operation, kind: str, result: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
-    return {"op_id": op.op_id, "device": op.device, "actor": op.actor.to_json(), "at": op.at,
-            "kind": kind, "result": result, "reason": reason}
+    return {
+        "op_id": op.op_id,
+        "device": op.device,
+        "actor": op.actor.to_json(),
+        "at": op.at,
+        "kind": kind,
+        "result": result,
+        "reason": reason,
+    }
 
 
 def _changed(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any] | None = None) -> None:
@@ -93,14 +100,14 @@ def _changed(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any] |
 
 # ---------------------------------------------------------------- event
 
+
 def _event_create(state: dict[str, Any], op: Operation) -> None:
     if state["ruleset"] is not None:
         raise OperationRejected(f"event.create: the event was already created by {state['created_by']}")
     p = op.payload
     settings = p.settings or {}
     ruleset_of(p.ruleset, settings)
-    state.update(ruleset=p.ruleset, name=p.name, seed=p.seed or op.op_id, settings=settings,
-                 created_by=op.device)
+    state.update(ruleset=p.ruleset, name=p.name, seed=p.seed or op.op_id, settings=settings, created_by=op.device)
 
 
 def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
@@ -138,16 +145,18 @@ def _event_close(state: dict[str, Any], op: Operation) -> None:
     _refuse_open_dispute(state, "event.close", "closing the event")
     if state["rounds"] and state["rounds"][-1]["status"] != "complete":
         last = state["rounds"][-1]
-        raise OperationRejected(f"event.close: round {last['number']} is not complete "
-                                "(results missing or disputed)")
+        raise OperationRejected(f"event.close: round {last['number']} is not complete (results missing or disputed)")
     state["closed"] = True
 
 
 # ---------------------------------------------------------------- players
 
 _PLAYER_OWN = ("id", "name", "entry", "birth_year", "earned_byes", "late", "checked_in")
-_PLAYER_FORBIDDEN = {"dropped_after": "use player.drop", "ejected": "use penalty.issue",
-                     "state": "reserved for exports"}
+_PLAYER_FORBIDDEN = {
+    "dropped_after": "use player.drop",
+    "ejected": "use penalty.issue",
+    "state": "reserved for exports",
+}
 
 
 def _player_field(raw: dict[str, Any], key: str, check: str, label: str) -> Any:
@@ -167,9 +176,18 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
     pid = _player_field(raw, "id", "name", label)
     if any(p["id"] == pid for p in state["players"]):
         raise OperationRejected(f"{label}: player '{pid}' is already registered")
-    got = {k: _player_field(raw, k, c, label) for k, c in
-           (("name", "name"), ("entry", "count"), ("birth_year", "count"), ("earned_byes", "count"),
-            ("late", "bool"), ("checked_in", "bool")) if raw.get(k) is not None}
+    got = {
+        k: _player_field(raw, k, c, label)
+        for k, c in (
+            ("name", "name"),
+            ("entry", "count"),
+            ("birth_year", "count"),
+            ("earned_byes", "count"),
+            ("late", "bool"),
+            ("checked_in", "bool"),
+        )
+        if raw.get(k) is not None
+    }
     if got.get("birth_year") is not None and got["birth_year"] < 1900:
         raise OperationRejected(f"{label}: payload.player.birth_year: must be at least 1900")
     taken = {p["entry"]: p["id"] for p in state["players"]}
@@ -179,9 +197,18 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
     started = current_round(state) is not None
     late = got.get("late", started)  # Pokémon TOP 3.1.3: arrived after round 1 started
     extra = {k: v for k, v in raw.items() if k not in _PLAYER_OWN}
-    state["players"].append(new_player(pid, got.get("name", pid), entry, birth_year=got.get("birth_year"),
-                                       late=late, earned_byes=got.get("earned_byes", 0),
-                                       checked_in=got.get("checked_in", False), extra=extra))
+    state["players"].append(
+        new_player(
+            pid,
+            got.get("name", pid),
+            entry,
+            birth_year=got.get("birth_year"),
+            late=late,
+            earned_byes=got.get("earned_byes", 0),
+            checked_in=got.get("checked_in", False),
+            extra=extra,
+        )
+    )
     ruleset = _ruleset(state)
     if late and "late" in ruleset.outcome_keys and ruleset.outcome("late").solo:
         # Pokémon TOP 3.1.3: a late player receives a loss for every round already started.
@@ -216,8 +243,9 @@ def _player_check_in(state: dict[str, Any], op: Operation) -> None:
 def _player_drop(state: dict[str, Any], op: Operation) -> None:
     player = find_player(state, op.payload.player)
     if player["dropped_after"] is not None:
-        raise OperationRejected(f"player.drop: player {player['id']} already dropped after round "
-                                f"{player['dropped_after']}")
+        raise OperationRejected(
+            f"player.drop: player {player['id']} already dropped after round {player['dropped_after']}"
+        )
     cur = current_round(state)
     now = cur["number"] if cur is not None else 0
     after = op.payload.after if op.payload.after is not None else now  # the current round
@@ -238,9 +266,12 @@ def _player_reinstate(state: dict[str, Any], op: Operation) -> None:
     if missed is not None:
         # Shatterpoint Pairings: a rejoining player takes an unpaired loss for each missed round.
         for rnd in state["rounds"]:
-            if (rnd["number"] > player["dropped_after"] and rnd["status"] in ("started", "complete")
-                    and rnd["stage"] != "elimination"
-                    and not any(player["id"] in m["players"] for m in rnd["matches"])):
+            if (
+                rnd["number"] > player["dropped_after"]
+                and rnd["status"] in ("started", "complete")
+                and rnd["stage"] != "elimination"
+                and not any(player["id"] in m["players"] for m in rnd["matches"])
+            ):
                 rnd["matches"].append(new_match([player["id"]], None, [_report(op, "missed", {"outcomes": [missed]})]))
                 _changed(state, rnd)
     player["dropped_after"] = None
@@ -261,18 +292,26 @@ def _why_kept(state: dict[str, Any], pid: str) -> str | None:
             if pid not in match["players"]:
                 continue
             if rnd["status"] == "draft":
-                return (f"{pid} is paired in round {rnd['number']}, still a draft: pair the round again or discard "
-                        "the draft first (round.discard), or drop the player instead (player.drop)")
-            return (f"{pid} is in {where(rnd, mi)} ({rnd['status']}): a player who was paired stays in the "
-                    "event's record; drop the player instead (player.drop)")
+                return (
+                    f"{pid} is paired in round {rnd['number']}, still a draft: pair the round again or discard "
+                    "the draft first (round.discard), or drop the player instead (player.drop)"
+                )
+            return (
+                f"{pid} is in {where(rnd, mi)} ({rnd['status']}): a player who was paired stays in the "
+                "event's record; drop the player instead (player.drop)"
+            )
     for penalty in state["penalties"]:
         if penalty.get("player") == pid:
-            return (f"{pid} has a penalty on record ({penalty.get('kind')}): penalties stay on record; drop the "
-                    "player instead (player.drop)")
+            return (
+                f"{pid} has a penalty on record ({penalty.get('kind')}): penalties stay on record; drop the "
+                "player instead (player.drop)"
+            )
     seeds = state["settings"].get("seeds")
     if isinstance(seeds, list) and pid in seeds:
-        return (f"{pid} is in settings.seeds: take them out of the seeds first (event.configure), or drop the "
-                "player instead (player.drop)")
+        return (
+            f"{pid} is in settings.seeds: take them out of the seeds first (event.configure), or drop the "
+            "player instead (player.drop)"
+        )
     return None
 
 
@@ -288,8 +327,10 @@ def _player_remove(state: dict[str, Any], op: Operation) -> None:
 
 
 #: Solo outcomes for a round missed before rejoining, first found in the vocabulary wins.
-MISSED_ROUND_OUTCOMES = ("unpaired-loss",   # Shatterpoint Pairings
-                         "missed-game")     # Star Trek OP Guide 7.5.1
+MISSED_ROUND_OUTCOMES = (
+    "unpaired-loss",  # Shatterpoint Pairings
+    "missed-game",
+)  # Star Trek OP Guide 7.5.1
 
 
 def _missed_round_outcome(ruleset: Ruleset) -> str | None:
@@ -300,6 +341,7 @@ def _missed_round_outcome(ruleset: Ruleset) -> str | None:
 
 
 # ---------------------------------------------------------------- pairing
+
 
 def _incomplete(rnd: dict[str, Any]) -> str:
     if rnd["status"] in ("draft", "published"):
@@ -319,8 +361,9 @@ def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: b
             device = by["device"] if by else "an import"
             raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; reload")
         if rounds[i]["status"] not in ("draft", "published"):
-            raise OperationRejected(f"{label}: round {number} has started; its pairings can no longer change "
-                                    "(Pokémon TOP 4)")
+            raise OperationRejected(
+                f"{label}: round {number} has started; its pairings can no longer change (Pokémon TOP 4)"
+            )
     else:
         i = len(rounds)
         last = rounds[-1] if rounds else None
@@ -346,8 +389,9 @@ _MATCH_OWN = ("table", "players", "outcomes")
 _MATCH_FORBIDDEN = ("scores", "stats", "ending", "games", "disputed", "state", "status", "reports")
 
 
-def _pairings(state: dict[str, Any], op: Operation, label: str, number: int,
-              raw_matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _pairings(
+    state: dict[str, Any], op: Operation, label: str, number: int, raw_matches: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Validate explicit pairings and build the matches (a one-player match may carry its bye)."""
     if not raw_matches:
         raise OperationRejected(f"{label}: payload.matches: a round needs at least one match")
@@ -368,8 +412,10 @@ def _pairings(state: dict[str, Any], op: Operation, label: str, number: int,
         except OperationRejected as exc:
             raise OperationRejected(f"{path}.{exc}") from None
         if not 1 <= len(ids) <= high or 2 < len(ids) < low:
-            raise OperationRejected(f"{path}.players: {len(ids)} players in a match; {ruleset.id} takes "
-                                    f"1 or {low}" + (f"-{high}" if high != low else ""))
+            raise OperationRejected(
+                f"{path}.players: {len(ids)} players in a match; {ruleset.id} takes "
+                f"1 or {low}" + (f"-{high}" if high != low else "")
+            )
         for j, pid in enumerate(ids):
             try:
                 player = find_player(state, pid)
@@ -400,14 +446,22 @@ def _pairings(state: dict[str, Any], op: Operation, label: str, number: int,
     return out
 
 
-def _place(state: dict[str, Any], op: Operation, label: str, number: int, stage: str, replace: bool,
-           raw_matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _place(
+    state: dict[str, Any],
+    op: Operation,
+    label: str,
+    number: int,
+    stage: str,
+    replace: bool,
+    raw_matches: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
     if stage not in STAGES:
         raise OperationRejected(f"{label}: payload.stage: '{stage}' is not a stage (use {', '.join(STAGES)})")
     i = _slot(state, label, number, stage, replace)
     matches = _pairings(state, op, label, number, raw_matches)
-    rnd = new_round(number, stage, matches, status="draft",
-                    paired_by={"device": op.device, "op_id": op.op_id, "at": op.at})
+    rnd = new_round(
+        number, stage, matches, status="draft", paired_by={"device": op.device, "op_id": op.op_id, "at": op.at}
+    )
     if i < len(state["rounds"]):
         state["rounds"][i] = rnd
     else:
@@ -444,12 +498,12 @@ def _cut_make(state: dict[str, Any], op: Operation) -> None:
     state["cut"] = p.size
 
 
-def _started_round(state: dict[str, Any], label: str, number: int, stage: str | None,
-                   statuses: tuple[str, ...]) -> dict[str, Any]:
+def _started_round(
+    state: dict[str, Any], label: str, number: int, stage: str | None, statuses: tuple[str, ...]
+) -> dict[str, Any]:
     _, rnd = find_round(state, number, stage)
     if rnd["status"] not in statuses:
-        raise OperationRejected(f"{label}: round {number} is {rnd['status']}; this needs it "
-                                + " or ".join(statuses))
+        raise OperationRejected(f"{label}: round {number} is {rnd['status']}; this needs it " + " or ".join(statuses))
     return rnd
 
 
@@ -457,8 +511,9 @@ def _round_swap(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     _, rnd = find_round(state, p.number, p.stage)
     if rnd["status"] not in ("draft", "published"):
-        raise OperationRejected(f"round.swap: round {p.number} has started; its pairings can no longer change "
-                                "(Pokémon TOP 4)")
+        raise OperationRejected(
+            f"round.swap: round {p.number} has started; its pairings can no longer change (Pokémon TOP 4)"
+        )
     seats = {}
     for pid in (p.a, p.b):
         found = [(mi, s) for mi, m in enumerate(rnd["matches"]) for s, q in enumerate(m["players"]) if q == pid]
@@ -484,14 +539,18 @@ def _round_discard(state: dict[str, Any], op: Operation) -> None:
     except OperationRejected as exc:
         raise OperationRejected(f"round.discard: {exc}") from None
     if rnd["status"] == "published":
-        raise OperationRejected(f"round.discard: round {p.number} is published (players may have seen its "
-                                "pairings); only a draft can be discarded: swap players, or pair it again")
+        raise OperationRejected(
+            f"round.discard: round {p.number} is published (players may have seen its "
+            "pairings); only a draft can be discarded: swap players, or pair it again"
+        )
     if rnd["status"] != "draft":
-        raise OperationRejected(f"round.discard: round {p.number} has started; its pairings and results stay "
-                                "(Pokémon TOP 4)")
+        raise OperationRejected(
+            f"round.discard: round {p.number} has started; its pairings and results stay (Pokémon TOP 4)"
+        )
     if any(r["kind"] != "pairing" for m in rnd["matches"] for r in m["reports"]):
-        raise OperationRejected(f"round.discard: round {p.number} has results; only a round without results "
-                                "can be discarded")
+        raise OperationRejected(
+            f"round.discard: round {p.number} has results; only a round without results can be discarded"
+        )
     if i != len(state["rounds"]) - 1:  # a draft is always the latest round: defensive, for imported documents
         raise OperationRejected(f"round.discard: round {p.number} is not the latest round")
     del state["rounds"][i]
@@ -520,11 +579,14 @@ def _secret_s(state: dict[str, Any], duration: int) -> int | None:
     """A round's secret time in seconds: the event's d6 in minutes, or None where the seed is withheld."""
     sides = secret_time_sides(state)
     if sides is None:
-        raise OperationRejected(f"round.start: payload.secret: {_ruleset(state).title} rounds have no secret time "
-                                "(only Doomtown's d6, Floor Rules 3.A)")
+        raise OperationRejected(
+            f"round.start: payload.secret: {_ruleset(state).title} rounds have no secret time "
+            "(only Doomtown's d6, Floor Rules 3.A)"
+        )
     if not duration:
-        raise OperationRejected("round.start: payload.secret: an untimed round has no secret time; give "
-                                "payload.duration_s")
+        raise OperationRejected(
+            "round.start: payload.secret: an untimed round has no secret time; give payload.duration_s"
+        )
     if is_withheld(state["seed"]):
         return None  # a player's device: the d6 is kept from players (Floor Rules 3.A)
     # Floor Rules 3.A, 5.C: one d6 per roundup, added to every round's hour.
@@ -538,8 +600,13 @@ def _round_start(state: dict[str, Any], op: Operation) -> None:
     if duration is None:
         minutes = state["settings"].get("round_minutes")
         duration = minutes * 60 if isinstance(minutes, int) and not isinstance(minutes, bool) else 0
-    timer = {"started_at": p.at if p.at is not None else op.at, "duration_s": duration,
-             "paused_at": None, "paused_ms": 0, "extended_s": 0}
+    timer = {
+        "started_at": p.at if p.at is not None else op.at,
+        "duration_s": duration,
+        "paused_at": None,
+        "paused_ms": 0,
+        "extended_s": 0,
+    }
     if p.secret:
         timer["secret_s"] = _secret_s(state, duration)
     rnd["status"] = "started"
@@ -548,6 +615,7 @@ def _round_start(state: dict[str, Any], op: Operation) -> None:
 
 
 # ---------------------------------------------------------------- clock
+
 
 def _clock(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[str, Any]]:
     p = op.payload
@@ -588,6 +656,7 @@ def _timer_extend(state: dict[str, Any], op: Operation) -> None:
 
 # ---------------------------------------------------------------- results
 
+
 def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: str) -> dict[str, Any]:
     """A result checked against the ruleset's vocabulary: ``{outcomes, scores?, stats?, ending?, games?}``."""
     n = len(players)
@@ -606,8 +675,9 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     for key in ("scores", "stats"):
         if raw.get(key) is not None:
             if len(raw[key]) != n:
-                raise OperationRejected(f"{label}payload.{key}: expected {n} entries (one per player), "
-                                        f"got {len(raw[key])}")
+                raise OperationRejected(
+                    f"{label}payload.{key}: expected {n} entries (one per player), got {len(raw[key])}"
+                )
             result[key] = clone(raw[key])
     for i, stats in enumerate(result.get("stats", [])):
         for k, v in stats.items():
@@ -616,8 +686,10 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     ending = raw.get("ending")
     if ending is not None:
         if ruleset.endings and ending not in ruleset.endings:
-            raise OperationRejected(f"{label}payload.ending: '{ending}' is not a game ending of {ruleset.id} "
-                                    f"(use {', '.join(ruleset.endings)})")
+            raise OperationRejected(
+                f"{label}payload.ending: '{ending}' is not a game ending of {ruleset.id} "
+                f"(use {', '.join(ruleset.endings)})"
+            )
         result["ending"] = ending
     if raw.get("games") is not None:
         result["games"] = clone(raw["games"])
@@ -634,8 +706,10 @@ def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[
     settling = op.type in ("result.resolve", "result.correct") and match["status"] == "disputed"
     if len(state["rounds"]) > i + 2 and not settling:
         later = state["rounds"][i + 2]
-        raise RoundFrozen(f"{op.type}: round {rnd['number']}'s record cannot change after round "
-                                f"{later['number']} is paired (Pokémon TOP 4)")
+        raise RoundFrozen(
+            f"{op.type}: round {rnd['number']}'s record cannot change after round "
+            f"{later['number']} is paired (Pokémon TOP 4)"
+        )
     return rnd, match, f"{op.type}: {where(rnd, mi)}: "
 
 
@@ -698,16 +772,28 @@ def _result_resolve(state: dict[str, Any], op: Operation) -> None:
 
 # ---------------------------------------------------------------- penalties
 
+
 def _penalty_issue(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     player = find_player(state, p.player)
     given = penalties.decide(state["ruleset"], state["penalties"], p.player, p.kind, p.level, p.infraction, p.reason)
     cur = current_round(state)
     now = cur["number"] if cur is not None else 0
-    state["penalties"].append({"op_id": op.op_id, "at": op.at, "by": op.actor.to_json(), "player": p.player,
-                               "round": p.round if p.round is not None else now, "kind": given["kind"],
-                               "level": given["level"], "infraction": p.infraction, "reason": p.reason,
-                               "effect": given["effect"], "scorecard": given["scorecard"]})
+    state["penalties"].append(
+        {
+            "op_id": op.op_id,
+            "at": op.at,
+            "by": op.actor.to_json(),
+            "player": p.player,
+            "round": p.round if p.round is not None else now,
+            "kind": given["kind"],
+            "level": given["level"],
+            "infraction": p.infraction,
+            "reason": p.reason,
+            "effect": given["effect"],
+            "scorecard": given["scorecard"],
+        }
+    )
     if given["effect"] in penalties.REMOVING:
         player["ejected"] = True  # dropped now, and cannot rejoin
         if player["dropped_after"] is None:

@@ -35,11 +35,28 @@ from typing import Any
 from ..errors import DocumentError, RulesError
 from ..event.document import FORMAT, dump_event, load_event
 
-__all__ = ["STATE_FORMAT", "ROUND_STATUSES", "MATCH_STATUSES", "SETTLED", "FINAL_KINDS", "RESULT_FIELDS",
-           "initial_state", "new_player", "new_round", "new_match", "settle", "refresh_match",
-           "refresh_round", "refresh_disputes", "timer_remaining_ms", "to_event_document", "WITHHELD_PREFIX",
-           "is_withheld",
-           "from_event_document", "clone"]
+__all__ = [
+    "STATE_FORMAT",
+    "ROUND_STATUSES",
+    "MATCH_STATUSES",
+    "SETTLED",
+    "FINAL_KINDS",
+    "RESULT_FIELDS",
+    "initial_state",
+    "new_player",
+    "new_round",
+    "new_match",
+    "settle",
+    "refresh_match",
+    "refresh_round",
+    "refresh_disputes",
+    "timer_remaining_ms",
+    "to_event_document",
+    "WITHHELD_PREFIX",
+    "is_withheld",
+    "from_event_document",
+    "clone",
+]
 
 STATE_FORMAT = "topcut-state/1"
 #: What a value withheld from a player's view of the log starts with (another player's penalty reason,
@@ -76,35 +93,93 @@ def initial_state() -> dict[str, Any]:
     >>> initial_state()["rounds"], initial_state()["closed"]
     ([], False)
     """
-    return {"format": STATE_FORMAT, "ruleset": None, "name": "", "seed": "", "settings": {},
-            "players": [], "rounds": [], "disputes": [], "penalties": [], "cut": None,
-            "closed": False, "created_by": None, "devices": {}, "extra": {}}
+    return {
+        "format": STATE_FORMAT,
+        "ruleset": None,
+        "name": "",
+        "seed": "",
+        "settings": {},
+        "players": [],
+        "rounds": [],
+        "disputes": [],
+        "penalties": [],
+        "cut": None,
+        "closed": False,
+        "created_by": None,
+        "devices": {},
+        "extra": {},
+    }
 
 
-def new_player(pid: str, name: str, entry: int, *, birth_year: int | None = None, late: bool = False,
-               dropped_after: int | None = None, earned_byes: int = 0, checked_in: bool = False,
-               ejected: bool = False, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def new_player(
+    pid: str,
+    name: str,
+    entry: int,
+    *,
+    birth_year: int | None = None,
+    late: bool = False,
+    dropped_after: int | None = None,
+    earned_byes: int = 0,
+    checked_in: bool = False,
+    ejected: bool = False,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """One player row."""
-    return {"id": pid, "name": name, "entry": entry, "birth_year": birth_year, "late": late,
-            "dropped_after": dropped_after, "earned_byes": earned_byes, "checked_in": checked_in,
-            "ejected": ejected, "extra": dict(extra or {})}
+    return {
+        "id": pid,
+        "name": name,
+        "entry": entry,
+        "birth_year": birth_year,
+        "late": late,
+        "dropped_after": dropped_after,
+        "earned_byes": earned_byes,
+        "checked_in": checked_in,
+        "ejected": ejected,
+        "extra": dict(extra or {}),
+    }
 
 
-def new_round(number: int, stage: str, matches: list[dict[str, Any]], *, status: str = "draft",
-              paired_by: Mapping[str, Any] | None = None, timer: Mapping[str, Any] | None = None,
-              extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def new_round(
+    number: int,
+    stage: str,
+    matches: list[dict[str, Any]],
+    *,
+    status: str = "draft",
+    paired_by: Mapping[str, Any] | None = None,
+    timer: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """One round row."""
-    return {"number": number, "stage": stage, "status": status,
-            "paired_by": dict(paired_by) if paired_by is not None else None,
-            "timer": dict(timer) if timer is not None else None, "matches": matches, "extra": dict(extra or {})}
+    return {
+        "number": number,
+        "stage": stage,
+        "status": status,
+        "paired_by": dict(paired_by) if paired_by is not None else None,
+        "timer": dict(timer) if timer is not None else None,
+        "matches": matches,
+        "extra": dict(extra or {}),
+    }
 
 
-def new_match(players: list[str], table: int | None = None, reports: list[dict[str, Any]] | None = None,
-              extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def new_match(
+    players: list[str],
+    table: int | None = None,
+    reports: list[dict[str, Any]] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """One match row, settled from its reports."""
-    match = {"table": table, "players": list(players), "outcomes": None, "scores": None, "stats": None,
-             "ending": None, "games": None, "status": "pending", "reports": list(reports or []),
-             "extra": dict(extra or {})}
+    match = {
+        "table": table,
+        "players": list(players),
+        "outcomes": None,
+        "scores": None,
+        "stats": None,
+        "ending": None,
+        "games": None,
+        "status": "pending",
+        "reports": list(reports or []),
+        "extra": dict(extra or {}),
+    }
     refresh_match(match)
     return match
 
@@ -206,9 +281,16 @@ def refresh_disputes(state: dict[str, Any]) -> None:
         for index, match in enumerate(rnd["matches"]):
             if match["status"] == "disputed":
                 _, _, conflicting = settle(match["players"], match["reports"])
-                queue.append({"round": rnd["number"], "stage": rnd["stage"], "match": index,
-                              "table": match["table"], "players": list(match["players"]),
-                              "reports": conflicting})
+                queue.append(
+                    {
+                        "round": rnd["number"],
+                        "stage": rnd["stage"],
+                        "match": index,
+                        "table": match["table"],
+                        "players": list(match["players"]),
+                        "reports": conflicting,
+                    }
+                )
     state["disputes"] = queue
 
 
@@ -245,6 +327,7 @@ def timer_remaining_ms(timer: Mapping[str, Any] | None, now_ms: int) -> int | No
 
 # ---------------------------------------------------------------- documents
 
+
 def _drop_none(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in row.items() if v is not None}
 
@@ -262,8 +345,15 @@ def to_event_document(state: Mapping[str, Any], *, operational: bool = True) -> 
         raise RulesError("no event yet: nothing to export")
     players = []
     for p in state["players"]:
-        row = _drop_none({"id": p["id"], "name": p["name"], "entry": p["entry"], "birth_year": p["birth_year"],
-                          "dropped_after": p["dropped_after"]})
+        row = _drop_none(
+            {
+                "id": p["id"],
+                "name": p["name"],
+                "entry": p["entry"],
+                "birth_year": p["birth_year"],
+                "dropped_after": p["dropped_after"],
+            }
+        )
         if p["late"]:
             row["late"] = True
         if p["earned_byes"]:
@@ -287,15 +377,26 @@ def to_event_document(state: Mapping[str, Any], *, operational: bool = True) -> 
             matches.append(row)
         row = {"number": rnd["number"], "stage": rnd["stage"], "matches": matches, **clone(rnd["extra"])}
         if operational:
-            row["state"] = {"status": rnd["status"], "paired_by": clone(rnd["paired_by"]),
-                            "timer": clone(rnd["timer"])}
+            row["state"] = {"status": rnd["status"], "paired_by": clone(rnd["paired_by"]), "timer": clone(rnd["timer"])}
         rounds.append(row)
-    doc: dict[str, Any] = {"format": FORMAT, "ruleset": state["ruleset"], "name": state["name"],
-                           "seed": state["seed"], "settings": clone(state["settings"]),
-                           "players": players, "rounds": rounds, **clone(state["extra"])}
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": state["ruleset"],
+        "name": state["name"],
+        "seed": state["seed"],
+        "settings": clone(state["settings"]),
+        "players": players,
+        "rounds": rounds,
+        **clone(state["extra"]),
+    }
     if operational:
-        doc["state"] = {"penalties": clone(state["penalties"]), "cut": state["cut"], "closed": state["closed"],
-                        "created_by": state["created_by"], "devices": clone(state["devices"])}
+        doc["state"] = {
+            "penalties": clone(state["penalties"]),
+            "cut": state["cut"],
+            "closed": state["closed"],
+            "created_by": state["created_by"],
+            "devices": clone(state["devices"]),
+        }
     return doc
 
 
@@ -303,8 +404,17 @@ def _import_reports(match: dict[str, Any], disputed: bool) -> list[dict[str, Any
     result = _drop_none({k: match.get(k) for k in RESULT_FIELDS})
     if "outcomes" not in result:
         return []
-    return [{"op_id": "import:0", "device": "import", "actor": {"role": "organizer"}, "at": 0,
-             "kind": "import-disputed" if disputed else "import", "result": result, "reason": None}]
+    return [
+        {
+            "op_id": "import:0",
+            "device": "import",
+            "actor": {"role": "organizer"},
+            "at": 0,
+            "kind": "import-disputed" if disputed else "import",
+            "result": result,
+            "reason": None,
+        }
+    ]
 
 
 def from_event_document(doc: Any) -> dict[str, Any]:
@@ -339,10 +449,20 @@ def _from_event(event: Any) -> dict[str, Any]:
     for p in event.players:
         extra = dict(p.extra)
         ops = extra.pop("state", None) if isinstance(extra.get("state"), dict) else {}
-        state["players"].append(new_player(p.id, p.name, p.entry, birth_year=p.birth_year, late=p.late,
-                                           dropped_after=p.dropped_after, earned_byes=p.earned_byes,
-                                           checked_in=bool(ops.get("checked_in", False)),
-                                           ejected=bool(ops.get("ejected", False)), extra=clone(extra)))
+        state["players"].append(
+            new_player(
+                p.id,
+                p.name,
+                p.entry,
+                birth_year=p.birth_year,
+                late=p.late,
+                dropped_after=p.dropped_after,
+                earned_byes=p.earned_byes,
+                checked_in=bool(ops.get("checked_in", False)),
+                ejected=bool(ops.get("ejected", False)),
+                extra=clone(extra),
+            )
+        )
     for raw_round, rnd in zip(raw_rounds, event.rounds):
         extra = dict(rnd.extra)
         ops = extra.pop("state", None) if isinstance(extra.get("state"), dict) else None
@@ -361,8 +481,9 @@ def _from_event(event: Any) -> dict[str, Any]:
             paired_by, timer = None, None
         if status not in ROUND_STATUSES:
             raise DocumentError(f"rounds[{len(state['rounds'])}].state.status", f"'{status}' is not a round status")
-        new = new_round(rnd.number, rnd.stage, matches, status=status, paired_by=paired_by, timer=timer,
-                        extra=clone(extra))
+        new = new_round(
+            rnd.number, rnd.stage, matches, status=status, paired_by=paired_by, timer=timer, extra=clone(extra)
+        )
         refresh_round(new)
         state["rounds"].append(new)
     if own is not None:
@@ -376,4 +497,3 @@ def _from_event(event: Any) -> dict[str, Any]:
         state["cut"] = sum(len(m["players"]) for m in first["matches"])
     refresh_disputes(state)
     return state
-

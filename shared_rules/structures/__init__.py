@@ -73,9 +73,7 @@ def _resolve_name(ruleset: str, structure: str | None) -> str:
     if structure is None:
         return names[0]
     if structure not in names:
-        raise RulesError(
-            f"structure: {structure!r} is not a structure of {ruleset} (valid: {', '.join(names)})"
-        )
+        raise RulesError(f"structure: {structure!r} is not a structure of {ruleset} (valid: {', '.join(names)})")
     return structure
 
 

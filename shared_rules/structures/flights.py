@@ -91,9 +91,7 @@ def allowed_flight_counts(division_players: int) -> tuple[int, ...]:
     """
     if division_players < MIN_DIVISION_PLAYERS:
         return ()
-    return tuple(
-        k for k in FLIGHT_COUNTS if min(flight_sizes(division_players, k)) >= MIN_FLIGHT_PLAYERS
-    )
+    return tuple(k for k in FLIGHT_COUNTS if min(flight_sizes(division_players, k)) >= MIN_FLIGHT_PLAYERS)
 
 
 def plan_flights(division_players: int, flights: int, base_rounds: int, cut: int | None = None) -> FlightPlan:

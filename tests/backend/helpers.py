@@ -90,8 +90,10 @@ def register_ops(players=PLAYERS) -> list[dict[str, Any]]:
 def pair_ops(number: int, players=PLAYERS) -> list[dict[str, Any]]:
     ids = [p["id"] for p in players]
     matches = [{"table": i // 2 + 1, "players": [ids[i], ids[i + 1]]} for i in range(0, len(ids), 2)]
-    return [{"type": "round.pair", "payload": {"number": number, "matches": matches}},
-            {"type": "round.start", "payload": {"number": number}}]
+    return [
+        {"type": "round.pair", "payload": {"number": number, "matches": matches}},
+        {"type": "round.start", "payload": {"number": number}},
+    ]
 
 
 def report(number: int, table: int, outcomes: list[str]) -> dict[str, Any]:
@@ -112,13 +114,29 @@ def trek_ops(players=PLAYERS[:4], rounds: int = 3) -> list[dict[str, Any]]:
         rest = ids[1:]
         opponent = rest[(number - 1) % len(rest)]
         others = [pid for pid in rest if pid != opponent]
-        tables = [[ids[0], opponent]] + [others[i:i + 2] for i in range(0, len(others) - 1, 2)]
+        tables = [[ids[0], opponent]] + [others[i : i + 2] for i in range(0, len(others) - 1, 2)]
         tables = [sorted(t, key=ids.index) for t in tables]
-        ops.append({"type": "round.pair", "payload": {"number": number, "matches": [
-            {"table": i + 1, "players": t} for i, t in enumerate(tables)]}})
+        ops.append(
+            {
+                "type": "round.pair",
+                "payload": {
+                    "number": number,
+                    "matches": [{"table": i + 1, "players": t} for i, t in enumerate(tables)],
+                },
+            }
+        )
         ops.append({"type": "round.start", "payload": {"number": number}})
-        ops += [{"type": "result.report", "payload": {"round": number, "table": i + 1,
-                                                       "outcomes": ["full-win", "full-loss"], "scores": [100, 35]}}
-                for i in range(len(tables))]
+        ops += [
+            {
+                "type": "result.report",
+                "payload": {
+                    "round": number,
+                    "table": i + 1,
+                    "outcomes": ["full-win", "full-loss"],
+                    "scores": [100, 35],
+                },
+            }
+            for i in range(len(tables))
+        ]
     ops.append({"type": "event.close", "payload": {}})
     return ops

@@ -60,8 +60,9 @@ class Http:
 
 
 @contextmanager
-def gunicorn(database_url: str, workers: int = 4, tmp: Path | None = None, threads: int = 1,
-             env: dict[str, str] | None = None) -> Iterator[int]:
+def gunicorn(
+    database_url: str, workers: int = 4, tmp: Path | None = None, threads: int = 1, env: dict[str, str] | None = None
+) -> Iterator[int]:
     """gunicorn with ``workers`` workers (``threads`` each) serving create_app() on ``database_url``; yields the port.
 
     ``env`` adds settings (``TOPCUT_<KEY>``) for the server."""
@@ -69,10 +70,29 @@ def gunicorn(database_url: str, workers: int = 4, tmp: Path | None = None, threa
     env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT), **(env or {}))
     log = open((tmp or Path("/tmp")) / f"gunicorn-{port}.log", "wb")
     proc = subprocess.Popen(
-        [str(GUNICORN), "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
-         "--worker-class", "sync" if threads == 1 else "gthread",
-         "--timeout", "120", "--graceful-timeout", "5", "--log-level", "warning", "backend:create_app()"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            str(GUNICORN),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--worker-class",
+            "sync" if threads == 1 else "gthread",
+            "--timeout",
+            "120",
+            "--graceful-timeout",
+            "5",
+            "--log-level",
+            "warning",
+            "backend:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:

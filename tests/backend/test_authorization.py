@@ -71,8 +71,9 @@ def event(api):
 def test_roles_are_refused_forbidden_operations(api, event, role):
     eid, tokens = event
     before = api.state(eid, tokens["organizer"])
-    ops = [{"type": op_type, "payload": PAYLOADS[op_type], "actor": {"role": "organizer"}}
-           for op_type in forbidden(role)]
+    ops = [
+        {"type": op_type, "payload": PAYLOADS[op_type], "actor": {"role": "organizer"}} for op_type in forbidden(role)
+    ]
     result = api.push(eid, tokens[role], f"dev-{role}", ops).get_json()
     for op_type, verdict in zip(forbidden(role), result["results"]):
         assert verdict["status"] == "rejected", (role, op_type, verdict)
@@ -161,10 +162,12 @@ def _people_snapshot(app) -> tuple:
     from backend.models import Person, RosterLink
 
     with app.app_context():
-        people = db.session.execute(select(Person.id, Person.name, Person.merged_into, Person.trekcc_id)
-                                    .order_by(Person.id)).all()
-        links = db.session.execute(select(RosterLink.event_id, RosterLink.player_id, RosterLink.person_id)
-                                   .order_by(RosterLink.id)).all()
+        people = db.session.execute(
+            select(Person.id, Person.name, Person.merged_into, Person.trekcc_id).order_by(Person.id)
+        ).all()
+        links = db.session.execute(
+            select(RosterLink.event_id, RosterLink.player_id, RosterLink.person_id).order_by(RosterLink.id)
+        ).all()
     return [tuple(p) for p in people], [tuple(link) for link in links]
 
 
@@ -221,13 +224,22 @@ def test_people_endpoints_answer_every_allowed_caller(api, people_event):
             answered += 1
     assert answered >= 15
     for caller in sorted(LINKER_ROLES):  # each linker links and unlinks
-        r = _call(api, "put", "/api/events/{eid}/players/p3/person", {"person": "{ada}"}, eid,
-                  {**ids, "ada": ids["ada"]}, tokens[caller])
+        r = _call(
+            api,
+            "put",
+            "/api/events/{eid}/players/p3/person",
+            {"person": "{ada}"},
+            eid,
+            {**ids, "ada": ids["ada"]},
+            tokens[caller],
+        )
         assert r.status_code == 409 and r.get_json()["error"] == "person-linked"  # Ada is p1's
         r = _call(api, "delete", "/api/events/{eid}/players/p3/person", None, eid, ids, tokens[caller])
         assert r.status_code == 200 and r.get_json()["unlinked"] is False
     r = _call(api, "post", "/api/people/{bob}/merge", {"into": "{ada}"}, eid, ids, tokens["organizer"])
     assert r.status_code == 200 and r.get_json()["links_moved"] == 1
+
+
 # ------------------------------------------------------------------ leagues (backend/leagues.py)
 
 #: Who holds a token in the league matrix: the league's director, another league's director, and every role of
@@ -252,8 +264,11 @@ def league(api):
     grant = api.client.post("/api/leagues", json=body).get_json()
     tokens["director"] = grant["token"]
     tokens["other-director"] = api.client.post("/api/leagues", json=body).get_json()["token"]
-    r = api.client.post(f"/api/leagues/{grant['league_id']}/events", headers=bearer(grant["token"]),
-                        json={"event_id": eid, "sprint": "regular", "organizer_token": org})
+    r = api.client.post(
+        f"/api/leagues/{grant['league_id']}/events",
+        headers=bearer(grant["token"]),
+        json={"event_id": eid, "sprint": "regular", "organizer_token": org},
+    )
     assert r.status_code == 201, r.get_json()
     return grant["league_id"], eid, spare, tokens
 
@@ -268,8 +283,13 @@ def league_endpoints(lid: str, eid: str, spare: dict) -> list[tuple[str, str, di
         ("patch", f"/api/leagues/{lid}", {"qualification": {"per_sprint": 3}}, {"director"}, 200),
         ("post", f"/api/leagues/{lid}/bonus", {"event_id": eid, "person": "p2", "points": 1}, {"director"}, 201),
         ("delete", f"/api/leagues/{lid}/bonus/missing", None, {"director"}, 404),
-        ("post", f"/api/leagues/{lid}/events", {"event_id": spare["event_id"], "sprint": "playoffs",
-                                                "organizer_token": spare["token"]}, {"director"}, 201),
+        (
+            "post",
+            f"/api/leagues/{lid}/events",
+            {"event_id": spare["event_id"], "sprint": "playoffs", "organizer_token": spare["token"]},
+            {"director"},
+            201,
+        ),
         ("delete", f"/api/leagues/{lid}/events/{eid}", None, {"director"}, 200),
     ]
 

@@ -94,10 +94,12 @@ def test_a_damaged_backup_is_refused_naming_the_problem_and_writes_nothing(app, 
         bad_op = copy.deepcopy(backup)
         row = next(r for r in bad_op["operations"] if r["server_seq"] == 2)
         row["op"] = json.dumps({**json.loads(row["op"]), "type": "timer.pause"})
-        for damaged, message in ((gap, "operations: server_seq 3 is missing"),
-                                 (wrong_type, "devices[0].last_seq: expected int, got str"),
-                                 (bad_op, "operations: server_seq 2 does not apply"),
-                                 ({**backup, "format": "topcut-event/1"}, "format: expected 'topcut-backup/1'")):
+        for damaged, message in (
+            (gap, "operations: server_seq 3 is missing"),
+            (wrong_type, "devices[0].last_seq: expected int, got str"),
+            (bad_op, "operations: server_seq 2 does not apply"),
+            ({**backup, "format": "topcut-event/1"}, "format: expected 'topcut-backup/1'"),
+        ):
             r = new.client.post("/api/events/restore", json=damaged, headers=bearer(org))
             assert r.status_code == 422 and r.get_json()["error"] == "invalid-backup", r.get_json()
             assert r.get_json()["message"].startswith(message), r.get_json()
@@ -124,6 +126,7 @@ def test_the_server_commands_back_up_and_restore(app, api, database_url, tmp_pat
 
 
 # ------------------------------------------------------------------ players across events: links and people
+
 
 def _links(api, eid, token):
     r = api.client.get(f"/api/events/{eid}/people", headers=bearer(token))
@@ -154,11 +157,15 @@ def test_a_restored_event_keeps_its_roster_links_history_and_ratings(app, api, d
     before = api.client.get(f"/api/people/{kirk['id']}", headers=bearer(org2)).get_json()
     assert [e["name"] for e in before["events"]] == ["Regional I", "Regional II"]
     ratings = api.client.get("/api/ratings?game=startrek-1e").get_json()
-    backups = {eid: api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
-               for eid, org in ((one, org1), (two, org2))}
+    backups = {
+        eid: api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+        for eid, org in ((one, org1), (two, org2))
+    }
     backup = backups[two]
-    assert [(row["player_id"], row["person_id"]) for row in backup["roster_links"]] == [("k", kirk["id"]),
-                                                                                       ("s", spock["id"])]
+    assert [(row["player_id"], row["person_id"]) for row in backup["roster_links"]] == [
+        ("k", kirk["id"]),
+        ("s", spock["id"]),
+    ]
     assert all(isinstance(row["created_at"], int) for row in backup["roster_links"])
     assert backup["people"][0] == {**kirk, "created_at": backup["people"][0]["created_at"]}
 
@@ -204,11 +211,13 @@ def _linked_event(api):
     created = api.create(name="Linked Cup")
     eid, org = created["event_id"], created["token"]
     api.push_ok(eid, org, "desk", register_ops() + pair_ops(1))
-    people = [person(api, org, name="James Kirk", trekcc_id="4711"),
-              person(api, org, name="Spock", trekcc_id="5000"),
-              person(api, org, name="Leonard McCoy", other_ids={"decipher": "bones"}),
-              person(api, org, name="Nyota Uhura", pokemon_id="77", birth_year=1990, trekcc_id="7000"),
-              person(api, org, name="Hikaru Sulu")]
+    people = [
+        person(api, org, name="James Kirk", trekcc_id="4711"),
+        person(api, org, name="Spock", trekcc_id="5000"),
+        person(api, org, name="Leonard McCoy", other_ids={"decipher": "bones"}),
+        person(api, org, name="Nyota Uhura", pokemon_id="77", birth_year=1990, trekcc_id="7000"),
+        person(api, org, name="Hikaru Sulu"),
+    ]
     for i, someone in enumerate(people, start=1):
         assert link(api, eid, org, f"p{i}", someone["id"]).status_code == 200
     return eid, org, people
@@ -220,18 +229,20 @@ def test_a_restore_reuses_the_people_this_server_has_and_never_overwrites_them(a
     rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
     try:
         with rebuilt.app_context():
-            db.session.add_all([
-                # Kirk's id, with other data; and someone else holding the backup's Kirk's trekcc.org id
-                Person(id=kirk["id"], name="Jim Kirk", name_key="jim kirk"),
-                Person(id="other-kirk", name="Other Kirk", name_key="other kirk", trekcc_id="4711"),
-                # Spock here under another id, with his trekcc.org id
-                Person(id="spock-here", name="Mr Spock", name_key="mr spock", trekcc_id="5000"),
-                # Uhura's Play! Pokémon ID, with another birth year
-                Person(id="someone", name="Someone", name_key="someone", pokemon_id="77", birth_year=1991),
-                # Sulu's id merged here into another person
-                Person(id="sulu-here", name="Hikaru Sulu", name_key="hikaru sulu"),
-                Person(id=sulu["id"], name="Sulu", name_key="sulu", merged_into="sulu-here"),
-            ])
+            db.session.add_all(
+                [
+                    # Kirk's id, with other data; and someone else holding the backup's Kirk's trekcc.org id
+                    Person(id=kirk["id"], name="Jim Kirk", name_key="jim kirk"),
+                    Person(id="other-kirk", name="Other Kirk", name_key="other kirk", trekcc_id="4711"),
+                    # Spock here under another id, with his trekcc.org id
+                    Person(id="spock-here", name="Mr Spock", name_key="mr spock", trekcc_id="5000"),
+                    # Uhura's Play! Pokémon ID, with another birth year
+                    Person(id="someone", name="Someone", name_key="someone", pokemon_id="77", birth_year=1991),
+                    # Sulu's id merged here into another person
+                    Person(id="sulu-here", name="Hikaru Sulu", name_key="hikaru sulu"),
+                    Person(id=sulu["id"], name="Sulu", name_key="sulu", merged_into="sulu-here"),
+                ]
+            )
             db.session.commit()
         new = Api(rebuilt.test_client())
         answer = _restore(new, backup, org)
@@ -239,14 +250,16 @@ def test_a_restore_reuses_the_people_this_server_has_and_never_overwrites_them(a
         assert len(answer["notes"]) == 1 and "without pokemon_id 77" in answer["notes"][0]
         assert "someone" in answer["notes"][0]
         links = {k: v["id"] for k, v in _links(new, eid, org).items()}
-        assert links == {"p1": kirk["id"], "p2": "spock-here", "p3": mccoy["id"], "p4": uhura["id"],
-                         "p5": "sulu-here"}
+        assert links == {"p1": kirk["id"], "p2": "spock-here", "p3": mccoy["id"], "p4": uhura["id"], "p5": "sulu-here"}
         people = _people(rebuilt)
         assert len(people) == 8  # six that were here, McCoy and Uhura created
         assert (people[kirk["id"]].name, people[kirk["id"]].trekcc_id) == ("Jim Kirk", None)  # not overwritten
         assert people["other-kirk"].trekcc_id == "4711" and people["spock-here"].name == "Mr Spock"
         assert (people[uhura["id"]].pokemon_id, people[uhura["id"]].birth_year, people[uhura["id"]].trekcc_id) == (
-            None, None, "7000")
+            None,
+            None,
+            "7000",
+        )
         assert json.loads(people[mccoy["id"]].other_ids) == {"decipher": "bones"}
         history = new.client.get(f"/api/people/{kirk['id']}", headers=bearer(org)).get_json()
         assert [(e["event_id"], e["player"]) for e in history["events"]] == [(eid, "p1")]
@@ -275,8 +288,9 @@ def _damaged(backup, change):
     return damaged
 
 
-def test_a_damaged_links_or_people_section_is_refused_naming_the_field_and_writes_nothing(app, api, database_url,
-                                                                                          tmp_path):
+def test_a_damaged_links_or_people_section_is_refused_naming_the_field_and_writes_nothing(
+    app, api, database_url, tmp_path
+):
     eid, org, (kirk, *_) = _linked_event(api)
     backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
 
@@ -307,8 +321,10 @@ def test_a_damaged_links_or_people_section_is_refused_naming_the_field_and_write
         (put("people", 0, created_at=1.5), "people[0].created_at: expected int, got float"),
         (put("people", 0, merged_into="x"), "people[0].merged_into: not a field of a backup's people"),
         (lambda b: b["people"].append({**b["people"][0]}), "people[5].id: person '" + kirk["id"] + "' is already"),
-        (lambda b: b["people"].append({"id": "stranger", "name": "Stranger"}),
-         "people[5].id: no roster link names person 'stranger'"),
+        (
+            lambda b: b["people"].append({"id": "stranger", "name": "Stranger"}),
+            "people[5].id: no roster link names person 'stranger'",
+        ),
     ]
     rebuilt = _rebuilt_server(database_url, tmp_path)
     try:

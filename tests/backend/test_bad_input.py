@@ -35,12 +35,26 @@ def test_bad_requests_change_nothing(app, api, event):
     push = f"/api/events/{eid}/push"
     H = bearer(org)
     _assert_error(c.post(push, data="{not json", headers=H, content_type="application/json"), 400, "malformed-json")
-    _assert_error(c.post(push, data='{"device": "x", "ops": [{"seq": 1, "op": {"type": "t", "at": NaN}}]}',
-                         headers=H, content_type="application/json"), 400, "malformed-json")
-    _assert_error(c.post(push, data='{"device": "a\\u0000b", "ops": []}', headers=H,
-                         content_type="application/json"), 400, "malformed-json")
-    _assert_error(c.post(push, data='{"device": "\\ud800", "ops": []}', headers=H,
-                         content_type="application/json"), 400, "malformed-json")
+    _assert_error(
+        c.post(
+            push,
+            data='{"device": "x", "ops": [{"seq": 1, "op": {"type": "t", "at": NaN}}]}',
+            headers=H,
+            content_type="application/json",
+        ),
+        400,
+        "malformed-json",
+    )
+    _assert_error(
+        c.post(push, data='{"device": "a\\u0000b", "ops": []}', headers=H, content_type="application/json"),
+        400,
+        "malformed-json",
+    )
+    _assert_error(
+        c.post(push, data='{"device": "\\ud800", "ops": []}', headers=H, content_type="application/json"),
+        400,
+        "malformed-json",
+    )
     _assert_error(c.post(push, data="device=x", headers=H, content_type="application/x-www-form-urlencoded"), 415)
     _assert_error(c.post(push, json=[1, 2], headers=H), 422, "invalid-request")
     _assert_error(c.post(push, json={"device": 5, "ops": "x"}, headers=H), 422, "invalid-request")
@@ -49,16 +63,35 @@ def test_bad_requests_change_nothing(app, api, event):
     _assert_error(c.post(push, json={"device": "tab", "ops": [{"seq": 2**70, "op": {"type": "x"}}]}, headers=H), 422)
     _assert_error(c.post(push, json={"device": "tab", "ops": []}, headers=H), 422)
     _assert_error(c.post(push, json={"device": "server", "ops": [{"seq": 1, "op": {"type": "x"}}]}, headers=H), 422)
-    _assert_error(c.post(push, json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}},
-                                                             {"seq": 3, "op": {"type": "x"}}]}, headers=H), 422)
-    big = {"device": "tab", "ops": [{"seq": 1, "op": {"type": "event.configure", "payload": {"name": "x" * 9_000_000}}}]}
+    _assert_error(
+        c.post(
+            push,
+            json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}}, {"seq": 3, "op": {"type": "x"}}]},
+            headers=H,
+        ),
+        422,
+    )
+    big = {
+        "device": "tab",
+        "ops": [{"seq": 1, "op": {"type": "event.configure", "payload": {"name": "x" * 9_000_000}}}],
+    }
     _assert_error(c.post(push, json=big, headers=H), 413, "body-too-large")
     # no token, forged token, malformed header
     _assert_error(c.post(push, json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}}]}), 401, "missing-token")
-    _assert_error(c.post(push, json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}}]},
-                         headers=bearer(org[:-2] + "xx")), 401, "invalid-token")
-    _assert_error(c.post(push, json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}}]},
-                         headers={"Authorization": "Basic abc"}), 401, "missing-token")
+    _assert_error(
+        c.post(push, json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}}]}, headers=bearer(org[:-2] + "xx")),
+        401,
+        "invalid-token",
+    )
+    _assert_error(
+        c.post(
+            push,
+            json={"device": "tab", "ops": [{"seq": 1, "op": {"type": "x"}}]},
+            headers={"Authorization": "Basic abc"},
+        ),
+        401,
+        "missing-token",
+    )
     # unknown event, unknown token id, unknown player, bad query parameters, NUL in URL
     _assert_error(c.get("/api/events/nope/pull", headers=H), 404, "unknown-event")
     _assert_error(c.get("/api/events/%00/public"), 400, "invalid-text")
@@ -77,17 +110,29 @@ def test_bad_requests_change_nothing(app, api, event):
     _assert_error(c.post("/api/events", json={}), 422)
     _assert_error(c.post("/api/events", json={"ruleset": "chess-boxing"}), 422, "invalid-event")
     _assert_error(c.post("/api/events", json={"document": {"format": "nope"}}), 422, "invalid-document")
-    _assert_error(c.post("/api/events", json={"document": {"format": "topcut-event/1", "ruleset": "pokemon-tcg",
-                                                           "players": [{"id": "a"}], "rounds": "x"}}), 422)
+    _assert_error(
+        c.post(
+            "/api/events",
+            json={
+                "document": {
+                    "format": "topcut-event/1",
+                    "ruleset": "pokemon-tcg",
+                    "players": [{"id": "a"}],
+                    "rounds": "x",
+                }
+            },
+        ),
+        422,
+    )
     assert _snapshot(api, eid, org) == before
 
 
 def test_operations_on_unknown_players_and_matches_are_rejected(api, event):
     eid, org = event
     ops = [
-        report(1, 99, ["win", "loss"]),                     # no such table
-        report(7, 1, ["win", "loss"]),                      # no such round
-        report(1, 1, ["victory", "loss"]),                  # not an outcome
+        report(1, 99, ["win", "loss"]),  # no such table
+        report(7, 1, ["win", "loss"]),  # no such round
+        report(1, 1, ["victory", "loss"]),  # not an outcome
         {"type": "player.check_in", "payload": {"player": "ghost"}},
         {"type": "player.drop", "payload": {"player": "ghost"}},
         {"type": "no.such.type", "payload": {}},
@@ -119,8 +164,9 @@ def test_integers_beyond_2_53_are_refused_naming_the_field(api, event):
     eid, org = event
     before = _snapshot(api, eid, org)
     op = {"type": "timer.extend", "payload": {"round": 1, "seconds": 2**53 + 1}}
-    r = api.client.post(f"/api/events/{eid}/push", json={"device": "desk", "ops": [{"seq": 99, "op": op}]},
-                        headers=bearer(org))
+    r = api.client.post(
+        f"/api/events/{eid}/push", json={"device": "desk", "ops": [{"seq": 99, "op": op}]}, headers=bearer(org)
+    )
     _assert_error(r, 422, "invalid-request")
     assert "body.ops[0].op.payload.seconds" in r.get_json()["message"] and "2^53" in r.get_json()["message"]
     assert _snapshot(api, eid, org) == before
@@ -132,11 +178,15 @@ def test_a_chunked_body_beyond_the_limit_gets_413(api, event):
     eid, org = event
     before = _snapshot(api, eid, org)
     body = b'{"device": "desk", "ops": [], "pad": "' + b"x" * (9 * 1024 * 1024) + b'"}'
-    r = api.client.post(f"/api/events/{eid}/push", input_stream=io.BytesIO(body),
-                        headers={**bearer(org), "Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    r = api.client.post(
+        f"/api/events/{eid}/push",
+        input_stream=io.BytesIO(body),
+        headers={**bearer(org), "Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+    )
     _assert_error(r, 413, "too-large")
-    with_length = api.client.post(f"/api/events/{eid}/push", data=body, headers=bearer(org),
-                                  content_type="application/json")
+    with_length = api.client.post(
+        f"/api/events/{eid}/push", data=body, headers=bearer(org), content_type="application/json"
+    )
     _assert_error(with_length, 413)
     assert _snapshot(api, eid, org) == before
 

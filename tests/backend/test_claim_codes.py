@@ -44,16 +44,19 @@ def test_every_claim_reader_device_lists_the_same_codes_with_qr(api):
 def test_a_code_is_sealed_at_rest_and_wiped_once_used(app, api):
     eid, org, issued = _event(api)
     with app.app_context():
-        stored = {row.player: row for row in db.session.execute(
-            select(Invitation).where(Invitation.event_id == eid)).scalars()}
+        stored = {
+            row.player: row
+            for row in db.session.execute(select(Invitation).where(Invitation.event_id == eid)).scalars()
+        }
         for pid, code in issued.items():
             assert code not in stored[pid].code and len(stored[pid].code) <= 64
             assert unseal(stored[pid].code, eid, pid, stored[pid].id) == code
             assert unseal(stored[pid].code, eid, "p9", stored[pid].id) is None  # bound to its row
     api.redeem(issued["p1"])
     with app.app_context():
-        used = db.session.execute(select(Invitation.code).where(Invitation.player == "p1",
-                                                                Invitation.event_id == eid)).scalar_one()
+        used = db.session.execute(
+            select(Invitation.code).where(Invitation.player == "p1", Invitation.event_id == eid)
+        ).scalar_one()
     assert used is None
     row = {c["player"]: c for c in api.claim_list(eid, org)}["p1"]
     assert (row["status"], row["code"], row["redeemed"], row["devices"]) == ("joined", None, True, 1)
@@ -96,8 +99,7 @@ def test_revoke_refuses_the_code_and_signs_the_player_out(api):
     _refused(api.client.get(f"/api/events/{eid}/me", headers=bearer(phone)), 401, "token-revoked")
     r = api.client.delete(f"/api/events/{eid}/players/p2/claim", headers=bearer(org))
     assert r.get_json()["devices_revoked"] == 0
-    message = _refused(api.client.post("/api/invitations/redeem", json={"code": issued["p2"]}), 410,
-                       "code-revoked")
+    message = _refused(api.client.post("/api/invitations/redeem", json={"code": issued["p2"]}), 410, "code-revoked")
     assert message.startswith("this claim code was revoked")
     rows = {c["player"]: c for c in api.claim_list(eid, org)}
     assert (rows["p2"]["status"], rows["p2"]["code"], rows["p2"]["revoked"]) == ("revoked", None, True)
@@ -111,15 +113,18 @@ def test_revoke_refuses_the_code_and_signs_the_player_out(api):
 
 def test_bad_claim_requests_name_the_problem(api):
     eid, org, _ = _event(api)
-    _refused(api.client.delete(f"/api/events/{eid}/players/nobody/claim", headers=bearer(org)), 404,
-             "unknown-player")
+    _refused(api.client.delete(f"/api/events/{eid}/players/nobody/claim", headers=bearer(org)), 404, "unknown-player")
     judge = api.staff_token(eid, org, "judge")
     _refused(api.client.delete(f"/api/events/{eid}/players/p1/claim", headers=bearer(judge)), 403, "forbidden")
-    message = _refused(api.client.post(f"/api/events/{eid}/players/p1/claim", json={"revoke_devices": "yes"},
-                                       headers=bearer(org)), 422, "invalid-request")
+    message = _refused(
+        api.client.post(f"/api/events/{eid}/players/p1/claim", json={"revoke_devices": "yes"}, headers=bearer(org)),
+        422,
+        "invalid-request",
+    )
     assert "revoke_devices" in message
-    message = _refused(api.client.get(f"/api/events/{eid}/players/claims?qr=maybe", headers=bearer(org)), 422,
-                       "invalid-request")
+    message = _refused(
+        api.client.get(f"/api/events/{eid}/players/claims?qr=maybe", headers=bearer(org)), 422, "invalid-request"
+    )
     assert "qr" in message
     _refused(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 404, "unknown-code")
 
@@ -127,8 +132,9 @@ def test_bad_claim_requests_name_the_problem(api):
 def test_a_code_sealed_under_another_key_is_listed_as_unreadable_but_still_works(app, api):
     eid, org, issued = _event(api)
     with app.app_context():
-        row = db.session.execute(select(Invitation).where(Invitation.event_id == eid,
-                                                          Invitation.player == "p1")).scalar_one()
+        row = db.session.execute(
+            select(Invitation).where(Invitation.event_id == eid, Invitation.player == "p1")
+        ).scalar_one()
         app.config["SECRET_KEY"], real = "another-key-" + "x" * 32, app.config["SECRET_KEY"]
         row.code = seal(issued["p1"], eid, "p1", row.id)
         db.session.commit()

@@ -49,8 +49,13 @@ def _run(database_url, tmp_path, workers: int, threads: int) -> None:
                 if seq > OPS_PER_CLIENT:
                     break
                 size = min(size, OPS_PER_CLIENT - seq + 1)
-                body = {"device": device, "ops": [{"seq": s, "op": {"type": "timer.extend", "payload": {"seconds": 1}}}
-                                                  for s in range(seq, seq + size)]}
+                body = {
+                    "device": device,
+                    "ops": [
+                        {"seq": s, "op": {"type": "timer.extend", "payload": {"seconds": 1}}}
+                        for s in range(seq, seq + size)
+                    ],
+                }
                 status, answer = http.call("POST", f"/api/events/{eid}/push", body, token)
                 if status != 200 or any(v["status"] != "accepted" for v in answer["results"]):
                     errors.append(f"{device}: {status} {answer}")

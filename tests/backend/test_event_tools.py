@@ -28,21 +28,44 @@ def _add_push_rows(app, eid, token_id):
     """A push subscription and a queued notification for the event, as the push code writes them."""
     with app.app_context():
         now = now_ms()
-        db.session.add(PushSubscription(id=f"s-{eid[:8]}", event_id=eid, token_id=token_id, role="player",
-                                        player="p3", endpoint=f"https://push.example/{eid}",
-                                        endpoint_hash=eid.ljust(64, "0")[:64], p256dh="k", auth="a"))
-        db.session.add(PushOutbox(key=f"k-{eid}", event_id=eid, subscription_id=f"s-{eid[:8]}", kind="pairings",
-                                  payload="{}", ttl=60, urgency="high", next_attempt_at=now, expires_at=now + 60000))
+        db.session.add(
+            PushSubscription(
+                id=f"s-{eid[:8]}",
+                event_id=eid,
+                token_id=token_id,
+                role="player",
+                player="p3",
+                endpoint=f"https://push.example/{eid}",
+                endpoint_hash=eid.ljust(64, "0")[:64],
+                p256dh="k",
+                auth="a",
+            )
+        )
+        db.session.add(
+            PushOutbox(
+                key=f"k-{eid}",
+                event_id=eid,
+                subscription_id=f"s-{eid[:8]}",
+                kind="pairings",
+                payload="{}",
+                ttl=60,
+                urgency="high",
+                next_attempt_at=now,
+                expires_at=now + 60000,
+            )
+        )
         db.session.commit()
 
 
 def _rows(app, eid):
     with app.app_context():
-        counts = {table: db.session.execute(select(func.count()).select_from(model)
-                                            .where(model.event_id == eid)).scalar_one()
-                  for table, model in EVENT_TABLES}
-        counts["events"] = db.session.execute(select(func.count()).select_from(Event)
-                                              .where(Event.id == eid)).scalar_one()
+        counts = {
+            table: db.session.execute(select(func.count()).select_from(model).where(model.event_id == eid)).scalar_one()
+            for table, model in EVENT_TABLES
+        }
+        counts["events"] = db.session.execute(
+            select(func.count()).select_from(Event).where(Event.id == eid)
+        ).scalar_one()
         return counts
 
 
@@ -50,9 +73,13 @@ def test_only_the_organizer_deletes_and_only_after_typing_the_name_or_id(app, ap
     eid, org, judge, player = _event(api)
     other = api.create(name="Other Cup")
     url = f"/api/events/{eid}"
-    for token, status, code in ((None, 401, "missing-token"), ("tc_nonsense", 401, "invalid-token"),
-                                (judge, 403, "forbidden"), (player, 403, "forbidden"),
-                                (other["token"], 403, "wrong-event")):
+    for token, status, code in (
+        (None, 401, "missing-token"),
+        ("tc_nonsense", 401, "invalid-token"),
+        (judge, 403, "forbidden"),
+        (player, 403, "forbidden"),
+        (other["token"], 403, "wrong-event"),
+    ):
         r = api.client.delete(url, json={"confirm": eid}, headers=bearer(token) if token else {})
         assert r.status_code == status and r.get_json()["error"] == code, r.get_json()
     r = api.client.delete(url, headers=bearer(org))
@@ -73,6 +100,7 @@ def test_a_deleted_event_is_gone_for_everyone_and_the_others_are_untouched(app, 
     keep, keep_org, keep_judge, keep_player = _event(api, name="Keep Cup")
     with app.app_context():
         from backend.models import Token
+
         token_id = db.session.execute(select(Token.id).where(Token.event_id == eid, Token.role == "player")).scalar()
     _add_push_rows(app, eid, token_id)
     _add_push_rows(app, keep, "t")
@@ -88,10 +116,19 @@ def test_a_deleted_event_is_gone_for_everyone_and_the_others_are_untouched(app, 
 
     for token in (org, judge, player, None):
         headers = bearer(token) if token else {}
-        for method, path in (("get", ""), ("get", "/state"), ("get", "/pull?cursor=0"), ("get", "/public"),
-                             ("get", "/tokens"), ("delete", "")):
-            r = getattr(api.client, method)(f"/api/events/{eid}{path}", headers=headers,
-                                            **({"json": {"confirm": eid}} if method == "delete" else {}))
+        for method, path in (
+            ("get", ""),
+            ("get", "/state"),
+            ("get", "/pull?cursor=0"),
+            ("get", "/public"),
+            ("get", "/tokens"),
+            ("delete", ""),
+        ):
+            r = getattr(api.client, method)(
+                f"/api/events/{eid}{path}",
+                headers=headers,
+                **({"json": {"confirm": eid}} if method == "delete" else {}),
+            )
             assert r.status_code == 404 and r.get_json()["error"] == "unknown-event", (path, r.get_json())
     r = api.push(eid, judge, "tab-1", [report(1, 2, ["win", "loss"])], first_seq=2)
     assert r.status_code == 404
@@ -102,16 +139,18 @@ def test_a_deleted_event_is_gone_for_everyone_and_the_others_are_untouched(app, 
 
 def test_the_event_id_confirms_too(app, api):
     created = api.create(name="")
-    r = api.client.delete(f"/api/events/{created['event_id']}", json={"confirm": created["event_id"]},
-                          headers=bearer(created["token"]))
+    r = api.client.delete(
+        f"/api/events/{created['event_id']}", json={"confirm": created["event_id"]}, headers=bearer(created["token"])
+    )
     assert r.status_code == 200 and _rows(app, created["event_id"])["events"] == 0
 
 
 def test_staff_devices_are_listed_by_the_invitations_names(app, api):
     created = api.create(name="Names Cup")
     eid, org = created["event_id"], created["token"]
-    r = api.client.post(f"/api/events/{eid}/invitations", json={"role": "judge", "label": "  Judge Ada "},
-                        headers=bearer(org))
+    r = api.client.post(
+        f"/api/events/{eid}/invitations", json={"role": "judge", "label": "  Judge Ada "}, headers=bearer(org)
+    )
     assert r.status_code == 201 and r.get_json()["label"] == "Judge Ada"
     ada = api.client.post("/api/invitations/redeem", json={"code": r.get_json()["code"], "label": "tablet"}).get_json()
     unnamed = api.invite(eid, org, "scorekeeper")
@@ -134,8 +173,10 @@ def test_staff_devices_are_listed_by_the_invitations_names(app, api):
     before = now_ms()
     api.pull(eid, ada["token"])
     rotated = api.client.post(f"/api/events/{eid}/tokens/rotate", headers=bearer(ada["token"])).get_json()
-    staff = {t["token_id"]: t for t in
-             api.client.get(f"/api/events/{eid}/tokens?staff=true", headers=bearer(org)).get_json()["tokens"]}
+    staff = {
+        t["token_id"]: t
+        for t in api.client.get(f"/api/events/{eid}/tokens?staff=true", headers=bearer(org)).get_json()["tokens"]
+    }
     assert ada["token_id"] not in staff and staff[rotated["token_id"]]["label"] == "Judge Ada"
     assert staff[rotated["token_id"]]["last_seen_at"] >= before
 
@@ -147,8 +188,10 @@ def test_staff_devices_are_listed_by_the_invitations_names(app, api):
     # Revoked: the list says so and the device can sync no more.
     r = api.client.delete(f"/api/events/{eid}/tokens/{rotated['token_id']}", headers=bearer(org))
     assert r.status_code == 200
-    staff = {t["token_id"]: t for t in
-             api.client.get(f"/api/events/{eid}/tokens?staff=true", headers=bearer(org)).get_json()["tokens"]}
+    staff = {
+        t["token_id"]: t
+        for t in api.client.get(f"/api/events/{eid}/tokens?staff=true", headers=bearer(org)).get_json()["tokens"]
+    }
     assert staff[rotated["token_id"]]["revoked"] is True
     assert api.client.get(f"/api/events/{eid}/pull?cursor=0", headers=bearer(rotated["token"])).status_code == 401
 
@@ -159,20 +202,23 @@ def test_last_seen_is_written_at_most_once_a_minute_and_never_for_players(app, a
     api.pull(eid, player)
     with app.app_context():
         from backend.models import Token
+
         seen = dict(db.session.execute(select(Token.role, Token.last_seen_at).where(Token.event_id == eid)).all())
     assert seen["judge"] is not None and seen["player"] is None
     api.pull(eid, judge)
     with app.app_context():
-        again = db.session.execute(select(Token.last_seen_at).where(Token.event_id == eid,
-                                                                   Token.role == "judge")).scalar()
+        again = db.session.execute(
+            select(Token.last_seen_at).where(Token.event_id == eid, Token.role == "judge")
+        ).scalar()
     assert again == seen["judge"]
 
 
 def test_a_backup_keeps_the_names_and_an_older_backup_still_restores(app, api):
     created = api.create(name="Backup Cup")
     eid, org = created["event_id"], created["token"]
-    r = api.client.post(f"/api/events/{eid}/invitations", json={"role": "judge", "label": "Judge Bo"},
-                        headers=bearer(org))
+    r = api.client.post(
+        f"/api/events/{eid}/invitations", json={"role": "judge", "label": "Judge Bo"}, headers=bearer(org)
+    )
     backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
     assert backup["invitations"][0]["label"] == "Judge Bo"
     for row in backup["invitations"]:

@@ -54,8 +54,10 @@ def test_the_authority_is_made_once_and_signs_a_certificate_for_each_new_address
 
     # Started again on the same network: nothing changes (tablets keep trusting the same files).
     before = (tls.ca.read_bytes(), tls.cert.read_bytes())
-    assert (ensure_certificates(tmp_path, extra_addresses=["192.0.2.10"]).ca.read_bytes(),
-            tls.cert.read_bytes()) == before
+    assert (
+        ensure_certificates(tmp_path, extra_addresses=["192.0.2.10"]).ca.read_bytes(),
+        tls.cert.read_bytes(),
+    ) == before
     # In another hall: a new server certificate from the same authority, so tablets need nothing new.
     moved = ensure_certificates(tmp_path, extra_addresses=["198.51.100.7"])
     assert moved.ca.read_bytes() == before[0] and moved.cert.read_bytes() != before[1]
@@ -98,8 +100,15 @@ def test_a_tablet_that_trusts_the_authority_verifies_the_server_by_its_address(t
 @pytest.fixture
 def hall_app(database_url, tmp_path):
     tls = ensure_certificates(tmp_path / "hall-tls")
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": database_url,
-                      "HALL_URL": HALL, "HALL_TLS_DIR": str(tls.directory)})
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": tmp_path / "instance",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "HALL_URL": HALL,
+            "HALL_TLS_DIR": str(tls.directory),
+        }
+    )
     yield app
     dispose(app)
 
@@ -115,8 +124,12 @@ def test_links_made_on_the_laptop_name_the_hall_address_not_loopback(hall_app):
     assert claims and all(c["link"].startswith(HALL + "/#join=") for c in claims if c.get("link"))
     # A tablet already on the hall address gets links for the address it used.
     tablet = hall_app.test_client()
-    r = tablet.post(f"/api/events/{eid}/invitations", json={"role": "judge"}, headers=bearer(org),
-                    base_url="https://192.0.2.10:8443")
+    r = tablet.post(
+        f"/api/events/{eid}/invitations",
+        json={"role": "judge"},
+        headers=bearer(org),
+        base_url="https://192.0.2.10:8443",
+    )
     assert r.get_json()["link"].startswith("https://192.0.2.10:8443/#join=")
     assert laptop.client.get("/api/hall").get_json() == {"hall_url": HALL, "ca_url": "/hall-ca.crt", "origin": HALL}
 
@@ -139,8 +152,15 @@ def test_without_a_hall_the_server_says_so_and_links_use_the_request_address(app
 def _serve(tmp_path: Path, *args: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("TOPCUT_")}
     env["TOPCUT_INSTANCE_PATH"] = str(tmp_path / "instance")
-    return subprocess.Popen([sys.executable, "-m", "backend.serve", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "backend.serve", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def _get_json(url: str, context: ssl.SSLContext | None = None, timeout_s: float = 30) -> dict:
@@ -167,13 +187,18 @@ def test_make_run_serves_the_laptop_over_http_and_the_hall_over_https(tmp_path):
         tablet = _get_json(f"https://{address}:{hall_port}/api/hall", context=trusting)
         assert tablet["origin"] == f"https://{address}:{hall_port}"
         # Both servers share one database: an event made on the laptop is there for the tablets.
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/events", method="POST",
-                                         data=json.dumps({"name": "Shared", "ruleset": "agot"}).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/events",
+            method="POST",
+            data=json.dumps({"name": "Shared", "ruleset": "agot"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             created = json.loads(response.read())
-        seen = urllib.request.Request(f"https://{address}:{hall_port}/api/events/{created['event_id']}",
-                                      headers={"Authorization": f"Bearer {created['token']}"})
+        seen = urllib.request.Request(
+            f"https://{address}:{hall_port}/api/events/{created['event_id']}",
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
         with urllib.request.urlopen(seen, context=trusting, timeout=10) as response:
             assert json.loads(response.read())["name"] == "Shared"
     finally:

@@ -13,8 +13,9 @@ from tests.backend.helpers import Api, bearer, register_ops, timeless
 
 
 def _app(database_url, tmp_path, **config):
-    return create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": database_url,
-                       **config})
+    return create_app(
+        {"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": database_url, **config}
+    )
 
 
 def _error(r, status, code):
@@ -26,10 +27,15 @@ def _error(r, status, code):
 
 # ---------------------------------------------------------------- headers
 
+
 def test_every_response_carries_the_security_headers(api):
     created = api.create()
-    for path, headers in (("/", {}), ("/pwa/main.js", {}), ("/api/events/nope/state", {}),
-                          (f"/api/events/{created['event_id']}/state", bearer(created["token"]))):
+    for path, headers in (
+        ("/", {}),
+        ("/pwa/main.js", {}),
+        ("/api/events/nope/state", {}),
+        (f"/api/events/{created['event_id']}/state", bearer(created["token"])),
+    ):
         r = api.client.get(path, headers=headers)
         csp = r.headers["Content-Security-Policy"]
         assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "'unsafe-inline'" not in csp, path
@@ -48,6 +54,7 @@ def test_the_app_page_has_no_inline_script(api):
 
 # ---------------------------------------------------------------- rate limits
 
+
 def test_guessing_claim_codes_is_stopped_but_right_codes_were_never_counted(database_url, tmp_path):
     app = _app(database_url, tmp_path, REDEEM_FAILURES_LIMIT="5 per minute")
     try:
@@ -64,8 +71,9 @@ def test_guessing_claim_codes_is_stopped_but_right_codes_were_never_counted(data
         assert "too many wrong codes from this address" in body["message"] and "5 per 1 minute" in body["message"]
         assert body["retry_after_s"] > 0 and abs(int(r.headers["Retry-After"]) - body["retry_after_s"]) <= 1
         # Another address is not affected.
-        other = api.client.post("/api/invitations/redeem", json={"code": codes[6]},
-                                environ_base={"REMOTE_ADDR": "10.0.0.7"})
+        other = api.client.post(
+            "/api/invitations/redeem", json={"code": codes[6]}, environ_base={"REMOTE_ADDR": "10.0.0.7"}
+        )
         assert other.status_code == 201
     finally:
         dispose(app)
@@ -79,8 +87,10 @@ def test_event_creation_is_limited_per_address(database_url, tmp_path):
             assert client.post("/api/events", json={"ruleset": "agot"}).status_code == 201
         body = _error(client.post("/api/events", json={"ruleset": "agot"}), 429, "rate-limited")
         assert "too many events created from this address" in body["message"]
-        assert client.post("/api/events", json={"ruleset": "agot"},
-                           environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 201
+        assert (
+            client.post("/api/events", json={"ruleset": "agot"}, environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code
+            == 201
+        )
     finally:
         dispose(app)
 
@@ -94,7 +104,7 @@ def test_a_flooding_token_is_refused_and_nothing_it_sent_is_recorded(database_ur
         judge = api.staff_token(eid, org, "scorekeeper")
         ops = register_ops()
         for i in range(4):
-            api.push_ok(eid, org, "desk", ops[i:i + 1], first_seq=i + 1)
+            api.push_ok(eid, org, "desk", ops[i : i + 1], first_seq=i + 1)
         before = api.pull(eid, org)
         r = api.push(eid, org, "desk", ops[4:5], first_seq=5)
         body = _error(r, 429, "rate-limited")
@@ -115,12 +125,15 @@ def test_app_servers_sharing_postgresql_count_together(postgres_server, tmp_path
     try:
         assert first.config["RATELIMIT_STORAGE_URI"] == "topcut-db://"
         for app in (first, second, first, second):
-            _error(app.test_client().post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 404,
-                   "unknown-code")
-        _error(second.test_client().post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 429,
-               "rate-limited")
-        _error(first.test_client().post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 429,
-               "rate-limited")
+            _error(
+                app.test_client().post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 404, "unknown-code"
+            )
+        _error(
+            second.test_client().post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 429, "rate-limited"
+        )
+        _error(
+            first.test_client().post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 429, "rate-limited"
+        )
     finally:
         dispose(first)
         dispose(second)
@@ -139,18 +152,26 @@ def test_behind_a_proxy_the_forwarded_address_is_counted(sqlite_url, tmp_path):
     try:
         client = app.test_client()
         for _ in range(2):
-            client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"},
-                        headers={"X-Forwarded-For": "192.168.1.20"})
-        _error(client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"},
-                           headers={"X-Forwarded-For": "192.168.1.20"}), 429, "rate-limited")
-        r = client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"},
-                        headers={"X-Forwarded-For": "192.168.1.21"})
+            client.post(
+                "/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}, headers={"X-Forwarded-For": "192.168.1.20"}
+            )
+        _error(
+            client.post(
+                "/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}, headers={"X-Forwarded-For": "192.168.1.20"}
+            ),
+            429,
+            "rate-limited",
+        )
+        r = client.post(
+            "/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}, headers={"X-Forwarded-For": "192.168.1.21"}
+        )
         _error(r, 404, "unknown-code")  # another phone in the hall, same proxy
     finally:
         dispose(app)
 
 
 # ---------------------------------------------------------------- token expiry and rotation
+
 
 def _expire(app, token_id: str) -> None:
     with app.app_context():
@@ -168,8 +189,9 @@ def test_staff_tokens_expire_and_say_how_to_get_back_in(app, api):
     body = _error(api.client.get(f"/api/events/{eid}/state", headers=bearer(grant["token"])), 401, "token-expired")
     assert "new code from the organizer" in body["message"]
     _error(api.push(eid, grant["token"], "tab-1", register_ops()[:1]), 401, "token-expired")
-    listed = {t["token_id"]: t for t in api.client.get(f"/api/events/{eid}/tokens", headers=bearer(org))
-              .get_json()["tokens"]}
+    listed = {
+        t["token_id"]: t for t in api.client.get(f"/api/events/{eid}/tokens", headers=bearer(org)).get_json()["tokens"]
+    }
     assert listed[grant["token_id"]]["expired"] is True and listed[grant["token_id"]]["revoked"] is False
 
 
@@ -191,7 +213,9 @@ def test_rotation_hands_the_device_to_the_new_token_and_retires_the_old(app, api
     r = api.client.post(f"/api/events/{eid}/tokens/rotate", headers=bearer(judge["token"]))
     assert r.status_code == 201, r.get_json()
     fresh = r.get_json()
-    assert fresh["role"] == "scorekeeper" and fresh["token"] != judge["token"] and fresh["expires_in_s"] == 14 * 24 * 3600
+    assert (
+        fresh["role"] == "scorekeeper" and fresh["token"] != judge["token"] and fresh["expires_in_s"] == 14 * 24 * 3600
+    )
     # The same device goes on with the new token, from where it was.
     api.push_ok(eid, fresh["token"], "tab-1", ops[2:4], first_seq=3)
     # An answer lost on the way: the old token still works for the grace period ...

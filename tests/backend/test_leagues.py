@@ -11,26 +11,39 @@ from tests.backend.helpers import PLAYERS, bearer, trek_ops
 @pytest.fixture
 def trek(api):
     """Make a finished four-player Star Trek event; returns its grant (event_id, organizer token)."""
+
     def make(name: str = "Trek", ruleset: str = "startrek-2e", players=PLAYERS[:4], closed: bool = True) -> dict:
         created = api.create(ruleset, name)
         ops = trek_ops(players)
         api.push_ok(created["event_id"], created["token"], "desk", ops if closed else ops[:-1])
         return created
+
     return make
 
 
 def new_league(client, **extra) -> dict:
-    body = {"name": "Neutral Zone League", "director": {"name": "Q", "handle": "q-continuum"},
-            "season": {"name": "2026-27", "schedule": "truncated"}, "qualification": {"per_sprint": 2}, **extra}
+    body = {
+        "name": "Neutral Zone League",
+        "director": {"name": "Q", "handle": "q-continuum"},
+        "season": {"name": "2026-27", "schedule": "truncated"},
+        "qualification": {"per_sprint": 2},
+        **extra,
+    }
     r = client.post("/api/leagues", json=body)
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 
 
 def add(client, league: dict, event: dict, sprint: str, token: str | None = None):
-    return client.post(f"/api/leagues/{league['league_id']}/events", headers=bearer(league["token"]),
-                       json={"event_id": event["event_id"], "sprint": sprint,
-                             "organizer_token": token if token is not None else event["token"]})
+    return client.post(
+        f"/api/leagues/{league['league_id']}/events",
+        headers=bearer(league["token"]),
+        json={
+            "event_id": event["event_id"],
+            "sprint": sprint,
+            "organizer_token": token if token is not None else event["token"],
+        },
+    )
 
 
 def league_of(client, league: dict) -> dict:
@@ -61,8 +74,11 @@ def test_a_league_table_scores_two_events_keeps_bonus_apart_and_ranks_the_playof
     regular, playoff = trek("Regular 1"), trek("Playoff 1")
     assert add(client, league, regular, "regular").status_code == 201
     assert add(client, league, playoff, "playoffs").status_code == 201
-    r = client.post(f"/api/leagues/{league['league_id']}/bonus", headers=bearer(league["token"]),
-                    json={"event_id": regular["event_id"], "person": "p3", "points": 4, "scheme": "participation"})
+    r = client.post(
+        f"/api/leagues/{league['league_id']}/bonus",
+        headers=bearer(league["token"]),
+        json={"event_id": regular["event_id"], "person": "p3", "points": 4, "scheme": "participation"},
+    )
     assert r.status_code == 201, r.get_json()
     table = table_of(client, league)["table"]
     # Table 12.4.1, four players: 12, 8, 6, 6 (3rd-4th share a band).
@@ -78,8 +94,11 @@ def test_a_league_table_scores_two_events_keeps_bonus_apart_and_ranks_the_playof
     ranking = table["playoffs"]["ranking"]
     assert [(row["person"], row["points"]) for row in ranking] == [("p1", 12), ("p2", 8)]
     assert ranking[0]["tiebreakers"]["playoff_wins"] == 1
-    assert [t["key"] for t in table["playoffs"]["tiebreakers"]][:3] == ["playoff_points", "playoff_wins",
-                                                                        "season_points"]
+    assert [t["key"] for t in table["playoffs"]["tiebreakers"]][:3] == [
+        "playoff_points",
+        "playoff_wins",
+        "season_points",
+    ]
     # 12.7: 100 lifetime points or more, seeded by lifetime points.
     assert [(s["seed"], s["person"]) for s in table["champions_league_seeding"]] == [(1, "p4"), (2, "p1")]
 
@@ -94,9 +113,18 @@ def test_the_table_follows_an_event_as_it_is_played(api, client):
     assert before["table"]["events"][0]["complete"] is False
     assert any("not finished" in w for w in before["table"]["warnings"])
     # Round 3: p4 beats p1, p3 beats p2; the table reads the event's new head.
-    api.push_ok(event["event_id"], event["token"], "desk2", [
-        {"type": "result.report", "payload": {"round": 3, "table": table, "outcomes": ["full-loss", "full-win"],
-                                              "scores": [35, 100]}} for table in (1, 2)])
+    api.push_ok(
+        event["event_id"],
+        event["token"],
+        "desk2",
+        [
+            {
+                "type": "result.report",
+                "payload": {"round": 3, "table": table, "outcomes": ["full-loss", "full-win"], "scores": [35, 100]},
+            }
+            for table in (1, 2)
+        ],
+    )
     after = table_of(client, league)
     assert after["events"][0]["cursor"] > before["events"][0]["cursor"]
     assert after["table"]["events"][0]["complete"] is True
@@ -118,8 +146,11 @@ def test_adding_an_event_needs_its_organizer_token_and_bad_requests_change_nothi
     ]
     pokemon = api.create("pokemon-tcg", "Not Trek")
     cases.append((add(client, league, pokemon, "regular"), 422, "not-star-trek"))
-    r = client.post(f"/api/leagues/{league['league_id']}/events", headers=bearer(league["token"]),
-                    json={"event_id": event["event_id"], "sprint": "regular"})
+    r = client.post(
+        f"/api/leagues/{league['league_id']}/events",
+        headers=bearer(league["token"]),
+        json={"event_id": event["event_id"], "sprint": "regular"},
+    )
     cases.append((r, 422, "invalid-request"))
     for response, status, code in cases:
         assert response.status_code == status, response.get_json()
@@ -137,18 +168,19 @@ def test_changing_the_league_is_checked_whole_and_names_the_field(client, trek):
     league = new_league(client)
     path, auth = f"/api/leagues/{league['league_id']}", bearer(league["token"])
     version = league_of(client, league)["version"]
-    for body, field in (({"qualification": {"per_sprint": 0}}, "qualification.per_sprint"),
-                        ({"qualification": {"per_sprint": 2, "players": ["p1"]}}, "qualification"),
-                        ({"director": {"handle": "no name"}}, "director.name"),
-                        ({"season": {"schedule": "marathon"}}, "season.schedule"),
-                        ({"lifetime": {"p1": -3}}, "lifetime.p1"),
-                        ({}, "name")):
+    for body, field in (
+        ({"qualification": {"per_sprint": 0}}, "qualification.per_sprint"),
+        ({"qualification": {"per_sprint": 2, "players": ["p1"]}}, "qualification"),
+        ({"director": {"handle": "no name"}}, "director.name"),
+        ({"season": {"schedule": "marathon"}}, "season.schedule"),
+        ({"lifetime": {"p1": -3}}, "lifetime.p1"),
+        ({}, "name"),
+    ):
         r = client.patch(path, json=body, headers=auth)
         assert r.status_code == 422, (body, r.get_json())
         assert field in r.get_json()["message"], (field, r.get_json())
     assert league_of(client, league)["version"] == version
-    r = client.patch(path, json={"qualification": {"players": ["p1", "p3"]}, "name": "Badlands League"},
-                     headers=auth)
+    r = client.patch(path, json={"qualification": {"players": ["p1", "p3"]}, "name": "Badlands League"}, headers=auth)
     assert r.status_code == 200 and r.get_json()["name"] == "Badlands League"
     assert r.get_json()["version"] == version + 1
     event = trek()
@@ -167,15 +199,25 @@ def test_bonus_points_name_a_participant_of_a_league_event_and_can_be_removed(cl
     add(client, league, event, "regular")
     path, auth = f"/api/leagues/{league['league_id']}/bonus", bearer(league["token"])
     for body, status, code in (
-            ({"event_id": event["event_id"], "person": "p9", "points": 2}, 422, "not-a-participant"),
-            ({"event_id": outside["event_id"], "person": "p1", "points": 2}, 422, "not-in-league"),
-            ({"event_id": event["event_id"], "person": "p1", "points": 2.5}, 422, "invalid-request"),
-            ({"event_id": event["event_id"], "person": "p1"}, 422, "invalid-request")):
+        ({"event_id": event["event_id"], "person": "p9", "points": 2}, 422, "not-a-participant"),
+        ({"event_id": outside["event_id"], "person": "p1", "points": 2}, 422, "not-in-league"),
+        ({"event_id": event["event_id"], "person": "p1", "points": 2.5}, 422, "invalid-request"),
+        ({"event_id": event["event_id"], "person": "p1"}, 422, "invalid-request"),
+    ):
         r = client.post(path, json=body, headers=auth)
         assert (r.status_code, r.get_json()["error"]) == (status, code), r.get_json()
     assert league_of(client, league)["document"]["bonus"] == []
-    r = client.post(path, json={"event_id": event["event_id"], "person": "p2", "points": 3, "scheme": "new-mission",
-                                "note": "Earth first"}, headers=auth)
+    r = client.post(
+        path,
+        json={
+            "event_id": event["event_id"],
+            "person": "p2",
+            "points": 3,
+            "scheme": "new-mission",
+            "note": "Earth first",
+        },
+        headers=auth,
+    )
     entry = r.get_json()["document"]["bonus"][0]
     assert entry["person"] == "p2" and entry["scheme"] == "new-mission" and entry["id"]
     assert table_of(client, league)["table"]["bonus"][0]["entries"][0]["note"] == "Earth first"
@@ -191,16 +233,21 @@ def test_removing_an_event_takes_its_bonus_points_and_a_deleted_event_is_reporte
     add(client, league, first, "regular")
     add(client, league, second, "regular")
     auth = bearer(league["token"])
-    client.post(f"/api/leagues/{league['league_id']}/bonus", headers=auth,
-                json={"event_id": first["event_id"], "person": "p1", "points": 1})
+    client.post(
+        f"/api/leagues/{league['league_id']}/bonus",
+        headers=auth,
+        json={"event_id": first["event_id"], "person": "p1", "points": 1},
+    )
     r = client.delete(f"/api/leagues/{league['league_id']}/events/{first['event_id']}", headers=auth)
     assert r.status_code == 200, r.get_json()
     assert [e["event_id"] for e in r.get_json()["events"]] == [second["event_id"]]
     assert r.get_json()["document"]["bonus"] == []
-    assert client.delete(f"/api/leagues/{league['league_id']}/events/{first['event_id']}",
-                         headers=auth).status_code == 404
-    r = client.delete(f"/api/events/{second['event_id']}", json={"confirm": second["event_id"]},
-                      headers=bearer(second["token"]))
+    assert (
+        client.delete(f"/api/leagues/{league['league_id']}/events/{first['event_id']}", headers=auth).status_code == 404
+    )
+    r = client.delete(
+        f"/api/events/{second['event_id']}", json={"confirm": second["event_id"]}, headers=bearer(second["token"])
+    )
     assert r.status_code == 200
     body = table_of(client, league)
     assert body["problems"] == [{"event_id": second["event_id"], "problem": "the event was deleted from this server"}]
@@ -208,15 +255,21 @@ def test_removing_an_event_takes_its_bonus_points_and_a_deleted_event_is_reporte
 
 
 def test_league_errors_are_json_and_unknown_leagues_are_404(client):
-    for method, path in (("get", "/api/leagues/nope/table"), ("get", "/api/leagues/nope"),
-                         ("patch", "/api/leagues/nope"), ("delete", "/api/leagues/nope/events/x"),
-                         ("get", "/api/leagues/bad%20id/table")):
+    for method, path in (
+        ("get", "/api/leagues/nope/table"),
+        ("get", "/api/leagues/nope"),
+        ("patch", "/api/leagues/nope"),
+        ("delete", "/api/leagues/nope/events/x"),
+        ("get", "/api/leagues/bad%20id/table"),
+    ):
         r = getattr(client, method)(path, json={"name": "x"} if method == "patch" else None)
         assert r.status_code == 404 and r.get_json()["error"] == "unknown-league", (path, r.get_json())
-    for body, field in (({"director": {"name": "Q"}}, "name"), ({"name": "L"}, "director"),
-                        ({"name": "L", "director": {"name": "Q"}, "season": {"schedule": "weekly"}}, "season"),
-                        ({"name": "L", "director": {"name": "Q"}, "qualification": {"per_sprint": "four"}},
-                         "qualification.per_sprint")):
+    for body, field in (
+        ({"director": {"name": "Q"}}, "name"),
+        ({"name": "L"}, "director"),
+        ({"name": "L", "director": {"name": "Q"}, "season": {"schedule": "weekly"}}, "season"),
+        ({"name": "L", "director": {"name": "Q"}, "qualification": {"per_sprint": "four"}}, "qualification.per_sprint"),
+    ):
         r = client.post("/api/leagues", json=body)
         assert r.status_code == 422 and field in r.get_json()["message"], (body, r.get_json())
     r = client.post("/api/leagues", data="{", content_type="application/json")
@@ -228,13 +281,21 @@ def test_a_bonus_whose_player_changed_identity_is_left_out_and_said(api, client)
     event = api.create("startrek-2e", "Renamed ids")
     api.push_ok(event["event_id"], event["token"], "desk", trek_ops()[:-1])
     add(client, league, event, "regular")
-    r = client.post(f"/api/leagues/{league['league_id']}/bonus", headers=bearer(league["token"]),
-                    json={"event_id": event["event_id"], "person": "p2", "points": 2})
+    r = client.post(
+        f"/api/leagues/{league['league_id']}/bonus",
+        headers=bearer(league["token"]),
+        json={"event_id": event["event_id"], "person": "p2", "points": 2},
+    )
     assert r.status_code == 201
     # The organizer gives p2 their trekcc.org id afterwards: the league now knows them as 'kira'.
-    api.push_ok(event["event_id"], event["token"], "desk2", [
-        {"type": "player.edit", "payload": {"player": "p2", "fields": {"rating_id": "kira"}}}])
+    api.push_ok(
+        event["event_id"],
+        event["token"],
+        "desk2",
+        [{"type": "player.edit", "payload": {"player": "p2", "fields": {"rating_id": "kira"}}}],
+    )
     body = table_of(client, league)
     assert body["table"]["bonus"] == [] and "kira" in {row["person"] for row in body["table"]["season"]}
     assert [p["problem"].split(":")[0] for p in body["problems"]] == [
-        f"bonus entry {r.get_json()['document']['bonus'][0]['id']}"]
+        f"bonus entry {r.get_json()['document']['bonus'][0]['id']}"
+    ]

@@ -27,17 +27,31 @@ def _old_server_event(database_url, tmp_path, keep_alembic_table: bool):
         assert current_revision() == FIRST_REVISION
         assert "expires_at" not in {c["name"] for c in inspect(db.engine).get_columns("tokens")}
         with db.engine.begin() as conn:
-            conn.execute(text("INSERT INTO events (id, name, ruleset, created_at, head_seq, snapshot_seq) "
-                              "VALUES ('ev1', 'Old Cup', 'pokemon-tcg', 1, 1, 0)"))
-            conn.execute(text("INSERT INTO operations (event_id, device, device_seq, server_seq, accepted, op, "
-                              "received_at) VALUES ('ev1', 'server', 1, 1, true, :op, 1)"),
-                         {"op": '{"type": "event.create", "op_id": "server:1", "device": "server", '
-                                '"actor": {"role": "organizer"}, "at": 1, "payload": {"ruleset": "pokemon-tcg", '
-                                '"name": "Old Cup"}}'})
+            conn.execute(
+                text(
+                    "INSERT INTO events (id, name, ruleset, created_at, head_seq, snapshot_seq) "
+                    "VALUES ('ev1', 'Old Cup', 'pokemon-tcg', 1, 1, 0)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO operations (event_id, device, device_seq, server_seq, accepted, op, "
+                    "received_at) VALUES ('ev1', 'server', 1, 1, true, :op, 1)"
+                ),
+                {
+                    "op": '{"type": "event.create", "op_id": "server:1", "device": "server", '
+                    '"actor": {"role": "organizer"}, "at": 1, "payload": {"ruleset": "pokemon-tcg", '
+                    '"name": "Old Cup"}}'
+                },
+            )
             for tid, role in (("tok-org", "organizer"), ("tok-judge", "judge"), ("tok-player", "player")):
-                conn.execute(text("INSERT INTO tokens (id, event_id, token_hash, role, label, created_at) "
-                                  "VALUES (:id, 'ev1', :hash, :role, '', 1)"),
-                             {"id": tid, "hash": tid.ljust(64, "0"), "role": role})
+                conn.execute(
+                    text(
+                        "INSERT INTO tokens (id, event_id, token_hash, role, label, created_at) "
+                        "VALUES (:id, 'ev1', :hash, :role, '', 1)"
+                    ),
+                    {"id": tid, "hash": tid.ljust(64, "0"), "role": role},
+                )
             if not keep_alembic_table:
                 conn.execute(text("DROP TABLE alembic_version"))  # as create_all left it
     dispose(old)
@@ -55,19 +69,31 @@ def _check_upgraded(database_url, tmp_path):
             assert inspect(db.engine).has_table("people") and inspect(db.engine).has_table("roster_links")
             assert all(inspect(db.engine).has_table(t) for t in ("leagues", "league_events", "league_tokens"))
         from backend.auth import hash_secret  # noqa: F401  (the event still folds and serves)
+
         with new.app_context():
             from backend.ledger import event_state
             from backend.models import Event
+
             assert event_state(db.session.get(Event, "ev1"))[1]["name"] == "Old Cup"
         # ... and the new release works on it.
         api = Api(new.test_client())
         created = api.create()
         api.push_ok(created["event_id"], created["token"], "desk", register_ops() + pair_ops(1))
-        assert api.client.post(f"/api/events/{created['event_id']}/tokens/rotate",
-                               headers=bearer(created["token"])).status_code == 201
+        assert (
+            api.client.post(
+                f"/api/events/{created['event_id']}/tokens/rotate", headers=bearer(created["token"])
+            ).status_code
+            == 201
+        )
         person = api.client.post("/api/people", json={"name": "Ada"}, headers=bearer(created["token"])).get_json()
-        assert api.client.put(f"/api/events/{created['event_id']}/players/p1/person", json={"person": person["id"]},
-                              headers=bearer(created["token"])).status_code == 200
+        assert (
+            api.client.put(
+                f"/api/events/{created['event_id']}/players/p1/person",
+                json={"person": person["id"]},
+                headers=bearer(created["token"]),
+            ).status_code
+            == 200
+        )
     finally:
         dispose(new)
 

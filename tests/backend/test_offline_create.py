@@ -9,7 +9,9 @@ import pytest
 
 from tests.backend.helpers import PLAYERS, bearer, register_ops
 
-_spec = importlib.util.spec_from_file_location("rules_api", Path(__file__).resolve().parents[2] / "pwa" / "rules_api.py")
+_spec = importlib.util.spec_from_file_location(
+    "rules_api", Path(__file__).resolve().parents[2] / "pwa" / "rules_api.py"
+)
 rules_api = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rules_api)
 
@@ -20,8 +22,9 @@ DEVICE = "organizer-abcdefghij"
 
 def made_offline(name: str = "Basement Cup", ruleset: str = "doomtown") -> dict:
     """What the app's local-events.js sends: the document the device started from, under its own ids."""
-    document = rules_api.new_event_document(name=name, ruleset=ruleset, seed="s" * 26, at=1_700_000_000_000,
-                                            device=DEVICE)
+    document = rules_api.new_event_document(
+        name=name, ruleset=ruleset, seed="s" * 26, at=1_700_000_000_000, device=DEVICE
+    )
     return {"document": document, "label": "organizer device", "event_id": EVENT_ID, "token": TOKEN}
 
 
@@ -30,7 +33,12 @@ def test_an_event_made_offline_is_registered_under_the_devices_ids(client, api) 
     r = client.post("/api/events", json=body)
     assert r.status_code == 201, r.get_json()
     grant = r.get_json()
-    assert (grant["event_id"], grant["token"], grant["role"], grant["name"]) == (EVENT_ID, TOKEN, "organizer", "Basement Cup")
+    assert (grant["event_id"], grant["token"], grant["role"], grant["name"]) == (
+        EVENT_ID,
+        TOKEN,
+        "organizer",
+        "Basement Cup",
+    )
     # The device's changes made offline follow, numbered from 1, with the token it chose.
     api.push_ok(EVENT_ID, TOKEN, DEVICE, register_ops())
     pulled = api.pull(EVENT_ID, TOKEN)
@@ -64,13 +72,16 @@ def test_a_token_already_in_use_is_refused(client) -> None:
     assert client.get("/api/events/zyxwvutsrqpnmkjh", headers=bearer(TOKEN)).status_code in (401, 404)
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"token": None}, "token"),
-    ({"event_id": None}, "token"),
-    ({"event_id": "short"}, "event_id"),
-    ({"token": "not-a-token"}, "token"),
-    ({"event_id": "../../etc/passwd-xxxxxxxx"}, "event_id"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"token": None}, "token"),
+        ({"event_id": None}, "token"),
+        ({"event_id": "short"}, "event_id"),
+        ({"token": "not-a-token"}, "token"),
+        ({"event_id": "../../etc/passwd-xxxxxxxx"}, "event_id"),
+    ],
+)
 def test_bad_device_ids_are_refused_with_the_field_named(client, change, field) -> None:
     r = client.post("/api/events", json={**made_offline(), **change})
     assert r.status_code in (400, 422), r.get_json()

@@ -16,8 +16,9 @@ def person(api, token, **fields):
 
 
 def link(api, eid, token, player, person_id):
-    return api.client.put(f"/api/events/{eid}/players/{player}/person", json={"person": person_id},
-                          headers=bearer(token))
+    return api.client.put(
+        f"/api/events/{eid}/players/{player}/person", json={"person": person_id}, headers=bearer(token)
+    )
 
 
 def history(api, token, person_id):
@@ -28,9 +29,14 @@ def trek_event(api, name, date, players, results):
     """A rated Star Trek 1E event: ``players`` registered, one round paired in order, ``results`` per table."""
     created = api.create("startrek-1e", name, settings={**RATED, "rating": {**RATED["rating"], "date": date}})
     eid, org = created["event_id"], created["token"]
-    ops = register_ops(players) + pair_ops(1, players) + [
-        {**report(1, t + 1, o), "payload": {**report(1, t + 1, o)["payload"], "scores": [100, 40]}}
-        for t, o in enumerate(results)]
+    ops = (
+        register_ops(players)
+        + pair_ops(1, players)
+        + [
+            {**report(1, t + 1, o), "payload": {**report(1, t + 1, o)["payload"], "scores": [100, 40]}}
+            for t, o in enumerate(results)
+        ]
+    )
     api.push_ok(eid, org, "desk", ops)
     return eid, org
 
@@ -58,16 +64,19 @@ def test_a_game_id_someone_holds_is_refused_naming_the_field_and_the_person(api)
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-@pytest.mark.parametrize("body, field", [
-    ({"name": "x" * 201}, "name"),
-    ({"name": "   "}, "name"),
-    ({}, "name"),
-    ({"name": "Ada", "birth_year": 1800}, "birth_year"),
-    ({"name": "Ada", "pokemon_id": "12 34"}, "pokemon_id"),
-    ({"name": "Ada", "trekcc_id": "x" * 65}, "trekcc_id"),
-    ({"name": "Ada", "other_ids": {"Bad Key": "1"}}, "other_ids"),
-    ({"name": "Ada", "other_ids": {f"g{i}": "1" for i in range(17)}}, "other_ids"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"name": "x" * 201}, "name"),
+        ({"name": "   "}, "name"),
+        ({}, "name"),
+        ({"name": "Ada", "birth_year": 1800}, "birth_year"),
+        ({"name": "Ada", "pokemon_id": "12 34"}, "pokemon_id"),
+        ({"name": "Ada", "trekcc_id": "x" * 65}, "trekcc_id"),
+        ({"name": "Ada", "other_ids": {"Bad Key": "1"}}, "other_ids"),
+        ({"name": "Ada", "other_ids": {f"g{i}": "1" for i in range(17)}}, "other_ids"),
+    ],
+)
 def test_bad_people_are_refused_naming_the_field(api, body, field):
     org = api.create()["token"]
     r = api.client.post("/api/people", json=body, headers=bearer(org))
@@ -102,18 +111,24 @@ def test_a_register_op_with_a_known_game_id_links_its_entry_and_never_guesses_on
     ash = person(api, org, name="Ash", pokemon_id="111", birth_year=2001)
     kirk = person(api, org, name="Kirk", trekcc_id="4711")
     person(api, org, name="Misty")
-    players = [{"id": "a", "name": "Ash K.", "entry": 1, "pop_id": "111", "birth_year": 2001},
-               {"id": "b", "name": "Someone", "rating_id": "4711"},
-               {"id": "c", "name": "Misty"},  # a name alone links nobody
-               {"id": "d", "name": "Ash Again", "pop_id": "111", "birth_year": 2001},  # Ash is linked already
-               {"id": "e", "name": "Other", "pop_id": "111", "birth_year": 1999}]  # another birth year
+    players = [
+        {"id": "a", "name": "Ash K.", "entry": 1, "pop_id": "111", "birth_year": 2001},
+        {"id": "b", "name": "Someone", "rating_id": "4711"},
+        {"id": "c", "name": "Misty"},  # a name alone links nobody
+        {"id": "d", "name": "Ash Again", "pop_id": "111", "birth_year": 2001},  # Ash is linked already
+        {"id": "e", "name": "Other", "pop_id": "111", "birth_year": 1999},
+    ]  # another birth year
     api.push_ok(eid, org, "desk", register_ops(players))
-    links = {row["player"]: row["person"]["id"] for row in
-             api.client.get(f"/api/events/{eid}/people", headers=bearer(org)).get_json()["links"]}
+    links = {
+        row["player"]: row["person"]["id"]
+        for row in api.client.get(f"/api/events/{eid}/people", headers=bearer(org)).get_json()["links"]
+    }
     assert links == {"a": ash["id"], "b": kirk["id"]}
     # a removed entry is linked to nobody
     api.push_ok(eid, org, "desk", [{"type": "player.remove", "payload": {"player": "b"}}], first_seq=6)
-    links = [row["player"] for row in api.client.get(f"/api/events/{eid}/people", headers=bearer(org)).get_json()["links"]]
+    links = [
+        row["player"] for row in api.client.get(f"/api/events/{eid}/people", headers=bearer(org)).get_json()["links"]
+    ]
     assert links == ["a"]
 
 
@@ -209,15 +224,24 @@ def test_deleting_an_event_deletes_its_links_and_keeps_the_people(api):
     assert link(api, eid, org, "p1", ada["id"]).status_code == 200
     r = api.client.delete(f"/api/events/{eid}", json={"confirm": "Gone"}, headers=bearer(org))
     assert r.status_code == 200 and r.get_json()["deleted"]["roster_links"] == 1
-    assert [p["id"] for p in api.client.get("/api/people?q=Ada", headers=bearer(keep)).get_json()["people"]] == [ada["id"]]
+    assert [p["id"] for p in api.client.get("/api/people?q=Ada", headers=bearer(keep)).get_json()["people"]] == [
+        ada["id"]
+    ]
 
 
 def test_an_imported_document_links_its_players_by_game_id(api):
     org = api.create()["token"]
     ash = person(api, org, name="Ash", pokemon_id="111", birth_year=2001)
-    document = {"format": "topcut-event/1", "ruleset": "pokemon-tcg", "name": "Imported",
-                "players": [{"id": "a", "name": "Ash K.", "entry": 1, "pop_id": "111", "birth_year": 2001},
-                            {"id": "b", "name": "Brock", "entry": 2}], "rounds": []}
+    document = {
+        "format": "topcut-event/1",
+        "ruleset": "pokemon-tcg",
+        "name": "Imported",
+        "players": [
+            {"id": "a", "name": "Ash K.", "entry": 1, "pop_id": "111", "birth_year": 2001},
+            {"id": "b", "name": "Brock", "entry": 2},
+        ],
+        "rounds": [],
+    }
     r = api.client.post("/api/events", json={"document": document})
     assert r.status_code == 201, r.get_json()
     eid, token = r.get_json()["event_id"], r.get_json()["token"]
@@ -231,8 +255,14 @@ def test_searches_are_rate_limited_per_token(database_url, tmp_path):
     from tests.backend.conftest import dispose
     from tests.backend.helpers import Api
 
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "i", "SQLALCHEMY_DATABASE_URI": database_url,
-                      "PEOPLE_SEARCH_LIMIT": "3 per minute"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": tmp_path / "i",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "PEOPLE_SEARCH_LIMIT": "3 per minute",
+        }
+    )
     try:
         api = Api(app.test_client())
         first, second = api.create()["token"], api.create()["token"]

@@ -31,11 +31,27 @@ def _busy_event(api):
     api.push_ok(eid, org, "desk", register_ops() + pair_ops(1) + [report(1, t, ["win", "loss"]) for t in (2, 3)])
     p1, p2 = _player(api, eid, org, "p1"), _player(api, eid, org, "p2")
     hj = api.staff_token(eid, org, "head-judge")
-    api.push_ok(eid, hj, "hj-tablet", [{"type": "penalty.issue", "payload": {"player": who, "kind": "warning", "reason": why}}
-                                       for who, why in (("p1", "marked sleeves"), ("p3", "slow play"))])
+    api.push_ok(
+        eid,
+        hj,
+        "hj-tablet",
+        [
+            {"type": "penalty.issue", "payload": {"player": who, "kind": "warning", "reason": why}}
+            for who, why in (("p1", "marked sleeves"), ("p3", "slow play"))
+        ],
+    )
     api.push_ok(eid, p1, "p1-phone", [report(1, 1, ["win", "loss"])])
-    shown = [o["op"] for o in _pull(api, eid, p2)["ops"] if o["op"]["type"] == "result.report" and o["op"]["actor"]["role"] == "player"]
-    api.push_ok(eid, p2, "p2-phone", [{"type": "result.confirm", "payload": {"round": 1, "table": 1, "report": shown[0]["op_id"]}}])
+    shown = [
+        o["op"]
+        for o in _pull(api, eid, p2)["ops"]
+        if o["op"]["type"] == "result.report" and o["op"]["actor"]["role"] == "player"
+    ]
+    api.push_ok(
+        eid,
+        p2,
+        "p2-phone",
+        [{"type": "result.confirm", "payload": {"round": 1, "table": 1, "report": shown[0]["op_id"]}}],
+    )
     return eid, org, p1, p2
 
 
@@ -49,17 +65,25 @@ def test_each_player_gets_their_own_view_whatever_the_cache_holds(app, api) -> N
     assert cold == reverse == warm
 
     ops = {who: [o["op"] for o in body["ops"]] for who, body in cold.items()}
-    reasons = {who: {op["payload"]["player"]: op["payload"]["reason"] for op in o if op["type"] == "penalty.issue"}
-               for who, o in ops.items()}
+    reasons = {
+        who: {op["payload"]["player"]: op["payload"]["reason"] for op in o if op["type"] == "penalty.issue"}
+        for who, o in ops.items()
+    }
     assert reasons["p1"]["p1"] == "marked sleeves" and reasons["p2"]["p1"].startswith("withheld-")
     assert reasons["p1"]["p3"] == reasons["p2"]["p3"] != "slow play"
-    own = {who: {op["device"] for op in o if not op["device"].startswith("dev-") and op["device"] != "server"}
-           for who, o in ops.items()}
+    own = {
+        who: {op["device"] for op in o if not op["device"].startswith("dev-") and op["device"] != "server"}
+        for who, o in ops.items()
+    }
     assert own == {"p1": {"p1-phone"}, "p2": {"p2-phone"}}
-    confirm = {who: next(op for op in o if op["type"] == "result.confirm")["payload"]["report"] for who, o in ops.items()}
+    confirm = {
+        who: next(op for op in o if op["type"] == "result.confirm")["payload"]["report"] for who, o in ops.items()
+    }
     assert confirm["p1"].startswith("p1-phone:") and confirm["p2"].startswith("dev-")
-    assert all("seed" not in json.dumps(o[0]["payload"]) or o[0]["payload"]["seed"].startswith("withheld-")
-               for o in ops.values())
+    assert all(
+        "seed" not in json.dumps(o[0]["payload"]) or o[0]["payload"]["seed"].startswith("withheld-")
+        for o in ops.values()
+    )
 
 
 def test_pulls_from_a_cursor_use_the_cache_too(app, api) -> None:

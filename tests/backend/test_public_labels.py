@@ -13,5 +13,8 @@ def test_star_trek_public_standings_head_sos_as_strength_of_schedule(api):
     api.push_ok(created["event_id"], created["token"], "desk", trek_ops(PLAYERS[:4]))
     body = api.client.get(f"/api/events/{created['event_id']}/public").get_json()
     assert body["tiebreakers"] == ["sos", "differential", "cvp"]
-    assert body["tiebreaker_labels"] == {"sos": "Strength of Schedule", "differential": "Differential",
-                                         "cvp": "Cumulative VP"}
+    assert body["tiebreaker_labels"] == {
+        "sos": "Strength of Schedule",
+        "differential": "Differential",
+        "cvp": "Cumulative VP",
+    }

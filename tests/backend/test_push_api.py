@@ -19,9 +19,15 @@ from tests.backend.test_push_delivery import player_tokens
 from tests.fakepush import FakePushService
 
 PUBLIC_IP = "142.250.74.46"
-DNS = {"push.example.com": [PUBLIC_IP], "localhost": ["127.0.0.1", "::1"], "internal.example": ["10.0.0.5"],
-       "mixed.example": [PUBLIC_IP, "192.168.0.7"], "metadata.example": ["169.254.169.254"],
-       "v6.example": ["2a00:1450:4007:80e::200e"], "ula.example": ["fd12:3456::1"]}
+DNS = {
+    "push.example.com": [PUBLIC_IP],
+    "localhost": ["127.0.0.1", "::1"],
+    "internal.example": ["10.0.0.5"],
+    "mixed.example": [PUBLIC_IP, "192.168.0.7"],
+    "metadata.example": ["169.254.169.254"],
+    "v6.example": ["2a00:1450:4007:80e::200e"],
+    "ula.example": ["fd12:3456::1"],
+}
 
 
 def fake_resolver(host: str, port: int) -> list[str]:
@@ -32,8 +38,15 @@ def fake_resolver(host: str, port: int) -> list[str]:
 
 @pytest.fixture
 def app(database_url, tmp_path):
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": database_url,
-                      "PUSH_RESOLVER": fake_resolver, "PUSH_ALLOWED_HOSTS": "127.0.0.1:9"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": tmp_path / "instance",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "PUSH_RESOLVER": fake_resolver,
+            "PUSH_ALLOWED_HOSTS": "127.0.0.1:9",
+        }
+    )
     yield app
     dispose(app)
 
@@ -56,8 +69,9 @@ def info(endpoint: str = "https://push.example.com/wpush/v2/abc", sub=None) -> d
 
 
 def subscribe(client, event_id, token, subscription):
-    return client.post(f"/api/events/{event_id}/push/subscriptions", json={"subscription": subscription},
-                       headers=bearer(token))
+    return client.post(
+        f"/api/events/{event_id}/push/subscriptions", json={"subscription": subscription}, headers=bearer(token)
+    )
 
 
 def rows(app):
@@ -73,8 +87,9 @@ def test_vapid_key_is_made_once_kept_in_the_instance_folder_and_served(app, clie
     assert len(raw) == 65 and raw[0] == 4
     path = tmp_path / "instance" / "vapid_private.pem"
     assert path.is_file() and stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    again = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance",
-                        "SQLALCHEMY_DATABASE_URI": database_url})
+    again = create_app(
+        {"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": database_url}
+    )
     assert again.extensions["topcut_vapid"].public_key == key
     runner = again.test_cli_runner()
     out = runner.invoke(args=["topcut-vapid"])
@@ -100,18 +115,32 @@ def test_player_and_staff_subscribe_and_a_renewed_browser_replaces_its_row(app, 
     r3 = subscribe(client, event["id"], staff, info("https://push.example.com/other"))
     assert r3.status_code == 201 and r3.get_json()["role"] == "judge" and r3.get_json()["player"] is None
     assert subscribe(client, event["id"], "nope", info()).status_code == 401
-    assert client.post(f"/api/events/{event['id']}/push/subscriptions", json={"subscription": info()}).status_code == 401
+    assert (
+        client.post(f"/api/events/{event['id']}/push/subscriptions", json={"subscription": info()}).status_code == 401
+    )
 
 
 def test_pushsubscriptionchange_renewal_needs_the_old_auth_secret(app, client, event):
     old = FakePushService().subscribe()
     subscribe(client, event["id"], event["players"]["p2"], info("https://push.example.com/old", old))
     new = info("https://push.example.com/new")
-    wrong = client.post("/api/push/renew", json={"old_endpoint": "https://push.example.com/old",
-                                                 "old_auth": "AAAAAAAAAAAAAAAAAAAAAA", "subscription": new})
+    wrong = client.post(
+        "/api/push/renew",
+        json={
+            "old_endpoint": "https://push.example.com/old",
+            "old_auth": "AAAAAAAAAAAAAAAAAAAAAA",
+            "subscription": new,
+        },
+    )
     assert wrong.status_code == 404 and wrong.get_json()["error"] == "unknown-subscription"
-    ok = client.post("/api/push/renew", json={"old_endpoint": "https://push.example.com/old",
-                                              "old_auth": old.info["keys"]["auth"], "subscription": new})
+    ok = client.post(
+        "/api/push/renew",
+        json={
+            "old_endpoint": "https://push.example.com/old",
+            "old_auth": old.info["keys"]["auth"],
+            "subscription": new,
+        },
+    )
     assert ok.status_code == 200 and ok.get_json() == {"renewed": 1}
     (row,) = rows(app)
     assert (row.endpoint, row.player) == ("https://push.example.com/new", "p2")
@@ -201,7 +230,20 @@ def test_bad_keys_are_refused(client, event):
 def test_public_address_rules():
     for address in ("8.8.8.8", "2a00:1450::1", PUBLIC_IP):
         assert security.is_public_address(address), address
-    for address in ("127.0.0.1", "10.0.0.1", "172.20.1.1", "192.168.0.1", "169.254.1.1", "::1", "fc00::1",
-                    "fe80::1%eth0", "::ffff:192.168.0.1", "2002:c0a8:0001::1", "224.0.0.1", "255.255.255.255",
-                    "198.18.0.1", "not-an-ip"):
+    for address in (
+        "127.0.0.1",
+        "10.0.0.1",
+        "172.20.1.1",
+        "192.168.0.1",
+        "169.254.1.1",
+        "::1",
+        "fc00::1",
+        "fe80::1%eth0",
+        "::ffff:192.168.0.1",
+        "2002:c0a8:0001::1",
+        "224.0.0.1",
+        "255.255.255.255",
+        "198.18.0.1",
+        "not-an-ip",
+    ):
         assert not security.is_public_address(address), address

@@ -28,8 +28,17 @@ from tests.fakepush import FakePushService
 
 ROOT = Path(__file__).resolve().parents[2]
 FLASK = Path(sys.executable).with_name("flask")
-NAMES = ["Ash Ketchum", "Misty Williams", "Brock Harrison", "Gary Oak", "Dawn Berlitz", "May Maple",
-         "Iris Dragon", "Cilan Striaton", "Serena Yvonne"]
+NAMES = [
+    "Ash Ketchum",
+    "Misty Williams",
+    "Brock Harrison",
+    "Gary Oak",
+    "Dawn Berlitz",
+    "May Maple",
+    "Iris Dragon",
+    "Cilan Striaton",
+    "Serena Yvonne",
+]
 PLAYERS = [{"id": f"p{i + 1}", "name": name} for i, name in enumerate(NAMES)]  # 9: one bye
 
 
@@ -40,9 +49,16 @@ def fake():
 
 
 def push_config(database_url: str, instance: Path, fake: FakePushService, **extra):
-    return {"TESTING": True, "INSTANCE_PATH": instance, "SQLALCHEMY_DATABASE_URI": database_url,
-            "PUSH_ALLOWED_HOSTS": [fake.host], "PUSH_BACKOFF_BASE": 0.05, "PUSH_BACKOFF_MAX": 0.2,
-            "PUSH_TIMEOUT": (2.0, 5.0), **extra}
+    return {
+        "TESTING": True,
+        "INSTANCE_PATH": instance,
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "PUSH_ALLOWED_HOSTS": [fake.host],
+        "PUSH_BACKOFF_BASE": 0.05,
+        "PUSH_BACKOFF_MAX": 0.2,
+        "PUSH_TIMEOUT": (2.0, 5.0),
+        **extra,
+    }
 
 
 @pytest.fixture
@@ -75,8 +91,9 @@ class World:
 
     def subscribe(self, token: str, sub=None):
         sub = sub or self.fake.subscribe()
-        r = self.api.client.post(f"/api/events/{self.eid}/push/subscriptions", json={"subscription": sub.info},
-                                 headers=bearer(token))
+        r = self.api.client.post(
+            f"/api/events/{self.eid}/push/subscriptions", json={"subscription": sub.info}, headers=bearer(token)
+        )
         assert r.status_code == 201, r.get_json()
         return sub
 
@@ -102,8 +119,9 @@ class World:
 
     def outbox(self):
         with self.app.app_context():
-            return db.session.execute(select(PushOutbox.kind, PushOutbox.state, PushOutbox.attempts,
-                                             PushOutbox.subscription_id)).all()
+            return db.session.execute(
+                select(PushOutbox.kind, PushOutbox.state, PushOutbox.attempts, PushOutbox.subscription_id)
+            ).all()
 
 
 def player_tokens(app, api: Api, event_id: str, organizer: str, registered: dict) -> dict[str, str]:
@@ -132,8 +150,11 @@ def round1(minutes: int | None = None):
     start = {"type": "round.start", "payload": {"number": 1}}
     if minutes:
         start["payload"]["duration_s"] = minutes * 60
-    return [{"type": "round.pair", "payload": {"number": 1, "matches": matches}},
-            {"type": "round.publish", "payload": {"number": 1}}, start]
+    return [
+        {"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+        {"type": "round.publish", "payload": {"number": 1}},
+        start,
+    ]
 
 
 def test_round_paired_reaches_each_phone_encrypted_with_table_and_opponent(push_app, fake):
@@ -183,8 +204,14 @@ def test_results_disputes_resolutions_and_round_complete(push_app, fake):
     assert [n["kind"] for n in judge] == ["result.disputed"]
     assert "table 2" in judge[0]["body"] and judge[0]["url"] == f"/#/event/{w.eid}/disputes"
     # The judge resolves it: both players learn the result.
-    w.desk([{"type": "result.resolve", "payload": {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]},
-                                                   "reason": "slips"}}])
+    w.desk(
+        [
+            {
+                "type": "result.resolve",
+                "payload": {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]}, "reason": "slips"},
+            }
+        ]
+    )
     w.drain()
     assert w.received("p3")[-1]["kind"] == "result.resolved" and "a loss for you" in w.received("p3")[-1]["body"]
     assert "a win for you" in w.received("p4")[-1]["body"]
@@ -203,8 +230,13 @@ def test_cut_made_and_cut_posted(push_app, fake):
     w.desk(round1())
     w.desk([report(1, t, ["win", "loss"]) for t in range(1, 5)])
     w.drain()
-    cut = {"type": "cut.make", "payload": {"size": 4, "matches": [{"table": 1, "players": ["p1", "p9"]},
-                                                                  {"table": 2, "players": ["p3", "p5"]}]}}
+    cut = {
+        "type": "cut.make",
+        "payload": {
+            "size": 4,
+            "matches": [{"table": 1, "players": ["p1", "p9"]}, {"table": 2, "players": ["p3", "p5"]}],
+        },
+    }
     w.desk([cut])
     assert w.drain() == 0  # a draft cut: not posted yet
     w.desk([{"type": "round.publish", "payload": {"number": 2}}])
@@ -238,8 +270,7 @@ def test_time_warning_is_scheduled_moved_and_cancelled(push_app, fake):
         pending = {r.next_attempt_at for r in rows if r.state == "pending"}
         assert len(pending) == 1 and abs(pending.pop() - (time.time() * 1000 + 55 * 60_000)) < 60_000
         # Jump to 5 minutes before the end: the warnings go out.
-        db.session.execute(PushOutbox.__table__.update().where(PushOutbox.state == "pending")
-                           .values(next_attempt_at=0))
+        db.session.execute(PushOutbox.__table__.update().where(PushOutbox.state == "pending").values(next_attempt_at=0))
         db.session.commit()
     w.drain()
     warned = [d.payload for d in fake.deliveries if d.payload["kind"] == "time.warning"]
@@ -256,8 +287,11 @@ def test_gone_subscription_is_removed(push_app, fake, status):
     with push_app.app_context():
         ids = set(db.session.execute(select(PushSubscription.player)).scalars())
         assert "p1" not in ids and "p2" in ids
-        states = dict(db.session.execute(select(PushOutbox.player, PushOutbox.state)
-                                         .where(PushOutbox.kind == "round.paired")).all())
+        states = dict(
+            db.session.execute(
+                select(PushOutbox.player, PushOutbox.state).where(PushOutbox.kind == "round.paired")
+            ).all()
+        )
     assert states["p1"] == "gone" and states["p2"] == "sent"
     # Later news is not queued for the removed subscription at all.
     w.as_player("p2", report(1, 1, ["loss", "win"]))
@@ -302,8 +336,7 @@ def test_restart_loses_nothing_and_sends_nothing_twice(database_url, tmp_path, f
     dispose(app1)  # "crash"
 
     fake.fail_with.clear()
-    app2 = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_WORKER=True,
-                                  PUSH_POLL_SECONDS=0.05))
+    app2 = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_WORKER=True, PUSH_POLL_SECONDS=0.05))
     try:
         assert app2.extensions["topcut_vapid"].public_key == key1  # same key from the instance folder
         drainer(app2).ensure_started()
@@ -320,8 +353,7 @@ def test_restart_loses_nothing_and_sends_nothing_twice(database_url, tmp_path, f
 
 def test_concurrent_drainers_send_each_notification_once(push_app, fake, database_url, tmp_path):
     w = World(push_app, fake)
-    extra = [create_app(push_config(database_url, tmp_path / f"i{n}", fake, PUSH_BATCH_SIZE=3))
-             for n in range(3)]
+    extra = [create_app(push_config(database_url, tmp_path / f"i{n}", fake, PUSH_BATCH_SIZE=3)) for n in range(3)]
     for other in extra:
         other.extensions["topcut_vapid"] = push_app.extensions["topcut_vapid"]
     w.desk(round1())
@@ -346,8 +378,7 @@ def test_concurrent_drainers_send_each_notification_once(push_app, fake, databas
 
 
 def test_background_drainer_sends_within_moments_of_the_request(database_url, tmp_path, fake):
-    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_WORKER=True,
-                                 PUSH_POLL_SECONDS=30))
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_WORKER=True, PUSH_POLL_SECONDS=30))
     try:
         w = World(app, fake)
         started = time.monotonic()
@@ -376,6 +407,7 @@ def test_endpoint_is_rechecked_at_send_time(database_url, tmp_path, fake):
 
 # ---------------------------------------------------------------- concurrency and sender processes
 
+
 def subscribe_crowd(app, fake: FakePushService, count: int) -> tuple[str, str, int, list]:
     """An event with ``count`` registered players, each phone subscribed (rows as the API leaves them)."""
     from backend.auth import new_token
@@ -392,25 +424,43 @@ def subscribe_crowd(app, fake: FakePushService, count: int) -> tuple[str, str, i
             token, _ = new_token(eid, "player", p["id"])
             sub = fake.subscribe()
             subs.append(sub)
-            db.session.add(PushSubscription(id=sub.id, event_id=eid, token_id=token.id, role="player",
-                                            player=p["id"], endpoint=sub.endpoint,
-                                            endpoint_hash=endpoint_hash(sub.endpoint),
-                                            p256dh=sub.info["keys"]["p256dh"], auth=sub.info["keys"]["auth"]))
+            db.session.add(
+                PushSubscription(
+                    id=sub.id,
+                    event_id=eid,
+                    token_id=token.id,
+                    role="player",
+                    player=p["id"],
+                    endpoint=sub.endpoint,
+                    endpoint_hash=endpoint_hash(sub.endpoint),
+                    p256dh=sub.info["keys"]["p256dh"],
+                    auth=sub.info["keys"]["auth"],
+                )
+            )
         db.session.commit()
     return eid, org, len(players), subs
 
 
 def pair_everyone(api: Api, eid: str, org: str, first_seq: int, ids: list[str]) -> None:
-    matches = [{"table": i // 2 + 1, "players": ids[i:i + 2]} for i in range(0, len(ids), 2)]
-    api.push_ok(eid, org, "desk", [{"type": "round.pair", "payload": {"number": 1, "matches": matches}},
-                                   {"type": "round.publish", "payload": {"number": 1}}], first_seq=first_seq)
+    matches = [{"table": i // 2 + 1, "players": ids[i : i + 2]} for i in range(0, len(ids), 2)]
+    api.push_ok(
+        eid,
+        org,
+        "desk",
+        [
+            {"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+            {"type": "round.publish", "payload": {"number": 1}},
+        ],
+        first_seq=first_seq,
+    )
 
 
 def test_slow_push_service_is_sent_to_concurrently(database_url, tmp_path, fake):
     """200 notifications at 200 ms each: requests overlap (the service sees many at once), each sent once."""
     fake.latency = 0.2
-    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_CONCURRENCY=64,
-                                 PUSH_CONNECTIONS_PER_HOST=64))
+    app = create_app(
+        push_config(database_url, tmp_path / "instance", fake, PUSH_CONCURRENCY=64, PUSH_CONNECTIONS_PER_HOST=64)
+    )
     fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
     try:
         eid, org, seq, subs = subscribe_crowd(app, fake, 200)
@@ -441,18 +491,29 @@ def test_sender_keeps_to_its_per_host_connection_limit(database_url, tmp_path, f
 
 def _sender_process(database_url: str, key_file: Path, fake: FakePushService, log: Path) -> subprocess.Popen:
     """``flask --app backend topcut-push-sender``, configured from the environment as in docs/deploy.md."""
-    env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT),
-               TOPCUT_VAPID_KEY_FILE=str(key_file), TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
-               TOPCUT_PUSH_BATCH_SIZE="10", TOPCUT_PUSH_POLL_SECONDS="0.05", TOPCUT_PUSH_SENDER="external")
-    return subprocess.Popen([str(FLASK), "--app", "backend", "topcut-push-sender"], cwd=ROOT, env=env,
-                            stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url,
+        PYTHONPATH=str(ROOT),
+        TOPCUT_VAPID_KEY_FILE=str(key_file),
+        TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
+        TOPCUT_PUSH_BATCH_SIZE="10",
+        TOPCUT_PUSH_POLL_SECONDS="0.05",
+        TOPCUT_PUSH_SENDER="external",
+    )
+    return subprocess.Popen(
+        [str(FLASK), "--app", "backend", "topcut-push-sender"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
 
 
 def test_two_sender_processes_send_each_notification_once(database_url, tmp_path, fake):
     """App servers only enqueue (PUSH_SENDER=external); two sender processes share the outbox."""
     fake.latency = 0.05
-    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_SENDER="external",
-                                 PUSH_WORKER=True))
+    app = create_app(push_config(database_url, tmp_path / "instance", fake, PUSH_SENDER="external", PUSH_WORKER=True))
     fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
     key_file = tmp_path / "instance" / "vapid_private.pem"
     logs = [tmp_path / f"sender{n}.log" for n in range(2)]
@@ -491,10 +552,12 @@ def test_dns_rebinding_to_a_private_address_is_blocked_on_the_connection(tmp_pat
     keys = sub.info["keys"]
     sender = Sender(VapidKeys(_new_pem(), "mailto:t@example.org"), resolver=lambda host, port: ["127.0.0.1"])
     try:
-        result = sender.send(Job(f"https://push.example.org/push/{sub.id}", keys["p256dh"], keys["auth"], "{}",
-                                 60, "normal", None))
-        literal = sender.send(Job(f"https://[::ffff:127.0.0.1]/push/{sub.id}", keys["p256dh"], keys["auth"],
-                                  "{}", 60, "normal", None))
+        result = sender.send(
+            Job(f"https://push.example.org/push/{sub.id}", keys["p256dh"], keys["auth"], "{}", 60, "normal", None)
+        )
+        literal = sender.send(
+            Job(f"https://[::ffff:127.0.0.1]/push/{sub.id}", keys["p256dh"], keys["auth"], "{}", 60, "normal", None)
+        )
     finally:
         sender.close()
     assert result.outcome == "blocked" and "blocked-endpoint" in result.error

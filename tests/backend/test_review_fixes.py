@@ -74,6 +74,7 @@ def _call_while_locked(app, eid, call):
 
 # nesting ------------------------------------------------------------------------------------------
 
+
 def test_deep_values_are_refused_and_the_event_stays_usable(api):
     eid, org = _event(api)
     deep = {"type": "event.configure", "payload": {"settings": {"z": _nested(600)}}}
@@ -90,14 +91,14 @@ def test_deep_values_are_refused_and_the_event_stays_usable(api):
 def test_export_of_a_too_deep_stored_value_is_a_409_not_a_500(app, api, monkeypatch):
     eid, org = _event(api)
     monkeypatch.setattr("backend.api.MAX_JSON_DEPTH", 10_000)  # as before the fix
-    api.push(eid, org, "desk", [{"type": "event.configure", "payload": {"settings": {"z": _nested(600)}}}],
-             first_seq=9)
+    api.push(eid, org, "desk", [{"type": "event.configure", "payload": {"settings": {"z": _nested(600)}}}], first_seq=9)
     app.extensions.pop("topcut_state_cache", None)
     r = api.client.get(f"/api/events/{eid}/export", headers=bearer(org))
     assert r.status_code == 409, r.get_data(as_text=True)[:200]
 
 
 # a player's junk pushes -----------------------------------------------------------------------------
+
 
 def test_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, api, monkeypatch):
     eid, org = _event(api)
@@ -111,8 +112,13 @@ def test_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, api,
     assert len(body["results"]) == ledger.MAX_REJECTIONS_PER_PUSH == body["last_seq"]
     assert {v["error"] for v in body["results"]} == {"not-authorized"}
     with app.app_context():
-        sizes = db.session.execute(select(db.func.length(Operation.op)).where(
-            Operation.event_id == eid, Operation.device == "phone")).scalars().all()
+        sizes = (
+            db.session.execute(
+                select(db.func.length(Operation.op)).where(Operation.event_id == eid, Operation.device == "phone")
+            )
+            .scalars()
+            .all()
+        )
     assert len(sizes) == ledger.MAX_REJECTIONS_PER_PUSH and max(sizes) < 1000  # digests, not 15 KB bodies
     # the same junk replayed gets the stored verdicts (the digest matches), not seq-reused
     again = api.push(eid, p1, "phone", junk[:3]).get_json()
@@ -124,6 +130,7 @@ def test_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, api,
 
 
 # import parsed before the lock ----------------------------------------------------------------------
+
 
 def test_import_is_validated_before_the_write_lock(app, api):
     eid, org = _event(api)
@@ -144,23 +151,27 @@ def test_import_inserts_claims_and_lists_them_for_staff(api):
 
 # seq reused with another body -----------------------------------------------------------------------
 
+
 def test_a_reused_seq_with_another_op_is_a_409(app, api):
     eid, org = _event(api)
-    first = api.push(eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p1"}, "at": 5}],
-                     first_seq=9).get_json()
+    first = api.push(
+        eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p1"}, "at": 5}], first_seq=9
+    ).get_json()
     r = api.push(eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p2"}, "at": 5}], first_seq=9)
     body = _assert_error(r, 409, "seq-reused")
     assert body["expected_seq"] == 10
     r = api.push(eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p1"}, "at": 6}], first_seq=9)
     _assert_error(r, 409, "seq-reused")
-    same = api.push(eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p1"}, "at": 5}],
-                    first_seq=9).get_json()
+    same = api.push(
+        eid, org, "desk", [{"type": "player.check_in", "payload": {"player": "p1"}, "at": 5}], first_seq=9
+    ).get_json()
     assert same["results"] == first["results"]
     state = api.state(eid, org)
     assert [p["checked_in"] for p in state["players"][:2]] == [True, False]
 
 
 # snapshot and snapshot_seq read together ---------------------------------------------------------
+
 
 def test_a_snapshot_written_meanwhile_is_not_paired_with_an_older_seq(app, api):
     eid, org = _event(api)
@@ -169,47 +180,81 @@ def test_a_snapshot_written_meanwhile_is_not_paired_with_an_older_seq(app, api):
     with app.app_context():
         db.session.execute(update(Event).where(Event.id == eid).values(head_seq=9, snapshot=None, snapshot_seq=0))
         db.session.commit()
-        ops = [json.loads(t) for t in db.session.execute(select(Operation.op).where(
-            Operation.event_id == eid, Operation.server_seq <= 9).order_by(Operation.server_seq)).scalars()]
+        ops = [
+            json.loads(t)
+            for t in db.session.execute(
+                select(Operation.op)
+                .where(Operation.event_id == eid, Operation.server_seq <= 9)
+                .order_by(Operation.server_seq)
+            ).scalars()
+        ]
     app.extensions.pop("topcut_state_cache", None)
     with app.test_request_context():
         event = db.session.get(Event, eid)  # head 9, snapshot_seq 0 (snapshot deferred)
         with db.engine.begin() as other:  # a push commits 10-11 and a new snapshot
-            other.execute(update(Event).where(Event.id == eid).values(
-                head_seq=11, snapshot=json.dumps(later), snapshot_seq=11))
+            other.execute(
+                update(Event).where(Event.id == eid).values(head_seq=11, snapshot=json.dumps(later), snapshot_seq=11)
+            )
         seq, state = ledger.event_state(event)
         assert seq == 9 and state == replay(ops, initial_state())
 
 
 # the player's view of pull --------------------------------------------------------------------------
 
+
 def test_player_pull_hides_drafts_other_devices_and_penalty_reasons(api):
     eid, org = _event(api)
     api.push_ok(eid, org, "desk", pair_ops(1) + [report(1, t, ["win", "loss"]) for t in (2, 3, 4)], first_seq=9)
     p1, p2 = _player(api, eid, org, "p1"), _player(api, eid, org, "p2")
     hj = api.staff_token(eid, org, "head-judge")
-    warn = [{"type": "penalty.issue", "payload": {"player": who, "kind": "warning", "reason": why}}
-            for who, why in (("p3", "slow play"), ("p3", "slow play"), ("p1", "marked sleeves"))]
+    warn = [
+        {"type": "penalty.issue", "payload": {"player": who, "kind": "warning", "reason": why}}
+        for who, why in (("p3", "slow play"), ("p3", "slow play"), ("p1", "marked sleeves"))
+    ]
     api.push_ok(eid, hj, "hj-tablet", warn)
     api.push_ok(eid, p1, "p1-phone", [report(1, 1, ["win", "loss"])])
     head = api.pull(eid, org)["cursor"]
     # p2 confirms p1's report by the (aliased) op_id the player's pull shows
     pulled = api.pull(eid, p2)
-    reports = [o["op"] for o in pulled["ops"] if o["op"]["type"] == "result.report" and o["op"]["actor"]["role"] == "player"]
+    reports = [
+        o["op"] for o in pulled["ops"] if o["op"]["type"] == "result.report" and o["op"]["actor"]["role"] == "player"
+    ]
     assert reports and reports[0]["op_id"].startswith("dev-")
-    api.push_ok(eid, p2, "p2-phone", [{"type": "result.confirm",
-                                       "payload": {"round": 1, "table": 1, "report": reports[0]["op_id"]}}])
-    api.push_ok(eid, org, "desk", [{"type": "round.pair", "payload": {"number": 2, "matches": [
-        {"table": 1, "players": ["p1", "p3"]}, {"table": 2, "players": ["p2", "p4"]},
-        {"table": 3, "players": ["p5", "p7"]}, {"table": 4, "players": ["p6", "p8"]}]}},
-        {"type": "player.check_in", "payload": {"player": "p5"}}], first_seq=14)
+    api.push_ok(
+        eid,
+        p2,
+        "p2-phone",
+        [{"type": "result.confirm", "payload": {"round": 1, "table": 1, "report": reports[0]["op_id"]}}],
+    )
+    api.push_ok(
+        eid,
+        org,
+        "desk",
+        [
+            {
+                "type": "round.pair",
+                "payload": {
+                    "number": 2,
+                    "matches": [
+                        {"table": 1, "players": ["p1", "p3"]},
+                        {"table": 2, "players": ["p2", "p4"]},
+                        {"table": 3, "players": ["p5", "p7"]},
+                        {"table": 4, "players": ["p6", "p8"]},
+                    ],
+                },
+            },
+            {"type": "player.check_in", "payload": {"player": "p5"}},
+        ],
+        first_seq=14,
+    )
 
     view = api.pull(eid, p1)
     assert view["cursor"] == head + 1  # the draft round.pair and everything after it is held back
     ops = [o["op"] for o in view["ops"]]
     assert all(op["type"] != "round.pair" or op["payload"]["number"] == 1 for op in ops)
-    assert {op["device"] for op in ops} <= {"server", "p1-phone"} | {op["device"] for op in ops
-                                                                     if op["device"].startswith("dev-")}
+    assert {op["device"] for op in ops} <= {"server", "p1-phone"} | {
+        op["device"] for op in ops if op["device"].startswith("dev-")
+    }
     assert not any("desk" in op["op_id"] or "hj-tablet" in op["op_id"] for op in ops)
     assert set(view["devices"]) == {"p1-phone"}
     reasons = [op["payload"]["reason"] for op in ops if op["type"] == "penalty.issue"]
@@ -234,6 +279,7 @@ def test_player_pull_hides_drafts_other_devices_and_penalty_reasons(api):
 
 # cursor ahead ---------------------------------------------------------------------------------------
 
+
 def test_a_cursor_beyond_the_head_is_a_409(api):
     eid, org = _event(api)
     head = api.pull(eid, org)["cursor"]
@@ -243,6 +289,7 @@ def test_a_cursor_beyond_the_head_is_a_409(api):
 
 
 # device takeover ------------------------------------------------------------------------------------
+
 
 def test_only_the_same_role_and_player_take_over_a_revoked_device(app, api):
     eid, org = _event(api)
@@ -255,13 +302,17 @@ def test_only_the_same_role_and_player_take_over_a_revoked_device(app, api):
     r = api.push(eid, p1, "tab-1", [{"type": "player.check_in", "payload": {"player": "p1"}}], first_seq=2)
     _assert_error(r, 403, "device-taken")
     scorekeeper = api.staff_token(eid, org, "scorekeeper")
-    _assert_error(api.push(eid, scorekeeper, "tab-1", [{"type": "player.check_in", "payload": {"player": "p2"}}],
-                           first_seq=2), 403, "device-taken")
+    _assert_error(
+        api.push(eid, scorekeeper, "tab-1", [{"type": "player.check_in", "payload": {"player": "p2"}}], first_seq=2),
+        403,
+        "device-taken",
+    )
     again = api.staff_token(eid, org, "judge")
     api.push_ok(eid, again, "tab-1", [{"type": "player.check_in", "payload": {"player": "p2"}}], first_seq=2)
 
 
 # claim codes ----------------------------------------------------------------------------------------
+
 
 def test_claim_codes_are_not_stored_in_clear_and_not_for_judges(app, api):
     created = api.create()
@@ -286,26 +337,35 @@ def test_claim_codes_are_not_stored_in_clear_and_not_for_judges(app, api):
 
 # authenticate before the lock ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("method,path", [("post", "/api/events/{eid}/invitations"),
-                                         ("delete", "/api/events/{eid}/tokens/abc"),
-                                         ("post", "/api/events/{eid}/players/p1/claim")])
+
+@pytest.mark.parametrize(
+    "method,path",
+    [
+        ("post", "/api/events/{eid}/invitations"),
+        ("delete", "/api/events/{eid}/tokens/abc"),
+        ("post", "/api/events/{eid}/players/p1/claim"),
+    ],
+)
 def test_no_token_is_refused_without_waiting_for_the_lock(app, api, method, path):
     eid, org = _event(api)
     url = path.format(eid=eid)
-    r = _call_while_locked(app, eid, lambda c: getattr(c, method)(url, json={"role": "judge"},
-                                                                  headers=bearer("tc_nope")))
+    r = _call_while_locked(
+        app, eid, lambda c: getattr(c, method)(url, json={"role": "judge"}, headers=bearer("tc_nope"))
+    )
     _assert_error(r, 401, "invalid-token")
     assert api.invite(eid, org, "judge")["code"]  # and with a token it still works
 
 
 # error messages, query integers, authentication first --------------------------------------------
 
+
 def test_fixed_messages_strict_integers_and_auth_before_body(api):
     eid, org = _event(api)
     headers = {**bearer(org), "Content-Type": "application/json"}
     for raw in (b'{"device": "\xff"}', b'{"device": 1' + b"1" * 5000 + b"}", b'{"device": '):
-        body = _assert_error(api.client.post(f"/api/events/{eid}/push", data=raw, headers=headers),
-                             400, "malformed-json")
+        body = _assert_error(
+            api.client.post(f"/api/events/{eid}/push", data=raw, headers=headers), 400, "malformed-json"
+        )
         assert body["message"] == "the request body is not valid UTF-8 JSON"
     for query in ("cursor=1_0", "cursor=%2B1", "cursor=%D9%A1", "cursor=1&cursor=2", "limit=%201"):
         _assert_error(api.client.get(f"/api/events/{eid}/pull?{query}", headers=bearer(org)), 422, "invalid-request")
@@ -314,6 +374,7 @@ def test_fixed_messages_strict_integers_and_auth_before_body(api):
 
 
 # OpenAPI --------------------------------------------------------------------------------------------
+
 
 def test_openapi_lists_each_operations_own_errors_and_real_id_patterns(api):
     doc = api.client.get("/api/openapi.json").get_json()

@@ -53,8 +53,9 @@ def test_a_removed_player_s_code_no_longer_redeems_and_their_phone_is_signed_out
 def test_registered_and_removed_in_one_batch_gets_no_code(api):
     created = api.create("custom", "Batch Cup")
     eid, org = created["event_id"], created["token"]
-    pushed = api.push_ok(eid, org, "desk", register_ops(PLAYERS[:2]) + [
-        {"type": "player.remove", "payload": {"player": "p2"}}])
+    pushed = api.push_ok(
+        eid, org, "desk", register_ops(PLAYERS[:2]) + [{"type": "player.remove", "payload": {"player": "p2"}}]
+    )
     assert [c["player"] for c in pushed["claims"]] == ["p1"]
     assert [c["player"] for c in api.claim_list(eid, org)] == ["p1"]
 
@@ -64,8 +65,13 @@ def test_remove_is_refused_for_a_paired_player_and_for_a_player_or_head_judge(ap
     player = api.redeem(codes["p1"])["token"]
     head_judge = api.staff_token(eid, org, "head-judge")
     scorekeeper = api.staff_token(eid, org, "scorekeeper")
-    pair = {"type": "round.pair", "payload": {"number": 1, "matches": [
-        {"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]}}
+    pair = {
+        "type": "round.pair",
+        "payload": {
+            "number": 1,
+            "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}],
+        },
+    }
     api.push_ok(eid, org, "desk", [pair], 6)
     [paired] = _verdicts(api, eid, scorekeeper, "sk", [{"type": "player.remove", "payload": {"player": "p2"}}])
     assert (paired["status"], paired["error"]) == ("rejected", "operation-rejected"), paired
@@ -78,7 +84,9 @@ def test_remove_is_refused_for_a_paired_player_and_for_a_player_or_head_judge(ap
     for token, device in ((player, "phone"), (head_judge, "hj")):
         [refused] = _verdicts(api, eid, token, device, [{"type": "player.remove", "payload": {"player": "p9"}}])
         assert refused["error"] == "not-authorized", refused
-        assert refused["reason"].startswith("player.remove: a ") and "allowed: organizer, scorekeeper" in refused["reason"]
+        assert (
+            refused["reason"].startswith("player.remove: a ") and "allowed: organizer, scorekeeper" in refused["reason"]
+        )
     [removed] = _verdicts(api, eid, scorekeeper, "sk", [{"type": "player.remove", "payload": {"player": "p9"}}], 4)
     assert removed["status"] == "accepted", removed
 
@@ -86,16 +94,30 @@ def test_remove_is_refused_for_a_paired_player_and_for_a_player_or_head_judge(ap
 def test_discard_throws_away_a_draft_and_is_refused_once_the_round_started(api):
     eid, org, _ = _event(api)
     scorekeeper = api.staff_token(eid, org, "scorekeeper")
-    pair = {"type": "round.pair", "payload": {"number": 1, "matches": [
-        {"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]}}
+    pair = {
+        "type": "round.pair",
+        "payload": {
+            "number": 1,
+            "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}],
+        },
+    }
     api.push_ok(eid, org, "desk", [pair], 6)
     [by_scorekeeper] = _verdicts(api, eid, scorekeeper, "sk", [{"type": "round.discard", "payload": {"number": 1}}])
     assert by_scorekeeper["error"] == "not-authorized", by_scorekeeper
     api.push_ok(eid, org, "desk", [{"type": "round.discard", "payload": {"number": 1, "stage": "swiss"}}], 7)
     assert api.state(eid, org)["rounds"] == []
     # paired again, now with the typo'd entry removed first, then started: no more discarding
-    api.push_ok(eid, org, "desk", [{"type": "player.remove", "payload": {"player": "p9"}}, pair,
-                                   {"type": "round.start", "payload": {"number": 1}}], 8)
+    api.push_ok(
+        eid,
+        org,
+        "desk",
+        [
+            {"type": "player.remove", "payload": {"player": "p9"}},
+            pair,
+            {"type": "round.start", "payload": {"number": 1}},
+        ],
+        8,
+    )
     [started] = _verdicts(api, eid, org, "desk", [{"type": "round.discard", "payload": {"number": 1}}], 11)
     assert (started["status"], started["error"]) == ("rejected", "operation-rejected")
     assert started["reason"] == "round.discard: round 1 has started; its pairings and results stay (Pokémon TOP 4)"

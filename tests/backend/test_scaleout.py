@@ -51,6 +51,7 @@ RETRYABLE = (502, 503, 504)
 
 # ---------------------------------------------------------------- HTTP through the proxy
 
+
 @dataclass
 class Answer:
     status_code: int
@@ -102,6 +103,7 @@ class ProxyClient:
 
 # ---------------------------------------------------------------- processes
 
+
 class Cluster:
     """The processes of one scale-out, each started in its own session so it can be killed whole."""
 
@@ -109,13 +111,20 @@ class Cluster:
         self.tmp = tmp
         key_file = tmp / "shared" / "vapid_private.pem"
         generate_key_file(str(key_file))
-        self.env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(ROOT),
-                        TOPCUT_SECRET_KEY=secrets.token_urlsafe(48), TOPCUT_VAPID_KEY_FILE=str(key_file),
-                        TOPCUT_PUSH_SENDER="external", TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
-                        TOPCUT_PUSH_POLL_SECONDS="0.2",
-                        # nginx is the one proxy in front (docs/deploy.md); the chaos devices push far faster than
-                        # tablets do, so the per-token limit is raised (its counts still go through PostgreSQL).
-                        TOPCUT_PROXY_COUNT="1", TOPCUT_PUSH_LIMIT="100000 per minute")
+        self.env = dict(
+            os.environ,
+            DATABASE_URL=database_url,
+            PYTHONPATH=str(ROOT),
+            TOPCUT_SECRET_KEY=secrets.token_urlsafe(48),
+            TOPCUT_VAPID_KEY_FILE=str(key_file),
+            TOPCUT_PUSH_SENDER="external",
+            TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
+            TOPCUT_PUSH_POLL_SECONDS="0.2",
+            # nginx is the one proxy in front (docs/deploy.md); the chaos devices push far faster than
+            # tablets do, so the per-token limit is raised (its counts still go through PostgreSQL).
+            TOPCUT_PROXY_COUNT="1",
+            TOPCUT_PUSH_LIMIT="100000 per minute",
+        )
         self.app_ports = [free_port(), free_port()]
         self.proxy_port = free_port()
         self.apps: list[subprocess.Popen | None] = [None, None]
@@ -123,8 +132,9 @@ class Cluster:
         self.procs: list[subprocess.Popen] = []
 
     def _spawn(self, args: list[str], log: Path) -> subprocess.Popen:
-        proc = subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log.open("ab"), stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=self.env, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True
+        )
         self.procs.append(proc)
         return proc
 
@@ -133,9 +143,22 @@ class Cluster:
         self.starts[index] += 1
         access = self.tmp / f"access-{index}-{self.starts[index]}.log"
         self.apps[index] = self._spawn(
-            [str(GUNICORN), "--bind", f"127.0.0.1:{port}", "--workers", "2", "--timeout", "120",
-             "--graceful-timeout", "5", "--access-logfile", str(access), "backend:create_app()"],
-            self.tmp / f"gunicorn-{index}.log")
+            [
+                str(GUNICORN),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "--timeout",
+                "120",
+                "--graceful-timeout",
+                "5",
+                "--access-logfile",
+                str(access),
+                "backend:create_app()",
+            ],
+            self.tmp / f"gunicorn-{index}.log",
+        )
 
     def kill_app(self, index: int) -> None:
         """kill -9 the app server: its gunicorn master and every worker at once."""
@@ -152,16 +175,30 @@ class Cluster:
         temp = self.tmp / "nginx-temp"
         temp.mkdir()
         user = "user root;\n" if os.geteuid() == 0 else ""
-        paths = "".join(f"    {kind}_temp_path {temp / kind};\n"
-                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        paths = "".join(
+            f"    {kind}_temp_path {temp / kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         (self.tmp / "nginx.conf").write_text(
             f"{user}worker_processes 1;\npid {self.tmp / 'nginx.pid'};\n"
             f"error_log {self.tmp / 'nginx-error.log'} warn;\nevents {{ worker_connections 1024; }}\n"
             f"http {{\n    access_log off;\n{paths}"
-            f"    include {self.tmp / 'site.conf'};\n}}\n")
+            f"    include {self.tmp / 'site.conf'};\n}}\n"
+        )
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        self._spawn([nginx, "-e", str(self.tmp / "nginx-error.log"), "-p", str(self.tmp), "-c",
-                     str(self.tmp / "nginx.conf"), "-g", "daemon off;"], self.tmp / "nginx.log")
+        self._spawn(
+            [
+                nginx,
+                "-e",
+                str(self.tmp / "nginx-error.log"),
+                "-p",
+                str(self.tmp),
+                "-c",
+                str(self.tmp / "nginx.conf"),
+                "-g",
+                "daemon off;",
+            ],
+            self.tmp / "nginx.log",
+        )
 
     def start_sender(self) -> subprocess.Popen:
         return self._spawn([str(FLASK), "--app", "backend", "topcut-push-sender"], self.tmp / "sender.log")
@@ -186,8 +223,12 @@ class Cluster:
 
     def requests_served(self, index: int) -> list[int]:
         """Access-log lines per start of app server ``index``."""
-        return [len((self.tmp / f"access-{index}-{n}.log").read_text().splitlines())
-                if (self.tmp / f"access-{index}-{n}.log").exists() else 0 for n in range(1, self.starts[index] + 1)]
+        return [
+            len((self.tmp / f"access-{index}-{n}.log").read_text().splitlines())
+            if (self.tmp / f"access-{index}-{n}.log").exists()
+            else 0
+            for n in range(1, self.starts[index] + 1)
+        ]
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
@@ -206,6 +247,7 @@ class Cluster:
 
 # ---------------------------------------------------------------- one event's floor
 
+
 @dataclass
 class Floor:
     """One event: its devices, players' phones and simulated network."""
@@ -215,7 +257,7 @@ class Floor:
     organizer: str
     devices: list[Device]
     phones: dict[str, str]  # fake subscription id -> player
-    player_token: str       # one player's phone
+    player_token: str  # one player's phone
     net: Network
     rng: random.Random
     written: int = 0
@@ -229,8 +271,9 @@ def open_floor(api: Api, fake: FakePushService, seed: int) -> Floor:
     for player, code in api.claims(eid, org).items():
         token = api.redeem(code)["token"]
         sub = fake.subscribe()
-        r = api.client.post(f"/api/events/{eid}/push/subscriptions", json={"subscription": sub.info},
-                            headers=bearer(token))
+        r = api.client.post(
+            f"/api/events/{eid}/push/subscriptions", json={"subscription": sub.info}, headers=bearer(token)
+        )
         assert r.status_code == 201, r.get_json()
         phones[sub.id] = player
     devices = [Device("org", "organizer", org), Device("hj", "head-judge", api.staff_token(eid, org, "head-judge"))]
@@ -324,12 +367,15 @@ def player_pull_from(port: int, floor: Floor) -> Any:
 
 # ---------------------------------------------------------------- the notifications
 
+
 def outbox_rows(database_url: str) -> list[tuple[str, str, str]]:
     import psycopg
 
     with psycopg.connect(database_url.replace("+psycopg", "")) as conn:
-        return conn.execute("SELECT o.state, o.payload, s.endpoint FROM push_outbox o "
-                            "LEFT JOIN push_subscriptions s ON s.id = o.subscription_id").fetchall()
+        return conn.execute(
+            "SELECT o.state, o.payload, s.endpoint FROM push_outbox o "
+            "LEFT JOIN push_subscriptions s ON s.id = o.subscription_id"
+        ).fetchall()
 
 
 def wait_for_outbox(database_url: str, timeout: float = 30) -> list[tuple[str, str, str]]:
@@ -342,6 +388,7 @@ def wait_for_outbox(database_url: str, timeout: float = 30) -> list[tuple[str, s
 
 
 # ---------------------------------------------------------------- the test
+
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_two_app_servers_behind_nginx_survive_kill_9_and_send_each_notification_once(database_url, tmp_path):
@@ -407,8 +454,11 @@ def test_two_app_servers_behind_nginx_survive_kill_9_and_send_each_notification_
         assert len(served[0]) == 2 and served[0][1] > 0, f"the restarted app server takes traffic again: {served}"
 
         # Every queued notification reached the push service exactly once, and nothing else did.
-        sent = Counter((endpoint.rsplit("/", 1)[-1], json.dumps(json.loads(payload), sort_keys=True))
-                       for state, payload, endpoint in rows if state == "sent")
+        sent = Counter(
+            (endpoint.rsplit("/", 1)[-1], json.dumps(json.loads(payload), sort_keys=True))
+            for state, payload, endpoint in rows
+            if state == "sent"
+        )
         delivered = Counter((d.subscription, json.dumps(d.payload, sort_keys=True)) for d in fake.deliveries)
         assert {state for state, _, _ in rows} <= {"sent", "cancelled"}, Counter(s for s, _, _ in rows)
         assert fake.errors == []
@@ -416,7 +466,9 @@ def test_two_app_servers_behind_nginx_survive_kill_9_and_send_each_notification_
         assert delivered == sent, "a notification was sent twice, or one queued was never sent"
 
     requests = sum(map(sum, served))
-    print(f"\nscale-out: {EVENTS} events, {accepted} operations accepted, {requests} requests through nginx "
-          f"({served[0]} / {served[1]} per app server start) in {workload_s:.1f} s = {requests / workload_s:.0f} "
-          f"requests/s; {sum(sent.values())} notifications sent once each; {client.retries} client retries "
-          f"after the kill; whole test {time.monotonic() - started:.1f} s")
+    print(
+        f"\nscale-out: {EVENTS} events, {accepted} operations accepted, {requests} requests through nginx "
+        f"({served[0]} / {served[1]} per app server start) in {workload_s:.1f} s = {requests / workload_s:.0f} "
+        f"requests/s; {sum(sent.values())} notifications sent once each; {client.retries} client retries "
+        f"after the kill; whole test {time.monotonic() - started:.1f} s"
+    )

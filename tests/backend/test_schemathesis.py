@@ -25,15 +25,25 @@ from schemathesis.specs.openapi.checks import (
 from backend import create_app
 from tests.backend.helpers import Api, pair_ops, register_ops
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          negative_data_rejection]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
 
 
 # Loaded at import (schemathesis parametrizes at collection): one app on a temporary SQLite file.
 _TMP = Path(tempfile.mkdtemp(prefix="topcut-schemathesis-"))
 atexit.register(shutil.rmtree, _TMP, True)
-APP = create_app({"TESTING": True, "INSTANCE_PATH": _TMP / "instance",
-                  "SQLALCHEMY_DATABASE_URI": f"sqlite:///{_TMP / 'fuzz.sqlite'}"})
+APP = create_app(
+    {
+        "TESTING": True,
+        "INSTANCE_PATH": _TMP / "instance",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{_TMP / 'fuzz.sqlite'}",
+    }
+)
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP)
 
 
@@ -46,8 +56,7 @@ def fuzzed():
 
 
 @schema.parametrize()
-@settings(max_examples=12, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms_and_never_fails(case, fuzzed):
     app, created = fuzzed
     meta = getattr(case, "meta", None)

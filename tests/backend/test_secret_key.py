@@ -10,8 +10,13 @@ from backend import SECRET_KEY_FILE, create_app
 
 
 def _app(tmp_path, **config):
-    return create_app({"INSTANCE_PATH": tmp_path / "instance",
-                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'k.sqlite'}", **config})
+    return create_app(
+        {
+            "INSTANCE_PATH": tmp_path / "instance",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'k.sqlite'}",
+            **config,
+        }
+    )
 
 
 def test_a_random_key_is_generated_once_into_the_instance_folder(tmp_path):

@@ -21,14 +21,17 @@ def _doomtown(api, **extra):
 
 def _round(number):
     matches = [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]
-    return [{"type": "round.pair", "payload": {"number": number, "matches": matches}},
-            {"type": "round.publish", "payload": {"number": number}},
-            {"type": "round.start", "payload": {"number": number, "duration_s": 3600, "secret": True, "at": T0}}]
+    return [
+        {"type": "round.pair", "payload": {"number": number, "matches": matches}},
+        {"type": "round.publish", "payload": {"number": number}},
+        {"type": "round.start", "payload": {"number": number, "duration_s": 3600, "secret": True, "at": T0}},
+    ]
 
 
 def _results(number):
-    return [{"type": "result.report", "payload": {"round": number, "table": t, "outcomes": ["win", "loss"]}}
-            for t in (1, 2)]
+    return [
+        {"type": "result.report", "payload": {"round": number, "table": t, "outcomes": ["win", "loss"]}} for t in (1, 2)
+    ]
 
 
 def _player(api, eid, org, pid):

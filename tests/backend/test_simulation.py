@@ -31,7 +31,7 @@ class Device:
     name: str
     role: str
     token: str
-    seq: int = 0                       # last sequence number written
+    seq: int = 0  # last sequence number written
     pending: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     cursor: int = 0
     confirmed: dict[str, Any] = field(default_factory=initial_state)
@@ -41,8 +41,14 @@ class Device:
 
     def write(self, op_type: str, payload: dict[str, Any], at: int) -> None:
         self.seq += 1
-        op = {"type": op_type, "op_id": f"{self.name}:{self.seq}", "device": self.name,
-              "actor": {"role": self.role}, "at": at, "payload": payload}
+        op = {
+            "type": op_type,
+            "op_id": f"{self.name}:{self.seq}",
+            "device": self.name,
+            "actor": {"role": self.role},
+            "at": at,
+            "payload": payload,
+        }
         self.pending.append((self.seq, op))
         if self.cached_local is not None:
             self.cached_local = replay([op], self.cached_local, skip_rejected=True)
@@ -57,8 +63,12 @@ class Device:
         if not self.pending:
             return None
         items = self.pending[-1:] if rng.random() < 0.1 else self.pending[:200]
-        return {"device": self.name, "ops": [{"seq": s, "op": {"type": op["type"], "payload": op["payload"],
-                                                               "at": op["at"]}} for s, op in items]}
+        return {
+            "device": self.name,
+            "ops": [
+                {"seq": s, "op": {"type": op["type"], "payload": op["payload"], "at": op["at"]}} for s, op in items
+            ],
+        }
 
     def take_push_answer(self, status: int, body: dict[str, Any]) -> None:
         if status == 409:
@@ -87,8 +97,9 @@ def _matches(state):
 
 
 def _judge_op(dev: Device, state: dict[str, Any], rng: random.Random, at: int) -> None:
-    started = [(r, i, m) for r, i, m in _matches(state) if r["status"] in ("started", "complete")
-               and len(m["players"]) == 2][-16:]
+    started = [
+        (r, i, m) for r, i, m in _matches(state) if r["status"] in ("started", "complete") and len(m["players"]) == 2
+    ][-16:]
     roll = rng.random()
     if started and roll < 0.75:
         rnd, index, match = rng.choice(started)
@@ -100,8 +111,11 @@ def _judge_op(dev: Device, state: dict[str, Any], rng: random.Random, at: int) -
         if disputed:
             rnd, index, match = rng.choice(disputed)
             truth = RESULTS[(rnd["number"] * 7 + index) % 3]
-            dev.write("result.correct", {"round": rnd["number"], "match": index, "outcomes": list(truth),
-                                         "reason": "judge call"}, at)
+            dev.write(
+                "result.correct",
+                {"round": rnd["number"], "match": index, "outcomes": list(truth), "reason": "judge call"},
+                at,
+            )
         else:
             dev.write("timer.extend", {"seconds": 60}, at)
     else:
@@ -121,8 +135,15 @@ def _lead_op(dev: Device, state: dict[str, Any], rng: random.Random, at: int) ->
     disputed = [(r, i, m) for r, i, m in _matches(state) if m["status"] == "disputed"]
     if disputed and rng.random() < 0.5:
         rnd, index, match = rng.choice(disputed)
-        dev.write("result.resolve", {"round": rnd["number"], "match": index,
-                                     "result": {"outcomes": list(RESULTS[(rnd["number"] * 7 + index) % 3])}}, at)
+        dev.write(
+            "result.resolve",
+            {
+                "round": rnd["number"],
+                "match": index,
+                "result": {"outcomes": list(RESULTS[(rnd["number"] * 7 + index) % 3])},
+            },
+            at,
+        )
         return
     if rounds and rounds[-1]["status"] in ("draft", "published"):
         dev.write("round.start", {"number": rounds[-1]["number"]}, at)
@@ -130,7 +151,7 @@ def _lead_op(dev: Device, state: dict[str, Any], rng: random.Random, at: int) ->
     if not rounds or rounds[-1]["status"] == "complete":
         ids = [p["id"] for p in PLAYERS]
         rng.shuffle(ids)
-        matches = [{"table": t + 1, "players": ids[2 * t:2 * t + 2]} for t in range(len(ids) // 2)]
+        matches = [{"table": t + 1, "players": ids[2 * t : 2 * t + 2]} for t in range(len(ids) // 2)]
         dev.write("round.pair", {"number": len(rounds) + 1, "matches": matches}, at)
         return
     dev.write("timer.extend", {"seconds": 30}, at)
@@ -180,7 +201,7 @@ def test_simulation_converges(database_url, tmp_path):
             dev = rng.choice(devices)
             action = rng.random()
             if action < 0.05:
-                dev.online = not dev.online                         # offline windows
+                dev.online = not dev.online  # offline windows
             elif action < 0.45:
                 before = dev.seq
                 (_lead_op if dev.role != "judge" else _judge_op)(dev, dev.local(), rng, clock)
@@ -190,11 +211,11 @@ def test_simulation_converges(database_url, tmp_path):
                 if body:
                     net.send(dev, body)
             elif action < 0.85 and net.flying:
-                net.deliver_one(api, eid)                           # delayed and reordered deliveries
+                net.deliver_one(api, eid)  # delayed and reordered deliveries
             elif dev.online:
                 _pull(api, eid, dev)
             if not restarted and written >= TOTAL_OPS // 2:
-                dispose(app)                                        # the server restarts
+                dispose(app)  # the server restarts
                 app = make_app(database_url, tmp_path / "instance-restarted")
                 api = Api(app.test_client())
                 restarted = True
@@ -254,7 +275,8 @@ def test_simulation_converges(database_url, tmp_path):
             if not disagree and not finals and latest:
                 assert match["status"] in SETTLED
         assert [(d["round"], d["match"]) for d in server["disputes"]] == [
-            (r["number"], i) for r, i, m in _matches(server) if m["status"] == "disputed"]
+            (r["number"], i) for r, i, m in _matches(server) if m["status"] == "disputed"
+        ]
         all_verdicts = [v for dev in devices for v in dev.verdicts.values()]
         assert sum(v["status"] == "rejected" for v in all_verdicts) > 0
         assert len(server["rounds"]) >= 3

@@ -43,15 +43,13 @@ def test_push_is_idempotent_and_rejections_are_recorded(api):
     again = api.push(eid, org, "desk", ops).get_json()
     assert again["results"] == first["results"]
     # a replay overlapping new operations: old verdicts + new ones (the replayed seq with the same body)
-    more = api.push(eid, org, "desk", register_ops(PLAYERS[:1]) + register_ops(PLAYERS[2:3]),
-                    first_seq=3).get_json()
+    more = api.push(eid, org, "desk", register_ops(PLAYERS[:1]) + register_ops(PLAYERS[2:3]), first_seq=3).get_json()
     assert more["results"][0] == first["results"][2]
     assert more["results"][1]["status"] == "accepted"
     pulled = api.pull(eid, org, device="desk")
     op_ids = [o["op"]["op_id"] for o in pulled["ops"]]
     assert len(op_ids) == len(set(op_ids)) == 4
-    assert pulled["rejections"] == [{"seq": 3, "reason": first["results"][2]["reason"],
-                                     "error": "operation-rejected"}]
+    assert pulled["rejections"] == [{"seq": 3, "reason": first["results"][2]["reason"], "error": "operation-rejected"}]
     assert pulled["devices"]["desk"] == {"last_seq": 4, "last_accepted": 4}
 
 
@@ -81,8 +79,12 @@ def test_conflicting_results_make_a_dispute_and_block_pairing(api):
     assert r["results"][0]["error"] == "open-dispute"
     assert "resolve the dispute at round 1 table 1" in r["results"][0]["reason"]
     head = api.staff_token(eid, org, "head-judge")
-    api.push_ok(eid, head, "hj", [{"type": "result.resolve",
-                                   "payload": {"round": 1, "table": 1, "result": {"outcomes": ["win", "loss"]}}}])
+    api.push_ok(
+        eid,
+        head,
+        "hj",
+        [{"type": "result.resolve", "payload": {"round": 1, "table": 1, "result": {"outcomes": ["win", "loss"]}}}],
+    )
     assert api.state(eid, org)["disputes"] == []
 
 
@@ -106,9 +108,18 @@ def test_tablet_offline_for_an_hour_reopens_an_old_round_and_the_dispute_can_be_
     assert "round 1 table 3" in refused["reason"] and "round 3" in refused["reason"]
     closing = api.push(eid, org, "desk", [{"type": "event.close", "payload": {}}], first_seq=desk_seq + 1)
     assert closing.get_json()["results"][0]["error"] == "open-dispute"
-    api.push_ok(eid, org, "desk", [{"type": "result.resolve", "payload": {
-        "round": 1, "table": 3, "result": {"outcomes": ["win", "loss"]}, "reason": "scoresheet"}}],
-        first_seq=desk_seq + 2)
+    api.push_ok(
+        eid,
+        org,
+        "desk",
+        [
+            {
+                "type": "result.resolve",
+                "payload": {"round": 1, "table": 3, "result": {"outcomes": ["win", "loss"]}, "reason": "scoresheet"},
+            }
+        ],
+        first_seq=desk_seq + 2,
+    )
     api.push_ok(eid, org, "desk", pair_ops(3), first_seq=desk_seq + 3)
     assert api.state(eid, org)["rounds"][2]["status"] == "started"
 
@@ -149,8 +160,12 @@ def test_player_claims_self_report_and_confirm(api):
     assert public["rounds"][0]["matches"][0]["outcomes"] == ["win", "loss"]
     # a judge overrides
     judge = api.staff_token(eid, org, "judge")
-    api.push_ok(eid, judge, "tab-1", [{"type": "result.correct",
-                                       "payload": {"round": 1, "table": 1, "outcomes": ["loss", "win"]}}])
+    api.push_ok(
+        eid,
+        judge,
+        "tab-1",
+        [{"type": "result.correct", "payload": {"round": 1, "table": 1, "outcomes": ["loss", "win"]}}],
+    )
     pairings = api.client.get(f"/api/events/{eid}/pairings").get_json()
     assert pairings["rounds"][0]["matches"][0]["outcomes"] == ["loss", "win"]
     # a new claim code leaves the phone that joined working; revoking the claim signs it out
@@ -163,8 +178,7 @@ def test_player_claims_self_report_and_confirm(api):
 
 def test_standings_after_a_complete_round(api):
     eid, org = _event(api)
-    api.push_ok(eid, org, "desk", [report(1, t, ["win", "loss"]) for t in (1, 2, 3, 4)],
-                first_seq=len(PLAYERS) + 3)
+    api.push_ok(eid, org, "desk", [report(1, t, ["win", "loss"]) for t in (1, 2, 3, 4)], first_seq=len(PLAYERS) + 3)
     standings = api.client.get(f"/api/events/{eid}/standings").get_json()
     assert len(standings["standings"]) == len(PLAYERS), standings
     public = api.client.get(f"/api/events/{eid}/public").get_json()
@@ -245,10 +259,16 @@ def test_snapshot_and_restart_fold_the_same_state(app, api, tmp_path, database_u
 def test_openapi_description(client):
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
-    for path in ("/api/events", "/api/events/{event_id}/push", "/api/events/{event_id}/pull",
-                 "/api/events/{event_id}/invitations", "/api/invitations/redeem",
-                 "/api/events/{event_id}/tokens/{token_id}", "/api/events/{event_id}/public",
-                 "/api/events/{event_id}/export"):
+    for path in (
+        "/api/events",
+        "/api/events/{event_id}/push",
+        "/api/events/{event_id}/pull",
+        "/api/events/{event_id}/invitations",
+        "/api/invitations/redeem",
+        "/api/events/{event_id}/tokens/{token_id}",
+        "/api/events/{event_id}/public",
+        "/api/events/{event_id}/export",
+    ):
         assert path in spec["paths"], path
     assert json.dumps(spec)
 

@@ -48,10 +48,25 @@ class AppProcess:
         env = dict(os.environ, DATABASE_URL=f"sqlite:///{self.tmp / 'app.sqlite'}")
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.proc = subprocess.Popen(
-            [str(gunicorn), "--bind", f"{self.host}:{self.port}", "--workers", "1", "--threads", "8",
-             "--graceful-timeout", "1", "--no-control-socket",
-             "backend:create_app()"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True)
+            [
+                str(gunicorn),
+                "--bind",
+                f"{self.host}:{self.port}",
+                "--workers",
+                "1",
+                "--threads",
+                "8",
+                "--graceful-timeout",
+                "1",
+                "--no-control-socket",
+                "backend:create_app()",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=self.log,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -59,7 +74,9 @@ class AppProcess:
                     return
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"the server exited ({self.proc.returncode}); see {self.tmp / 'server.log'}") from None
+                    raise RuntimeError(
+                        f"the server exited ({self.proc.returncode}); see {self.tmp / 'server.log'}"
+                    ) from None
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 

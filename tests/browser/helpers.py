@@ -86,19 +86,23 @@ class PushablePage:
         self.cdp.send("ServiceWorker.enable")
 
     def _seen(self, event: dict) -> None:
-        self.registrations.update({r["scopeURL"]: r["registrationId"]
-                                   for r in event["registrations"] if not r.get("isDeleted")})
+        self.registrations.update(
+            {r["scopeURL"]: r["registrationId"] for r in event["registrations"] if not r.get("isDeleted")}
+        )
 
     def deliver(self, origin: str, scope: str, data: str, timeout_s: float = 10) -> None:
         """Hand a push message to the worker registered for ``scope``, as the push service would."""
         deadline = time.monotonic() + timeout_s
         while scope not in self.registrations and time.monotonic() < deadline:
             self.page.wait_for_timeout(50)
-        self.cdp.send("ServiceWorker.deliverPushMessage",
-                      {"origin": origin, "registrationId": self.registrations[scope], "data": data})
+        self.cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": origin, "registrationId": self.registrations[scope], "data": data},
+        )
 
-    def deliver_until_shown(self, origin: str, scope: str, data: str, tag: str, attempts: int = 3,
-                            wait_ms: int = 10_000) -> list[dict]:
+    def deliver_until_shown(
+        self, origin: str, scope: str, data: str, tag: str, attempts: int = 3, wait_ms: int = 10_000
+    ) -> list[dict]:
         """Deliver a push and return the notifications then shown under ``tag``.
 
         A DevTools delivery is occasionally lost on a loaded machine (nothing reaches the worker, no

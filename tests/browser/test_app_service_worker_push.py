@@ -19,12 +19,23 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
     try:
         page.goto(origin + "/")
         wait_js(page, "() => navigator.serviceWorker.controller !== null", timeout=60_000)
-        payload = {"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.", "kind": "round.paired",
-                   "tag": "ev1:round:swiss:3", "url": "/#/event/ev1/player", "table": 12}
+        payload = {
+            "title": "Pallet Town Cup",
+            "body": "Round 3 — table 12 vs Misty W.",
+            "kind": "round.paired",
+            "tag": "ev1:round:swiss:3",
+            "url": "/#/event/ev1/player",
+            "table": 12,
+        }
         shown = phone.deliver_until_shown(origin, origin + "/", json.dumps(payload), payload["tag"])
         assert [{k: n[k] for k in ("title", "body", "tag", "url")} for n in shown] == [
-            {"title": "Pallet Town Cup", "body": "Round 3 — table 12 vs Misty W.", "tag": payload["tag"],
-             "url": f"{origin}/#/event/ev1/player"}]
+            {
+                "title": "Pallet Town Cup",
+                "body": "Round 3 — table 12 vs Misty W.",
+                "tag": payload["tag"],
+                "url": f"{origin}/#/event/ev1/player",
+            }
+        ]
         wired = page.evaluate("async () => (await (await fetch('/pwa/sw.js')).text())")
         for event in ("push", "notificationclick", "pushsubscriptionchange"):
             assert f'addEventListener("{event}"' in wired

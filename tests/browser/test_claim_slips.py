@@ -35,15 +35,18 @@ def _codes(page, eid, url) -> dict[str, str]:
     wait_ready(page, "players")
     page.click("#show-codes")
     page.wait_for_selector("table.codes tbody tr[data-player]")
-    return {row.get_attribute("data-player"): row.query_selector("td.code").text_content()
-            for row in page.query_selector_all("table.codes tbody tr[data-player]")}
+    return {
+        row.get_attribute("data-player"): row.query_selector("td.code").text_content()
+        for row in page.query_selector_all("table.codes tbody tr[data-player]")
+    }
 
 
 def test_staff_print_claim_slips_reissue_and_revoke(browser, live_server) -> None:
     url = live_server.url
     remote = Remote(url, "doomtown", "Claim Night")
-    remote.push(*[("player.register", {"player": {"id": f"p{i}", "name": n, "entry": i}})
-                  for i, n in enumerate(NAMES, 1)])
+    remote.push(
+        *[("player.register", {"player": {"id": f"p{i}", "name": n, "entry": i}}) for i, n in enumerate(NAMES, 1)]
+    )
 
     desk_ctx, desk = _open(browser, url, f"#join={remote.invite('scorekeeper')}")
     wait_ready(desk)
@@ -80,8 +83,12 @@ def test_staff_print_claim_slips_reissue_and_revoke(browser, live_server) -> Non
     listed = _codes(desk, remote.eid, url)
     assert listed["p1"] == "—" and "joined" in desk.text_content("tr[data-player=p1]")
     desk.click("tr[data-player=p2] [data-action=reissue]")
-    wait_js(desk, "(old) => { const c = document.querySelector('tr[data-player=p2] td.code');"
-                  " return c && c.textContent !== old && c.textContent !== '—'; }", arg=codes["p2"])
+    wait_js(
+        desk,
+        "(old) => { const c = document.querySelector('tr[data-player=p2] td.code');"
+        " return c && c.textContent !== old && c.textContent !== '—'; }",
+        arg=codes["p2"],
+    )
     fresh = desk.text_content("tr[data-player=p2] td.code")
     assert CODE.match(fresh) and fresh != codes["p2"]
     old_ctx, old = _open(browser, url, f"#join={codes['p2']}", **PHONE)

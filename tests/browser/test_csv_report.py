@@ -13,8 +13,8 @@ from tests.browser.test_forms_survive_sync import Remote
 ROSTER = (
     "Name;Handle;Date of birth\n"
     "Kira Nerys;kira;1970-03-01\n"
-    "Odo;odo;sometime\n"          # row 3: not a birth year
-    ";nobody;1980\n"              # row 4: no name
+    "Odo;odo;sometime\n"  # row 3: not a birth year
+    ";nobody;1980\n"  # row 4: no name
     "Benjamin Sisko;sisko;1960\n"
 )
 
@@ -31,22 +31,34 @@ def test_a_csv_roster_is_read_on_the_tablet_and_its_good_rows_registered(browser
         roster.write_text(ROSTER, encoding="utf-8")
         page.set_input_files("#csv-file", str(roster))
         page.wait_for_selector("#csv-errors tbody tr")
-        errors = page.eval_on_selector_all("#csv-errors tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+        errors = page.eval_on_selector_all(
+            "#csv-errors tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+        )
         assert [(row, column) for row, column, _ in errors] == [("3", "Date of birth"), ("4", "Name")]
         assert "not a birth year" in errors[0][2] and "missing name" in errors[1][2]
         # "Handle" is not a heading the importer knows: read it as the trekcc.org id.
         assert page.input_value("#csv-mapping select[data-heading='Handle']") == "ignore"
         page.select_option("#csv-mapping select[data-heading='Handle']", "rating_id")
-        wait_js(page, "() => [...document.querySelectorAll('#csv-players tbody tr')].some((r) => r.textContent.includes('sisko'))")
-        ready = page.eval_on_selector_all("#csv-players tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
-        assert [(r[0], r[2], r[4]) for r in ready] == [("Kira Nerys", "1970", "kira"), ("Benjamin Sisko", "1960", "sisko")]
+        wait_js(
+            page,
+            "() => [...document.querySelectorAll('#csv-players tbody tr')].some((r) => r.textContent.includes('sisko'))",
+        )
+        ready = page.eval_on_selector_all(
+            "#csv-players tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+        )
+        assert [(r[0], r[2], r[4]) for r in ready] == [
+            ("Kira Nerys", "1970", "kira"),
+            ("Benjamin Sisko", "1960", "sisko"),
+        ]
         shot(page, "csv-import")
         page.click("#csv-register")
         page.wait_for_selector("#csv-done")
         wait_synced(page)
         players = {p["name"]: p for p in rules(page, "state", {"event_id": fresh.eid})["players"]}
         assert set(players) == {"Kira Nerys", "Benjamin Sisko"}
-        assert players["Kira Nerys"]["birth_year"] == 1970 and players["Benjamin Sisko"]["extra"]["rating_id"] == "sisko"
+        assert (
+            players["Kira Nerys"]["birth_year"] == 1970 and players["Benjamin Sisko"]["extra"]["rating_id"] == "sisko"
+        )
         server = fresh.api(f"/api/events/{fresh.eid}/state", token=fresh.token)["state"]
         assert sorted(p["name"] for p in server["players"]) == ["Benjamin Sisko", "Kira Nerys"]
         assert page.errors == []
@@ -88,9 +100,13 @@ def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(
         assert page.text_content("#report dd[data-key=pairing_style]") == "Swiss"
         assert page.text_content("#report dd[data-key=rounds]") == "3"
         assert "Primary TD" in page.text_content("#report-missing")
-        first = page.eval_on_selector_all(".report-round[data-round='1'] tbody tr", "rows => rows.map((r) => r.textContent)")
+        first = page.eval_on_selector_all(
+            ".report-round[data-round='1'] tbody tr", "rows => rows.map((r) => r.textContent)"
+        )
         assert first[0].startswith("1Player 1FW100") and first[0].endswith("4+65")
-        totals = page.eval_on_selector_all(".report-totals tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+        totals = page.eval_on_selector_all(
+            ".report-totals tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+        )
         assert totals[0] == ["1", "Player 1", "3-0-0", "12", "+195"]
         # The organizer fills in what the event cannot know; every device's report has it.
         page.fill("#report-form input[name=report-primary_td]", "Quark")

@@ -52,11 +52,17 @@ def _runs(page) -> tuple[int, int]:
 def test_an_hour_fast_tablet_starts_a_round_every_clock_runs(browser, live_server) -> None:
     url = live_server.url
     remote = Remote(url, "custom", "Clock Night")
-    remote.push(*[("player.register", {"player": {"id": f"p{i}", "name": n}})
-                  for i, n in enumerate(("Ada", "Bo", "Cy", "Di"), 1)],
-                ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]},
-                                                         {"table": 2, "players": ["p3", "p4"]}]}),
-                ("round.publish", {"number": 1}))
+    remote.push(
+        *[
+            ("player.register", {"player": {"id": f"p{i}", "name": n}})
+            for i, n in enumerate(("Ada", "Bo", "Cy", "Di"), 1)
+        ],
+        (
+            "round.pair",
+            {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]},
+        ),
+        ("round.publish", {"number": 1}),
+    )
 
     fast_ctx, fast = _open(browser, url, remote.invite("head-judge"), HOUR_FAST)
     other_ctx, other = _open(browser, url, remote.invite("judge"))

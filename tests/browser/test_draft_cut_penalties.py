@@ -63,8 +63,14 @@ def swiss_round(number, pairs, stats=False):
 
     ``stats``: Shatterpoint's struggle cards and wounds (its tiebreakers), different at every table.
     """
-    ops = [("round.pair", {"number": number, "matches": [{"table": t, "players": list(p)} for t, p in enumerate(pairs, 1)]}),
-           ("round.publish", {"number": number}), ("round.start", {"number": number, "duration_s": 3000})]
+    ops = [
+        (
+            "round.pair",
+            {"number": number, "matches": [{"table": t, "players": list(p)} for t, p in enumerate(pairs, 1)]},
+        ),
+        ("round.publish", {"number": number}),
+        ("round.start", {"number": number, "duration_s": 3000}),
+    ]
     for t in range(1, len(pairs) + 1):
         result = {"round": number, "table": t, "outcomes": ["win", "loss"]}
         if stats:
@@ -74,6 +80,7 @@ def swiss_round(number, pairs, stats=False):
 
 
 # ---------------------------------------------------------------- draft review and fixed tables
+
 
 def test_draft_swap_warns_of_a_rematch_and_a_fixed_table_stays(browser, live_server) -> None:
     names = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -88,7 +95,10 @@ def test_draft_swap_warns_of_a_rematch_and_a_fixed_table_stays(browser, live_ser
     fixed = page.get_by_label("Fixed table for Di")
     fixed.fill("1")
     fixed.press("Tab")
-    until(page, lambda: next(p for p in state(page, remote)["players"] if p["id"] == "p4")["extra"].get("fixed_table") == 1)
+    until(
+        page,
+        lambda: next(p for p in state(page, remote)["players"] if p["id"] == "p4")["extra"].get("fixed_table") == 1,
+    )
 
     # ---- round 2 as a draft: Di sits at table 1
     goto(page, remote, "rounds")
@@ -101,8 +111,13 @@ def test_draft_swap_warns_of_a_rematch_and_a_fixed_table_stays(browser, live_ser
     shot(page, "draft-01-round2-draft")
 
     # ---- a swap that makes a rematch (Di stays put): x v y with y swapped for x's round-1 opponent
-    swap = next((y, opponent[x]) for i, m in enumerate(draft) for x, y in (m["players"], m["players"][::-1])
-                for j, n in enumerate(draft) if j != i and opponent[x] in n["players"] and "p4" not in (y, opponent[x]))
+    swap = next(
+        (y, opponent[x])
+        for i, m in enumerate(draft)
+        for x, y in (m["players"], m["players"][::-1])
+        for j, n in enumerate(draft)
+        if j != i and opponent[x] in n["players"] and "p4" not in (y, opponent[x])
+    )
     names_of = dict(zip((f"p{i}" for i in range(1, 7)), names))
     page.select_option("#swap-a", swap[0])
     page.select_option("#swap-b", swap[1])
@@ -119,7 +134,9 @@ def test_draft_swap_warns_of_a_rematch_and_a_fixed_table_stays(browser, live_ser
     # ---- publish anyway: the rematch is there, Di is still at table 1
     page.click("#publish-round")
     page.wait_for_selector("caption:has-text('Round 2 (swiss) — published')")
-    rows = page.eval_on_selector_all("table.matches tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+    rows = page.eval_on_selector_all(
+        "table.matches tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+    )
     assert [t for t, players, _ in rows if "Di" in players.split(" v ")] == ["1"]
     published = state(page, remote)["rounds"][1]
     assert published["status"] == "published"
@@ -131,13 +148,16 @@ def test_draft_swap_warns_of_a_rematch_and_a_fixed_table_stays(browser, live_ser
 
 # ---------------------------------------------------------------- the cut, the bracket, the placings
 
+
 def test_cut_bracket_and_placings(browser, live_server) -> None:
     names = ("Anakin", "Barriss", "Cody", "Dooku", "Echo", "Fives", "Grievous", "Hondo")
     remote = Remote(live_server.url, "shatterpoint", "Coruscant Showdown")
-    remote.push(*register(names),
-                *swiss_round(1, (("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")), stats=True),
-                *swiss_round(2, (("p1", "p3"), ("p5", "p7"), ("p2", "p4"), ("p6", "p8")), stats=True),
-                *swiss_round(3, (("p1", "p5"), ("p3", "p7"), ("p2", "p6"), ("p4", "p8")), stats=True))
+    remote.push(
+        *register(names),
+        *swiss_round(1, (("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")), stats=True),
+        *swiss_round(2, (("p1", "p3"), ("p5", "p7"), ("p2", "p4"), ("p6", "p8")), stats=True),
+        *swiss_round(3, (("p1", "p5"), ("p3", "p7"), ("p2", "p6"), ("p4", "p8")), stats=True),
+    )
     context, page = open_as(browser, remote, "organizer")
     table = rules(page, "standings", {"event_id": remote.eid})
     swiss = [s["player"] for s in table["standings"]]
@@ -155,10 +175,19 @@ def test_cut_bracket_and_placings(browser, live_server) -> None:
     # ---- the bracket: 1 v 4, 2 v 3, and the final still to come
     goto(page, remote, "bracket")
     page.wait_for_selector(".bracket-round")
-    semis = page.eval_on_selector_all(".bracket-round >> nth=0 >> li", "lis => lis.map((li) => [...li.querySelectorAll('div')].map((d) => d.textContent))")
-    assert semis == [[f"(1) {name[swiss[0]]}", f"(4) {name[swiss[3]]}"], [f"(2) {name[swiss[1]]}", f"(3) {name[swiss[2]]}"]], semis
+    semis = page.eval_on_selector_all(
+        ".bracket-round >> nth=0 >> li",
+        "lis => lis.map((li) => [...li.querySelectorAll('div')].map((d) => d.textContent))",
+    )
+    assert semis == [
+        [f"(1) {name[swiss[0]]}", f"(4) {name[swiss[3]]}"],
+        [f"(2) {name[swiss[1]]}", f"(3) {name[swiss[2]]}"],
+    ], semis
     assert page.locator(".bracket-round h2").all_text_contents() == ["Semifinals (best of 1)", "Final (best of 1)"]
-    assert page.locator(".bracket-round >> nth=1 >> .to-come").all_text_contents() == ["Winner of match 1", "Winner of match 2"]
+    assert page.locator(".bracket-round >> nth=1 >> .to-come").all_text_contents() == [
+        "Winner of match 1",
+        "Winner of match 2",
+    ]
     shot(page, "cut-02-bracket")
 
     # ---- semifinals: publish, start, results on the judge screen (the lower seed wins 2 v 3)
@@ -202,6 +231,7 @@ def test_cut_bracket_and_placings(browser, live_server) -> None:
 
 # ---------------------------------------------------------------- penalties
 
+
 def options(page) -> list[str]:
     return page.eval_on_selector_all("#penalty-kind option", "os => os.map((o) => o.value + ': ' + o.textContent)")
 
@@ -221,8 +251,11 @@ def issue(page, player: str, kind: str, reason: str, infraction: str | None = No
 
 def act(page, remote: Remote, type_: str, payload: dict):
     """Straight to the store, past the form: what the rules say to this device's role."""
-    return page.evaluate("""([eid, type, payload]) => import('/pwa/store.js')
-        .then((m) => m.storeFor(eid).act(type, payload)).then((r) => r.refused)""", [remote.eid, type_, payload])
+    return page.evaluate(
+        """([eid, type, payload]) => import('/pwa/store.js')
+        .then((m) => m.storeFor(eid).act(type, payload)).then((r) => r.refused)""",
+        [remote.eid, type_, payload],
+    )
 
 
 def test_penalties_star_trek_levels_and_floor_judge_warnings_only(browser, live_server) -> None:
@@ -241,7 +274,11 @@ def test_penalties_star_trek_levels_and_floor_judge_warnings_only(browser, live_
     assert head.input_value("#penalty-player") == "p2"
     head.wait_for_selector("ul.penalties li[data-level='2']")
     assert [p["level"] for p in state(head, trek)["penalties"]] == [1, 2]
-    assert head.locator("ul.penalties li").all_text_contents()[1].startswith("Worf: Level 2 — turn loss (before round 1) [A3]")
+    assert (
+        head.locator("ul.penalties li")
+        .all_text_contents()[1]
+        .startswith("Worf: Level 2 — turn loss (before round 1) [A3]")
+    )
     shot(head, "penalty-01-startrek-head-judge")
 
     # A Star Trek floor judge: the two warning levels only.

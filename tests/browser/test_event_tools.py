@@ -12,11 +12,58 @@ import urllib.request
 from tests.browser.helpers import enter_result, event_id, shot, wait_js, wait_ready, wait_synced
 from tests.browser.test_offline_event import new_page
 
-FIRST = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Iris", "Jack", "Kai", "Lena", "Milo", "Nia",
-         "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tara", "Uma", "Vic", "Wes", "Xena", "Yara", "Zed", "Abe", "Bea",
-         "Cal", "Dee", "Eli", "Fay"]
-LAST = ["Adler", "Brook", "Cruz", "Dale", "Eaton", "Frost", "Grant", "Hale", "Ives", "Jones", "Kerr", "Lowe",
-        "Marsh", "Nash", "Owen", "Price"]
+FIRST = [
+    "Ada",
+    "Ben",
+    "Cleo",
+    "Dan",
+    "Eve",
+    "Finn",
+    "Gia",
+    "Hugo",
+    "Iris",
+    "Jack",
+    "Kai",
+    "Lena",
+    "Milo",
+    "Nia",
+    "Omar",
+    "Pia",
+    "Quinn",
+    "Rosa",
+    "Sam",
+    "Tara",
+    "Uma",
+    "Vic",
+    "Wes",
+    "Xena",
+    "Yara",
+    "Zed",
+    "Abe",
+    "Bea",
+    "Cal",
+    "Dee",
+    "Eli",
+    "Fay",
+]
+LAST = [
+    "Adler",
+    "Brook",
+    "Cruz",
+    "Dale",
+    "Eaton",
+    "Frost",
+    "Grant",
+    "Hale",
+    "Ives",
+    "Jones",
+    "Kerr",
+    "Lowe",
+    "Marsh",
+    "Nash",
+    "Owen",
+    "Price",
+]
 
 
 def big_event(n: int = 512) -> dict:
@@ -27,9 +74,15 @@ def big_event(n: int = 512) -> dict:
     ids = [p["id"] for p in players]
     random.Random(11).shuffle(ids)
     matches = [{"table": i // 2 + 1, "players": [ids[i], ids[i + 1]]} for i in range(0, len(ids), 2)]
-    return {"format": "topcut-event/1", "ruleset": "pokemon-tcg", "name": "Regional Championship", "seed": "big-512",
-            "settings": {"rounds": 9}, "players": players,
-            "rounds": [{"number": 1, "stage": "swiss", "matches": matches}]}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": "pokemon-tcg",
+        "name": "Regional Championship",
+        "seed": "big-512",
+        "settings": {"rounds": 9},
+        "players": players,
+        "rounds": [{"number": 1, "stage": "swiss", "matches": matches}],
+    }
 
 
 def created(browser, server, name, players=(), viewport=None):
@@ -166,8 +219,11 @@ def test_staff_devices_are_listed_by_name_and_revoked_and_any_device_can_forget_
     row = org.locator("#staff-devices tr[data-role=judge]")
     row.wait_for()
     assert "Judge Ada" in row.inner_text() and "Judge" in row.inner_text()
-    wait_js(org, "() => !document.querySelector('#staff-devices tr[data-role=judge] td:nth-of-type(2)')"
-                 ".textContent.includes('not yet')")
+    wait_js(
+        org,
+        "() => !document.querySelector('#staff-devices tr[data-role=judge] td:nth-of-type(2)')"
+        ".textContent.includes('not yet')",
+    )
     me = org.locator("#staff-devices tr[data-this-device=yes]")
     assert me.get_attribute("data-role") == "organizer" and "this device" in me.inner_text().lower()
     assert me.locator("button").count() == 0  # no revoking this device
@@ -208,15 +264,20 @@ def test_import_an_event_file_and_the_big_screen_pages_512_players(browser, app_
     # ---- bad files: the problem is named, nothing is imported
     bad = big_event(4)
     del bad["players"][2]["entry"]
-    page.set_input_files("#import-file", files=[{"name": "bad.json", "mimeType": "application/json",
-                                                 "buffer": json.dumps(bad).encode()}])
+    page.set_input_files(
+        "#import-file", files=[{"name": "bad.json", "mimeType": "application/json", "buffer": json.dumps(bad).encode()}]
+    )
     page.click("#import-submit")
     error = page.locator("#import-error")
     error.wait_for(state="visible")
-    assert error.inner_text().startswith("bad.json: ") and "players[2]" in error.inner_text() \
-        and "entry" in error.inner_text(), error.inner_text()
-    page.set_input_files("#import-file", files=[{"name": "notes.json", "mimeType": "application/json",
-                                                 "buffer": b"{not json"}])
+    assert (
+        error.inner_text().startswith("bad.json: ")
+        and "players[2]" in error.inner_text()
+        and "entry" in error.inner_text()
+    ), error.inner_text()
+    page.set_input_files(
+        "#import-file", files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b"{not json"}]
+    )
     page.click("#import-submit")
     wait_js(page, "() => document.querySelector('#import-error').textContent.startsWith('notes.json: not a JSON file')")
     assert page.evaluate("() => import('/pwa/db.js').then((m) => m.allSessions()).then((s) => s.length)") == 0
@@ -224,8 +285,10 @@ def test_import_an_event_file_and_the_big_screen_pages_512_players(browser, app_
 
     # ---- a good file: a new event, this device its organizer
     doc = big_event(512)
-    page.set_input_files("#import-file", files=[{"name": "regional.json", "mimeType": "application/json",
-                                                 "buffer": json.dumps(doc).encode()}])
+    page.set_input_files(
+        "#import-file",
+        files=[{"name": "regional.json", "mimeType": "application/json", "buffer": json.dumps(doc).encode()}],
+    )
     page.click("#import-submit")
     wait_ready(page, "players")
     eid = event_id(page)
@@ -239,8 +302,11 @@ def test_import_an_event_file_and_the_big_screen_pages_512_players(browser, app_
     goto(page, server, eid, "board")
     bar = page.locator("#board-bar")
     wait_js(page, "() => document.querySelector('#board-bar').dataset.pages > 1")
-    wait_js(page, "() => document.querySelector('.clock [class=time]') && /\\d+:\\d\\d/.test("
-                  "document.querySelector('.clock .time').textContent)")
+    wait_js(
+        page,
+        "() => document.querySelector('.clock [class=time]') && /\\d+:\\d\\d/.test("
+        "document.querySelector('.clock .time').textContent)",
+    )
     page.keyboard.press("Home")
     pages = int(bar.get_attribute("data-pages"))
     per_page = int(page.locator("#board-area").get_attribute("data-per-page"))

@@ -24,9 +24,11 @@ class Remote:
         self.eid, self.token, self.seq = event["event_id"], event["token"], 0
 
     def api(self, path, body=None, token=None):
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode() if body is not None else None,
-                                         headers={"Content-Type": "application/json",
-                                                  **({"Authorization": f"Bearer {token}"} if token else {})})
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
 
@@ -48,9 +50,13 @@ def mark_old(page, selector: str) -> None:
 
 def test_typing_survives_syncs_on_rounds_players_and_judge_screens(browser, live_server) -> None:
     remote = Remote(live_server.url)
-    remote.push(*[("player.register", {"player": {"id": f"p{i}", "name": n}}) for i, n in enumerate(NAMES)],
-                ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["p0", "p1"]},
-                                                         {"table": 2, "players": ["p2", "p3"]}]}))
+    remote.push(
+        *[("player.register", {"player": {"id": f"p{i}", "name": n}}) for i, n in enumerate(NAMES)],
+        (
+            "round.pair",
+            {"number": 1, "matches": [{"table": 1, "players": ["p0", "p1"]}, {"table": 2, "players": ["p2", "p3"]}]},
+        ),
+    )
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.add_init_script("localStorage.setItem('topcut.syncMs', '700')")
     page = context.new_page()

@@ -47,8 +47,12 @@ def test_rounds_and_results_screens_never_fall_behind_the_store(browser, live_se
     # The organizer starts the round elsewhere, and results pour in while this tablet syncs every 300 ms.
     remote.push(("round.start", {"number": 1, "duration_s": 3000}))
     for burst in range(8):
-        remote.push(*[("result.report", {"round": 1, "table": t, "outcomes": ["win", "loss"]})
-                      for t in range(1 + burst * 8, 1 + (burst + 1) * 8)])
+        remote.push(
+            *[
+                ("result.report", {"round": 1, "table": t, "outcomes": ["win", "loss"]})
+                for t in range(1 + burst * 8, 1 + (burst + 1) * 8)
+            ]
+        )
     page.wait_for_selector("#start-round", state="detached", timeout=15_000)
     page.wait_for_selector(f"#round-progress:has-text('{PLAYERS // 2} of {PLAYERS // 2} results in')", timeout=30_000)
     wait_js(page, SHOWN_IS_NEWEST, timeout=15_000)
@@ -58,22 +62,32 @@ def test_rounds_and_results_screens_never_fall_behind_the_store(browser, live_se
     shot(page, "fresh-rounds-128")
 
     # The judge's own results on the Results screen: every card the tablet saved leaves "waiting to sync".
-    remote.push(("round.pair", {"number": 2, "matches": matches}), ("round.publish", {"number": 2}),
-                ("round.start", {"number": 2, "duration_s": 3000}))
+    remote.push(
+        ("round.pair", {"number": 2, "matches": matches}),
+        ("round.publish", {"number": 2}),
+        ("round.start", {"number": 2, "duration_s": 3000}),
+    )
     page.goto(f"{live_server.url}/#/event/{remote.eid}/judge")
     wait_ready(page, "judge")
     page.wait_for_selector("#find-match")
-    wait_js(page, "() => document.querySelectorAll('.match-card').length === 64 && "
-                  "document.querySelector('#view .progress')?.textContent.startsWith('0 of 64')", timeout=30_000)
+    wait_js(
+        page,
+        "() => document.querySelectorAll('.match-card').length === 64 && "
+        "document.querySelector('#view .progress')?.textContent.startsWith('0 of 64')",
+        timeout=30_000,
+    )
     page.evaluate(RECORD_VERSIONS)
-    saved = page.evaluate("""async (eid) => {
+    saved = page.evaluate(
+        """async (eid) => {
       const { storeFor } = await import('/pwa/store.js');
       const store = storeFor(eid);
       const acts = [];
       for (let t = 1; t <= 24; t += 1) acts.push(store.act('result.report', { round: 2, table: t, outcomes: ['loss', 'win'] }));
       await Promise.all(acts);
       return acts.length;
-    }""", remote.eid)
+    }""",
+        remote.eid,
+    )
     assert saved == 24
     page.wait_for_selector("#sync[data-waiting='0'][data-syncing=no]", timeout=30_000)
     wait_js(page, SHOWN_IS_NEWEST, timeout=15_000)

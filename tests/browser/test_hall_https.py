@@ -40,8 +40,14 @@ def hall(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("TOPCUT_")}
     env["TOPCUT_INSTANCE_PATH"] = str(tmp_path / "instance")
     log = open(tmp_path / "serve.log", "wb")
-    process = subprocess.Popen([sys.executable, "-m", "backend.serve", "--port", str(port), "--hall-port", str(hall_port)],
-                               cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "backend.serve", "--port", str(port), "--hall-port", str(hall_port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
     local = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -110,23 +116,35 @@ def test_tablets_on_the_hall_https_address_work_offline(browser, hall) -> None:
     links = []
     for _ in range(2):
         org.click("#invite")
-        links.append(wait_js(org, "(n) => { const a = [...document.querySelectorAll('.invitation a')];"
-                                  " return a.length > n && a[0].href; }", arg=len(links), timeout=30_000))
+        links.append(
+            wait_js(
+                org,
+                "(n) => { const a = [...document.querySelectorAll('.invitation a')];"
+                " return a.length > n && a[0].href; }",
+                arg=len(links),
+                timeout=30_000,
+            )
+        )
     assert all(link.startswith(hall_url + "/#join=") for link in links), links
     shot(org, "hall-staff-screen")
 
     # ---- two tablets with the hall's certificate installed (Chromium told to trust the hall server's key,
     # which is what installing the authority does) open their invitations on the hall address
-    tablets = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + [
-        f"--ignore-certificate-errors-spki-list={spki_sha256(tls_dir / 'server.crt')}"])
+    tablets = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS + [f"--ignore-certificate-errors-spki-list={spki_sha256(tls_dir / 'server.crt')}"],
+    )
     try:
         (ctx_a, tab_a), (ctx_b, tab_b) = (_tablet(tablets, link) for link in links)
         for tab in (tab_a, tab_b):
             assert tab.evaluate("isSecureContext") is True
             assert tab.locator("#insecure-banner").is_hidden()
             # Joined by code, the tablet lists the event by its name, not its id.
-            assert tab.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid)).then((s) => s.name)",
-                                eid) == "Hall Cup"
+            assert (
+                tab.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid)).then((s) => s.name)", eid)
+                == "Hall Cup"
+            )
         # ---- the hall's Wi-Fi drops: both keep entering results, one reloads with no network at all
         ctx_a.set_offline(True)
         ctx_b.set_offline(True)

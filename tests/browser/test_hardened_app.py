@@ -19,8 +19,12 @@ document.addEventListener('securitypolicyviolation',
 
 
 def _post(server, path: str, token: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(server.url + path, data=json.dumps(body or {}).encode(), method="POST",
-                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
@@ -114,8 +118,11 @@ def test_an_expired_judge_is_told_and_joins_again_without_losing_changes(browser
     # The scorekeeper's tablet sat in a drawer past its token's life.
     with sqlite3.connect(tmp_path / "app.sqlite") as conn:
         conn.execute("UPDATE tokens SET expires_at = 1 WHERE role = 'scorekeeper'")
-    judge.evaluate("(eid) => import('/pwa/outbox.js').then((m) => m.enqueue(eid, 'player.register', "
-                   "{player: {id: 'late-1', name: 'Late Larry'}}))", eid)
+    judge.evaluate(
+        "(eid) => import('/pwa/outbox.js').then((m) => m.enqueue(eid, 'player.register', "
+        "{player: {id: 'late-1', name: 'Late Larry'}}))",
+        eid,
+    )
     judge.goto(f"{server.url}/#/event/{eid}/players")
     red = judge.locator("#sync[data-state=refused]")
     red.wait_for(timeout=30_000)

@@ -13,15 +13,22 @@ from tests.browser.test_forms_survive_sync import Remote
 
 PLAYERS = (("p1", "Obi Wan"), ("p2", "Asajj"), ("p3", "Cad Bane"), ("p4", "Boba"))
 
-ACCESSIBLE_NAME = """(el) => el.getAttribute('aria-label') || (el.labels && el.labels[0] ? el.labels[0].textContent.trim() : '')"""
+ACCESSIBLE_NAME = (
+    """(el) => el.getAttribute('aria-label') || (el.labels && el.labels[0] ? el.labels[0].textContent.trim() : '')"""
+)
 
 
 def test_result_by_keyboard_time_called_helper_and_printouts(browser, live_server) -> None:
     remote = Remote(live_server.url, "shatterpoint", "Kessel Open")
-    remote.push(*[("player.register", {"player": {"id": pid, "name": name}}) for pid, name in PLAYERS],
-                ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]},
-                                                         {"table": 2, "players": ["p3", "p4"]}]}),
-                ("round.publish", {"number": 1}), ("round.start", {"number": 1, "duration_s": 4500}))
+    remote.push(
+        *[("player.register", {"player": {"id": pid, "name": name}}) for pid, name in PLAYERS],
+        (
+            "round.pair",
+            {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]},
+        ),
+        ("round.publish", {"number": 1}),
+        ("round.start", {"number": 1, "duration_s": 4500}),
+    )
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
     errors: list[str] = []
@@ -52,11 +59,16 @@ def test_result_by_keyboard_time_called_helper_and_printouts(browser, live_serve
         page.keyboard.press("Tab")
     names = [name for _, name in order]
     assert names[:3] == ["win-0", "win-1", "draw"], names
-    assert names.index("Outcome for Obi Wan") < names.index("Outcome for Asajj") < names.index("Struggle cards claimed by Obi Wan")
+    assert (
+        names.index("Outcome for Obi Wan")
+        < names.index("Outcome for Asajj")
+        < names.index("Struggle cards claimed by Obi Wan")
+    )
     assert names.index("Wounds inflicted by Asajj") < names.index("How the game ended") < names.index("save-result")
     unlabelled = page.eval_on_selector_all(
         "#entry form input, #entry form select",
-        f"els => els.filter((el) => el.offsetParent !== null && !({ACCESSIBLE_NAME})(el)).map((el) => el.outerHTML)")
+        f"els => els.filter((el) => el.offsetParent !== null && !({ACCESSIBLE_NAME})(el)).map((el) => el.outerHTML)",
+    )
     assert unlabelled == []
 
     # Shatterpoint at time: struggle cards decide; the helper fills the outcomes and "time".
@@ -82,10 +94,19 @@ def test_result_by_keyboard_time_called_helper_and_printouts(browser, live_serve
     # ---- printouts: by table, by name, one slip per table; the print stylesheet shows only them
     page.goto(f"{live_server.url}/#/event/{remote.eid}/print")
     wait_ready(page, "print")
-    by_table = page.eval_on_selector_all("table.by-table tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+    by_table = page.eval_on_selector_all(
+        "table.by-table tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+    )
     assert by_table == [["1", "Obi Wan", "Asajj"], ["2", "Cad Bane", "Boba"]]
-    alpha = page.eval_on_selector_all("table.alpha tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))")
-    assert alpha == [["Asajj", "1", "Obi Wan"], ["Boba", "2", "Cad Bane"], ["Cad Bane", "2", "Boba"], ["Obi Wan", "1", "Asajj"]]
+    alpha = page.eval_on_selector_all(
+        "table.alpha tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+    )
+    assert alpha == [
+        ["Asajj", "1", "Obi Wan"],
+        ["Boba", "2", "Cad Bane"],
+        ["Cad Bane", "2", "Boba"],
+        ["Obi Wan", "1", "Asajj"],
+    ]
     slips = page.locator(".slip")
     assert slips.count() == 2
     assert "Kessel Open · Round 1 · Table 2" in slips.nth(1).text_content()

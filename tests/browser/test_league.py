@@ -17,7 +17,9 @@ def finished_trek(url: str, ruleset: str, name: str) -> Remote:
 
 
 def cells(page, selector: str) -> list[list[str]]:
-    return page.eval_on_selector_all(f"{selector} tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent.trim()))")
+    return page.eval_on_selector_all(
+        f"{selector} tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent.trim()))"
+    )
 
 
 def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) -> None:
@@ -75,8 +77,11 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
         wait_js(page, "() => document.getElementById('league-error').textContent.includes('line 2')")
         page.fill("#season-form textarea[name=lifetime]", "p4 120")
         page.click("#save-league")
-        wait_js(page, "() => document.querySelector('#season-form textarea[name=lifetime]')?.value === 'p4 120'"
-                      " && document.getElementById('league-error').textContent === ''")
+        wait_js(
+            page,
+            "() => document.querySelector('#season-form textarea[name=lifetime]')?.value === 'p4 120'"
+            " && document.getElementById('league-error').textContent === ''",
+        )
         shot(page, "league-director")
 
         # Removing a league event asks first; "Keep" keeps it.
@@ -90,21 +95,32 @@ def test_a_director_builds_a_league_and_reads_its_table(browser, live_server) ->
         # Four players: 12, 8, 6, 6 per event (Table 12.4.1); two events.
         season = cells(page, "#league-season")
         assert [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in season[:2]] == [
-            ("1", "Player 1", "2", "12", "12", "24"), ("2", "Player 2", "2", "8", "8", "16")]
-        assert {r[1]: (r[3], r[4], r[5]) for r in season[2:]} == {"Player 3": ("6", "6", "12"),
-                                                                  "Player 4": ("6", "6", "12")}
+            ("1", "Player 1", "2", "12", "12", "24"),
+            ("2", "Player 2", "2", "8", "8", "16"),
+        ]
+        assert {r[1]: (r[3], r[4], r[5]) for r in season[2:]} == {
+            "Player 3": ("6", "6", "12"),
+            "Player 4": ("6", "6", "12"),
+        }
         lifetime = {r[1]: (r[2], r[4]) for r in cells(page, "#league-lifetime")}
-        assert lifetime == {"Player 1": ("0", "24"), "Player 2": ("0", "16"), "Player 3": ("0", "12"),
-                            "Player 4": ("120", "132")}
+        assert lifetime == {
+            "Player 1": ("0", "24"),
+            "Player 2": ("0", "16"),
+            "Player 3": ("0", "12"),
+            "Player 4": ("120", "132"),
+        }
         bonus = cells(page, "#league-bonus")
         assert [r[1:5] for r in bonus] == [["Player 3", "12", "4", "16"]]  # kept apart: season stays 12
-        assert [li.strip() for li in page.eval_on_selector_all("#league-qualified li", "l => l.map((e) => e.textContent)")] \
-            == ["Player 1 — Regular season, rank 1", "Player 2 — Regular season, rank 2"]
+        assert [
+            li.strip() for li in page.eval_on_selector_all("#league-qualified li", "l => l.map((e) => e.textContent)")
+        ] == ["Player 1 — Regular season, rank 1", "Player 2 — Regular season, rank 2"]
         heads = page.eval_on_selector_all("#league-playoffs thead th", "t => t.map((e) => e.textContent)")
         assert heads[2:5] == ["League playoff points", "Playoff tournament victories", "Season league points"]
         ranking = cells(page, "#league-playoffs")
-        assert [(r[0], r[1], r[2], r[3], r[4]) for r in ranking] == [("1", "Player 1", "12", "1", "24"),
-                                                                      ("2", "Player 2", "8", "0", "16")]
+        assert [(r[0], r[1], r[2], r[3], r[4]) for r in ranking] == [
+            ("1", "Player 1", "12", "1", "24"),
+            ("2", "Player 2", "8", "0", "16"),
+        ]
         assert cells(page, "#league-champions") == [["1", "Player 4", "132", ""]]
         shot(page, "league-table")
         page.emulate_media(media="print")

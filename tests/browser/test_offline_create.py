@@ -39,7 +39,9 @@ def test_an_event_created_offline_reaches_the_server_when_the_network_returns(br
     wait_synced(org)
     assert "not on the server yet" not in org.inner_text("#sync")
     token = wait_js(org, "async (eid) => (await (await import('/pwa/db.js')).getSession(eid)).token", eid)
-    request = urllib.request.Request(f"{server.url}/api/events/{eid}/state", headers={"Authorization": f"Bearer {token}"})
+    request = urllib.request.Request(
+        f"{server.url}/api/events/{eid}/state", headers={"Authorization": f"Bearer {token}"}
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         state = json.loads(response.read())["state"]
     assert state["name"] == "Basement Cup" and state["ruleset"] == "doomtown"

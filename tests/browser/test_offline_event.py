@@ -96,10 +96,10 @@ def test_event_survives_a_dead_server(browser, app_process) -> None:
     ctx_b.set_offline(True)
     enter_result(tab_a, 4, "win-0")
     enter_result(tab_a, 5, "win-1")
-    enter_result(tab_a, 8, "win-0")      # tablet A: table 8, first player wins
+    enter_result(tab_a, 8, "win-0")  # tablet A: table 8, first player wins
     enter_result(tab_b, 6, "win-0")
     enter_result(tab_b, 7, "win-1")
-    enter_result(tab_b, 8, "win-1")      # tablet B: table 8, second player wins (the dispute)
+    enter_result(tab_b, 8, "win-1")  # tablet B: table 8, second player wins (the dispute)
     tab_a.wait_for_selector("#sync[data-online=offline][data-waiting='3']")
     tab_b.wait_for_selector("#sync[data-online=offline][data-waiting='3']")
     assert tab_a.get_attribute(".match-card[data-table='8']", "data-status") == "confirmed"  # optimistic, on the device

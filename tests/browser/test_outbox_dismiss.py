@@ -41,7 +41,9 @@ def _started_event(browser, server):
     # still show the previous sync's "0 waiting" for a moment after the click).
     _until_unsent(org, eid, lambda n: n == 0, 60)
     wait_synced(org)
-    _until_server_has(server, org, eid, lambda st: bool(st["rounds"]) and (st["rounds"][0].get("timer") or {}).get("started_at"))
+    _until_server_has(
+        server, org, eid, lambda st: bool(st["rounds"]) and (st["rounds"][0].get("timer") or {}).get("started_at")
+    )
     return ctx, org, eid
 
 
@@ -65,15 +67,21 @@ def _token(page, eid: str) -> str:
 
 
 def _enqueue(page, eid: str, op_type: str, payload: dict) -> int:
-    return page.evaluate("([eid, type, payload]) => import('/pwa/outbox.js')"
-                         ".then((m) => m.enqueue(eid, type, payload)).then((row) => row.seq)", [eid, op_type, payload])
+    return page.evaluate(
+        "([eid, type, payload]) => import('/pwa/outbox.js')"
+        ".then((m) => m.enqueue(eid, type, payload)).then((row) => row.seq)",
+        [eid, op_type, payload],
+    )
 
 
 def _rows(page, eid: str, timeout_ms: int = 30_000) -> list:
     """The outbox rows (seq, status, type) once four are pending (or whatever is there at the timeout)."""
     _until_unsent(page, eid, lambda n: n >= 4, timeout_ms / 1000, strict=False)
-    return page.evaluate("(eid) => import('/pwa/outbox.js').then((m) => m.rows(eid))"
-                         ".then((rs) => rs.map((r) => [r.seq, r.status, r.op.type]))", eid)
+    return page.evaluate(
+        "(eid) => import('/pwa/outbox.js').then((m) => m.rows(eid))"
+        ".then((rs) => rs.map((r) => [r.seq, r.status, r.op.type]))",
+        eid,
+    )
 
 
 def _until_server_has(server, page, eid: str, check, timeout_s: float = 30) -> dict:
@@ -110,8 +118,12 @@ def test_dismissed_refusal_offline_keeps_later_changes_sendable(browser, app_pro
     assert [r[2] for r in rows] == ["device.void", "timer.pause", "timer.extend", "timer.resume"], rows
     org.wait_for_selector("#sync[data-online=offline][data-waiting='4']", timeout=30_000)
     ctx.set_offline(False)
-    _until_server_has(server, org, eid, lambda st: st["rounds"][0]["timer"]["extended_s"] == 300
-                      and st["rounds"][0]["timer"]["paused_at"] is None)
+    _until_server_has(
+        server,
+        org,
+        eid,
+        lambda st: st["rounds"][0]["timer"]["extended_s"] == 300 and st["rounds"][0]["timer"]["paused_at"] is None,
+    )
     wait_synced(org)
     pulled = server.get(f"/api/events/{eid}/pull?cursor=0", _token(org, eid))
     types = [o["op"]["type"] for o in pulled["ops"]]
@@ -129,8 +141,10 @@ def test_a_device_with_a_hole_repairs_itself_and_a_refused_push_shows_red(browse
     ctx.set_offline(True)
     # An older app deleted a row: seq N is missing, N+1 waits.
     hole = _enqueue(org, eid, "timer.pause", {"round": 1})
-    org.evaluate("([eid, seq]) => import('/pwa/db.js').then((m) => m.db()).then((d) => d.delete('outbox', [eid, seq]))",
-                 [eid, hole])
+    org.evaluate(
+        "([eid, seq]) => import('/pwa/db.js').then((m) => m.db()).then((d) => d.delete('outbox', [eid, seq]))",
+        [eid, hole],
+    )
     _enqueue(org, eid, "timer.extend", {"round": 1, "seconds": 60})
     ctx.set_offline(False)
     _until_server_has(server, org, eid, lambda st: st["rounds"][0]["timer"]["extended_s"] == 60)

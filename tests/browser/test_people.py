@@ -23,16 +23,28 @@ def call(url: str, method: str, path: str, body=None, token: str | None = None):
 
 def rated_event(url: str, name: str, date: str) -> tuple[str, str]:
     """A rated Star Trek 1E event where Kirk beat Spock, made through the API as another desk would."""
-    created = call(url, "POST", "/api/events", {"ruleset": "startrek-1e", "name": name,
-                                                 "settings": {"rating": {**RATED, "date": date}}})
+    created = call(
+        url,
+        "POST",
+        "/api/events",
+        {"ruleset": "startrek-1e", "name": name, "settings": {"rating": {**RATED, "date": date}}},
+    )
     eid, org = created["event_id"], created["token"]
     ops = [{"type": "player.register", "payload": {"player": p}} for p in PLAYERS] + [
         {"type": "round.pair", "payload": {"number": 1, "matches": [{"table": 1, "players": ["k", "s"]}]}},
         {"type": "round.start", "payload": {"number": 1}},
-        {"type": "result.report", "payload": {"round": 1, "table": 1, "outcomes": ["full-win", "full-loss"],
-                                              "scores": [100, 40]}}]
-    call(url, "POST", f"/api/events/{eid}/push",
-         {"device": "desk", "ops": [{"seq": i + 1, "op": op} for i, op in enumerate(ops)]}, org)
+        {
+            "type": "result.report",
+            "payload": {"round": 1, "table": 1, "outcomes": ["full-win", "full-loss"], "scores": [100, 40]},
+        },
+    ]
+    call(
+        url,
+        "POST",
+        f"/api/events/{eid}/push",
+        {"device": "desk", "ops": [{"seq": i + 1, "op": op} for i, op in enumerate(ops)]},
+        org,
+    )
     return eid, org
 
 
@@ -49,7 +61,10 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     ctx, page = open_page(browser, {"width": 1280, "height": 1000})
     eid = create_event(page, url, "Regional III", "startrek-1e")
     wait_synced(page)
-    assert page.locator("#game-id").is_visible() and page.locator("label[for=game-id]").inner_text() == "trekcc.org member id"
+    assert (
+        page.locator("#game-id").is_visible()
+        and page.locator("label[for=game-id]").inner_text() == "trekcc.org member id"
+    )
     # a returning player: typing part of the name offers their record; picking it fills the form
     page.locator("form.card input[type=text]").first.fill("spo")
     page.wait_for_selector(f"#person-suggestions [data-person='{spock['id']}']")
@@ -89,10 +104,17 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     page.click("tr:has(th:text-is('Uhura')) [data-action=find-person]")
     page.click(f"tr:has(th:text-is('Uhura')) [data-action=pick-person][data-person='{uhura['id']}']")
     page.wait_for_selector(f"tr:has(th:text-is('Uhura')) a[data-person='{uhura['id']}']")
-    links = call(url, "GET", f"/api/events/{eid}/people", token=page.evaluate(
-        "(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid))["links"]
+    links = call(
+        url,
+        "GET",
+        f"/api/events/{eid}/people",
+        token=page.evaluate("(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid),
+    )["links"]
     assert {(row["name"], row["person"]["name"]) for row in links} == {
-        ("Spock", "Spock"), ("James Kirk", "James Kirk"), ("Uhura", "Nyota Uhura")}
+        ("Spock", "Spock"),
+        ("James Kirk", "James Kirk"),
+        ("Uhura", "Nyota Uhura"),
+    }
 
     page.click(f"#roster-table a[data-person='{spock['id']}']")
     wait_ready(page, "history")

@@ -11,9 +11,11 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 def api(url, path, body=None, token=None):
-    request = urllib.request.Request(url + path, data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    request = urllib.request.Request(
+        url + path,
+        data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
@@ -22,13 +24,32 @@ def setup_event(url):
     """A four-player Doomtown event with round 1 started, made through the API."""
     event = api(url, "/api/events", {"name": "Phone Night", "ruleset": "doomtown"})
     eid, token = event["event_id"], event["token"]
-    ops = [{"type": "player.register", "payload": {"player": {"id": pid, "name": name}}}
-           for pid, name in (("p1", "Annie Oakley"), ("p2", "Bat Masterson"), ("p3", "Calamity Jane"), ("p4", "Doc Holliday"))]
-    ops += [{"type": "round.pair", "payload": {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]},
-                                                                       {"table": 2, "players": ["p3", "p4"]}]}},
-            {"type": "round.publish", "payload": {"number": 1}},
-            {"type": "round.start", "payload": {"number": 1, "duration_s": 3600}}]
-    result = api(url, f"/api/events/{eid}/push", {"device": "setup", "ops": [{"seq": i + 1, "op": op} for i, op in enumerate(ops)]}, token)
+    ops = [
+        {"type": "player.register", "payload": {"player": {"id": pid, "name": name}}}
+        for pid, name in (
+            ("p1", "Annie Oakley"),
+            ("p2", "Bat Masterson"),
+            ("p3", "Calamity Jane"),
+            ("p4", "Doc Holliday"),
+        )
+    ]
+    ops += [
+        {
+            "type": "round.pair",
+            "payload": {
+                "number": 1,
+                "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}],
+            },
+        },
+        {"type": "round.publish", "payload": {"number": 1}},
+        {"type": "round.start", "payload": {"number": 1, "duration_s": 3600}},
+    ]
+    result = api(
+        url,
+        f"/api/events/{eid}/push",
+        {"device": "setup", "ops": [{"seq": i + 1, "op": op} for i, op in enumerate(ops)]},
+        token,
+    )
     assert all(r["status"] == "accepted" for r in result["results"]), result
     claims = {c["player"]: c["code"] for c in result["claims"]}  # shown once, when issued (stored hashed)
     return eid, token, claims
@@ -80,7 +101,9 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     annie.click("#notify")
     annie.wait_for_selector("#notify:is([data-state=blocked], [data-state=failed], [data-state=on])", timeout=30_000)
     said = annie.locator("#notify + p[role=status]").inner_text()
-    assert said.startswith(("Notifications could not be turned on:", "Notifications are blocked", "Notifications are on")), said
+    assert said.startswith(
+        ("Notifications could not be turned on:", "Notifications are blocked", "Notifications are on")
+    ), said
     assert annie.locator("#notify").is_enabled()
     shot(annie, "player-04b-notifications-answer")
 

@@ -50,14 +50,23 @@ STUB = """
 @pytest.fixture
 def push_server(tmp_path):
     with FakePushService() as fake:
-        app = create_app({"INSTANCE_PATH": tmp_path / "instance",
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'push.sqlite'}",
-                          "PUSH_ALLOWED_HOSTS": [fake.host], "PUSH_WORKER": True, "PUSH_POLL_SECONDS": 0.2})
+        app = create_app(
+            {
+                "INSTANCE_PATH": tmp_path / "instance",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'push.sqlite'}",
+                "PUSH_ALLOWED_HOSTS": [fake.host],
+                "PUSH_WORKER": True,
+                "PUSH_POLL_SECONDS": 0.2,
+            }
+        )
         fake.expected_vapid_key = app.extensions["topcut_vapid"].public_key
-        app.wsgi_app = SharedDataMiddleware(app.wsgi_app, {
-            "/push-test/sw-push.js": str(ROOT / "pwa" / "sw-push.js"),
-            "/push-test": str(ROOT / "tests" / "browser" / "push_sw"),
-        })
+        app.wsgi_app = SharedDataMiddleware(
+            app.wsgi_app,
+            {
+                "/push-test/sw-push.js": str(ROOT / "pwa" / "sw-push.js"),
+                "/push-test": str(ROOT / "tests" / "browser" / "push_sw"),
+            },
+        )
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
@@ -88,18 +97,23 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
         page.evaluate(STUB, [phone.endpoint, phone.info["keys"]["p256dh"], phone.info["keys"]["auth"]])
         key = page.evaluate("async () => (await (await fetch('/api/push/vapid-public-key')).json()).public_key")
         assert key == app.extensions["topcut_vapid"].public_key
-        sent = page.evaluate("""async ([eventId, token, key]) => {
+        sent = page.evaluate(
+            """async ([eventId, token, key]) => {
             const { subscribeToPush } = await import('/push-test/sw-push.js');
             const json = await subscribeToPush(window.pushTest.registration, key, { eventId, token });
             const used = new Uint8Array(window.subscribedWith.applicationServerKey);
             return { json, userVisibleOnly: window.subscribedWith.userVisibleOnly, keyLength: used.length };
-        }""", [eid, token, key])
+        }""",
+            [eid, token, key],
+        )
         assert sent["json"]["endpoint"] == phone.endpoint
         assert sent["userVisibleOnly"] is True and sent["keyLength"] == 65
 
         # The desk pairs and publishes round 1: the server's drainer sends it, the fake service decrypts it.
-        pairing = [{"type": "round.pair", "payload": {"number": 1, "matches": [{"table": 12, "players": ["p1", "p2"]}]}},
-                   {"type": "round.publish", "payload": {"number": 1}}]
+        pairing = [
+            {"type": "round.pair", "payload": {"number": 1, "matches": [{"table": 12, "players": ["p1", "p2"]}]}},
+            {"type": "round.publish", "payload": {"number": 1}},
+        ]
         api.push_ok(eid, org, "desk", pairing, first_seq=3)
         delivered = fake.wait_for(1, timeout=10)
         assert fake.errors == [] and len(delivered) == 1
@@ -108,12 +122,20 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
 
         # Hand the decrypted message to the service worker as the browser's push service would.
         shown = phone_page.deliver_until_shown(origin, origin + "/push-test/", json.dumps(payload), payload["tag"])
-        assert shown == [{"title": "Pallet Town Cup", "body": "Round 1 — table 12 vs Misty W.",
-                          "tag": f"{eid}:round:swiss:1", "url": f"{origin}/#/event/{eid}/player", "table": 12}]
+        assert shown == [
+            {
+                "title": "Pallet Town Cup",
+                "body": "Round 1 — table 12 vs Misty W.",
+                "tag": f"{eid}:round:swiss:1",
+                "url": f"{origin}/#/event/{eid}/player",
+                "table": 12,
+            }
+        ]
 
         # Tapping it: the click handler closes it and takes the app's window to the player's screen.
-        page.evaluate("(tag) => window.pushTest.registration.active.postMessage({ type: 'test-click', tag })",
-                      shown[0]["tag"])
+        page.evaluate(
+            "(tag) => window.pushTest.registration.active.postMessage({ type: 'test-click', tag })", shown[0]["tag"]
+        )
         page.wait_for_url(f"{origin}/#/event/{eid}/player", timeout=10_000)
         assert errors == []
     finally:

@@ -54,18 +54,23 @@ def row(name: str) -> str:
 
 
 def visible_rows(page) -> list[str]:
-    return page.eval_on_selector_all("#roster-table tbody tr[data-player]:not([hidden])", "rows => rows.map((r) => r.dataset.player)")
+    return page.eval_on_selector_all(
+        "#roster-table tbody tr[data-player]:not([hidden])", "rows => rows.map((r) => r.dataset.player)"
+    )
 
 
 def test_find_rename_and_remove_in_a_roster_of_500(browser, live_server) -> None:
     remote = Devices(live_server.url, "doomtown", "Roster Night")
     players = [("player.register", {"player": {"id": f"p{i}", "name": f"Player {i:03d}"}}) for i in range(1, BIG + 1)]
     for start in range(0, BIG, 400):
-        remote.push_from("desk-2", *players[start:start + 400])
-    remote.push_from("desk-2", ("player.register", {"player": {"id": "typo", "name": "Ahs Ketchum"}}),
-                     ("player.register", {"player": {"id": "twice", "name": "Misty Waterflower"}}),
-                     ("player.register", {"player": {"id": "racer", "name": "Gary Oak"}}),
-                     ("player.edit", {"player": "p7", "fields": {"fixed_table": 12}}))
+        remote.push_from("desk-2", *players[start : start + 400])
+    remote.push_from(
+        "desk-2",
+        ("player.register", {"player": {"id": "typo", "name": "Ahs Ketchum"}}),
+        ("player.register", {"player": {"id": "twice", "name": "Misty Waterflower"}}),
+        ("player.register", {"player": {"id": "racer", "name": "Gary Oak"}}),
+        ("player.edit", {"player": "p7", "fields": {"fixed_table": 12}}),
+    )
     total = BIG + 3
     context, page = open_as(browser, remote, "organizer", "players")
     page.wait_for_selector(f"caption:has-text('{total} registered')", timeout=60_000)
@@ -138,7 +143,9 @@ def test_find_rename_and_remove_in_a_roster_of_500(browser, live_server) -> None
     page.wait_for_selector("tr[data-player=twice]", state="detached")
     page.wait_for_selector(f"caption:has-text('{total - 1} registered')")
     wait_synced(page)
-    assert "twice" not in {p["id"] for p in remote.api(f"/api/events/{remote.eid}/state", token=remote.token)["state"]["players"]}
+    assert "twice" not in {
+        p["id"] for p in remote.api(f"/api/events/{remote.eid}/state", token=remote.token)["state"]["players"]
+    }
 
     # ---- a removal the server refuses: offline, this desk removes Gary while another desk pairs him
     context.set_offline(True)
@@ -164,7 +171,9 @@ def test_find_rename_and_remove_in_a_roster_of_500(browser, live_server) -> None
 def test_re_pair_after_a_late_entry_discard_and_the_dispute_count(browser, live_server) -> None:
     remote = Devices(live_server.url, "doomtown", "Late Entry Night")
     names = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"]
-    remote.push_from("desk-2", *[("player.register", {"player": {"id": f"p{i}", "name": n}}) for i, n in enumerate(names, 1)])
+    remote.push_from(
+        "desk-2", *[("player.register", {"player": {"id": f"p{i}", "name": n}}) for i, n in enumerate(names, 1)]
+    )
     context, page = open_as(browser, remote, "organizer", "rounds")
     disputes = page.locator("#tabs a[data-screen=disputes]")
     assert disputes.inner_text() == "Disputes (0)"
@@ -178,8 +187,12 @@ def test_re_pair_after_a_late_entry_discard_and_the_dispute_count(browser, live_
     page.wait_for_selector(".warnings li:has-text('Gus is not paired')", timeout=20_000)
     shot(page, "rounds-draft-late-entry")
     page.click("#repair-round")
-    wait_js(page, """(eid) => import('/pwa/rules-client.js').then((m) => m.rules('state', { event_id: eid }))
-        .then((s) => s.rounds.length === 1 && s.rounds[0].matches.some((m) => m.players.includes('p7')))""", remote.eid)
+    wait_js(
+        page,
+        """(eid) => import('/pwa/rules-client.js').then((m) => m.rules('state', { event_id: eid }))
+        .then((s) => s.rounds.length === 1 && s.rounds[0].matches.some((m) => m.players.includes('p7')))""",
+        remote.eid,
+    )
     page.wait_for_selector("table.matches td:has-text('Gus')")
     assert page.locator(".warnings li:has-text('Gus is not paired')").count() == 0
     st = state(page, remote)
@@ -200,14 +213,29 @@ def test_re_pair_after_a_late_entry_discard_and_the_dispute_count(browser, live_
     assert remote.api(f"/api/events/{remote.eid}/state", token=remote.token)["state"]["rounds"] == []
 
     # ---- the navigation counts the open disputes, on every sync
-    remote.push_from("desk-2", ("round.pair", {"number": 1, "matches": [
-        {"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]},
-        {"table": 3, "players": ["p5", "p6"]}, {"players": ["p7"], "outcomes": ["bye"]}]}),
+    remote.push_from(
+        "desk-2",
+        (
+            "round.pair",
+            {
+                "number": 1,
+                "matches": [
+                    {"table": 1, "players": ["p1", "p2"]},
+                    {"table": 2, "players": ["p3", "p4"]},
+                    {"table": 3, "players": ["p5", "p6"]},
+                    {"players": ["p7"], "outcomes": ["bye"]},
+                ],
+            },
+        ),
         ("round.start", {"number": 1, "duration_s": 3600}),
         ("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"]}),
-        ("result.report", {"round": 1, "table": 2, "outcomes": ["win", "loss"]}))
-    remote.push_from("tab-3", ("result.report", {"round": 1, "table": 1, "outcomes": ["loss", "win"]}),
-                     ("result.report", {"round": 1, "table": 2, "outcomes": ["loss", "win"]}))
+        ("result.report", {"round": 1, "table": 2, "outcomes": ["win", "loss"]}),
+    )
+    remote.push_from(
+        "tab-3",
+        ("result.report", {"round": 1, "table": 1, "outcomes": ["loss", "win"]}),
+        ("result.report", {"round": 1, "table": 2, "outcomes": ["loss", "win"]}),
+    )
     page.wait_for_selector("#tabs a[data-screen=disputes]:text-is('Disputes (2)')", timeout=20_000)
     assert disputes.get_attribute("aria-label") == "Disputes (2): 2 open disputes"
     assert "has-open" in disputes.get_attribute("class")

@@ -32,8 +32,11 @@ def helper_rows(page) -> list[str]:
 
 
 def started(remote: Remote, tables: list[list[str]], seconds: int = 3000) -> None:
-    remote.push(("round.pair", {"number": 1, "matches": [{"table": t, "players": p} for t, p in enumerate(tables, 1)]}),
-                ("round.publish", {"number": 1}), ("round.start", {"number": 1, "duration_s": seconds}))
+    remote.push(
+        ("round.pair", {"number": 1, "matches": [{"table": t, "players": p} for t, p in enumerate(tables, 1)]}),
+        ("round.publish", {"number": 1}),
+        ("round.start", {"number": 1, "duration_s": seconds}),
+    )
 
 
 def test_star_trek_scores_mission_inputs_and_penalty_levels(browser, live_server) -> None:
@@ -70,7 +73,9 @@ def test_tribbles_pod_scores_for_a_pod_of_three(browser, live_server) -> None:
     goto(page, tribbles, "judge")
     open_table(page, 1)
     assert legends(page) == ["Outcome per player", "Pod scores (points this round)"]
-    assert [page.get_attribute(f"[aria-label='Score of {n}']", "min") for n in ("Cyrano", "Jones", "Koloth")] == ["0"] * 3
+    assert [page.get_attribute(f"[aria-label='Score of {n}']", "min") for n in ("Cyrano", "Jones", "Koloth")] == [
+        "0"
+    ] * 3
     assert page.locator("#entry details.helper").count() == 0
     assert page.locator("#penalty-infraction").count() == 1
     assert page.errors == []
@@ -78,8 +83,10 @@ def test_tribbles_pod_scores_for_a_pod_of_three(browser, live_server) -> None:
 
 
 def test_pokemon_plays_best_of_three_in_swiss_and_doomtown_does_not(browser, live_server) -> None:
-    for ruleset, names, games, rows in (("pokemon-tcg", ("Ash", "Misty"), 1, []),
-                                        ("doomtown", ("Hank", "Lula"), 0, ["control", "influence", "bullets"])):
+    for ruleset, names, games, rows in (
+        ("pokemon-tcg", ("Ash", "Misty"), 1, []),
+        ("doomtown", ("Hank", "Lula"), 0, ["control", "influence", "bullets"]),
+    ):
         remote = Remote(live_server.url, ruleset, f"{ruleset} night")
         remote.push(*register(names))
         started(remote, [["p1", "p2"]])
@@ -96,8 +103,11 @@ def test_pokemon_plays_best_of_three_in_swiss_and_doomtown_does_not(browser, liv
 
 def test_shatterpoint_attack_dice_mission_critical_and_ejection(browser, live_server) -> None:
     sp = Remote(live_server.url, "shatterpoint", "Mustafar Cup")
-    sp.push(*register(("Ahsoka", "Maul")),
-            ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}]}), ("round.publish", {"number": 1}))
+    sp.push(
+        *register(("Ahsoka", "Maul")),
+        ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}]}),
+        ("round.publish", {"number": 1}),
+    )
     context, page = open_as(browser, sp, "organizer")
     goto(page, sp, "rounds")
     page.wait_for_selector("#start-round")

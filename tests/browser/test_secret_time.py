@@ -48,11 +48,15 @@ def _clock(page) -> tuple[str, str]:
 def test_players_never_learn_the_secret_d6(browser, live_server) -> None:
     url = live_server.url
     remote = Remote(url, "doomtown", "Secret Night")
-    registered = _push(remote, *[("player.register", {"player": {"id": f"p{i}", "name": n, "entry": i}})
-                                 for i, n in enumerate(NAMES, 1)],
-                       ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]},
-                                                                {"table": 2, "players": ["p3", "p4"]}]}),
-                       ("round.publish", {"number": 1}))
+    registered = _push(
+        remote,
+        *[("player.register", {"player": {"id": f"p{i}", "name": n, "entry": i}}) for i, n in enumerate(NAMES, 1)],
+        (
+            "round.pair",
+            {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]},
+        ),
+        ("round.publish", {"number": 1}),
+    )
     codes = {c["player"]: c["code"] for c in registered["claims"]}
     seed = remote.api(f"/api/events/{remote.eid}/state", token=remote.token)["state"]["seed"]
     d6 = secret_d6(seed)
@@ -83,12 +87,16 @@ def test_players_never_learn_the_secret_d6(browser, live_server) -> None:
     shot(judge, "secret-01-staff-clock")
 
     # ---- round 2 started an hour and 30 seconds ago: secret time
-    _push(remote, *[("result.report", {"round": 1, "table": t, "outcomes": ["win", "loss"]}) for t in (1, 2)],
-          ("round.pair", {"number": 2, "matches": [{"table": 1, "players": ["p1", "p3"]},
-                                                   {"table": 2, "players": ["p2", "p4"]}]}),
-          ("round.publish", {"number": 2}),
-          ("round.start", {"number": 2, "duration_s": 3600, "secret": True,
-                           "at": int(time.time() * 1000) - 3630_000}))
+    _push(
+        remote,
+        *[("result.report", {"round": 1, "table": t, "outcomes": ["win", "loss"]}) for t in (1, 2)],
+        (
+            "round.pair",
+            {"number": 2, "matches": [{"table": 1, "players": ["p1", "p3"]}, {"table": 2, "players": ["p2", "p4"]}]},
+        ),
+        ("round.publish", {"number": 2}),
+        ("round.start", {"number": 2, "duration_s": 3600, "secret": True, "at": int(time.time() * 1000) - 3630_000}),
+    )
     phone.wait_for_selector(".clock[data-round='2']", timeout=20_000)
     phone.wait_for_selector(".clock[data-round='2'] .note:has-text('Secret time')", timeout=5_000)
     remaining, text = _clock(phone)

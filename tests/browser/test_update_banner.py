@@ -35,15 +35,22 @@ class VersionedServer:
         self.set_version("v1")
         from werkzeug.serving import make_server
 
-        app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'db.sqlite'}",
-                          "WEB_BUILD_DIR": str(self.build)})
+        app = create_app(
+            {
+                "INSTANCE_PATH": tmp / "instance",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'db.sqlite'}",
+                "WEB_BUILD_DIR": str(self.build),
+            }
+        )
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
 
     def set_version(self, version: str) -> None:
-        (self.build / "precache-manifest.json").write_text(json.dumps({**self.manifest, "version": version}), encoding="utf-8")
+        (self.build / "precache-manifest.json").write_text(
+            json.dumps({**self.manifest, "version": version}), encoding="utf-8"
+        )
 
     def stop(self) -> None:
         self.server.shutdown()

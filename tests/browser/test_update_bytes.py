@@ -87,8 +87,14 @@ class DeployableServer:
         self.deploy()
         from werkzeug.serving import make_server
 
-        app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'db.sqlite'}",
-                          "PWA_DIR": str(self.pwa), "WEB_BUILD_DIR": str(self.build)})
+        app = create_app(
+            {
+                "INSTANCE_PATH": tmp / "instance",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'db.sqlite'}",
+                "PWA_DIR": str(self.pwa),
+                "WEB_BUILD_DIR": str(self.build),
+            }
+        )
         self.counter = ByteCounter(app.wsgi_app)
         app.wsgi_app = self.counter
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -168,12 +174,14 @@ def test_a_stylesheet_fix_costs_kilobytes_and_keeps_pyodide(browser, deployable)
     after = precache_caches(page)
     shot(page, "update-bytes-02-reloaded")
 
-    print(f"\nfirst install: {total(first):,} B in {len(first)} responses, over 100 kB: "
-          f"{describe(r for r in first if r[2] > 100_000)}"
-          f"\nCSS-fix update (until the new worker waits): {total(update):,} B in {len(update)} responses: "
-          f"{describe(update)}"
-          f"\nreload into the new version: {total(reload):,} B in {len(reload)} responses"
-          f"\ncaches before: {before}\ncaches after: {after}")
+    print(
+        f"\nfirst install: {total(first):,} B in {len(first)} responses, over 100 kB: "
+        f"{describe(r for r in first if r[2] > 100_000)}"
+        f"\nCSS-fix update (until the new worker waits): {total(update):,} B in {len(update)} responses: "
+        f"{describe(update)}"
+        f"\nreload into the new version: {total(reload):,} B in {len(reload)} responses"
+        f"\ncaches before: {before}\ncaches after: {after}"
+    )
 
     fetched = [path for path, _, _ in update + reload]
     assert not [path for path in fetched if path.startswith("/pyodide/") or path == "/shared_rules.zip"], fetched
@@ -244,7 +252,9 @@ def test_a_changed_file_the_server_says_is_unchanged_is_fetched_past_the_http_ca
     page.wait_for_selector("#update-banner:not([hidden])", timeout=60_000)
     update = server.counter.since(mark)
     assert [(path, status) for path, status, _ in update if path == "/pwa/style.css"] == [
-        ("/pwa/style.css", 304), ("/pwa/style.css", 200)], describe(update)
+        ("/pwa/style.css", 304),
+        ("/pwa/style.css", 200),
+    ], describe(update)
     with page.expect_navigation(timeout=60_000):
         page.click("#update-reload")
     page.wait_for_selector("#status[data-state=ready]", timeout=BOOT_MS)

@@ -8,13 +8,13 @@ from tests.pyodide_helper import (
     run_many_in_pyodide_cli,
 )
 
-ECHO_TOOL = '''\
+ECHO_TOOL = """\
 import json, pathlib, sys
 data = pathlib.Path(sys.argv[1]).read_text(encoding="utf-8")
 print(json.dumps({"args": sys.argv[1:], "data": data}, ensure_ascii=False, sort_keys=True))
 print("warning: Pokémon ✓", file=sys.stderr)
 sys.exit(3)
-'''
+"""
 
 WHERE_AM_I = "import sys\nprint(sys.platform, sys.version_info[:2] >= (3, 11))\n"
 

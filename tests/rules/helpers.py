@@ -26,6 +26,7 @@ GOLDEN = os.path.join(HERE, os.pardir, "golden")
 
 # ---------------------------------------------------------------- event documents
 
+
 def json_file(case: unittest.TestCase, doc: Any) -> str:
     """``doc`` written to a temporary .json file, removed when the test ends (for command-line tests)."""
     handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8")
@@ -37,15 +38,19 @@ def json_file(case: unittest.TestCase, doc: Any) -> str:
 
 def players(ids: str, **dropped: int) -> list[dict[str, Any]]:
     """One player per character of ``ids``, entered in that order; ``x=2`` drops x after round 2."""
-    return [{"id": p, "entry": i + 1, **({"dropped_after": dropped[p]} if p in dropped else {})}
-            for i, p in enumerate(ids)]
+    return [
+        {"id": p, "entry": i + 1, **({"dropped_after": dropped[p]} if p in dropped else {})} for i, p in enumerate(ids)
+    ]
 
 
-def event_doc(ruleset: str, ids: str, *rounds: list[dict[str, Any]], seed: str = "t",
-              **dropped: int) -> dict[str, Any]:
+def event_doc(ruleset: str, ids: str, *rounds: list[dict[str, Any]], seed: str = "t", **dropped: int) -> dict[str, Any]:
     """An event document of ``ruleset``: the players of ``ids`` and one round per list of matches."""
-    return {"ruleset": ruleset, "seed": seed, "players": players(ids, **dropped),
-            "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)]}
+    return {
+        "ruleset": ruleset,
+        "seed": seed,
+        "players": players(ids, **dropped),
+        "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)],
+    }
 
 
 def m(a: str, b: str, oa: str = "win", ob: str = "loss") -> dict[str, Any]:
@@ -89,8 +94,10 @@ class RejectsDocuments:
 
 # ---------------------------------------------------------------- random events (property tests)
 
-def random_swiss_event(ruleset: str, seed: str, n: int, rounds: int,
-                       results: Sequence[tuple[str, str]]) -> dict[str, Any]:
+
+def random_swiss_event(
+    ruleset: str, seed: str, n: int, rounds: int, results: Sequence[tuple[str, str]]
+) -> dict[str, Any]:
     """A plausible Swiss event: random pairings with results drawn from ``results``, byes, one drop."""
     rng = Rng(seed, f"{ruleset}-event")
     ids = [f"p{i:02d}" for i in range(n)]
@@ -126,8 +133,9 @@ def shuffled_document(d: dict[str, Any], seed: str) -> dict[str, Any]:
     return out
 
 
-def check_ranks_uniquely_and_reproducibly(test: unittest.TestCase, events: Callable[[int], dict[str, Any]],
-                                          prefix: str, count: int = 25) -> None:
+def check_ranks_uniquely_and_reproducibly(
+    test: unittest.TestCase, events: Callable[[int], dict[str, Any]], prefix: str, count: int = 25
+) -> None:
     """For k < count, the event ``events(k)`` ranks every player once, 1..n, and the same again,
     also when its document lists everything in another order (reordered with seed ``prefix-k``)."""
     for k in range(count):

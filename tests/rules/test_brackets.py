@@ -31,13 +31,25 @@ from shared_rules.event import Event, Match, Player, Round, dump_event, load_eve
 from shared_rules.standings import compute_standings, place_elimination
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-WIN_WORD = {"pokemon-tcg": "win", "doomtown": "win", "shatterpoint": "win", "agot": "win",
-            "startrek-1e": "full-win", "custom": "win"}
+WIN_WORD = {
+    "pokemon-tcg": "win",
+    "doomtown": "win",
+    "shatterpoint": "win",
+    "agot": "win",
+    "startrek-1e": "full-win",
+    "custom": "win",
+}
 LOSS_WORD = {"startrek-1e": "full-loss"}
 
 
-def make_event(ruleset: str, n: int, settings: dict[str, Any] | None = None, seed: str = "bracket-test",
-               rounds: Sequence[Round] = (), extra: Callable[[int], dict[str, Any]] | None = None) -> Event:
+def make_event(
+    ruleset: str,
+    n: int,
+    settings: dict[str, Any] | None = None,
+    seed: str = "bracket-test",
+    rounds: Sequence[Round] = (),
+    extra: Callable[[int], dict[str, Any]] | None = None,
+) -> Event:
     players = tuple(Player(f"p{i:02d}", f"Player {i}", i, extra=extra(i) if extra else {}) for i in range(1, n + 1))
     return Event(ruleset, seed, players, tuple(rounds), "test", settings or {})
 
@@ -159,15 +171,15 @@ class ByePaddingTest(unittest.TestCase):
 
     def test_cut_with_fewer_eligible_players_than_places_is_padded(self) -> None:
         event = make_event("doomtown", 9, {"cut": 8})
-        event = replace(event, players=tuple(replace(p, dropped_after=1) if p.entry <= 3 else p
-                                             for p in event.players))
+        event = replace(event, players=tuple(replace(p, dropped_after=1) if p.entry <= 3 else p for p in event.players))
         rnd = make_cut(event)
         self.assertEqual(6, len({p for m in rnd.matches for p in m.players}))
         self.assertEqual(2, sum(1 for m in rnd.matches if len(m.players) == 1))
 
     def test_byes_in_elimination_count_as_reaching_the_next_round_in_the_placing(self) -> None:
-        event = play_out(with_round(make_event("doomtown", 6, {"cut": 8}),
-                                    make_cut(make_event("doomtown", 6, {"cut": 8}))))
+        event = play_out(
+            with_round(make_event("doomtown", 6, {"cut": 8}), make_cut(make_event("doomtown", 6, {"cut": 8})))
+        )
         self.assertEqual(["p01", "p02", "p03", "p04", "p05", "p06"], [s.player for s in compute_standings(event)])
 
 
@@ -182,6 +194,7 @@ class AgotGameNumberTest(unittest.TestCase):
         # Upsets: 8 beats 1 (Game #1), 6 beats 3 (Game #3).
         seeds = seed_of(event)
         upset = {p for p, s in seeds.items() if s in (8, 6)}
+
         def pick(ev: Any) -> Any:
             return lambda m: next((p for p in m.players if p in upset), higher_seed_wins(ev)(m))
 
@@ -216,8 +229,10 @@ class AgotGameNumberTest(unittest.TestCase):
         event = report(event, lambda m: m.players[0])
         winner_by_slot = {m.extra["slot"]: m.players[0] for m in event.rounds[-1].matches}
         second = next_elimination_round(event)
-        self.assertEqual([tuple(sorted((winner_by_slot[k], winner_by_slot[9 - k]))) for k in range(1, 5)],
-                         [tuple(sorted(m.players)) for m in second.matches])
+        self.assertEqual(
+            [tuple(sorted((winner_by_slot[k], winner_by_slot[9 - k]))) for k in range(1, 5)],
+            [tuple(sorted(m.players)) for m in second.matches],
+        )
 
     def test_from_start_byes_are_random_not_to_top_entries(self) -> None:
         bye_players = set()
@@ -302,8 +317,9 @@ class BestOfThreeTest(unittest.TestCase):
 
     def test_outcomes_must_agree_with_the_games(self) -> None:
         results = {"win": "win", "loss": "loss"}.__getitem__
-        self.assertEqual("b", match_winner_from_games(["a", "b"], ["b", "b"], outcomes=["loss", "win"],
-                                                      results=results))
+        self.assertEqual(
+            "b", match_winner_from_games(["a", "b"], ["b", "b"], outcomes=["loss", "win"], results=results)
+        )
         with self.assertRaisesRegex(RulesError, "disagree with the games"):
             match_winner_from_games(["a", "b"], ["b", "b"], outcomes=["win", "loss"], results=results)
 
@@ -382,8 +398,9 @@ class DropTest(unittest.TestCase):
 
     def test_a_player_who_dropped_before_the_cut_is_skipped(self) -> None:
         event = make_event("doomtown", 8, {"cut": 4})
-        event = replace(event, players=tuple(replace(p, dropped_after=0) if p.id == "p02" else p
-                                             for p in event.players))
+        event = replace(
+            event, players=tuple(replace(p, dropped_after=0) if p.id == "p02" else p for p in event.players)
+        )
         rnd = make_cut(event)
         self.assertEqual({"p01", "p03", "p04", "p05"}, {p for m in rnd.matches for p in m.players})
 
@@ -396,6 +413,7 @@ class FullCutTest(unittest.TestCase):
         order = swiss_order(event)
         event = with_round(event, make_cut(event))
         upsets = {"p08", "p06"}  # 8 and 6 win every match they play; otherwise higher seeds win
+
         def chooser(ev: Any) -> Any:
             return lambda m: next((p for p in m.players if p in upsets), higher_seed_wins(ev)(m))
 
@@ -425,8 +443,15 @@ class FullCutTest(unittest.TestCase):
         event = make_event("agot", 4, {"cut": 4})
         event = with_round(event, make_cut(event))
         first, second = event.rounds[-1].matches
-        event = replace(event, rounds=(replace(event.rounds[-1], matches=(
-            replace(first, outcomes=("draw", "draw")), replace(second, outcomes=("win", "loss")))),))
+        event = replace(
+            event,
+            rounds=(
+                replace(
+                    event.rounds[-1],
+                    matches=(replace(first, outcomes=("draw", "draw")), replace(second, outcomes=("win", "loss"))),
+                ),
+            ),
+        )
         with self.assertRaisesRegex(RulesError, "does not decide an elimination match"):
             next_elimination_round(event)
 
@@ -444,19 +469,23 @@ class FullCutTest(unittest.TestCase):
 
 def golden_events() -> dict[str, Event]:
     doom = make_event("doomtown", 12, {"cut": 8}, seed="golden-doomtown")
-    doom = play_out(with_round(doom, make_cut(doom)),
-                    lambda ev: (lambda m: next((p for p in m.players if p in {"p07", "p05"}),
-                                               higher_seed_wins(ev)(m))))
+    doom = play_out(
+        with_round(doom, make_cut(doom)),
+        lambda ev: lambda m: next((p for p in m.players if p in {"p07", "p05"}), higher_seed_wins(ev)(m)),
+    )
     agot = make_event("agot", 13, seed="golden-agot")
-    agot = play_out(with_round(agot, start_single_elimination(agot)), lambda ev: (lambda m: m.players[1]))
+    agot = play_out(with_round(agot, start_single_elimination(agot)), lambda ev: lambda m: m.players[1])
     poke = make_event("pokemon-tcg", 6, {"cut": 8, "playoff_3rd_4th": True}, seed="golden-pokemon")
     poke = play_out(with_round(poke, make_cut(poke)))
     return {"doomtown-top8": doom, "agot-from-start-13": agot, "pokemon-top8-six-players": poke}
 
 
 def golden_doc(event: Event) -> dict[str, Any]:
-    return {"event": dump_event(event), "bracket": bracket_view(event),
-            "standings": [s.player for s in compute_standings(event)]}
+    return {
+        "event": dump_event(event),
+        "bracket": bracket_view(event),
+        "standings": [s.player for s in compute_standings(event)],
+    }
 
 
 class GoldenBracketTest(unittest.TestCase):

@@ -34,8 +34,10 @@ class TwoHeatSeedingTest(unittest.TestCase):
     # Star Trek OP Guide 9: heat one takes seeds 1, 2, 5, 6...; heat two 3, 4, 7, 8...
     def test_heats_alternate_in_groups_of_two(self) -> None:
         seeds = two_heat_seeds(["a1", "a2", "a3", "a4"], ["b1", "b2", "b3", "b4"])
-        self.assertEqual({"a1": 1, "a2": 2, "a3": 5, "a4": 6, "b1": 3, "b2": 4, "b3": 7, "b4": 8},
-                         {p: i for i, p in enumerate(seeds, start=1)})
+        self.assertEqual(
+            {"a1": 1, "a2": 2, "a3": 5, "a4": 6, "b1": 3, "b2": 4, "b3": 7, "b4": 8},
+            {p: i for i, p in enumerate(seeds, start=1)},
+        )
 
     def test_heat_seeds_feed_the_bracket(self) -> None:
         event = make_event("startrek-1e", 8)

@@ -30,19 +30,42 @@ def parse(text: str) -> list[list[str]]:
 
 def tricky_event() -> Any:
     names = ['Holliday, "Doc"', "=cmd|' /C calc'!A0", "Line\nbreak", "Plain"]
-    return load_event({"ruleset": "doomtown", "seed": "s",
-                       "players": [{"id": f"p{i}", "name": n, "entry": i + 1} for i, n in enumerate(names)],
-                       "rounds": [{"number": 1, "matches": [
-                           {"table": 1, "players": ["p0", "p1"], "outcomes": ["win", "loss"]},
-                           {"table": 2, "players": ["p2", "p3"]}]}]})
+    return load_event(
+        {
+            "ruleset": "doomtown",
+            "seed": "s",
+            "players": [{"id": f"p{i}", "name": n, "entry": i + 1} for i, n in enumerate(names)],
+            "rounds": [
+                {
+                    "number": 1,
+                    "matches": [
+                        {"table": 1, "players": ["p0", "p1"], "outcomes": ["win", "loss"]},
+                        {"table": 2, "players": ["p2", "p3"]},
+                    ],
+                }
+            ],
+        }
+    )
 
 
 class StandingsCsv(unittest.TestCase):
     def test_columns_follow_the_rulesets_tiebreakers_with_their_labels(self):
         event = golden("startrek-1e-regional.json")
         rows = parse(standings_csv(event))
-        self.assertEqual(rows[0], ["Rank", "Name", "ID", "Points", "Record", "Strength of Schedule", "Differential",
-                                   "Cumulative VP", "Dropped"])
+        self.assertEqual(
+            rows[0],
+            [
+                "Rank",
+                "Name",
+                "ID",
+                "Points",
+                "Record",
+                "Strength of Schedule",
+                "Differential",
+                "Cumulative VP",
+                "Dropped",
+            ],
+        )
         expected = standings_json(event)["standings"]
         self.assertEqual(len(rows), len(expected) + 1)
         for line, row in zip(rows[1:], expected):
@@ -55,8 +78,9 @@ class StandingsCsv(unittest.TestCase):
 
     def test_pokemon_divisions_get_a_division_column_and_percentages_stay_fractions(self):
         rows = parse(standings_csv(golden("pokemon-two-divisions.json")))
-        self.assertEqual(rows[0], ["Rank", "Name", "ID", "Division", "Points", "Record", "Op Win %", "Op Op Win %",
-                                   "Dropped"])
+        self.assertEqual(
+            rows[0], ["Rank", "Name", "ID", "Division", "Points", "Record", "Op Win %", "Op Op Win %", "Dropped"]
+        )
         self.assertEqual({r[3] for r in rows[1:]}, {"masters", "junior"})
         self.assertTrue(all(0 <= float(r[6]) <= 1 for r in rows[1:]))
 
@@ -99,11 +123,21 @@ class PairingsCsv(unittest.TestCase):
         self.assertIn("no round 42", str(ctx.exception))
 
     def test_two_stages_sharing_a_number_need_the_stage(self):
-        event = load_event({"ruleset": "doomtown", "seed": "s",
-                            "players": [{"id": p, "entry": i + 1} for i, p in enumerate("abcd")],
-                            "rounds": [{"number": 1, "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]},
-                                       {"number": 1, "stage": "elimination",
-                                        "matches": [{"players": ["d", "c"], "outcomes": ["win", "loss"]}]}]})
+        event = load_event(
+            {
+                "ruleset": "doomtown",
+                "seed": "s",
+                "players": [{"id": p, "entry": i + 1} for i, p in enumerate("abcd")],
+                "rounds": [
+                    {"number": 1, "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]},
+                    {
+                        "number": 1,
+                        "stage": "elimination",
+                        "matches": [{"players": ["d", "c"], "outcomes": ["win", "loss"]}],
+                    },
+                ],
+            }
+        )
         with self.assertRaises(RulesError):
             pairings_csv(event, 1)
         self.assertEqual(parse(pairings_csv(event, 1, "elimination"))[1][2], "d")
@@ -124,9 +158,13 @@ class ExportCommand(unittest.TestCase):
 
     def test_bad_arguments_are_one_line_and_status_2(self):
         path = json_file(self, {"ruleset": "doomtown", "seed": "s", "players": []})
-        for argv in (("export-csv", "pairings", path), ("export-csv", "pairings", path, "--round", "x"),
-                     ("export-csv", "pairings", path, "--round", "1"), ("export-csv", "ratings", path),
-                     ("export-csv", "standings", path, "--round", "1")):
+        for argv in (
+            ("export-csv", "pairings", path),
+            ("export-csv", "pairings", path, "--round", "x"),
+            ("export-csv", "pairings", path, "--round", "1"),
+            ("export-csv", "ratings", path),
+            ("export-csv", "standings", path, "--round", "1"),
+        ):
             with self.subTest(argv=argv):
                 code, out, err = self.cli(*argv)
                 self.assertEqual((2, ""), (code, out))

@@ -21,8 +21,9 @@ ALPHABET = set("abcdefghijkmnpqrstuvwxyz23456789")
 
 
 def event(ruleset: str = "pokemon-tcg", players: Any = ()) -> Any:
-    return load_event({"ruleset": ruleset, "seed": "roster-seed",
-                       "players": [dict(p, entry=i + 1) for i, p in enumerate(players)]})
+    return load_event(
+        {"ruleset": ruleset, "seed": "roster-seed", "players": [dict(p, entry=i + 1) for i, p in enumerate(players)]}
+    )
 
 
 def rows_of(out: dict[str, Any]) -> list[tuple[int, str | None]]:
@@ -33,10 +34,20 @@ class Headings(unittest.TestCase):
     def test_known_headings_are_read_without_a_mapping(self):
         text = "Player,Player ID,Birth year,Division,trekcc\nAsh,1001,2001,Masters,ash-1\n"
         out = roster_from_csv(event(), text)
-        self.assertEqual(out["players"], [{"id": "1001", "name": "Ash", "birth_year": 2001, "division": "masters",
-                                           "rating_id": "ash-1"}])
-        self.assertEqual(out["columns"], {"Player": "name", "Player ID": "id", "Birth year": "birth_year",
-                                          "Division": "division", "trekcc": "rating_id"})
+        self.assertEqual(
+            out["players"],
+            [{"id": "1001", "name": "Ash", "birth_year": 2001, "division": "masters", "rating_id": "ash-1"}],
+        )
+        self.assertEqual(
+            out["columns"],
+            {
+                "Player": "name",
+                "Player ID": "id",
+                "Birth year": "birth_year",
+                "Division": "division",
+                "trekcc": "rating_id",
+            },
+        )
         self.assertEqual(out["errors"], [])
 
     def test_other_spellings_of_the_headings(self):
@@ -58,12 +69,14 @@ class Headings(unittest.TestCase):
         self.assertEqual(out["players"][0]["birth_year"], 2001)
 
     def test_a_bad_mapping_or_a_file_without_names_is_refused_as_a_whole(self):
-        for text, mapping, words in (("Name\nAsh\n", {"Name": "nickname"}, "unknown field"),
-                                     ("Name\nAsh\n", {"Nom de guerre": "name"}, "no column"),
-                                     ("Deck\nPikachu\n", None, "no name column"),
-                                     ("", None, "empty"),
-                                     ("Name,Player\nAsh,Ash\n", None, "both name"),
-                                     ("Name,First name\nAsh,Ash\n", None, "first/last")):
+        for text, mapping, words in (
+            ("Name\nAsh\n", {"Name": "nickname"}, "unknown field"),
+            ("Name\nAsh\n", {"Nom de guerre": "name"}, "no column"),
+            ("Deck\nPikachu\n", None, "no name column"),
+            ("", None, "empty"),
+            ("Name,Player\nAsh,Ash\n", None, "both name"),
+            ("Name,First name\nAsh,Ash\n", None, "first/last"),
+        ):
             with self.subTest(text=text, mapping=mapping):
                 with self.assertRaises(RulesError) as ctx:
                     roster_from_csv(event(), text, mapping)
@@ -74,8 +87,9 @@ class Separators(unittest.TestCase):
     def test_semicolons_a_byte_order_mark_crlf_and_quoted_cells(self):
         text = '\ufeffName;Birth year\r\n"Ketchum; Ash";2001\r\n"Say ""Hi"", Misty";2009\r\n'
         out = roster_from_csv(event(), text)
-        self.assertEqual([(p["name"], p["birth_year"]) for p in out["players"]],
-                         [("Ketchum; Ash", 2001), ('Say "Hi", Misty', 2009)])
+        self.assertEqual(
+            [(p["name"], p["birth_year"]) for p in out["players"]], [("Ketchum; Ash", 2001), ('Say "Hi", Misty', 2009)]
+        )
         self.assertEqual(out["columns"], {"Name": "name", "Birth year": "birth_year"})
 
     def test_commas_with_a_byte_order_mark_and_blank_rows(self):
@@ -108,8 +122,10 @@ class RowErrors(unittest.TestCase):
 
     def test_unknown_division(self):
         out = self.import_rows("Name,Division", "Misty,Kids", "Gary,Senior division", "May,JUNIORS")
-        self.assertEqual(out["errors"], [{"row": 2, "column": "Division",
-                                          "problem": "unknown division 'Kids' (junior, senior or masters)"}])
+        self.assertEqual(
+            out["errors"],
+            [{"row": 2, "column": "Division", "problem": "unknown division 'Kids' (junior, senior or masters)"}],
+        )
         self.assertEqual([p["division"] for p in out["players"]], ["senior", "junior"])
 
     def test_a_division_column_is_left_out_for_a_game_without_age_divisions(self):
@@ -120,9 +136,13 @@ class RowErrors(unittest.TestCase):
 
     def test_duplicate_id_in_the_file_and_already_in_the_event(self):
         out = self.import_rows("Name,POP ID", "Misty,2002", "Gary,2002", "Ash again,1001")
-        self.assertEqual(out["errors"], [
-            {"row": 3, "column": "POP ID", "problem": "id '2002' is also row 2"},
-            {"row": 4, "column": "POP ID", "problem": "id '1001' is already registered in the event"}])
+        self.assertEqual(
+            out["errors"],
+            [
+                {"row": 3, "column": "POP ID", "problem": "id '2002' is also row 2"},
+                {"row": 4, "column": "POP ID", "problem": "id '1001' is already registered in the event"},
+            ],
+        )
         self.assertEqual([p["id"] for p in out["players"]], ["2002"])
 
     def test_duplicate_rating_id_in_the_file_and_already_in_the_event(self):
@@ -171,13 +191,30 @@ class NewIds(unittest.TestCase):
     def test_the_payloads_register_in_the_reducer(self):
         from shared_rules.state import apply, initial_state
 
-        state = apply(initial_state(), {"type": "event.create", "op_id": "d:0", "device": "d",
-                                        "actor": {"role": "organizer"}, "at": 0,
-                                        "payload": {"ruleset": "pokemon-tcg", "name": "Cup", "seed": "s"}})
+        state = apply(
+            initial_state(),
+            {
+                "type": "event.create",
+                "op_id": "d:0",
+                "device": "d",
+                "actor": {"role": "organizer"},
+                "at": 0,
+                "payload": {"ruleset": "pokemon-tcg", "name": "Cup", "seed": "s"},
+            },
+        )
         out = roster_from_csv(event(), "Name,DOB,Division,POP ID\nAsh,2001,Masters,\nMisty,2009,Juniors,77\n")
         for i, player in enumerate(out["players"], 1):
-            state = apply(state, {"type": "player.register", "op_id": f"d:{i}", "device": "d",
-                                  "actor": {"role": "organizer"}, "at": i, "payload": {"player": player}})
+            state = apply(
+                state,
+                {
+                    "type": "player.register",
+                    "op_id": f"d:{i}",
+                    "device": "d",
+                    "actor": {"role": "organizer"},
+                    "at": i,
+                    "payload": {"player": player},
+                },
+            )
         self.assertEqual([(p["name"], p["entry"]) for p in state["players"]], [("Ash", 1), ("Misty", 2)])
 
 
@@ -206,10 +243,12 @@ class ImportCommand(unittest.TestCase):
 
     def test_bad_input_is_one_line_and_status_2(self):
         ev = json_file(self, {"ruleset": "pokemon-tcg", "seed": "s", "players": []})
-        for roster, extra, words in ((self.roster(b"Name\nAsh\n"), ["--map", "Name"], "HEADING=FIELD"),
-                                     (self.roster("Name\nJos\xe9\n".encode("latin-1")), [], "not UTF-8"),
-                                     (self.roster(b"Deck\nx\n"), [], "no name column"),
-                                     ("/nonexistent/roster.csv", [], "cannot read")):
+        for roster, extra, words in (
+            (self.roster(b"Name\nAsh\n"), ["--map", "Name"], "HEADING=FIELD"),
+            (self.roster("Name\nJos\xe9\n".encode("latin-1")), [], "not UTF-8"),
+            (self.roster(b"Deck\nx\n"), [], "no name column"),
+            ("/nonexistent/roster.csv", [], "cannot read"),
+        ):
             with self.subTest(words=words):
                 code, out, err = self.cli("import-csv", ev, roster, *extra)
                 self.assertEqual((2, ""), (code, out))

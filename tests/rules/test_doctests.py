@@ -31,7 +31,9 @@ def doctest_suite() -> unittest.TestSuite:
     return suite
 
 
-def load_tests(loader: unittest.TestLoader, standard_tests: unittest.TestSuite, pattern: str | None) -> unittest.TestSuite:
+def load_tests(
+    loader: unittest.TestLoader, standard_tests: unittest.TestSuite, pattern: str | None
+) -> unittest.TestSuite:
     # Under unittest the doctests replace ModuleDoctestsTest, which would run them twice.
     return doctest_suite()
 

@@ -23,12 +23,20 @@ class ContradictionTest(RejectsDocuments, unittest.TestCase):
 
     def test_missed_game_after_a_drop_stands(self) -> None:
         # Star Trek OP Guide 7.5.1: a round missed after a drop may be written as a Missed Game.
-        doc = event_doc("startrek-1e", "abcd",
-                        [{"players": ["a", "b"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
-                         {"players": ["c", "d"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]}],
-                        [{"players": ["a", "c"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
-                         {"players": ["b"], "outcomes": ["bye"]}, {"players": ["d"], "outcomes": ["missed-game"]}],
-                        d=1)
+        doc = event_doc(
+            "startrek-1e",
+            "abcd",
+            [
+                {"players": ["a", "b"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
+                {"players": ["c", "d"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
+            ],
+            [
+                {"players": ["a", "c"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
+                {"players": ["b"], "outcomes": ["bye"]},
+                {"players": ["d"], "outcomes": ["missed-game"]},
+            ],
+            d=1,
+        )
         load_event(doc)
 
     def test_round_numbers_with_a_gap(self) -> None:

@@ -45,11 +45,15 @@ class DoomtownTimeCalledTest(unittest.TestCase):
 
     def test_step_2_both_victorious_equal_control_goes_on(self) -> None:
         # Both would win with 6 control each; margins 6-1=5 and 6-4=2 -> closest to victory.
-        self.assertWinner(doomtown_time_called(control=(6, 6), influence=(4, 1), bullets=(0, 0)), 0, "closest-to-victory")
+        self.assertWinner(
+            doomtown_time_called(control=(6, 6), influence=(4, 1), bullets=(0, 0)), 0, "closest-to-victory"
+        )
 
     def test_step_3_closest_to_victory(self) -> None:
         # Player 0 needs 8-5 = 3 more, player 1 needs 9-2 = 7 more: player 0 is closer.
-        self.assertWinner(doomtown_time_called(control=(5, 2), influence=(9, 8), bullets=(0, 5)), 0, "closest-to-victory")
+        self.assertWinner(
+            doomtown_time_called(control=(5, 2), influence=(9, 8), bullets=(0, 5)), 0, "closest-to-victory"
+        )
 
     def test_step_4_highest_control(self) -> None:
         # Margins equal (3-5 = -2, 5-7 = -2); player 1 has more control.
@@ -156,8 +160,10 @@ class AgotTimeCalledTest(unittest.TestCase):
     def test_end_of_round_example_dan_and_emily(self) -> None:
         # Dan 11 power, Emily 13: Emily needs 2, Dan needs 4 -> Emily modified win, Dan modified loss.
         result = agot_time_called(power=(11, 13))
-        self.assertEqual((1, ("modified-loss", "modified-win"), "closest-to-victory"),
-                         (result.winner, result.outcomes, result.reason))
+        self.assertEqual(
+            (1, ("modified-loss", "modified-win"), "closest-to-victory"),
+            (result.winner, result.outcomes, result.reason),
+        )
 
     def test_equally_close_is_a_draw(self) -> None:
         result = agot_time_called(power=(9, 9))
@@ -181,8 +187,9 @@ class StarTrekTimeCalledTest(unittest.TestCase):
     # Star Trek OP Guide 7.4 and 7.5.1
     def test_first_edition_highest_score_is_a_modified_win(self) -> None:
         result = startrek_1e_time_called((35, 60))
-        self.assertEqual((1, ("modified-loss", "modified-win"), "highest-score"),
-                         (result.winner, result.outcomes, result.reason))
+        self.assertEqual(
+            (1, ("modified-loss", "modified-win"), "highest-score"), (result.winner, result.outcomes, result.reason)
+        )
 
     def test_first_edition_same_score_is_a_true_tie(self) -> None:
         result = startrek_1e_time_called((40, 40))

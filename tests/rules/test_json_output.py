@@ -10,8 +10,26 @@ from types import MappingProxyType
 from shared_rules._json import dumps_indented
 from shared_rules.seeded import Rng
 
-_SCALARS = [0, -1, 2**70, 1.5, -0.0, 1e300, 1e-7, float("nan"), float("inf"), float("-inf"), True, False, None,
-            "", "plain", "é ü ☃ 🎴", "quote \" backslash \\ tab \t newline \n nul \x00 del \x7f", "\u2028"]
+_SCALARS = [
+    0,
+    -1,
+    2**70,
+    1.5,
+    -0.0,
+    1e300,
+    1e-7,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    True,
+    False,
+    None,
+    "",
+    "plain",
+    "é ü ☃ 🎴",
+    'quote " backslash \\ tab \t newline \n nul \x00 del \x7f',
+    "\u2028",
+]
 
 
 def _value(rng: Rng, depth: int):
@@ -22,7 +40,9 @@ def _value(rng: Rng, depth: int):
         return [_value(rng, depth + 1) for _ in range(rng.below(4))]
     if pick == 7:
         return tuple(_value(rng, depth + 1) for _ in range(rng.below(3)))
-    return {f"k{rng.below(50)}{_SCALARS[rng.below(len(_SCALARS))]}": _value(rng, depth + 1) for _ in range(rng.below(5))}
+    return {
+        f"k{rng.below(50)}{_SCALARS[rng.below(len(_SCALARS))]}": _value(rng, depth + 1) for _ in range(rng.below(5))
+    }
 
 
 def _same(value) -> bool:
@@ -45,8 +65,17 @@ class DumpsIndentedTest(unittest.TestCase):
             self.assertTrue(_same(value), (i, value))
 
     def test_standings_shape(self) -> None:
-        rows = [{"rank": i, "player": f"p{i}", "points": 3 * i, "record": "1-2-0",
-                 "tiebreakers": {"owp": i / 7, "oowp": 0.25}, "dropped": i % 2 == 0} for i in range(1, 50)]
+        rows = [
+            {
+                "rank": i,
+                "player": f"p{i}",
+                "points": 3 * i,
+                "record": "1-2-0",
+                "tiebreakers": {"owp": i / 7, "oowp": 0.25},
+                "dropped": i % 2 == 0,
+            }
+            for i in range(1, 50)
+        ]
         self.assertTrue(_same({"standings": rows}))
         self.assertTrue(_same({"standings": []}))
 
@@ -57,8 +86,16 @@ class DumpsIndentedTest(unittest.TestCase):
         class Number(int):
             pass
 
-        for value in ({1: "a", 2.5: "b", False: None, None: 0}, {"a": Text("x")}, [Number(3)], OrderedDict(a=1),
-                      {"a": MappingProxyType({})}, {"a": {1, 2}}, {(1, 2): 3}, {"a": object()}):
+        for value in (
+            {1: "a", 2.5: "b", False: None, None: 0},
+            {"a": Text("x")},
+            [Number(3)],
+            OrderedDict(a=1),
+            {"a": MappingProxyType({})},
+            {"a": {1, 2}},
+            {(1, 2): 3},
+            {"a": object()},
+        ):
             self.assertTrue(_same(value), value)
 
     def test_circular_and_deep(self) -> None:

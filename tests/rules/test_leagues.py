@@ -19,23 +19,35 @@ from shared_rules.games.startrek.leagues.tiebreakers import Record, rank_records
 from .helpers import json_file
 
 
-def event_doc(eid: str, order: Sequence[str], date: str | None = None, ruleset: str = "startrek-1e",
-              **extra: Any) -> dict[str, Any]:
+def event_doc(
+    eid: str, order: Sequence[str], date: str | None = None, ruleset: str = "startrek-1e", **extra: Any
+) -> dict[str, Any]:
     """A one-round Star Trek event whose final standings are exactly ``order`` (best first)."""
     n = len(order)
     m = n // 2
-    paired = list(order[:2 * m])
+    paired = list(order[: 2 * m])
     matches: list[dict[str, Any]] = []
     for i in range(m):
         # winners by falling differential, each beating the loser who must finish just as far from the end
-        matches.append({"table": i + 1, "players": [paired[i], paired[2 * m - 1 - i]],
-                        "outcomes": ["full-win", "full-loss"], "scores": [100 - i, i]})
+        matches.append(
+            {
+                "table": i + 1,
+                "players": [paired[i], paired[2 * m - 1 - i]],
+                "outcomes": ["full-win", "full-loss"],
+                "scores": [100 - i, i],
+            }
+        )
     if n % 2:
         matches.append({"players": [order[-1]], "outcomes": ["missed-game"]})
-    doc: dict[str, Any] = {"format": "topcut-event/1", "id": eid, "name": f"Event {eid}", "ruleset": ruleset,
-                           "seed": eid, "players": [{"id": p, "name": p.upper(), "entry": k + 1}
-                                                    for k, p in enumerate(sorted(order))],
-                           "rounds": [{"number": 1, "stage": "swiss", "matches": matches}]}
+    doc: dict[str, Any] = {
+        "format": "topcut-event/1",
+        "id": eid,
+        "name": f"Event {eid}",
+        "ruleset": ruleset,
+        "seed": eid,
+        "players": [{"id": p, "name": p.upper(), "entry": k + 1} for k, p in enumerate(sorted(order))],
+        "rounds": [{"number": 1, "stage": "swiss", "matches": matches}],
+    }
     if date is not None:
         doc["date"] = date
     doc.update(extra)
@@ -45,17 +57,26 @@ def event_doc(eid: str, order: Sequence[str], date: str | None = None, ruleset: 
 def league_doc(schedule: str = "truncated", **extra: Any) -> dict[str, Any]:
     """A league whose sprints list their events: truncated r1-r4 | p1-p2; standard a1-a4 | b1-b4 | p1-p4."""
     if schedule == "truncated":
-        sprints = [{"id": "regular", "kind": "regular", "events": ["r1", "r2", "r3", "r4"]},
-                   {"id": "playoffs", "kind": "playoff", "events": ["p1", "p2"]}]
+        sprints = [
+            {"id": "regular", "kind": "regular", "events": ["r1", "r2", "r3", "r4"]},
+            {"id": "playoffs", "kind": "playoff", "events": ["p1", "p2"]},
+        ]
     else:
-        sprints = [{"id": "first-half", "kind": "regular", "events": ["a1", "a2", "a3", "a4"]},
-                   {"id": "second-half", "kind": "regular", "events": ["b1", "b2", "b3", "b4"]},
-                   {"id": "playoffs", "kind": "playoff", "events": ["p1", "p2", "p3", "p4"]}]
-    doc: dict[str, Any] = {"format": "topcut-league/1", "id": "nzl", "name": "Neutral Zone League",
-                           "director": {"name": "Quark", "handle": "quark"}, "seed": "nzl-2026",
-                           "season": {"name": "2026-27", "schedule": schedule, "sprints": sprints},
-                           "events": [e for s in sprints for e in s["events"]],
-                           "qualification": {"per_sprint": 2}}
+        sprints = [
+            {"id": "first-half", "kind": "regular", "events": ["a1", "a2", "a3", "a4"]},
+            {"id": "second-half", "kind": "regular", "events": ["b1", "b2", "b3", "b4"]},
+            {"id": "playoffs", "kind": "playoff", "events": ["p1", "p2", "p3", "p4"]},
+        ]
+    doc: dict[str, Any] = {
+        "format": "topcut-league/1",
+        "id": "nzl",
+        "name": "Neutral Zone League",
+        "director": {"name": "Quark", "handle": "quark"},
+        "seed": "nzl-2026",
+        "season": {"name": "2026-27", "schedule": schedule, "sprints": sprints},
+        "events": [e for s in sprints for e in s["events"]],
+        "qualification": {"per_sprint": 2},
+    }
     doc.update(extra)
     return doc
 
@@ -76,8 +97,10 @@ class LeagueTable(unittest.TestCase):
         self.assertEqual(out["events"][1]["points"], {"e": 16, "d": 12, "c": 10, "b": 10, "a": 8, "f": 8})
         self.assertEqual(out["events"][1]["players"], 6)
         self.assertEqual(out["events"][0]["sprint"], "regular")
-        self.assertEqual({r["person"]: (r["points"], r["events"]) for r in out["season"]},
-                         {"a": (20, 2), "b": (18, 2), "d": (18, 2), "c": (16, 2), "e": (16, 1), "f": (8, 1)})
+        self.assertEqual(
+            {r["person"]: (r["points"], r["events"]) for r in out["season"]},
+            {"a": (20, 2), "b": (18, 2), "d": (18, 2), "c": (16, 2), "e": (16, 1), "f": (8, 1)},
+        )
         self.assertEqual([r["rank"] for r in out["season"]], [1, 2, 3, 4, 5, 6])
 
     def test_the_table_is_json(self):
@@ -107,10 +130,15 @@ class LeagueTable(unittest.TestCase):
 
 class Seasons(unittest.TestCase):
     def truncated(self) -> dict[str, Any]:
-        return table(league_doc("truncated"),
-                     event_doc("r1", list("abcde")), event_doc("r2", list("bacd")),
-                     event_doc("r3", list("cabe")), event_doc("r4", list("abdc")),
-                     event_doc("p1", list("ecab")), event_doc("p2", list("bdea")))
+        return table(
+            league_doc("truncated"),
+            event_doc("r1", list("abcde")),
+            event_doc("r2", list("bacd")),
+            event_doc("r3", list("cabe")),
+            event_doc("r4", list("abdc")),
+            event_doc("p1", list("ecab")),
+            event_doc("p2", list("bdea")),
+        )
 
     def test_a_truncated_six_event_season_qualifies_the_announced_top_of_its_four_event_regular_season(self):
         out = self.truncated()
@@ -118,8 +146,10 @@ class Seasons(unittest.TestCase):
         self.assertEqual(out["league"]["sprints"][0]["events"], ["r1", "r2", "r3", "r4"])
         self.assertEqual(out["league"]["sprints"][1]["events"], ["p1", "p2"])
         # regular season: a 12+8+8+12, b 8+12+6+8, c 6+6+12+6, d 6+6+0+6, e 4+0+6+0
-        self.assertEqual([(q["person"], q["sprint"], q["rank"]) for q in out["playoffs"]["qualified"]],
-                         [("a", "regular", 1), ("b", "regular", 2)])
+        self.assertEqual(
+            [(q["person"], q["sprint"], q["rank"]) for q in out["playoffs"]["qualified"]],
+            [("a", "regular", 1), ("b", "regular", 2)],
+        )
         self.assertEqual(out["warnings"], [])
 
     def test_only_qualified_players_score_playoff_points_and_the_playoff_alone_decides_the_champion(self):
@@ -135,8 +165,12 @@ class Seasons(unittest.TestCase):
         self.assertEqual(row(out["season"], "e")["playoff_points"], 12 + 6)
 
     def test_a_standard_season_qualifies_the_top_of_each_half_passing_over_those_already_qualified(self):
-        halves = [event_doc("a1", list("abcdef")), event_doc("a2", list("abcdef")),
-                  event_doc("b1", list("fedcba")), event_doc("b2", list("fcbdea"))]
+        halves = [
+            event_doc("a1", list("abcdef")),
+            event_doc("a2", list("abcdef")),
+            event_doc("b1", list("fedcba")),
+            event_doc("b2", list("fcbdea")),
+        ]
         out = table(league_doc("standard"), *halves)
         qualified = [(q["person"], q["sprint"]) for q in out["playoffs"]["qualified"]]
         # first half: a 32, b 24, c 20, d 20; end of second half (season so far): a 48, f 48, c 42, b 42, d 40
@@ -147,8 +181,10 @@ class Seasons(unittest.TestCase):
 
     def test_a_half_with_no_league_event_played_yet_qualifies_nobody(self):
         out = table(league_doc("standard"), event_doc("a1", list("abcdef")))
-        self.assertEqual([(q["person"], q["sprint"]) for q in out["playoffs"]["qualified"]],
-                         [("a", "first-half"), ("b", "first-half")])
+        self.assertEqual(
+            [(q["person"], q["sprint"]) for q in out["playoffs"]["qualified"]],
+            [("a", "first-half"), ("b", "first-half")],
+        )
 
     def test_qualified_players_can_be_listed_as_announced(self):
         out = table(league_doc(qualification={"players": ["e", "d"]}), event_doc("r1", list("abcde")))
@@ -166,14 +202,17 @@ class Seasons(unittest.TestCase):
 
     def test_sprints_by_dates_place_each_event_by_its_date(self):
         doc = league_doc("truncated")
-        doc["season"]["sprints"] = [{"id": "regular", "kind": "regular", "from": "2026-10-01", "to": "2027-01-31"},
-                                    {"id": "playoffs", "kind": "playoff", "from": "2027-02-01", "to": "2027-03-31"}]
+        doc["season"]["sprints"] = [
+            {"id": "regular", "kind": "regular", "from": "2026-10-01", "to": "2027-01-31"},
+            {"id": "playoffs", "kind": "playoff", "from": "2027-02-01", "to": "2027-03-31"},
+        ]
         rated = event_doc("r3", list("abc"), settings={"rating": {"date": "2026-12-01"}})
         reported = event_doc("p1", list("cba"), settings={"report": {"date": "2027-02-10"}})
         out = table(doc, event_doc("r1", list("abc"), "2026-10-14"), rated, reported)
-        self.assertEqual([(e["id"], e["sprint"], e["date"]) for e in out["events"]],
-                         [("r1", "regular", "2026-10-14"), ("r3", "regular", "2026-12-01"),
-                          ("p1", "playoffs", "2027-02-10")])
+        self.assertEqual(
+            [(e["id"], e["sprint"], e["date"]) for e in out["events"]],
+            [("r1", "regular", "2026-10-14"), ("r3", "regular", "2026-12-01"), ("p1", "playoffs", "2027-02-10")],
+        )
         with self.assertRaises(DocumentError) as ctx:
             table(doc, event_doc("r2", list("abc"), "2027-04-02"))
         self.assertIn("in no sprint", str(ctx.exception))
@@ -197,12 +236,17 @@ class Bonus(unittest.TestCase):
     def test_bonus_points_are_kept_out_of_season_lifetime_and_qualification(self):
         events = [event_doc("r1", list("abcd")), event_doc("r2", list("abcd"))]
         plain = table(league_doc(lifetime={"c": 50}), *events)
-        doc = league_doc(lifetime={"c": 50}, bonus=[
-            {"event": "r1", "person": "c", "points": 4, "scheme": "participation", "note": "first league event"},
-            {"event": "r2", "person": "c", "points": 30, "scheme": "new-mission"}])
+        doc = league_doc(
+            lifetime={"c": 50},
+            bonus=[
+                {"event": "r1", "person": "c", "points": 4, "scheme": "participation", "note": "first league event"},
+                {"event": "r2", "person": "c", "points": 30, "scheme": "new-mission"},
+            ],
+        )
         out = table(doc, *events)
-        self.assertEqual(out["season"], [dict(r, bonus=r["bonus"] + (34 if r["person"] == "c" else 0))
-                                         for r in plain["season"]])
+        self.assertEqual(
+            out["season"], [dict(r, bonus=r["bonus"] + (34 if r["person"] == "c" else 0)) for r in plain["season"]]
+        )
         self.assertEqual(out["lifetime"], plain["lifetime"])
         self.assertEqual(out["playoffs"], plain["playoffs"])
         self.assertEqual(row(out["lifetime"], "c")["points"], 50 + 12)
@@ -225,8 +269,9 @@ class Bonus(unittest.TestCase):
 class PlayoffTiebreakers(unittest.TestCase):
     """Star Trek OP Guide 12.6: each tiebreaker decides a tie the ones before it leave."""
 
-    BASE = dict(playoff_points=20, playoff_wins=1, season_points=60, playoff_events=2, league_events=6,
-                lifetime_points=200)
+    BASE = dict(
+        playoff_points=20, playoff_wins=1, season_points=60, playoff_events=2, league_events=6, lifetime_points=200
+    )
 
     def decide(self, key: str) -> list[tuple[str, str | None]]:
         better = Record("z-better", **{**self.BASE, key: self.BASE[key] + 1})
@@ -240,7 +285,7 @@ class PlayoffTiebreakers(unittest.TestCase):
 
     def test_a_later_tiebreaker_never_overrides_an_earlier_one(self):
         for i, key in enumerate(PLAYOFF_RANKING[:-1]):
-            for later in PLAYOFF_RANKING[i + 1:-1]:
+            for later in PLAYOFF_RANKING[i + 1 : -1]:
                 a = Record("a", **{**self.BASE, key: self.BASE[key] + 1})
                 b = Record("b", **{**self.BASE, later: self.BASE[later] + 50})
                 with self.subTest(key=key, later=later):
@@ -281,12 +326,13 @@ class PlayoffTiebreakers(unittest.TestCase):
 
 class ChampionsLeague(unittest.TestCase):
     def test_players_with_100_lifetime_points_are_seeded_by_lifetime_points(self):
-        doc = league_doc(lifetime={"a": 90, "b": 150, "c": 40, "old": 300},
-                         champions_league={"waived": ["c"]})
+        doc = league_doc(lifetime={"a": 90, "b": 150, "c": 40, "old": 300}, champions_league={"waived": ["c"]})
         out = table(doc, event_doc("r1", list("abcd")))
         # this season: a 12, b 8, c 6, d 6 -> lifetime a 102, b 158, c 46, d 6, old 300
-        self.assertEqual([(s["seed"], s["person"], s["lifetime"], s["waived"]) for s in out["champions_league_seeding"]],
-                         [(1, "old", 300, False), (2, "b", 158, False), (3, "a", 102, False), (4, "c", 46, True)])
+        self.assertEqual(
+            [(s["seed"], s["person"], s["lifetime"], s["waived"]) for s in out["champions_league_seeding"]],
+            [(1, "old", 300, False), (2, "b", 158, False), (3, "a", 102, False), (4, "c", 46, True)],
+        )
         self.assertEqual(row(out["lifetime"], "old")["season"], 0)
 
     def test_equal_lifetime_points_are_ordered_by_a_draw_from_the_seed(self):
@@ -305,10 +351,16 @@ class LeagueDocument(unittest.TestCase):
 
     def test_bad_fields_are_named(self):
         base = league_doc()
-        cases = [("director", None, "director"), ("id", "", "id"), ("name", 3, "name"),
-                 ("format", "topcut-league/2", "format"), ("events", "r1", "events"),
-                 ("qualification", {}, "qualification"), ("lifetime", {"a": -1}, "lifetime.a"),
-                 ("qualification", {"per_sprint": 0}, "qualification.per_sprint")]
+        cases = [
+            ("director", None, "director"),
+            ("id", "", "id"),
+            ("name", 3, "name"),
+            ("format", "topcut-league/2", "format"),
+            ("events", "r1", "events"),
+            ("qualification", {}, "qualification"),
+            ("lifetime", {"a": -1}, "lifetime.a"),
+            ("qualification", {"per_sprint": 0}, "qualification.per_sprint"),
+        ]
         for field, value, path in cases:
             doc = copy.deepcopy(base)
             if value is None:
@@ -363,6 +415,7 @@ class LeagueDocument(unittest.TestCase):
             table(league_doc(), event_doc("r1", list("abc")), event_doc("r1", list("abc")))
         self.assertEqual(ctx.exception.path, "events[1].id")
 
+
 class LeagueCommand(unittest.TestCase):
     def cli(self, *argv: str) -> tuple[int, Any, str]:
         out, err = io.StringIO(), io.StringIO()
@@ -381,8 +434,9 @@ class LeagueCommand(unittest.TestCase):
         bad_league = json_file(self, league_doc(qualification={"per_sprint": "four"}))
         code, out, err = self.cli("league", bad_league)
         self.assertEqual((2, None), (code, out))
-        self.assertEqual(err, f"error: {bad_league}: qualification.per_sprint: expected a whole number of at "
-                              "least 1, got 'four'\n")
+        self.assertEqual(
+            err, f"error: {bad_league}: qualification.per_sprint: expected a whole number of at least 1, got 'four'\n"
+        )
         league = json_file(self, league_doc())
         undated = event_doc("r1", list("abc"), date="soon")
         event = json_file(self, undated)
@@ -394,6 +448,7 @@ class LeagueCommand(unittest.TestCase):
         code, out, err = self.cli("league")
         self.assertEqual(2, code)
         self.assertEqual(1, len(err.strip().splitlines()))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -27,12 +27,13 @@ def _pairings(ids: Sequence[str]) -> Iterator[list[tuple[str, str]]]:
         return
     first, rest = ids[0], ids[1:]
     for i, other in enumerate(rest):
-        for tail in _pairings(rest[:i] + rest[i + 1:]):
+        for tail in _pairings(rest[:i] + rest[i + 1 :]):
             yield [(first, other)] + tail
 
 
-def _key(pool: PoolInput, policy: PairingPolicy, order: Sequence[str], bye: str,
-         pairs: Sequence[tuple[str, str]]) -> tuple[int, int, int, int]:
+def _key(
+    pool: PoolInput, policy: PairingPolicy, order: Sequence[str], bye: str, pairs: Sequence[tuple[str, str]]
+) -> tuple[int, int, int, int]:
     """The documented objective: rematches, second bye, the bye rule's preference, squared point gaps."""
     rematches = sum(1 for a, b in pairs if b in pool.opponents.get(a, ()))
     second = 1 if pool.had_bye.get(bye) else 0
@@ -46,18 +47,25 @@ def _best_per_bye(pool: PoolInput) -> dict[str, tuple[int, int]]:
     ids = sorted(pool.ids)
     out = {}
     for bye in ids:
-        out[bye] = min((sum(1 for a, b in pairs if b in pool.opponents.get(a, ())),
-                        sum((pool.scores[a] - pool.scores[b]) ** 2 for a, b in pairs))
-                       for pairs in _pairings([p for p in ids if p != bye]))
+        out[bye] = min(
+            (
+                sum(1 for a, b in pairs if b in pool.opponents.get(a, ())),
+                sum((pool.scores[a] - pool.scores[b]) ** 2 for a, b in pairs),
+            )
+            for pairs in _pairings([p for p in ids if p != bye])
+        )
     return out
 
 
-def _best(pool: PoolInput, policy: PairingPolicy, order: Sequence[str],
-          per_bye: dict[str, tuple[int, int]]) -> tuple[int, int, int, int]:
+def _best(
+    pool: PoolInput, policy: PairingPolicy, order: Sequence[str], per_bye: dict[str, tuple[int, int]]
+) -> tuple[int, int, int, int]:
     """The exhaustive optimum of :func:`_key` (for a fixed bye only rematches and gaps vary)."""
     rule_rank = policy.bye_rule == "lowest-ranked-without-bye"
-    return min((r, 1 if pool.had_bye.get(bye) else 0, order.index(bye) if rule_rank else pool.points[bye], g)
-               for bye, (r, g) in per_bye.items())
+    return min(
+        (r, 1 if pool.had_bye.get(bye) else 0, order.index(bye) if rule_rank else pool.points[bye], g)
+        for bye, (r, g) in per_bye.items()
+    )
 
 
 def _field(gen: _Lcg, n: int, dense: int) -> PoolInput:
@@ -66,15 +74,22 @@ def _field(gen: _Lcg, n: int, dense: int) -> PoolInput:
     points = {pid: 3 * gen.below(3) for pid in ids}
     opponents: dict[str, set[str]] = {pid: set() for pid in ids}
     for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             if gen.below(10) < dense:
                 opponents[a].add(b)
                 opponents[b].add(a)
     had_bye = {pid: 1 for pid in ids if gen.below(4) == 0}
     ranked = sorted(ids, key=lambda pid: (-points[pid], pid))
-    return PoolInput(ids, points, points, {pid: i for i, pid in enumerate(ranked)},
-                     {pid: frozenset(s) for pid, s in opponents.items()}, had_bye, f"seed-{gen.below(1000)}",
-                     (4, "all"))
+    return PoolInput(
+        ids,
+        points,
+        points,
+        {pid: i for i, pid in enumerate(ranked)},
+        {pid: frozenset(s) for pid, s in opponents.items()},
+        had_bye,
+        f"seed-{gen.below(1000)}",
+        (4, "all"),
+    )
 
 
 class ByeInsideTheOptimizationTest(unittest.TestCase):
@@ -112,15 +127,31 @@ class ByeInsideTheOptimizationTest(unittest.TestCase):
         # A bye to a or b would leave a rematch (both met c); c already had a bye.
         ids = ("a", "b", "c")
         opponents = {"a": frozenset({"c"}), "b": frozenset({"c"}), "c": frozenset({"a", "b"})}
-        pool = PoolInput(ids, {"a": 0, "b": 0, "c": 0}, {"a": 0, "b": 0, "c": 0}, {"a": 0, "b": 1, "c": 2},
-                         opponents, {"c": 1}, "s", (3, "all"))
+        pool = PoolInput(
+            ids,
+            {"a": 0, "b": 0, "c": 0},
+            {"a": 0, "b": 0, "c": 0},
+            {"a": 0, "b": 1, "c": 2},
+            opponents,
+            {"c": 1},
+            "s",
+            (3, "all"),
+        )
         result = pair_pool(pool, policy_for("agot"))
         self.assertEqual(result.byes, ("c",))
         self.assertEqual({frozenset(p) for p in result.pairs}, {frozenset(("a", "b"))})
         self.assertIn("rematch", " ".join(result.warnings))
         self.assertNotIn("every other player", " ".join(result.warnings))
-        everyone = PoolInput(ids, {"a": 0, "b": 0, "c": 0}, {"a": 0, "b": 0, "c": 0}, {"a": 0, "b": 1, "c": 2},
-                             {pid: frozenset() for pid in ids}, {"a": 1, "b": 1, "c": 1}, "s", (3, "all"))
+        everyone = PoolInput(
+            ids,
+            {"a": 0, "b": 0, "c": 0},
+            {"a": 0, "b": 0, "c": 0},
+            {"a": 0, "b": 1, "c": 2},
+            {pid: frozenset() for pid in ids},
+            {"a": 1, "b": 1, "c": 1},
+            "s",
+            (3, "all"),
+        )
         warning = " ".join(pair_pool(everyone, policy_for("agot")).warnings)
         self.assertIn("every player in the pool has had one", warning)
 
@@ -137,12 +168,18 @@ class StarTrekByeAndEarnedByeTest(unittest.TestCase):
         # be paired up, so both 4-VP players would be paired down; a bye to D pairs A-B and C-E.
         ids = ("A", "B", "C", "D", "E")
         vp = {"A": 4, "B": 4, "C": 1, "D": 1, "E": 1}
-        opponents = {"A": frozenset(), "B": frozenset(), "C": frozenset({"D"}), "D": frozenset({"C", "E"}),
-                     "E": frozenset({"D"})}
+        opponents = {
+            "A": frozenset(),
+            "B": frozenset(),
+            "C": frozenset({"D"}),
+            "D": frozenset({"C", "E"}),
+            "E": frozenset({"D"}),
+        }
         for seed in range(16):
             with self.subTest(seed=seed):
-                pool = PoolInput(ids, vp, vp, {pid: i for i, pid in enumerate(ids)}, opponents, {}, f"s{seed}",
-                                 (2, "all"))
+                pool = PoolInput(
+                    ids, vp, vp, {pid: i for i, pid in enumerate(ids)}, opponents, {}, f"s{seed}", (2, "all")
+                )
                 result = pair_pool(pool, policy_for("startrek-1e"))
                 self.assertEqual(result.byes, ("D",))
                 self.assertIn(frozenset(("A", "B")), {frozenset(p) for p in result.pairs})
@@ -169,15 +206,19 @@ class StarTrekByeAndEarnedByeTest(unittest.TestCase):
 
                     def key(bye, pairs):
                         rematches = sum(1 for a, b in pairs if b in state.opponents[a])
-                        return (rematches, vp[bye] if bye else 0, sum((vp[a] - vp[b]) ** 2 for a, b in pairs),
-                                sum(cost(a, b) for a, b in pairs))
+                        return (
+                            rematches,
+                            vp[bye] if bye else 0,
+                            sum((vp[a] - vp[b]) ** 2 for a, b in pairs),
+                            sum(cost(a, b) for a, b in pairs),
+                        )
 
                     ids = sorted(state.present)
                     byes = ids if len(ids) % 2 else [None]
-                    best = min(key(bye, pairs) for bye in byes
-                               for pairs in _pairings([p for p in ids if p != bye]))
+                    best = min(key(bye, pairs) for bye in byes for pairs in _pairings([p for p in ids if p != bye]))
                     paired = pair_next_round(event)
                     got_bye = [m.players[0] for m in paired.matches if len(m.players) == 1]
-                    got = key(got_bye[0] if got_bye else None, [m.players for m in paired.matches
-                                                               if len(m.players) == 2])
+                    got = key(
+                        got_bye[0] if got_bye else None, [m.players for m in paired.matches if len(m.players) == 2]
+                    )
                     self.assertEqual(got, best)

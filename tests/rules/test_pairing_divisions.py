@@ -27,12 +27,16 @@ class DivisionModeTest(unittest.TestCase):
     """Age-Separated needs six in every division present."""
 
     def test_six_in_each_division_is_age_separated(self) -> None:
-        self.assertEqual(division_mode({**{f"m{i}": "masters" for i in range(6)},
-                                        **{f"s{i}": "senior" for i in range(6)}}), "separated")
+        self.assertEqual(
+            division_mode({**{f"m{i}": "masters" for i in range(6)}, **{f"s{i}": "senior" for i in range(6)}}),
+            "separated",
+        )
 
     def test_five_in_one_division_is_age_modified(self) -> None:
-        self.assertEqual(division_mode({**{f"m{i}": "masters" for i in range(6)},
-                                        **{f"s{i}": "senior" for i in range(5)}}), "modified")
+        self.assertEqual(
+            division_mode({**{f"m{i}": "masters" for i in range(6)}, **{f"s{i}": "senior" for i in range(5)}}),
+            "modified",
+        )
 
     def test_division_from_birth_year_and_season(self) -> None:
         doc = new_doc("pokemon-tcg", 14, 3, season=2019)
@@ -96,16 +100,18 @@ class AgeModifiedTest(unittest.TestCase):
             points = {pid: 3 * gen.below(3) + (gen.below(4) == 0) for pid in ids}
             opponents = {pid: set() for pid in ids}
             for i, a in enumerate(ids):
-                for b in ids[i + 1:]:
+                for b in ids[i + 1 :]:
                     if gen.below(10) < case % 5:
                         opponents[a].add(b)
                         opponents[b].add(a)
             frozen = {pid: frozenset(o) for pid, o in opponents.items()}
 
             def key(pairs, frozen=frozen, divisions=divisions, points=points):
-                return (sum(1 for a, b in pairs if b in frozen[a]),
-                        sum(1 for a, b in pairs if divisions[a] != divisions[b]),
-                        sum((points[a] - points[b]) ** 2 for a, b in pairs))
+                return (
+                    sum(1 for a, b in pairs if b in frozen[a]),
+                    sum(1 for a, b in pairs if divisions[a] != divisions[b]),
+                    sum((points[a] - points[b]) ** 2 for a, b in pairs),
+                )
 
             best = min(key(p) for p in _pairings(ids))
             pairs, left = pair_age_modified(ids, points, divisions, frozen, lambda: Rng("am", case))
@@ -114,16 +120,20 @@ class AgeModifiedTest(unittest.TestCase):
                     self.assertEqual(left, [])
                     self.assertEqual(key(pairs), best)
                 else:
-                    rematches, _ = pair_age_modified(left, points, divisions, frozen, lambda: Rng("r"),
-                                                     allow_rematch=True)
+                    rematches, _ = pair_age_modified(
+                        left, points, divisions, frozen, lambda: Rng("r"), allow_rematch=True
+                    )
                     self.assertEqual(key(pairs + rematches)[0], best[0])
 
     def test_cross_division_pairs_only_where_forced(self) -> None:
         doc = _divided({"masters": 11, "senior": 3, "junior": 2}, rounds=4)
         division = {p["id"]: p["division"] for p in doc["players"]}
         paired = play_round(doc, Rng("mod", "r"))
-        cross = [m for m in paired["matches"] if len(m["players"]) == 2
-                 and division[m["players"][0]] != division[m["players"][1]]]
+        cross = [
+            m
+            for m in paired["matches"]
+            if len(m["players"]) == 2 and division[m["players"][0]] != division[m["players"][1]]
+        ]
         self.assertEqual(len(cross), 1)  # 11 Masters and 3 Seniors: one odd player each
 
 

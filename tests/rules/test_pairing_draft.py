@@ -78,6 +78,7 @@ class ValidateTest(unittest.TestCase):
         self.assertEqual(validate_pairing(event, paired), [])
         hand = paired.to_round()
         from shared_rules.event.model import Match, Round
+
         broken = Round(hand.number, hand.stage, hand.matches[1:] + (Match(("p001",), ("bye",)),))
         warnings = validate_pairing(event, broken)
         self.assertTrue(any("p001 has dropped" in w for w in warnings))

@@ -23,19 +23,34 @@ _ROUNDS_1_2 = [[("p1", "p2"), ("p3", "p4"), ("p5", "p6")], [("p2", "p3"), ("p4",
 _DIAGONALS = frozenset({frozenset(("p1", "p4")), frozenset(("p2", "p5")), frozenset(("p3", "p6"))})
 
 
-def trek_doc(seed: str, results: list[list[tuple[str, str]]] | None = None, players: int = 6, rounds: int = 5,
-             ruleset: str = "startrek-1e") -> dict[str, Any]:
+def trek_doc(
+    seed: str,
+    results: list[list[tuple[str, str]]] | None = None,
+    players: int = 6,
+    rounds: int = 5,
+    ruleset: str = "startrek-1e",
+) -> dict[str, Any]:
     """A Star Trek event with rounds 1-2 fixed (``results``: outcomes per match, true ties by default)."""
-    doc: dict[str, Any] = {"format": "topcut-event/1", "ruleset": ruleset, "seed": seed, "settings": {"rounds": rounds},
-                           "players": [{"id": f"p{i}", "name": f"Player {i}", "entry": i}
-                                       for i in range(1, players + 1)],
-                           "rounds": []}
+    doc: dict[str, Any] = {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "seed": seed,
+        "settings": {"rounds": rounds},
+        "players": [{"id": f"p{i}", "name": f"Player {i}", "entry": i} for i in range(1, players + 1)],
+        "rounds": [],
+    }
     for number, matches in enumerate(_ROUNDS_1_2, start=1):
         rows = []
         for table, pair in enumerate(matches, start=1):
             outcomes = results[number - 1][table - 1] if results else ("true-tie", "true-tie")
-            rows.append({"table": table, "players": list(pair), "outcomes": list(outcomes),
-                         "scores": [_SCORES[o] for o in outcomes]})
+            rows.append(
+                {
+                    "table": table,
+                    "players": list(pair),
+                    "outcomes": list(outcomes),
+                    "scores": [_SCORES[o] for o in outcomes],
+                }
+            )
         doc["rounds"].append({"number": number, "stage": "swiss", "matches": rows})
     return doc
 
@@ -48,8 +63,14 @@ def report(doc: dict[str, Any], paired: PairedRound, winners_first: bool = False
             rows.append({"players": m["players"], "outcomes": m["outcomes"]})
             continue
         outcomes = ["full-win", "full-loss"] if winners_first else ["true-tie", "true-tie"]
-        rows.append({"table": m["table"], "players": m["players"], "outcomes": outcomes,
-                     "scores": [_SCORES[o] for o in outcomes]})
+        rows.append(
+            {
+                "table": m["table"],
+                "players": m["players"],
+                "outcomes": outcomes,
+                "scores": [_SCORES[o] for o in outcomes],
+            }
+        )
     doc["rounds"].append({"number": paired.number, "stage": paired.stage, "matches": rows})
 
 
@@ -76,8 +97,9 @@ class HandBuiltEventTest(unittest.TestCase):
         fourth = plain(doc)
         byes = [g for g in fourth.pairs() if len(g) == 1]
         self.assertTrue(byes, "round 4 should have been left with only rematches")
-        self.assertTrue(any("no pairing without a rematch exists" in w and "would be rematches" in w
-                            for w in fourth.warnings))
+        self.assertTrue(
+            any("no pairing without a rematch exists" in w and "would be rematches" in w for w in fourth.warnings)
+        )
 
     def test_lookahead_avoids_it_and_the_event_finishes_without_rematch_or_bye(self) -> None:
         doc = trek_doc(self.SEED)
@@ -121,9 +143,16 @@ class ImpossibleFutureTest(unittest.TestCase):
     def test_four_players_four_rounds_warns_and_keeps_the_best_pairing(self) -> None:
         # Four players have only three rematch-free rounds between them, whatever the pairings.
         doc = trek_doc("four", players=4, rounds=4, ruleset="startrek-2e")
-        doc["rounds"] = [{"number": 1, "stage": "swiss", "matches": [
-            {"table": 1, "players": ["p1", "p2"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
-            {"table": 2, "players": ["p3", "p4"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]}]}]
+        doc["rounds"] = [
+            {
+                "number": 1,
+                "stage": "swiss",
+                "matches": [
+                    {"table": 1, "players": ["p1", "p2"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
+                    {"table": 2, "players": ["p3", "p4"], "outcomes": ["full-win", "full-loss"], "scores": [100, 30]},
+                ],
+            }
+        ]
         second = pair_next_round(load_event(doc))
         self.assertEqual(second.pairs(), plain(doc).pairs())
         self.assertEqual(len(second.warnings), 1)
@@ -153,8 +182,10 @@ class DeterminismTest(unittest.TestCase):
                 opponents[a] |= {b}
                 opponents[b] |= {a}
         future = Future(ids, opponents, {}, 2, "s", ("t",))
-        options = [sorted(_DIAGONALS, key=sorted), [frozenset(("p1", "p4")), frozenset(("p2", "p6")),
-                                                   frozenset(("p3", "p5"))]]
+        options = [
+            sorted(_DIAGONALS, key=sorted),
+            [frozenset(("p1", "p4")), frozenset(("p2", "p6")), frozenset(("p3", "p5"))],
+        ]
         calls: list[frozenset[frozenset[str]]] = []
 
         def solve(bye: str | None, banned: frozenset[frozenset[str]]) -> tuple[list[tuple[str, str]], list[str]]:
@@ -192,16 +223,19 @@ class GuardTest(unittest.TestCase):
         self.assertTrue(may_fail(Future(odd, {}, had, 3, "s", ())))
 
     def test_large_event_skips_the_lookahead(self) -> None:
-        doc: dict[str, Any] = {"format": "topcut-event/1", "ruleset": "startrek-2e", "seed": "big",
-                               "settings": {"rounds": 6},
-                               "players": [{"id": f"p{i:03d}", "name": f"P{i}", "entry": i} for i in range(1, 65)],
-                               "rounds": []}
+        doc: dict[str, Any] = {
+            "format": "topcut-event/1",
+            "ruleset": "startrek-2e",
+            "seed": "big",
+            "settings": {"rounds": 6},
+            "players": [{"id": f"p{i:03d}", "name": f"P{i}", "entry": i} for i in range(1, 65)],
+            "rounds": [],
+        }
 
         def forbidden(*args: Any, **kwargs: Any) -> Any:
             raise AssertionError("the lookahead ran on a large event")
 
-        with mock.patch.object(lookahead, "future_cost", forbidden), \
-                mock.patch.object(lookahead, "choose", forbidden):
+        with mock.patch.object(lookahead, "future_cost", forbidden), mock.patch.object(lookahead, "choose", forbidden):
             for _ in range(6):
                 paired = pair_next_round(load_event(doc))
                 report(doc, paired, winners_first=True)

@@ -168,7 +168,7 @@ def _stuck_instance(gen: _Lcg, n: int):
     for i in ids:
         # skewed so that the top groups are tiny (often 1-3 players)
         r = gen.below(levels * levels)
-        score[i] = step * int(r ** 0.5)
+        score[i] = step * int(r**0.5)
     inner = 4 + gen.below(7)  # chance /10 of a rematch between equal scores
     outer = gen.below(3)  # chance /10 between different scores
     forbidden = set()

@@ -22,8 +22,12 @@ RESULTS: dict[str, list[tuple[str, str]]] = {
     "doomtown": [("win", "loss"), ("win-at-time", "loss"), ("loss", "win")],
     "shatterpoint": [("win", "loss"), ("loss", "win")],
     "agot": [("win", "loss"), ("modified-win", "modified-loss"), ("draw", "draw"), ("loss", "win")],
-    "startrek-1e": [("full-win", "full-loss"), ("modified-win", "modified-loss"), ("true-tie", "true-tie"),
-                    ("full-loss", "full-win")],
+    "startrek-1e": [
+        ("full-win", "full-loss"),
+        ("modified-win", "modified-loss"),
+        ("true-tie", "true-tie"),
+        ("full-loss", "full-win"),
+    ],
     "startrek-2e": [("full-win", "full-loss"), ("modified-loss", "modified-win")],
     "custom": [("win", "loss"), ("loss", "win"), ("tie", "tie")],
 }
@@ -32,10 +36,14 @@ _TREK_SCORES = {"full-win": 100, "modified-win": 60, "true-tie": 50, "modified-l
 
 def new_doc(ruleset: str, players: int, rounds: int, seed: str = "seed-1", **settings: Any) -> dict[str, Any]:
     """A fresh event document with players p001..pNNN."""
-    return {"format": "topcut-event/1", "ruleset": ruleset, "seed": seed,
-            "settings": {"rounds": rounds, **settings},
-            "players": [{"id": f"p{i:03d}", "name": f"Player {i}", "entry": i} for i in range(1, players + 1)],
-            "rounds": []}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "seed": seed,
+        "settings": {"rounds": rounds, **settings},
+        "players": [{"id": f"p{i:03d}", "name": f"Player {i}", "entry": i} for i in range(1, players + 1)],
+        "rounds": [],
+    }
 
 
 def result_row(ruleset: str, match: dict[str, Any], rng: Rng) -> dict[str, Any]:
@@ -54,8 +62,13 @@ def result_row(ruleset: str, match: dict[str, Any], rng: Rng) -> dict[str, Any]:
 def play_round(doc: dict[str, Any], rng: Rng, drops: dict[int, list[str]] | None = None) -> dict[str, Any]:
     """Pair the next round of ``doc`` through the CLI's function, report random results, apply drops."""
     paired = pair_next_round_json(load_event(doc))
-    doc["rounds"].append({"number": paired["round"], "stage": paired["stage"],
-                          "matches": [result_row(doc["ruleset"], m, rng) for m in paired["matches"]]})
+    doc["rounds"].append(
+        {
+            "number": paired["round"],
+            "stage": paired["stage"],
+            "matches": [result_row(doc["ruleset"], m, rng) for m in paired["matches"]],
+        }
+    )
     for pid in (drops or {}).get(paired["round"], []):
         for p in doc["players"]:
             if p["id"] == pid:
@@ -63,8 +76,14 @@ def play_round(doc: dict[str, Any], rng: Rng, drops: dict[int, list[str]] | None
     return paired
 
 
-def simulate(ruleset: str, players: int, rounds: int, seed: str = "seed-1",
-             drops: dict[int, list[str]] | None = None, **settings: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def simulate(
+    ruleset: str,
+    players: int,
+    rounds: int,
+    seed: str = "seed-1",
+    drops: dict[int, list[str]] | None = None,
+    **settings: Any,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A whole simulated Swiss: pair, report random results, pair again."""
     doc = new_doc(ruleset, players, rounds, seed, **settings)
     rng = Rng(seed, "simulated-results")
@@ -123,8 +142,11 @@ class SimulatedEventsTest(unittest.TestCase):
         for pid in state.present:
             groups[state.points[pid]] = groups.get(state.points[pid], 0) + 1
         odd = sum(1 for n in groups.values() if n % 2)
-        cross = [m for m in paired.matches if len(m.players) == 2
-                 and state.points[m.players[0]] != state.points[m.players[1]]]
+        cross = [
+            m
+            for m in paired.matches
+            if len(m.players) == 2 and state.points[m.players[0]] != state.points[m.players[1]]
+        ]
         # Each odd bracket sends exactly one player down (Pokémon TOP 3.1); never further than needed.
         self.assertLessEqual(len(cross), odd)
 
@@ -205,8 +227,9 @@ class DocumentExamplesTest(unittest.TestCase):
         self.assertEqual(sorted(earned), ["p001", "p002"])
         self.assertEqual(sum(1 for m in first["matches"] if m.get("outcomes") == ["bye"]), 1)
         second = play_round(doc, rng)
-        self.assertEqual(sorted(m["players"][0] for m in second["matches"] if m.get("outcomes") == ["earned-bye"]),
-                         ["p001", "p002"])
+        self.assertEqual(
+            sorted(m["players"][0] for m in second["matches"] if m.get("outcomes") == ["earned-bye"]), ["p001", "p002"]
+        )
         third = pair_next_round(load_event(doc))
         pair = [m.players for m in third.matches if "p001" in m.players][0]
         self.assertNotIn("p002", pair)
@@ -224,16 +247,47 @@ def _agot_example(seed: str) -> dict[str, Any]:
     doc["players"] = [{"id": n, "name": n, "entry": i} for i, n in enumerate(names, start=1)]
     win, draw = ["win", "loss"], ["draw", "draw"]
     rounds = [
-        [("J", "f01", win), ("S", "f02", win), ("L", "f03", win), ("K", "f04", win),
-         ("f05", "f06", draw), ("f07", "f08", draw), ("f09", "f10", draw), ("f11", "f12", draw)],
-        [("J", "f05", win), ("S", "f06", win), ("L", "f07", win), ("K", "f08", win),
-         ("f01", "f02", draw), ("f03", "f04", draw), ("f09", "f11", draw), ("f10", "f12", draw)],
-        [("J", "f09", win), ("S", "f10", win), ("L", "f11", win), ("f12", "K", win),
-         ("f01", "f03", draw), ("f02", "f04", draw), ("f05", "f07", draw), ("f06", "f08", draw)],
+        [
+            ("J", "f01", win),
+            ("S", "f02", win),
+            ("L", "f03", win),
+            ("K", "f04", win),
+            ("f05", "f06", draw),
+            ("f07", "f08", draw),
+            ("f09", "f10", draw),
+            ("f11", "f12", draw),
+        ],
+        [
+            ("J", "f05", win),
+            ("S", "f06", win),
+            ("L", "f07", win),
+            ("K", "f08", win),
+            ("f01", "f02", draw),
+            ("f03", "f04", draw),
+            ("f09", "f11", draw),
+            ("f10", "f12", draw),
+        ],
+        [
+            ("J", "f09", win),
+            ("S", "f10", win),
+            ("L", "f11", win),
+            ("f12", "K", win),
+            ("f01", "f03", draw),
+            ("f02", "f04", draw),
+            ("f05", "f07", draw),
+            ("f06", "f08", draw),
+        ],
     ]
     for number, matches in enumerate(rounds, start=1):
-        doc["rounds"].append({"number": number, "stage": "swiss", "matches": [
-            {"table": t, "players": [a, b], "outcomes": o} for t, (a, b, o) in enumerate(matches, start=1)]})
+        doc["rounds"].append(
+            {
+                "number": number,
+                "stage": "swiss",
+                "matches": [
+                    {"table": t, "players": [a, b], "outcomes": o} for t, (a, b, o) in enumerate(matches, start=1)
+                ],
+            }
+        )
     return doc
 
 

@@ -15,8 +15,7 @@ class TableNumbersTest(unittest.TestCase):
     """How tables are numbered."""
 
     def test_highest_points_at_lowest_tables_and_byes_without_table(self) -> None:
-        tables, warnings = number_tables([("a", "b"), ("c",), ("d", "e")],
-                                         {"a": 3, "b": 3, "c": 0, "d": 6, "e": 6}, {})
+        tables, warnings = number_tables([("a", "b"), ("c",), ("d", "e")], {"a": 3, "b": 3, "c": 0, "d": 6, "e": 6}, {})
         self.assertEqual(tables, [2, None, 1])
         self.assertEqual(warnings, [])
 
@@ -43,8 +42,7 @@ class TableNumbersTest(unittest.TestCase):
             self.assertEqual(sorted(m["table"] for m in paired["matches"]), list(range(1, 7)))
 
     def test_two_claims_on_one_fixed_table_warn(self) -> None:
-        tables, warnings = number_tables([("a", "b"), ("c", "d")], {"a": 3, "b": 3, "c": 0, "d": 0},
-                                         {"a": 5, "c": 5})
+        tables, warnings = number_tables([("a", "b"), ("c", "d")], {"a": 3, "b": 3, "c": 0, "d": 0}, {"a": 5, "c": 5})
         self.assertEqual(tables, [5, 1])
         self.assertEqual(len(warnings), 1)
 

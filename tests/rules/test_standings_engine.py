@@ -37,14 +37,20 @@ _RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     "pokemon-tcg": (("win", "loss"), ("loss", "win"), ("tie", "tie")),
     "doomtown": (("win", "loss"), ("loss", "win"), ("win-at-time", "loss")),
     "agot": (("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"), ("draw", "draw")),
-    "startrek-1e": (("full-win", "full-loss"), ("full-loss", "full-win"), ("modified-win", "modified-loss"),
-                    ("true-tie", "true-tie")),
+    "startrek-1e": (
+        ("full-win", "full-loss"),
+        ("full-loss", "full-win"),
+        ("modified-win", "modified-loss"),
+        ("true-tie", "true-tie"),
+    ),
     "shatterpoint": (("win", "loss"), ("loss", "win"), ("draw", "draw")),
     "custom": (("win", "loss"), ("loss", "win"), ("tie", "tie")),
 }
 _MISSED = {"pokemon-tcg": "late", "shatterpoint": "unpaired-loss", "startrek-1e": "missed-game", "custom": "late"}
-_CUSTOM = {"points": {"win": 3, "tie": 1.5, "loss": 0.25, "bye": 3, "late": 0},
-           "tiebreakers": ["mwp", "omwp", "sos-mean", "agot-esos", "owp", "oowp", "entry"]}
+_CUSTOM = {
+    "points": {"win": 3, "tie": 1.5, "loss": 0.25, "bye": 3, "late": 0},
+    "tiebreakers": ["mwp", "omwp", "sos-mean", "agot-esos", "owp", "oowp", "entry"],
+}
 
 
 def random_event(ruleset: str, players: int, rounds: int, seed: str) -> dict[str, Any]:
@@ -106,9 +112,14 @@ def random_event(ruleset: str, players: int, rounds: int, seed: str) -> dict[str
         if pid in earned and ruleset == "startrek-1e":
             row["earned_byes"] = 1
         doc_players.append(row)
-    return {"format": "topcut-event/1", "ruleset": ruleset, "seed": seed,
-            "settings": dict(_CUSTOM) if ruleset == "custom" else {"rounds": rounds},
-            "players": doc_players, "rounds": doc_rounds}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "seed": seed,
+        "settings": dict(_CUSTOM) if ruleset == "custom" else {"rounds": rounds},
+        "players": doc_players,
+        "rounds": doc_rounds,
+    }
 
 
 def shuffled_doc(doc: dict[str, Any], seed: str) -> dict[str, Any]:
@@ -149,24 +160,24 @@ class IntegerHelpersTest(unittest.TestCase):
             value = Fraction(num, den)
             self.assertLessEqual(Fraction(10) ** e, value)
             self.assertGreater(Fraction(10) ** (e + 1), value)
-        self.assertEqual([floor_log10(10 ** k, 1) for k in range(6)], list(range(6)))
-        self.assertEqual([floor_log10(1, 10 ** k) for k in range(6)], [-k for k in range(6)])
+        self.assertEqual([floor_log10(10**k, 1) for k in range(6)], list(range(6)))
+        self.assertEqual([floor_log10(1, 10**k) for k in range(6)], [-k for k in range(6)])
 
     def test_round_significant_int_matches_the_fraction_definition(self) -> None:
         rng = Rng("round", "test")
         cases = [Fraction(n, 100000) for n in (58325, 58335, 58345, 99995, 100000, 25000, 1, 5)]
-        cases += [Fraction(1 + rng.below(10 ** 6), 1 + rng.below(10 ** 6)) for _ in range(500)]
-        cases += [Fraction(n, 8 * 10 ** 6) for n in range(1, 200, 7)]  # many exact halves
+        cases += [Fraction(1 + rng.below(10**6), 1 + rng.below(10**6)) for _ in range(500)]
+        cases += [Fraction(n, 8 * 10**6) for n in range(1, 200, 7)]  # many exact halves
         for value in cases:
             k, s = round_significant_int(value.numerator, value.denominator)
             self.assertGreaterEqual(s, 0)
-            self.assertEqual(Fraction(k, 10 ** s), reference_round_significant(value), value)
+            self.assertEqual(Fraction(k, 10**s), reference_round_significant(value), value)
             self.assertEqual(round_significant(value), reference_round_significant(value), value)
-            self.assertEqual(k / 10 ** s, float(reference_round_significant(value)))
+            self.assertEqual(k / 10**s, float(reference_round_significant(value)))
         for figures in (1, 2, 3, 6):
             for value in cases[:60]:
                 k, s = round_significant_int(value.numerator, value.denominator, figures)
-                self.assertEqual(Fraction(k, 10 ** s), reference_round_significant(value, figures))
+                self.assertEqual(Fraction(k, 10**s), reference_round_significant(value, figures))
 
     def test_round_significant_int_of_zero_or_less(self) -> None:
         self.assertEqual(round_significant_int(0, 7), (0, 0))
@@ -203,7 +214,7 @@ class IntegerHelpersTest(unittest.TestCase):
         self.assertEqual(plain["a"], float(Fraction(1, 6)))
 
     def test_huge_numerators_print_as_the_nearest_float(self) -> None:
-        num, den = 10 ** 40 + 1, 3 * 10 ** 40
+        num, den = 10**40 + 1, 3 * 10**40
         self.assertEqual(ExactValues.scaled({"a": num}, den)["a"], float(Fraction(num, den)))
 
 
@@ -216,16 +227,26 @@ class ContextTablesTest(unittest.TestCase):
                 ctx = context(random_event(ruleset, 31, 5, f"ctx-{ruleset}"))
                 for pid, games in ctx.history.items():
                     self.assertEqual(ctx.points[pid], sum(g.points for g in games))
-                    self.assertEqual(ctx.opponents_in_context(pid),
-                                     [q for g in games for q in g.opponents if q in ctx.history])
-                    self.assertEqual(ctx.rounds_counted(NOT_PLAYED_OUTCOMES)[pid],
-                                     sum(1 for g in games if g.outcome not in NOT_PLAYED_OUTCOMES))
+                    self.assertEqual(
+                        ctx.opponents_in_context(pid), [q for g in games for q in g.opponents if q in ctx.history]
+                    )
+                    self.assertEqual(
+                        ctx.rounds_counted(NOT_PLAYED_OUTCOMES)[pid],
+                        sum(1 for g in games if g.outcome not in NOT_PLAYED_OUTCOMES),
+                    )
                     results = [ctx.ruleset.outcome(g.outcome).result for g in games]
-                    self.assertEqual(ctx.record(pid), (results.count("win"), results.count("loss"),
-                                                       len(results) - results.count("win") - results.count("loss")))
+                    self.assertEqual(
+                        ctx.record(pid),
+                        (
+                            results.count("win"),
+                            results.count("loss"),
+                            len(results) - results.count("win") - results.count("loss"),
+                        ),
+                    )
                 played = ctx.rounds_counted(NOT_PLAYED_OUTCOMES)
-                ratio = {pid: Fraction(ctx.points[pid]) / played[pid] if played[pid] else Fraction(0)
-                         for pid in ctx.history}
+                ratio = {
+                    pid: Fraction(ctx.points[pid]) / played[pid] if played[pid] else Fraction(0) for pid in ctx.history
+                }
                 nums, den = scaled_points_per_round(ctx)
                 self.assertEqual({pid: Fraction(n, den) for pid, n in nums.items()}, ratio)
 
@@ -261,8 +282,15 @@ class ContextTablesTest(unittest.TestCase):
                 total: float = 0
                 for g in games:
                     other = g.match.outcomes[1 - g.seat] if g.opponents and g.match.outcomes else None
-                    total += differential(g.outcome, g.score, g.opponent_scores[0] if g.opponent_scores else None,
-                                          opponent_outcome=other, ending=g.match.ending, edition="1e", cap=100)
+                    total += differential(
+                        g.outcome,
+                        g.score,
+                        g.opponent_scores[0] if g.opponent_scores else None,
+                        opponent_outcome=other,
+                        ending=g.match.ending,
+                        edition="1e",
+                        cap=100,
+                    )
                 self.assertEqual(values[pid], total, pid)
                 self.assertIs(type(values[pid]), type(total))
 
@@ -275,8 +303,9 @@ class ContextTablesTest(unittest.TestCase):
             part = StandingsContext(event, rules, include=lambda p: p.entry != 1)  # the walk over the event
             walked = _final_vp(part)
             self.assertEqual(_final_vp(full), walked)
-            self.assertEqual({pid: type(v) for pid, v in _final_vp(full).items()},
-                             {pid: type(v) for pid, v in walked.items()})
+            self.assertEqual(
+                {pid: type(v) for pid, v in _final_vp(full).items()}, {pid: type(v) for pid, v in walked.items()}
+            )
 
     def test_mean_with_a_floor_that_is_no_whole_numerator(self) -> None:
         ctx = context(random_event("doomtown", 9, 3, "floor"))

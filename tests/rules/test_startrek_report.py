@@ -33,8 +33,9 @@ def with_cut(cut: int, results: list[list[tuple[str, str]]]) -> dict[str, Any]:
         for match, pair in zip(rnd["matches"], outcomes):
             match["outcomes"] = list(pair)
             match["scores"] = [100, 40] if pair[0] == "full-win" else [40, 100]
-        doc["rounds"].append({"number": rnd["round"], "stage": rnd["stage"], "matches": rnd["matches"],
-                              "bracket": rnd["bracket"]})
+        doc["rounds"].append(
+            {"number": rnd["round"], "stage": rnd["stage"], "matches": rnd["matches"], "bracket": rnd["bracket"]}
+        )
     return doc
 
 
@@ -44,11 +45,27 @@ def tribbles_tables() -> dict[str, Any]:
     rounds = []
     for n in range(1, 8):
         pods = [ids[:5], ids[5:]] if n <= 5 else [["t0", "t1", "t5", "t6", "t2"], ["t3", "t4", "t7", "t8", "t9"]]
-        rounds.append({"number": n, "matches": [
-            {"table": k, "players": pod, "outcomes": ["win"] + ["loss"] * 4,
-             "scores": [100 * (5 - j) + n for j in range(5)]} for k, pod in enumerate(pods, 1)]})
-    return {"ruleset": "tribbles", "name": "Big Tribbles", "seed": "x",
-            "players": [{"id": p, "name": p.upper(), "entry": i + 1} for i, p in enumerate(ids)], "rounds": rounds}
+        rounds.append(
+            {
+                "number": n,
+                "matches": [
+                    {
+                        "table": k,
+                        "players": pod,
+                        "outcomes": ["win"] + ["loss"] * 4,
+                        "scores": [100 * (5 - j) + n for j in range(5)],
+                    }
+                    for k, pod in enumerate(pods, 1)
+                ],
+            }
+        )
+    return {
+        "ruleset": "tribbles",
+        "name": "Big Tribbles",
+        "seed": "x",
+        "players": [{"id": p, "name": p.upper(), "entry": i + 1} for i, p in enumerate(ids)],
+        "rounds": rounds,
+    }
 
 
 def field(tournament: dict[str, Any], key: str) -> Any:
@@ -67,30 +84,59 @@ class SwissReport(unittest.TestCase):
 
     def test_the_forms_come_in_the_order_of_appendix_a(self):
         self.assertEqual([s["id"] for s in self.swiss["sections"]], ["event", "venue", "details"])
-        self.assertEqual([f["label"] for f in self.swiss["sections"][0]["fields"]],
-                         ["Date", "Time", "Time zone", "Edition", "Tournament Format", "Card Pool", "Rules Set",
-                          "Scenario", "Number of Rounds", "Final confrontation", "Pairing Style", "League Event?",
-                          "Primary TD", "Secondary TD"])
-        self.assertEqual([f["label"] for f in self.swiss["sections"][1]["fields"]],
-                         ["Region", "Host", "Address", "Phone Number", "Email Address"])
-        self.assertEqual([f["label"] for f in self.swiss["sections"][2]["fields"]],
-                         ["Discussion thread", "Entry fee", "Special Rules"])
+        self.assertEqual(
+            [f["label"] for f in self.swiss["sections"][0]["fields"]],
+            [
+                "Date",
+                "Time",
+                "Time zone",
+                "Edition",
+                "Tournament Format",
+                "Card Pool",
+                "Rules Set",
+                "Scenario",
+                "Number of Rounds",
+                "Final confrontation",
+                "Pairing Style",
+                "League Event?",
+                "Primary TD",
+                "Secondary TD",
+            ],
+        )
+        self.assertEqual(
+            [f["label"] for f in self.swiss["sections"][1]["fields"]],
+            ["Region", "Host", "Address", "Phone Number", "Email Address"],
+        )
+        self.assertEqual(
+            [f["label"] for f in self.swiss["sections"][2]["fields"]],
+            ["Discussion thread", "Entry fee", "Special Rules"],
+        )
 
     def test_what_the_event_knows_is_filled_in(self):
         self.assertEqual(self.report["edition"], "First Edition")
-        self.assertEqual((field(self.swiss, "edition"), field(self.swiss, "rounds"), field(self.swiss, "pairing_style"),
-                          field(self.swiss, "final_confrontation"), field(self.swiss, "rules_set")),
-                         ("First Edition", "4", "Swiss", "no", "Standard"))
+        self.assertEqual(
+            (
+                field(self.swiss, "edition"),
+                field(self.swiss, "rounds"),
+                field(self.swiss, "pairing_style"),
+                field(self.swiss, "final_confrontation"),
+                field(self.swiss, "rules_set"),
+            ),
+            ("First Edition", "4", "Swiss", "no", "Standard"),
+        )
         self.assertEqual(len(self.report["tournaments"]), 1)
 
     def test_every_player_is_listed_as_on_the_scorecards(self):
-        self.assertEqual([p["name"] for p in self.swiss["players"]],
-                         ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Gray"])
+        self.assertEqual(
+            [p["name"] for p in self.swiss["players"]], ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Gray"]
+        )
 
     def test_each_round_gives_result_score_victory_points_and_differential(self):
         first = self.swiss["rounds"][0]
-        self.assertEqual(seat(first, "B"), {"player": "B", "name": "Blake", "result": "FW", "score": 100, "vp": 4,
-                                            "differential": 60})
+        self.assertEqual(
+            seat(first, "B"),
+            {"player": "B", "name": "Blake", "result": "FW", "score": 100, "vp": 4, "differential": 60},
+        )
         self.assertEqual(seat(first, "C")["result"], "FL")
         self.assertEqual((seat(first, "A")["result"], seat(first, "A")["differential"]), ("BYE", 100))  # earned bye
         self.assertEqual(seat(self.swiss["rounds"][2], "B")["result"], "TT")
@@ -102,8 +148,10 @@ class SwissReport(unittest.TestCase):
         from shared_rules.standings import standings_json
 
         standings = standings_json(load_event(self.doc))["standings"]
-        self.assertEqual([(r["player"], r["vp"], r["differential"]) for r in self.swiss["totals"]],
-                         [(s["player"], s["points"], s["tiebreakers"]["differential"]) for s in standings])
+        self.assertEqual(
+            [(r["player"], r["vp"], r["differential"]) for r in self.swiss["totals"]],
+            [(s["player"], s["points"], s["tiebreakers"]["differential"]) for s in standings],
+        )
         for pid in ("A", "B", "C", "D", "E", "F", "G"):
             rounds = [seat(r, pid) for r in self.swiss["rounds"]]
             total = next(t for t in self.swiss["totals"] if t["player"] == pid)
@@ -116,21 +164,40 @@ class SwissReport(unittest.TestCase):
         doc = copy.deepcopy(self.doc)
         doc["date"] = "2026-11-21"
         doc["settings"]["rating"] = {"sanctioned": True, "level": 2, "format": "constructed"}
-        doc["settings"]["report"] = {"time": "10:00", "time_zone": "UTC", "card_pool": "Standard",
-                                     "primary_td": "Quark", "region": "UK", "host": "Quark's Bar",
-                                     "address": "Promenade, DS9", "phone": "555", "email": "q@ds9.example",
-                                     "league_event": True, "entry_fee": "5 strips of latinum"}
+        doc["settings"]["report"] = {
+            "time": "10:00",
+            "time_zone": "UTC",
+            "card_pool": "Standard",
+            "primary_td": "Quark",
+            "region": "UK",
+            "host": "Quark's Bar",
+            "address": "Promenade, DS9",
+            "phone": "555",
+            "email": "q@ds9.example",
+            "league_event": True,
+            "entry_fee": "5 strips of latinum",
+        }
         report = tournament_report(load_event(doc))
         swiss = report["tournaments"][0]
         self.assertEqual(report["missing"], [])
-        self.assertEqual((field(swiss, "date"), field(swiss, "tournament_format"), field(swiss, "league_event"),
-                          field(swiss, "host"), field(swiss, "entry_fee")),
-                         ("2026-11-21", "Constructed", "yes", "Quark's Bar", "5 strips of latinum"))
+        self.assertEqual(
+            (
+                field(swiss, "date"),
+                field(swiss, "tournament_format"),
+                field(swiss, "league_event"),
+                field(swiss, "host"),
+                field(swiss, "entry_fee"),
+            ),
+            ("2026-11-21", "Constructed", "yes", "Quark's Bar", "5 strips of latinum"),
+        )
 
     def test_a_bad_report_field_is_refused_by_name(self):
-        for report, path in (({"host": 3}, "settings.report.host"), ({"league_event": "yes"},
-                                                                     "settings.report.league_event"),
-                             ({"prizes": "a tribble"}, "settings.report.prizes"), ("Quark", "settings.report")):
+        for report, path in (
+            ({"host": 3}, "settings.report.host"),
+            ({"league_event": "yes"}, "settings.report.league_event"),
+            ({"prizes": "a tribble"}, "settings.report.prizes"),
+            ("Quark", "settings.report"),
+        ):
             doc = copy.deepcopy(self.doc)
             doc["settings"]["report"] = report
             with self.subTest(report=report):
@@ -157,8 +224,15 @@ class SwissReport(unittest.TestCase):
         report = tournament_report(load_event(golden_doc("startrek-2e-slipstream.json")))
         swiss = report["tournaments"][0]
         self.assertEqual((report["edition"], field(swiss, "rules_set")), ("Second Edition", "Slipstream"))
-        self.assertTrue(all(abs(s["differential"]) <= 50 for r in swiss["rounds"] for t in r["tables"]
-                            for s in t["seats"] if "differential" in s))
+        self.assertTrue(
+            all(
+                abs(s["differential"]) <= 50
+                for r in swiss["rounds"]
+                for t in r["tables"]
+                for s in t["seats"]
+                if "differential" in s
+            )
+        )
 
 
 class Cuts(unittest.TestCase):
@@ -177,11 +251,14 @@ class Cuts(unittest.TestCase):
         self.assertEqual(len(report["tournaments"]), 2)
         elim = report["tournaments"][1]
         self.assertEqual((field(elim, "pairing_style"), field(elim, "rounds")), ("Single Elimination", "2"))
-        self.assertEqual([(p["seed"], p["name"]) for p in elim["players"]],
-                         [(1, "Casey"), (2, "Finley"), (3, "Blake"), (4, "Gray")])
+        self.assertEqual(
+            [(p["seed"], p["name"]) for p in elim["players"]], [(1, "Casey"), (2, "Finley"), (3, "Blake"), (4, "Gray")]
+        )
         self.assertEqual([r["round"] for r in elim["rounds"]], [1, 2])
-        self.assertEqual([(s["name"], s["result"]) for t in elim["rounds"][1]["tables"] for s in t["seats"]],
-                         [("Casey", "FL"), ("Finley", "FW"), ("Blake", "MG"), ("Gray", "MG")])
+        self.assertEqual(
+            [(s["name"], s["result"]) for t in elim["rounds"][1]["tables"] for s in t["seats"]],
+            [("Casey", "FL"), ("Finley", "FW"), ("Blake", "MG"), ("Gray", "MG")],
+        )
         self.assertNotIn("vp", seat(elim["rounds"][0], "C"))  # Victory Points do not apply in match play (10)
         self.assertEqual([(r["rank"], r["name"]) for r in elim["totals"]][:2], [(1, "Finley"), (2, "Casey")])
 
@@ -189,8 +266,9 @@ class Cuts(unittest.TestCase):
         doc = golden_doc("startrek-1e-regional.json")
         doc["settings"].update(cut=4, bracket="modified-mcintyre")
         rnd = next_round(load_event(doc))
-        doc["rounds"].append({"number": rnd["round"], "stage": rnd["stage"], "matches": rnd["matches"],
-                              "bracket": rnd["bracket"]})
+        doc["rounds"].append(
+            {"number": rnd["round"], "stage": rnd["stage"], "matches": rnd["matches"], "bracket": rnd["bracket"]}
+        )
         report = tournament_report(load_event(doc))
         self.assertEqual(field(report["tournaments"][1], "pairing_style"), "Modified McIntyre")
         self.assertFalse(report["complete"])
@@ -201,15 +279,21 @@ class TribblesReport(unittest.TestCase):
         report = tournament_report(load_event(golden_doc("tribbles-pod.json")))
         self.assertEqual(len(report["tournaments"]), 1)
         first = report["tournaments"][0]["rounds"][0]
-        self.assertEqual(seat(first, "T1"), {"player": "T1", "name": seat(first, "T1")["name"], "score": 1000,
-                                             "result": "went out"})
+        self.assertEqual(
+            seat(first, "T1"), {"player": "T1", "name": seat(first, "T1")["name"], "score": 1000, "result": "went out"}
+        )
         self.assertEqual(set(report["tournaments"][0]["totals"][0]), {"player", "name", "score", "rounds_won", "rank"})
 
     def test_several_tables_are_entered_as_appendix_a_heats_and_tribbles_finals(self):
         report = tournament_report(load_event(tribbles_tables()))
-        self.assertEqual([t["title"] for t in report["tournaments"]],
-                         ["Big Tribbles: table 1 (rounds 1-5)", "Big Tribbles: table 2 (rounds 1-5)",
-                          "Big Tribbles: Tribbles Finals"])
+        self.assertEqual(
+            [t["title"] for t in report["tournaments"]],
+            [
+                "Big Tribbles: table 1 (rounds 1-5)",
+                "Big Tribbles: table 2 (rounds 1-5)",
+                "Big Tribbles: Tribbles Finals",
+            ],
+        )
         heat = report["tournaments"][0]
         self.assertEqual([p["player"] for p in heat["players"]], ["t0", "t1", "t2", "t3", "t4"])
         self.assertEqual(len(heat["rounds"]), 5)
@@ -226,10 +310,19 @@ class Text(unittest.TestCase):
     def test_the_plain_page_lists_every_section_round_and_total(self):
         report = tournament_report(load_event(with_cut(2, [[("full-loss", "full-win")]])))
         text = report_text(report)
-        for line in ("Edition: First Edition", "Event information", "Venue details", "Event details", "Players",
-                     "Round 4", "  Table 1: Blake (FW, score 100, 4 VP, diff +60) vs Casey (FL, score 40, 1 VP, diff -60)",
-                     "Final confrontation", "  Casey vs Finley: won by Finley", "  1. Casey: 13 VP, differential +125, 3-1-0",
-                     "To fill in at www.trekcc.org: Date"):
+        for line in (
+            "Edition: First Edition",
+            "Event information",
+            "Venue details",
+            "Event details",
+            "Players",
+            "Round 4",
+            "  Table 1: Blake (FW, score 100, 4 VP, diff +60) vs Casey (FL, score 40, 1 VP, diff -60)",
+            "Final confrontation",
+            "  Casey vs Finley: won by Finley",
+            "  1. Casey: 13 VP, differential +125, 3-1-0",
+            "To fill in at www.trekcc.org: Date",
+        ):
             self.assertIn(line, text)
         self.assertTrue(text.endswith("\n"))
 

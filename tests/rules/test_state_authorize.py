@@ -151,40 +151,54 @@ class OwnershipTest(unittest.TestCase):
     def test_a_player_reports_only_their_own_match(self) -> None:
         ev = _started()
         self.assertIsNone(ev.why("result.report", _RESULT, role="player", player="p2"))
-        self.assertEqual("result.report: player p3 is not in that match of round 1",
-                         ev.why("result.report", _RESULT, role="player", player="p3"))
+        self.assertEqual(
+            "result.report: player p3 is not in that match of round 1",
+            ev.why("result.report", _RESULT, role="player", player="p3"),
+        )
 
     def test_a_player_confirms_only_their_own_match_and_not_their_own_report(self) -> None:
         ev = _self_reported()
-        self.assertEqual("result.confirm: player p1 cannot confirm their own report",
-                         ev.why("result.confirm", {"round": 1, "table": 1}, role="player", player="p1"))
-        self.assertEqual("result.confirm: player p1 cannot confirm their own report",
-                         ev.why("result.confirm", {"round": 1, "table": 1, "report": "phone-1:1"},
-                                role="player", player="p1"))
-        self.assertEqual("result.confirm: player p4 is not in that match of round 1",
-                         ev.why("result.confirm", {"round": 1, "table": 1}, role="player", player="p4"))
+        self.assertEqual(
+            "result.confirm: player p1 cannot confirm their own report",
+            ev.why("result.confirm", {"round": 1, "table": 1}, role="player", player="p1"),
+        )
+        self.assertEqual(
+            "result.confirm: player p1 cannot confirm their own report",
+            ev.why("result.confirm", {"round": 1, "table": 1, "report": "phone-1:1"}, role="player", player="p1"),
+        )
+        self.assertEqual(
+            "result.confirm: player p4 is not in that match of round 1",
+            ev.why("result.confirm", {"round": 1, "table": 1}, role="player", player="p4"),
+        )
 
     def test_a_player_checks_in_and_drops_only_themselves(self) -> None:
         ev = _started()
         for op_type in ("player.check_in", "player.drop"):
             with self.subTest(op_type):
-                self.assertEqual(f"{op_type}: player p2 may only act for themselves, not for p1",
-                                 ev.why(op_type, {"player": "p1"}, role="player", player="p2"))
+                self.assertEqual(
+                    f"{op_type}: player p2 may only act for themselves, not for p1",
+                    ev.why(op_type, {"player": "p1"}, role="player", player="p2"),
+                )
 
     def test_an_unregistered_player_may_do_nothing(self) -> None:
         ev = _started()
-        self.assertEqual("result.report: 'p9' is not a player of this event",
-                         ev.why("result.report", _RESULT, role="player", player="p9"))
+        self.assertEqual(
+            "result.report: 'p9' is not a player of this event",
+            ev.why("result.report", _RESULT, role="player", player="p9"),
+        )
 
     def test_a_floor_judge_issues_warnings_only(self) -> None:
         ev = _registered()
         self.assertIsNone(ev.why("penalty.issue", {"player": "p1", "kind": "warning", "reason": "x"}, role="judge"))
         for kind in ("game-loss", "disqualification"):
             with self.subTest(kind):
-                self.assertEqual(f"penalty.issue: a judge may issue warnings only; a {kind} is for the head judge",
-                                 ev.why("penalty.issue", {"player": "p1", "kind": kind, "reason": "x"}, role="judge"))
-                self.assertIsNone(ev.why("penalty.issue", {"player": "p1", "kind": kind, "reason": "x"},
-                                         role="head-judge"))
+                self.assertEqual(
+                    f"penalty.issue: a judge may issue warnings only; a {kind} is for the head judge",
+                    ev.why("penalty.issue", {"player": "p1", "kind": kind, "reason": "x"}, role="judge"),
+                )
+                self.assertIsNone(
+                    ev.why("penalty.issue", {"player": "p1", "kind": kind, "reason": "x"}, role="head-judge")
+                )
 
     def test_staff_may_report_any_match(self) -> None:
         ev = _started()

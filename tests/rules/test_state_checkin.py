@@ -21,8 +21,17 @@ class _Desk:
 
     def do(self, type_: str, payload: dict) -> None:
         self.n += 1
-        self.state = apply(self.state, {"type": type_, "op_id": f"desk:{self.n}", "device": "desk",
-                                        "actor": {"role": "organizer"}, "at": 1_000 * self.n, "payload": payload})
+        self.state = apply(
+            self.state,
+            {
+                "type": type_,
+                "op_id": f"desk:{self.n}",
+                "device": "desk",
+                "actor": {"role": "organizer"},
+                "at": 1_000 * self.n,
+                "payload": payload,
+            },
+        )
 
     def pair(self) -> dict:
         event = load_event(to_event_document(self.state, operational=False))

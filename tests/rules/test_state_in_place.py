@@ -23,14 +23,21 @@ def _stream(gen: _Lcg, length: int) -> list[dict[str, Any]]:
     """Operations a busy event sees, many of them wrong (bad rounds, tables, players, repeated steps)."""
     seq: dict[str, int] = {}
 
-    def op(op_type: str, payload: dict[str, Any], device: str = "desk", role: str = "organizer",
-           player: str | None = None) -> dict[str, Any]:
+    def op(
+        op_type: str, payload: dict[str, Any], device: str = "desk", role: str = "organizer", player: str | None = None
+    ) -> dict[str, Any]:
         seq[device] = seq.get(device, 0) + 1
         actor: dict[str, Any] = {"role": role}
         if player:
             actor["player"] = player
-        return {"type": op_type, "op_id": f"{device}:{seq[device]}", "device": device, "actor": actor,
-                "at": 1_000 * len(seq) + seq[device], "payload": payload}
+        return {
+            "type": op_type,
+            "op_id": f"{device}:{seq[device]}",
+            "device": device,
+            "actor": actor,
+            "at": 1_000 * len(seq) + seq[device],
+            "payload": payload,
+        }
 
     out = [op("event.create", {"ruleset": "agot", "name": "Cup", "seed": "s", "settings": {"rounds": 4}})]
     out += [op("player.register", {"player": {"id": p, "name": p.upper()}}) for p in PLAYERS]
@@ -46,26 +53,37 @@ def _stream(gen: _Lcg, length: int) -> list[dict[str, Any]]:
         for i in range(len(shuffled) - 1, 0, -1):
             j = gen.below(i + 1)
             shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
-        matches = [{"table": k // 2 + 1, "players": shuffled[k:k + 2]} for k in range(0, len(shuffled), 2)]
+        matches = [{"table": k // 2 + 1, "players": shuffled[k : k + 2]} for k in range(0, len(shuffled), 2)]
         if gen.below(5) == 0:
             matches[0]["players"] = [shuffled[0], shuffled[0]]
         choices = [
             ("round.pair", {"number": rnd, "matches": matches}),
             ("round.publish", {"number": rnd}),
             ("round.start", {"number": rnd, "duration_s": 3000}),
-            ("result.report", {"round": rnd, "table": table, "outcomes": pick([["win", "loss"], ["loss", "win"],
-                                                                               ["draw", "draw"], ["win"]])}),
+            (
+                "result.report",
+                {
+                    "round": rnd,
+                    "table": table,
+                    "outcomes": pick([["win", "loss"], ["loss", "win"], ["draw", "draw"], ["win"]]),
+                },
+            ),
             ("result.confirm", {"round": rnd, "table": table}),
             ("result.correct", {"round": rnd, "table": table, "outcomes": ["loss", "win"]}),
             ("result.resolve", {"round": rnd, "table": table, "result": {"outcomes": ["win", "loss"]}}),
-            ("timer.pause", {"round": rnd}), ("timer.resume", {"round": rnd}),
+            ("timer.pause", {"round": rnd}),
+            ("timer.resume", {"round": rnd}),
             ("timer.extend", {"round": rnd, "seconds": 60}),
-            ("player.drop", {"player": player}), ("player.reinstate", {"player": player}),
-            ("player.check_in", {"player": player}), ("player.edit", {"player": player, "name": "Renamed"}),
+            ("player.drop", {"player": player}),
+            ("player.reinstate", {"player": player}),
+            ("player.check_in", {"player": player}),
+            ("player.edit", {"player": player, "name": "Renamed"}),
             ("round.swap", {"number": rnd, "a": pick(PLAYERS), "b": pick(PLAYERS)}),
-            ("round.discard", {"number": rnd}), ("player.remove", {"player": player}),
+            ("round.discard", {"number": rnd}),
+            ("player.remove", {"player": player}),
             ("penalty.issue", {"player": player, "reason": "slow play", "kind": pick(["warning", "game-loss"])}),
-            ("device.void", {}), ("event.configure", {"name": "Renamed"}),
+            ("device.void", {}),
+            ("event.configure", {"name": "Renamed"}),
             ("cut.make", {"size": 4, "matches": matches[:2]}),
             ("event.close", {}),
         ]
@@ -106,8 +124,14 @@ class InPlaceTest(unittest.TestCase):
 
     def test_in_place_does_not_share_structure_with_the_operation(self) -> None:
         state = initial_state()
-        op = {"type": "event.create", "op_id": "d:1", "device": "d", "actor": {"role": "organizer"}, "at": 0,
-              "payload": {"ruleset": "custom", "name": "Cup", "settings": {"rounds": 3}}}
+        op = {
+            "type": "event.create",
+            "op_id": "d:1",
+            "device": "d",
+            "actor": {"role": "organizer"},
+            "at": 0,
+            "payload": {"ruleset": "custom", "name": "Cup", "settings": {"rounds": 3}},
+        }
         apply_in_place(state, op)
         op["payload"]["settings"]["rounds"] = 99
         self.assertEqual(3, state["settings"]["rounds"])

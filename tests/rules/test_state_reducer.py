@@ -29,16 +29,30 @@ class Log:
         self.seq: dict[str, int] = {}
         self.clock = T0
 
-    def op(self, op_type: str, payload: dict[str, Any] | None = None, *, device: str = "desk",
-           role: str = "organizer", player: str | None = None, at: int | None = None) -> dict[str, Any]:
+    def op(
+        self,
+        op_type: str,
+        payload: dict[str, Any] | None = None,
+        *,
+        device: str = "desk",
+        role: str = "organizer",
+        player: str | None = None,
+        at: int | None = None,
+    ) -> dict[str, Any]:
         n = self.seq.get(device, 0) + 1
         self.seq[device] = n
         self.clock += 1000
         actor: dict[str, Any] = {"role": role}
         if player is not None:
             actor["player"] = player
-        return {"type": op_type, "op_id": f"{device}:{n}", "device": device, "actor": actor,
-                "at": self.clock if at is None else at, "payload": payload or {}}
+        return {
+            "type": op_type,
+            "op_id": f"{device}:{n}",
+            "device": device,
+            "actor": actor,
+            "at": self.clock if at is None else at,
+            "payload": payload or {},
+        }
 
 
 class Event:
@@ -71,8 +85,10 @@ class Event:
         return None
 
     def pair(self, number: int, tables: list[list[str]], **kw: Any) -> None:
-        matches = [{"table": i + 1, "players": ps} if len(ps) > 1 else {"players": ps, "outcomes": ["bye"]}
-                   for i, ps in enumerate(tables)]
+        matches = [
+            {"table": i + 1, "players": ps} if len(ps) > 1 else {"players": ps, "outcomes": ["bye"]}
+            for i, ps in enumerate(tables)
+        ]
         self.do("round.pair", {"number": number, "matches": matches, **kw})
 
     def play(self, number: int, tables: list[list[str]]) -> None:
@@ -103,14 +119,18 @@ def played_round_one(players: int = 4) -> Event:
 class EventOperationsTest(unittest.TestCase):
     def test_create_sets_ruleset_name_seed_and_settings(self) -> None:
         ev = Event(0, settings={"rounds": 3})
-        self.assertEqual(("custom", "Cup", "seed-1", {"rounds": 3}),
-                         (ev.state["ruleset"], ev.state["name"], ev.state["seed"], ev.state["settings"]))
+        self.assertEqual(
+            ("custom", "Cup", "seed-1", {"rounds": 3}),
+            (ev.state["ruleset"], ev.state["name"], ev.state["seed"], ev.state["settings"]),
+        )
         self.assertEqual("desk", ev.state["created_by"])
 
     def test_create_twice_is_refused_naming_the_creator(self) -> None:
         ev = Event(0)
-        self.assertEqual("event.create: the event was already created by desk",
-                         ev.why("event.create", {"ruleset": "custom"}, device="tab-2"))
+        self.assertEqual(
+            "event.create: the event was already created by desk",
+            ev.why("event.create", {"ruleset": "custom"}, device="tab-2"),
+        )
 
     def test_create_refuses_unknown_ruleset_and_bad_settings(self) -> None:
         log = Log()
@@ -132,8 +152,10 @@ class EventOperationsTest(unittest.TestCase):
         ev = Event(2)
         self.assertIsNone(ev.why("event.configure", {"ruleset": "custom"}))
         ev.pair(1, [["p1", "p2"]])
-        self.assertEqual("event.configure: the ruleset cannot change once round 1 is paired",
-                         ev.why("event.configure", {"ruleset": "doomtown"}))
+        self.assertEqual(
+            "event.configure: the ruleset cannot change once round 1 is paired",
+            ev.why("event.configure", {"ruleset": "doomtown"}),
+        )
 
     def test_configure_refuses_settings_that_void_recorded_results(self) -> None:
         ev = played_round_one()
@@ -154,24 +176,36 @@ class EventOperationsTest(unittest.TestCase):
 class PlayerOperationsTest(unittest.TestCase):
     def test_register_numbers_entries_in_order_and_keeps_extra_fields(self) -> None:
         ev = Event(2)
-        ev.do("player.register", {"player": {"id": "p3", "name": "Brock", "birth_year": 2001, "pop_id": "123"}},
-              role="scorekeeper")
+        ev.do(
+            "player.register",
+            {"player": {"id": "p3", "name": "Brock", "birth_year": 2001, "pop_id": "123"}},
+            role="scorekeeper",
+        )
         self.assertEqual([1, 2, 3], [p["entry"] for p in ev.state["players"]])
         self.assertEqual({"pop_id": "123"}, ev.player("p3")["extra"])
         self.assertFalse(ev.player("p3")["late"])
 
     def test_register_refuses_duplicates_and_malformed_players(self) -> None:
         ev = Event(2)
-        self.assertEqual("player.register: player 'p1' is already registered",
-                         ev.why("player.register", {"player": {"id": "p1"}}))
-        self.assertEqual("player.register: payload.player.id: missing required field",
-                         ev.why("player.register", {"player": {"name": "X"}}))
-        self.assertEqual("player.register: payload.player.birth_year: expected a whole number, got a string",
-                         ev.why("player.register", {"player": {"id": "p9", "birth_year": "2001"}}))
-        self.assertEqual("player.register: payload.player.entry: entry 2 is already p2's",
-                         ev.why("player.register", {"player": {"id": "p9", "entry": 2}}))
-        self.assertEqual("player.register: payload.player.dropped_after: use player.drop",
-                         ev.why("player.register", {"player": {"id": "p9", "dropped_after": 1}}))
+        self.assertEqual(
+            "player.register: player 'p1' is already registered", ev.why("player.register", {"player": {"id": "p1"}})
+        )
+        self.assertEqual(
+            "player.register: payload.player.id: missing required field",
+            ev.why("player.register", {"player": {"name": "X"}}),
+        )
+        self.assertEqual(
+            "player.register: payload.player.birth_year: expected a whole number, got a string",
+            ev.why("player.register", {"player": {"id": "p9", "birth_year": "2001"}}),
+        )
+        self.assertEqual(
+            "player.register: payload.player.entry: entry 2 is already p2's",
+            ev.why("player.register", {"player": {"id": "p9", "entry": 2}}),
+        )
+        self.assertEqual(
+            "player.register: payload.player.dropped_after: use player.drop",
+            ev.why("player.register", {"player": {"id": "p9", "dropped_after": 1}}),
+        )
 
     def test_registering_after_round_one_started_flags_late(self) -> None:
         ev = played_round_one()
@@ -189,11 +223,15 @@ class PlayerOperationsTest(unittest.TestCase):
     def test_edit_changes_fields_and_refuses_unknown_player(self) -> None:
         ev = Event(2)
         ev.do("player.edit", {"player": "p1", "name": "Ash K.", "earned_byes": 1, "fields": {"deck": "Pikachu"}})
-        self.assertEqual(("Ash K.", 1, {"deck": "Pikachu"}),
-                         (ev.player("p1")["name"], ev.player("p1")["earned_byes"], ev.player("p1")["extra"]))
+        self.assertEqual(
+            ("Ash K.", 1, {"deck": "Pikachu"}),
+            (ev.player("p1")["name"], ev.player("p1")["earned_byes"], ev.player("p1")["extra"]),
+        )
         self.assertEqual("unknown player 'p9'", ev.why("player.edit", {"player": "p9", "name": "X"}))
-        self.assertEqual("player.edit: payload.fields.entry: not an extra field",
-                         ev.why("player.edit", {"player": "p1", "fields": {"entry": 5}}))
+        self.assertEqual(
+            "player.edit: payload.fields.entry: not an extra field",
+            ev.why("player.edit", {"player": "p1", "fields": {"entry": 5}}),
+        )
 
     def test_check_in_and_undo(self) -> None:
         ev = Event(2)
@@ -207,7 +245,9 @@ class PlayerOperationsTest(unittest.TestCase):
         ev = played_round_one()
         ev.do("player.drop", {"player": "p2"}, role="player", player="p2")
         self.assertEqual(1, ev.player("p2")["dropped_after"])
-        self.assertEqual("player.drop: player p2 already dropped after round 1", ev.why("player.drop", {"player": "p2"}))
+        self.assertEqual(
+            "player.drop: player p2 already dropped after round 1", ev.why("player.drop", {"player": "p2"})
+        )
         self.assertIn("round 3 has not started", ev.why("player.drop", {"player": "p3", "after": 3}))
 
     def test_drop_before_round_one_is_after_round_zero(self) -> None:
@@ -239,14 +279,15 @@ class PlayerOperationsTest(unittest.TestCase):
         ev.do("cut.make", {"size": 2, "matches": [{"table": 1, "players": ["p1", "p3"]}]})
         self.assertIn("no re-entry after the cut", ev.why("player.reinstate", {"player": "p4"}))
 
-
     def test_remove_takes_a_mistyped_entry_off_the_roster(self) -> None:
         ev = Event(3)
         ev.do("player.register", {"player": {"id": "p9", "name": "Ahs Ketchum"}}, role="scorekeeper")
         ev.do("player.remove", {"player": "p9"}, role="scorekeeper")
         self.assertEqual(["p1", "p2", "p3"], [p["id"] for p in ev.state["players"]])
         ev.do("player.register", {"player": {"id": "p9", "name": "Ash Ketchum"}}, role="scorekeeper")
-        self.assertEqual(("Ash Ketchum", 4), (ev.player("p9")["name"], ev.player("p9")["entry"]))  # the id is free again
+        self.assertEqual(
+            ("Ash Ketchum", 4), (ev.player("p9")["name"], ev.player("p9")["entry"])
+        )  # the id is free again
         ev.do("player.drop", {"player": "p3"})
         ev.do("player.remove", {"player": "p3"})  # dropped before round 1, in nothing: may go too
         self.assertEqual(["p1", "p2", "p9"], [p["id"] for p in ev.state["players"]])
@@ -257,31 +298,42 @@ class PlayerOperationsTest(unittest.TestCase):
         self.assertEqual("player.remove: unknown player 'p9'", ev.why("player.remove", {"player": "p9"}))
         self.assertEqual("player.remove: payload.player: missing required field", ev.why("player.remove", {}))
         ev.do("penalty.issue", {"player": "p5", "kind": "warning", "reason": "late deck list"})
-        self.assertEqual("player.remove: p5 has a penalty on record (warning): penalties stay on record; drop the "
-                         "player instead (player.drop)", ev.why("player.remove", {"player": "p5"}))
+        self.assertEqual(
+            "player.remove: p5 has a penalty on record (warning): penalties stay on record; drop the "
+            "player instead (player.drop)",
+            ev.why("player.remove", {"player": "p5"}),
+        )
         ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
-        self.assertEqual("player.remove: p2 is paired in round 1, still a draft: pair the round again or discard "
-                         "the draft first (round.discard), or drop the player instead (player.drop)",
-                         ev.why("player.remove", {"player": "p2"}))
+        self.assertEqual(
+            "player.remove: p2 is paired in round 1, still a draft: pair the round again or discard "
+            "the draft first (round.discard), or drop the player instead (player.drop)",
+            ev.why("player.remove", {"player": "p2"}),
+        )
         ev.do("round.start", {"number": 1})
-        self.assertEqual("player.remove: p3 is in round 1 table 2 (started): a player who was paired stays in the "
-                         "event's record; drop the player instead (player.drop)",
-                         ev.why("player.remove", {"player": "p3"}))
+        self.assertEqual(
+            "player.remove: p3 is in round 1 table 2 (started): a player who was paired stays in the "
+            "event's record; drop the player instead (player.drop)",
+            ev.why("player.remove", {"player": "p3"}),
+        )
         ev.report(1, 1, ["win", "loss"])
         ev.do("player.drop", {"player": "p1"})
         self.assertIn("p1 is in round 1 table 1 (started)", ev.why("player.remove", {"player": "p1"}))
 
     def test_remove_refuses_a_seeded_player(self) -> None:
         ev = Event(2, settings={"seeds": ["p2", "p1"]})
-        self.assertEqual("player.remove: p2 is in settings.seeds: take them out of the seeds first "
-                         "(event.configure), or drop the player instead (player.drop)",
-                         ev.why("player.remove", {"player": "p2"}))
+        self.assertEqual(
+            "player.remove: p2 is in settings.seeds: take them out of the seeds first "
+            "(event.configure), or drop the player instead (player.drop)",
+            ev.why("player.remove", {"player": "p2"}),
+        )
 
     def test_a_removed_player_s_own_device_can_do_nothing_more(self) -> None:
         ev = Event(3)
         ev.do("player.remove", {"player": "p3"})
-        self.assertEqual("player.check_in: 'p3' is not a player of this event",
-                         ev.why("player.check_in", {"player": "p3"}, role="player", player="p3"))
+        self.assertEqual(
+            "player.check_in: 'p3' is not a player of this event",
+            ev.why("player.check_in", {"player": "p3"}, role="player", player="p3"),
+        )
 
 
 class RoundOperationsTest(unittest.TestCase):
@@ -300,45 +352,64 @@ class RoundOperationsTest(unittest.TestCase):
         cases = {
             "round.pair: payload.matches[0].players[1]: unknown player 'p9'": [["p1", "p9"]],
             "round.pair: payload.matches[0].players[1]: player p4 has dropped": [["p1", "p4"]],
-            "round.pair: payload.matches[1].players[0]: player p1 is already in matches[0]": [["p1", "p2"], ["p1", "p3"]],
+            "round.pair: payload.matches[1].players[0]: player p1 is already in matches[0]": [
+                ["p1", "p2"],
+                ["p1", "p3"],
+            ],
             "round.pair: payload.matches[0].players: 3 players in a match; custom takes 1 or 2": [["p1", "p2", "p3"]],
         }
         for reason, tables in cases.items():
             with self.subTest(reason):
-                self.assertEqual(reason, ev.why("round.pair", {"number": 1, "matches": [{"players": t} for t in tables]}))
-        self.assertEqual("round.pair: payload.matches: a round needs at least one match",
-                         ev.why("round.pair", {"number": 1, "matches": []}))
-        self.assertIn("results are reported, not paired",
-                      ev.why("round.pair", {"number": 1, "matches": [{"players": ["p1", "p2"], "outcomes": ["win", "loss"]}]}))
+                self.assertEqual(
+                    reason, ev.why("round.pair", {"number": 1, "matches": [{"players": t} for t in tables]})
+                )
+        self.assertEqual(
+            "round.pair: payload.matches: a round needs at least one match",
+            ev.why("round.pair", {"number": 1, "matches": []}),
+        )
+        self.assertIn(
+            "results are reported, not paired",
+            ev.why("round.pair", {"number": 1, "matches": [{"players": ["p1", "p2"], "outcomes": ["win", "loss"]}]}),
+        )
 
     def test_pair_refuses_the_wrong_round_number(self) -> None:
         ev = Event(2)
-        self.assertEqual("round.pair: round 2 cannot be paired now; the next round is 1",
-                         ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p2"]}]}))
+        self.assertEqual(
+            "round.pair: round 2 cannot be paired now; the next round is 1",
+            ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p2"]}]}),
+        )
 
     def test_pairing_is_refused_while_a_result_is_missing_or_disputed(self) -> None:
         ev = played_round_one()
         ev.report(1, 1, ["win", "loss"])
-        self.assertEqual("round.pair: pairing is refused: round 1 still has 1 result(s) missing or disputed",
-                         ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}))
+        self.assertEqual(
+            "round.pair: pairing is refused: round 1 still has 1 result(s) missing or disputed",
+            ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}),
+        )
         ev.report(1, 2, ["win", "loss"], device="tab-1")
         ev.report(1, 2, ["loss", "win"], device="tab-2")
         self.assertEqual("disputed", ev.match(1, 2)["status"])
-        self.assertEqual("round.pair: resolve the dispute at round 1 table 2 before pairing round 2",
-                         ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}))
+        self.assertEqual(
+            "round.pair: resolve the dispute at round 1 table 2 before pairing round 2",
+            ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}),
+        )
 
     def test_pairing_is_refused_while_the_previous_round_has_not_been_played(self) -> None:
         ev = Event(4)
         ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
-        self.assertEqual("round.pair: pairing is refused: round 1 has not been played yet",
-                         ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}))
+        self.assertEqual(
+            "round.pair: pairing is refused: round 1 has not been played yet",
+            ev.why("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]}),
+        )
 
     def test_only_one_pairing_per_round_wins(self) -> None:
         ev = Event(4)
         ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
         payload = {"number": 1, "matches": [{"players": ["p1", "p3"]}, {"players": ["p2", "p4"]}]}
-        self.assertEqual("round.pair: round 1 was already paired by desk; reload",
-                         ev.why("round.pair", payload, device="tab-2", role="head-judge"))
+        self.assertEqual(
+            "round.pair: round 1 was already paired by desk; reload",
+            ev.why("round.pair", payload, device="tab-2", role="head-judge"),
+        )
         self.assertEqual("already-paired", ev.refusal_code("round.pair", payload, device="tab-2", role="head-judge"))
         ev.do("round.pair", dict(payload, replace=True), device="tab-2", role="head-judge")
         self.assertEqual(["p1", "p3"], ev.round(1)["matches"][0]["players"])
@@ -354,9 +425,13 @@ class RoundOperationsTest(unittest.TestCase):
         ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
         ev.do("round.swap", {"number": 1, "a": "p2", "b": "p3"}, role="head-judge")
         self.assertEqual([["p1", "p3"], ["p2", "p4"]], [m["players"] for m in ev.round(1)["matches"]])
-        self.assertEqual("round.swap: p1 and p3 are already in the same match",
-                         ev.why("round.swap", {"number": 1, "a": "p1", "b": "p3"}))
-        self.assertEqual("round.swap: player p9 is not in round 1", ev.why("round.swap", {"number": 1, "a": "p1", "b": "p9"}))
+        self.assertEqual(
+            "round.swap: p1 and p3 are already in the same match",
+            ev.why("round.swap", {"number": 1, "a": "p1", "b": "p3"}),
+        )
+        self.assertEqual(
+            "round.swap: player p9 is not in round 1", ev.why("round.swap", {"number": 1, "a": "p1", "b": "p9"})
+        )
         ev.do("round.start", {"number": 1})
         self.assertIn("round 1 has started", ev.why("round.swap", {"number": 1, "a": "p2", "b": "p3"}))
         self.assertEqual("round 2 is not paired", ev.why("round.swap", {"number": 2, "a": "p2", "b": "p3"}))
@@ -369,8 +444,10 @@ class RoundOperationsTest(unittest.TestCase):
         self.assertIn("round 1 is published; this needs it draft", ev.why("round.publish", {"number": 1}))
         ev.do("round.start", {"number": 1, "at": T0, "duration_s": 3600}, role="scorekeeper")
         self.assertEqual("started", ev.round(1)["status"])
-        self.assertEqual({"started_at": T0, "duration_s": 3600, "paused_at": None, "paused_ms": 0, "extended_s": 0},
-                         ev.round(1)["timer"])
+        self.assertEqual(
+            {"started_at": T0, "duration_s": 3600, "paused_at": None, "paused_ms": 0, "extended_s": 0},
+            ev.round(1)["timer"],
+        )
         self.assertIn("round 1 is started", ev.why("round.start", {"number": 1}))
         self.assertEqual("round 2 is not paired", ev.why("round.publish", {"number": 2}))
 
@@ -391,16 +468,21 @@ class RoundOperationsTest(unittest.TestCase):
         self.assertIn("pairing is refused", ev.why("cut.make", {"size": 2, "matches": [{"players": ["p1", "p3"]}]}))
         ev.report(1, 1, ["win", "loss"])
         ev.report(1, 2, ["win", "loss"])
-        self.assertEqual("cut.make: payload.matches: 2 players for a top 4",
-                         ev.why("cut.make", {"size": 4, "matches": [{"players": ["p1", "p3"]}]}))
+        self.assertEqual(
+            "cut.make: payload.matches: 2 players for a top 4",
+            ev.why("cut.make", {"size": 4, "matches": [{"players": ["p1", "p3"]}]}),
+        )
         ev.do("cut.make", {"size": 2, "matches": [{"table": 1, "players": ["p1", "p3"]}]}, role="head-judge")
         self.assertEqual((2, "elimination", "draft"), (ev.state["cut"], ev.round(2)["stage"], ev.round(2)["status"]))
-        self.assertEqual("cut.make: the cut was already made by desk; reload",
-                         ev.why("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}))
-        self.assertEqual("already-paired", ev.refusal_code("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}))
+        self.assertEqual(
+            "cut.make: the cut was already made by desk; reload",
+            ev.why("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}),
+        )
+        self.assertEqual(
+            "already-paired", ev.refusal_code("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]})
+        )
         ev.do("cut.make", {"size": 2, "replace": True, "matches": [{"table": 1, "players": ["p3", "p1"]}]})
         self.assertEqual(["p3", "p1"], ev.round(2)["matches"][0]["players"])
-
 
     def test_discard_throws_away_a_draft_and_the_round_pairs_again(self) -> None:
         ev = played_round_one(5)
@@ -428,19 +510,29 @@ class RoundOperationsTest(unittest.TestCase):
     def test_discard_refuses_published_started_and_unknown_rounds(self) -> None:
         ev = Event(4)
         self.assertEqual("round.discard: round 1 is not paired", ev.why("round.discard", {"number": 1}))
-        self.assertEqual("round.discard: payload.number: must be at least 1, got 0",
-                         ev.why("round.discard", {"number": 0}))
+        self.assertEqual(
+            "round.discard: payload.number: must be at least 1, got 0", ev.why("round.discard", {"number": 0})
+        )
         ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
-        self.assertEqual("round.discard: round 1 (elimination) is not paired",
-                         ev.why("round.discard", {"number": 1, "stage": "elimination"}))
-        self.assertEqual("round.discard: a scorekeeper may not do this (allowed: head-judge, organizer)",
-                         ev.why("round.discard", {"number": 1}, role="scorekeeper"))
+        self.assertEqual(
+            "round.discard: round 1 (elimination) is not paired",
+            ev.why("round.discard", {"number": 1, "stage": "elimination"}),
+        )
+        self.assertEqual(
+            "round.discard: a scorekeeper may not do this (allowed: head-judge, organizer)",
+            ev.why("round.discard", {"number": 1}, role="scorekeeper"),
+        )
         ev.do("round.publish", {"number": 1})
-        self.assertEqual("round.discard: round 1 is published (players may have seen its pairings); only a draft "
-                         "can be discarded: swap players, or pair it again", ev.why("round.discard", {"number": 1}))
+        self.assertEqual(
+            "round.discard: round 1 is published (players may have seen its pairings); only a draft "
+            "can be discarded: swap players, or pair it again",
+            ev.why("round.discard", {"number": 1}),
+        )
         ev.do("round.start", {"number": 1})
-        self.assertEqual("round.discard: round 1 has started; its pairings and results stay (Pokémon TOP 4)",
-                         ev.why("round.discard", {"number": 1}))
+        self.assertEqual(
+            "round.discard: round 1 has started; its pairings and results stay (Pokémon TOP 4)",
+            ev.why("round.discard", {"number": 1}),
+        )
         self.assertEqual(1, len(ev.state["rounds"]))
 
 
@@ -467,7 +559,9 @@ class TimerOperationsTest(unittest.TestCase):
         self.assertEqual("timer.resume: round 1's clock is not paused", ev.why("timer.resume"))
         ev.do("timer.pause")
         self.assertEqual("timer.pause: round 1's clock is already paused", ev.why("timer.pause"))
-        self.assertEqual("timer.extend: payload.seconds: must be at least 1, got 0", ev.why("timer.extend", {"seconds": 0}))
+        self.assertEqual(
+            "timer.extend: payload.seconds: must be at least 1, got 0", ev.why("timer.extend", {"seconds": 0})
+        )
         self.assertEqual("round 4 is not paired", ev.why("timer.extend", {"seconds": 60, "round": 4}))
 
     def test_untimed_round_has_no_clock_to_pause(self) -> None:
@@ -484,20 +578,29 @@ class ResultOperationsTest(unittest.TestCase):
         cases = {
             'result.report: round 1 table 1: payload.outcomes: "draw" is not an outcome of custom': ["draw", "draw"],
             "result.report: round 1 table 1: payload.outcomes: expected 2 entries (one per player), got 1": ["win"],
-            "result.report: round 1 table 1: payload.outcomes: ['win', 'win'] cannot both be the result of one game":
-                ["win", "win"],
-            "result.report: round 1 table 1: payload.outcomes: 'bye' is for a one-player match, not a table of 2":
-                ["bye", "loss"],
+            "result.report: round 1 table 1: payload.outcomes: ['win', 'win'] cannot both be the result of one game": [
+                "win",
+                "win",
+            ],
+            "result.report: round 1 table 1: payload.outcomes: 'bye' is for a one-player match, not a table of 2": [
+                "bye",
+                "loss",
+            ],
         }
         for reason, outcomes in cases.items():
             with self.subTest(outcomes):
                 self.assertEqual(reason, ev.why("result.report", {"round": 1, "table": 1, "outcomes": outcomes}))
-        self.assertEqual("result.report: round 1 table 1: payload.scores: expected 2 entries (one per player), got 1",
-                         ev.why("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"], "scores": [3]}))
-        self.assertEqual("result.report: payload.outcomes: missing required field",
-                         ev.why("result.report", {"round": 1, "table": 1}))
-        self.assertEqual("result.report: payload.colour: not a field of result.report",
-                         ev.why("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"], "colour": 1}))
+        self.assertEqual(
+            "result.report: round 1 table 1: payload.scores: expected 2 entries (one per player), got 1",
+            ev.why("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"], "scores": [3]}),
+        )
+        self.assertEqual(
+            "result.report: payload.outcomes: missing required field", ev.why("result.report", {"round": 1, "table": 1})
+        )
+        self.assertEqual(
+            "result.report: payload.colour: not a field of result.report",
+            ev.why("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"], "colour": 1}),
+        )
 
     def test_report_refuses_unknown_rounds_and_matches_and_unstarted_rounds(self) -> None:
         ev = Event(4)
@@ -507,18 +610,24 @@ class ResultOperationsTest(unittest.TestCase):
         ev.do("round.start", {"number": 1})
         self.assertEqual("round 2 is not paired", ev.why("result.report", dict(payload, round=2)))
         self.assertEqual("round 1 has no table 9", ev.why("result.report", dict(payload, table=9)))
-        self.assertEqual("round 1 has no match 5 (it has 2)",
-                         ev.why("result.report", {"round": 1, "match": 5, "outcomes": ["win", "loss"]}))
-        self.assertIn("name the match by table or by index",
-                      ev.why("result.report", {"round": 1, "outcomes": ["win", "loss"]}))
+        self.assertEqual(
+            "round 1 has no match 5 (it has 2)",
+            ev.why("result.report", {"round": 1, "match": 5, "outcomes": ["win", "loss"]}),
+        )
+        self.assertIn(
+            "name the match by table or by index", ev.why("result.report", {"round": 1, "outcomes": ["win", "loss"]})
+        )
 
     def test_staff_report_confirms_and_completes_the_round(self) -> None:
         ev = played_round_one()
         ev.report(1, 1, ["win", "loss"], role="judge")
         self.assertEqual(("confirmed", ["win", "loss"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
         self.assertEqual("started", ev.round(1)["status"])
-        ev.do("result.report", {"round": 1, "match": 1, "outcomes": ["loss", "win"], "scores": [10, 12]},
-              role="scorekeeper")
+        ev.do(
+            "result.report",
+            {"round": 1, "match": 1, "outcomes": ["loss", "win"], "scores": [10, 12]},
+            role="scorekeeper",
+        )
         self.assertEqual("complete", ev.round(1)["status"])
         self.assertEqual([10, 12], ev.match(1, 2)["scores"])
 
@@ -534,16 +643,23 @@ class ResultOperationsTest(unittest.TestCase):
 
     def test_confirm_needs_a_report_to_confirm(self) -> None:
         ev = played_round_one()
-        self.assertEqual("result.confirm: round 1 table 1: no report is awaiting confirmation (pending)",
-                         ev.why("result.confirm", {"round": 1, "table": 1}, role="player", player="p2"))
-        self.assertEqual("result.confirm: round 1 table 1: there is no report x:1 to confirm",
-                         ev.why("result.confirm", {"round": 1, "table": 1, "report": "x:1"}))
+        self.assertEqual(
+            "result.confirm: round 1 table 1: no report is awaiting confirmation (pending)",
+            ev.why("result.confirm", {"round": 1, "table": 1}, role="player", player="p2"),
+        )
+        self.assertEqual(
+            "result.confirm: round 1 table 1: there is no report x:1 to confirm",
+            ev.why("result.confirm", {"round": 1, "table": 1, "report": "x:1"}),
+        )
 
     def test_correct_overrides_and_is_final_until_the_next_correction(self) -> None:
         ev = played_round_one()
         ev.report(1, 1, ["win", "loss"])
-        ev.do("result.correct", {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "slip error"},
-              role="judge")
+        ev.do(
+            "result.correct",
+            {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "slip error"},
+            role="judge",
+        )
         match = ev.match(1, 1)
         self.assertEqual(("resolved", ["loss", "win"]), (match["status"], match["outcomes"]))
         self.assertEqual("slip error", match["reports"][-1]["reason"])
@@ -559,8 +675,10 @@ class ResultOperationsTest(unittest.TestCase):
         fix = {"round": 1, "table": 1, "outcomes": ["loss", "win"]}
         self.assertIsNone(ev.why("result.correct", fix))
         ev.pair(3, [["p1", "p4"], ["p2", "p3"]])
-        self.assertEqual("result.correct: round 1's record cannot change after round 3 is paired (Pokémon TOP 4)",
-                         ev.why("result.correct", fix))
+        self.assertEqual(
+            "result.correct: round 1's record cannot change after round 3 is paired (Pokémon TOP 4)",
+            ev.why("result.correct", fix),
+        )
         self.assertEqual("round-frozen", ev.refusal_code("result.correct", fix))
         self.assertIsNone(ev.why("result.correct", dict(fix, round=2)))
 
@@ -573,8 +691,19 @@ class DisputeTest(unittest.TestCase):
         ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
         ev.report(1, 1, ["loss", "win"], role="player", player="p2", device="phone-2")
         self.assertEqual("disputed", ev.match(1, 1)["status"])
-        self.assertEqual([{"round": 1, "stage": "swiss", "match": 0, "table": 1, "players": ["p1", "p2"],
-                           "reports": ["phone-1:1", "phone-2:1"]}], ev.state["disputes"])
+        self.assertEqual(
+            [
+                {
+                    "round": 1,
+                    "stage": "swiss",
+                    "match": 0,
+                    "table": 1,
+                    "players": ["p1", "p2"],
+                    "reports": ["phone-1:1", "phone-2:1"],
+                }
+            ],
+            ev.state["disputes"],
+        )
 
     def test_the_same_result_twice_confirms_rather_than_disputes(self) -> None:
         ev = played_round_one()
@@ -597,9 +726,11 @@ class DisputeTest(unittest.TestCase):
         for staff_first in (False, True):
             with self.subTest(staff_first=staff_first):
                 ev = played_round_one()
-                steps = [lambda: ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1"),
-                         lambda: ev.report(1, 1, ["loss", "win"], role="judge", device="tab-1")]
-                for step in (reversed(steps) if staff_first else steps):
+                steps = [
+                    lambda: ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1"),
+                    lambda: ev.report(1, 1, ["loss", "win"], role="judge", device="tab-1"),
+                ]
+                for step in reversed(steps) if staff_first else steps:
                     step()
                 self.assertEqual(("confirmed", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
 
@@ -620,33 +751,48 @@ class DisputeTest(unittest.TestCase):
         ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
         ev.report(1, 1, ["loss", "win"], role="player", player="p2", device="phone-2")
         ev.report(1, 2, ["win", "loss"])
-        ev.do("result.resolve", {"round": 1, "match": 0, "result": {"outcomes": ["tie", "tie"]}, "reason": "replay"},
-              role="head-judge")
+        ev.do(
+            "result.resolve",
+            {"round": 1, "match": 0, "result": {"outcomes": ["tie", "tie"]}, "reason": "replay"},
+            role="head-judge",
+        )
         self.assertEqual(("resolved", ["tie", "tie"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
         self.assertEqual([], ev.state["disputes"])
         self.assertEqual("complete", ev.round(1)["status"])
 
     def test_resolve_refuses_an_undisputed_match_and_a_bad_result(self) -> None:
         ev = played_round_one()
-        self.assertEqual("result.resolve: round 1 table 1: the match is not disputed (pending); use result.correct",
-                         ev.why("result.resolve", {"round": 1, "match": 0, "result": {"outcomes": ["win", "loss"]}}))
+        self.assertEqual(
+            "result.resolve: round 1 table 1: the match is not disputed (pending); use result.correct",
+            ev.why("result.resolve", {"round": 1, "match": 0, "result": {"outcomes": ["win", "loss"]}}),
+        )
         ev.report(1, 1, ["win", "loss"], device="tab-1")
         ev.report(1, 1, ["loss", "win"], device="tab-2")
-        self.assertIn("payload.result.winner: not a result field",
-                      ev.why("result.resolve", {"round": 1, "match": 0, "result": {"winner": "p1"}}))
-        self.assertIn("result.payload.outcomes: expected 2 entries",
-                      ev.why("result.resolve", {"round": 1, "match": 0, "result": {"scores": [1, 2]}}))
+        self.assertIn(
+            "payload.result.winner: not a result field",
+            ev.why("result.resolve", {"round": 1, "match": 0, "result": {"winner": "p1"}}),
+        )
+        self.assertIn(
+            "result.payload.outcomes: expected 2 entries",
+            ev.why("result.resolve", {"round": 1, "match": 0, "result": {"scores": [1, 2]}}),
+        )
 
     def test_confirming_a_named_report_settles_a_dispute_from_the_confirmer_s_device(self) -> None:
         ev = played_round_one()
         ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
         ev.report(1, 1, ["loss", "win"], role="player", player="p2", device="phone-2")
-        ev.do("result.confirm", {"round": 1, "table": 1, "report": "phone-1:1"}, role="player", player="p2",
-              device="phone-2")
+        ev.do(
+            "result.confirm",
+            {"round": 1, "table": 1, "report": "phone-1:1"},
+            role="player",
+            player="p2",
+            device="phone-2",
+        )
         self.assertEqual(("confirmed", ["win", "loss"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
 
     def test_disputed_match_is_exported_flagged_and_left_out_of_standings(self) -> None:
         from shared_rules.standings import compute_standings
+
         ev = played_round_one()
         ev.report(1, 1, ["win", "loss"], device="tab-1")
         ev.report(1, 1, ["loss", "win"], device="tab-2")
@@ -664,26 +810,36 @@ class PenaltyTest(unittest.TestCase):
         ev.do("penalty.issue", {"player": "p2", "kind": "disqualification", "reason": "cheating"}, role="head-judge")
         self.assertEqual(["warning", "disqualification"], [p["kind"] for p in ev.state["penalties"]])
         self.assertEqual((1, True), (ev.player("p2")["dropped_after"], ev.player("p2")["ejected"]))
-        self.assertEqual("player.reinstate: player p2 was ejected and cannot rejoin",
-                         ev.why("player.reinstate", {"player": "p2"}))
+        self.assertEqual(
+            "player.reinstate: player p2 was ejected and cannot rejoin", ev.why("player.reinstate", {"player": "p2"})
+        )
         ev.report(1, 1, ["win", "loss"])
         ev.report(1, 2, ["win", "loss"])
         self.assertIn("player p2 has dropped", ev.why("round.pair", {"number": 2, "matches": [{"players": ["p2"]}]}))
 
     def test_penalty_refusals_name_the_field(self) -> None:
         ev = Event(2)
-        self.assertEqual("penalty.issue: payload.kind: 'turn-loss' is not a penalty of custom "
-                         "(use warning, game-loss, disqualification)",
-                         ev.why("penalty.issue", {"player": "p1", "kind": "turn-loss", "reason": "x"}))
-        self.assertIn("custom has no penalty levels", ev.why("penalty.issue", {"player": "p1", "level": 2, "reason": "x"}))
-        self.assertEqual("penalty.issue: payload.reason: missing required field",
-                         ev.why("penalty.issue", {"player": "p1", "kind": "warning"}))
-        self.assertEqual("unknown player 'p9'", ev.why("penalty.issue", {"player": "p9", "kind": "warning", "reason": "x"}))
+        self.assertEqual(
+            "penalty.issue: payload.kind: 'turn-loss' is not a penalty of custom "
+            "(use warning, game-loss, disqualification)",
+            ev.why("penalty.issue", {"player": "p1", "kind": "turn-loss", "reason": "x"}),
+        )
+        self.assertIn(
+            "custom has no penalty levels", ev.why("penalty.issue", {"player": "p1", "level": 2, "reason": "x"})
+        )
+        self.assertEqual(
+            "penalty.issue: payload.reason: missing required field",
+            ev.why("penalty.issue", {"player": "p1", "kind": "warning"}),
+        )
+        self.assertEqual(
+            "unknown player 'p9'", ev.why("penalty.issue", {"player": "p9", "kind": "warning", "reason": "x"})
+        )
 
     def test_decisions_for_star_trek_levels_and_shatterpoint_warnings(self) -> None:
         # The reducer calls penalties.decide with the event's ruleset id; those rulesets may not be
         # installed on this checkout yet, so their tables are tested directly.
         from shared_rules.state.penalties import decide
+
         history: list[dict[str, Any]] = []
         kinds = []
         for _ in range(4):
@@ -708,9 +864,12 @@ class EnvelopeTest(unittest.TestCase):
             'type: "player.fly" is not an operation type': dict(good, type="player.fly"),
             "player.check_in: op_id: 'tab-1:1' is not 'tab-9:<sequence>'": dict(good, op_id="tab-1:1"),
             "player.check_in: at: expected a timestamp in milliseconds, got a string": dict(good, at="now"),
-            'player.check_in: actor.role: "admin" is not a role (use organizer, head-judge, judge, scorekeeper, player)':
-                dict(good, actor={"role": "admin"}),
-            "player.check_in: actor.player: a player actor must name their player id": dict(good, actor={"role": "player"}),
+            'player.check_in: actor.role: "admin" is not a role (use organizer, head-judge, judge, scorekeeper, player)': dict(
+                good, actor={"role": "admin"}
+            ),
+            "player.check_in: actor.player: a player actor must name their player id": dict(
+                good, actor={"role": "player"}
+            ),
             "player.check_in: payload: expected an object, got a list": dict(good, payload=[]),
             "operation: expected an object, got a string": "player.check_in",
         }
@@ -729,8 +888,11 @@ class EnvelopeTest(unittest.TestCase):
     def test_apply_never_changes_its_input(self) -> None:
         ev = played_round_one()
         before = json.dumps(ev.state, sort_keys=True)
-        for op in (ev.log.op("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"]}),
-                   ev.log.op("player.drop", {"player": "p1"}), ev.log.op("timer.extend", {"seconds": 30})):
+        for op in (
+            ev.log.op("result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"]}),
+            ev.log.op("player.drop", {"player": "p1"}),
+            ev.log.op("timer.extend", {"seconds": 30}),
+        ):
             apply(ev.state, op)
         self.assertEqual(before, json.dumps(ev.state, sort_keys=True))
 
@@ -769,43 +931,58 @@ class DocumentTest(unittest.TestCase):
         self.assertEqual(json.dumps(ev.state, sort_keys=True), json.dumps(from_event_document(doc), sort_keys=True))
 
     def test_import_of_a_plain_document_infers_round_status_and_disputes(self) -> None:
-        doc = {"format": "topcut-event/1", "ruleset": "custom", "seed": "x",
-               "players": [{"id": f"p{i}", "name": f"P{i}", "entry": i} for i in range(1, 6)],
-               "rounds": [
-                   {"number": 1, "stage": "swiss", "matches": [
-                       {"table": 1, "players": ["p1", "p2"], "outcomes": ["win", "loss"]},
-                       {"table": 2, "players": ["p3", "p4"], "outcomes": ["win", "loss"], "disputed": True},
-                       {"players": ["p5"], "outcomes": ["bye"]}]},
-                   {"number": 2, "stage": "swiss", "matches": [{"table": 1, "players": ["p1", "p3"]}]}]}
+        doc = {
+            "format": "topcut-event/1",
+            "ruleset": "custom",
+            "seed": "x",
+            "players": [{"id": f"p{i}", "name": f"P{i}", "entry": i} for i in range(1, 6)],
+            "rounds": [
+                {
+                    "number": 1,
+                    "stage": "swiss",
+                    "matches": [
+                        {"table": 1, "players": ["p1", "p2"], "outcomes": ["win", "loss"]},
+                        {"table": 2, "players": ["p3", "p4"], "outcomes": ["win", "loss"], "disputed": True},
+                        {"players": ["p5"], "outcomes": ["bye"]},
+                    ],
+                },
+                {"number": 2, "stage": "swiss", "matches": [{"table": 1, "players": ["p1", "p3"]}]},
+            ],
+        }
         state = from_event_document(doc)
         self.assertEqual(["started", "published"], [r["status"] for r in state["rounds"]])
         self.assertEqual(["confirmed", "disputed", "confirmed"], [m["status"] for m in state["rounds"][0]["matches"]])
         self.assertEqual(1, len(state["disputes"]))
         log = Log()
-        state = apply(state, log.op("result.resolve", {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]}}))
+        state = apply(
+            state, log.op("result.resolve", {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]}})
+        )
         self.assertEqual("complete", state["rounds"][0]["status"])
         self.assertEqual(load_event(doc).players, load_event(to_event_document(state)).players)
 
     def test_import_refuses_a_bad_document_naming_the_field(self) -> None:
         from shared_rules.errors import RulesError
+
         with self.assertRaises(RulesError) as caught:
             from_event_document({"ruleset": "custom", "players": [{"id": "p1"}]})
         self.assertEqual("players[0]: missing required field 'entry'", str(caught.exception))
 
-
     def test_import_refuses_malformed_operational_fields(self) -> None:
         from shared_rules.errors import RulesError
+
         doc = to_event_document(played_round_one().state)
         doc["rounds"][0]["matches"][0]["state"] = {"status": "pending", "reports": [{"kind": "report"}]}
         with self.assertRaises(RulesError) as caught:
             from_event_document(doc)
-        self.assertEqual("state: the operational fields are malformed; import the document without them",
-                         str(caught.exception))
+        self.assertEqual(
+            "state: the operational fields are malformed; import the document without them", str(caught.exception)
+        )
 
 
 class VocabularyTest(unittest.TestCase):
     def test_every_operation_type_is_exercised_by_these_tests(self) -> None:
         import inspect
+
         source = inspect.getsource(inspect.getmodule(VocabularyTest))
         missing = [t for t in OPERATION_TYPES if f'"{t}"' not in source]
         self.assertEqual([], missing)
@@ -835,8 +1012,10 @@ class LateDisputeTest(unittest.TestCase):
         from shared_rules.state.operations import OpenDispute
 
         ev = self._two_rounds_with_a_late_conflict()
-        op = ev.log.op("round.pair", {"number": 3, "matches": [{"table": 1, "players": ["p1", "p4"]},
-                                                               {"table": 2, "players": ["p2", "p3"]}]})
+        op = ev.log.op(
+            "round.pair",
+            {"number": 3, "matches": [{"table": 1, "players": ["p1", "p4"]}, {"table": 2, "players": ["p2", "p3"]}]},
+        )
         with self.assertRaises(OpenDispute) as caught:
             apply(ev.state, op)
         self.assertEqual("open-dispute", caught.exception.code)
@@ -848,8 +1027,11 @@ class LateDisputeTest(unittest.TestCase):
 
     def test_resolving_then_pairing_goes_on_and_standings_use_the_resolution(self) -> None:
         ev = self._two_rounds_with_a_late_conflict()
-        ev.do("result.resolve", {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]},
-                                 "reason": "scoresheet"}, role="head-judge")
+        ev.do(
+            "result.resolve",
+            {"round": 1, "table": 2, "result": {"outcomes": ["loss", "win"]}, "reason": "scoresheet"},
+            role="head-judge",
+        )
         self.assertEqual("resolved", ev.match(1, 2)["status"])
         ev.play(3, [["p1", "p4"], ["p2", "p3"]])
         self.assertEqual("started", ev.round(3)["status"])
@@ -859,9 +1041,11 @@ class LateDisputeTest(unittest.TestCase):
         ev = self._two_rounds_with_a_late_conflict()
         rnd = ev.state["rounds"][0]
         state = dict(ev.state, rounds=ev.state["rounds"] + [dict(ev.state["rounds"][1], number=3, status="draft")])
-        op = ev.log.op("result.resolve", {"round": rnd["number"], "table": 2,
-                                          "result": {"outcomes": ["win", "loss"]}, "reason": "judge call"},
-                       role="head-judge")
+        op = ev.log.op(
+            "result.resolve",
+            {"round": rnd["number"], "table": 2, "result": {"outcomes": ["win", "loss"]}, "reason": "judge call"},
+            role="head-judge",
+        )
         after = apply(state, op)
         self.assertEqual("resolved", after["rounds"][0]["matches"][1]["status"])
         report = ev.log.op("result.report", {"round": 1, "table": 1, "outcomes": ["loss", "win"]}, role="judge")

@@ -84,8 +84,12 @@ class SixteenPlayerEvent:
             other = ["win", "loss"] if result == ["tie", "tie"] else list(reversed(result))
             ev.report(number, table, other, role="player", player=b, device=f"phone-{b}")
             assert ev.match(number, table)["status"] == "disputed"
-            ev.do("result.resolve", {"round": number, "table": table, "result": {"outcomes": result}},
-                  role="head-judge", device="hj")
+            ev.do(
+                "result.resolve",
+                {"round": number, "table": table, "result": {"outcomes": result}},
+                role="head-judge",
+                device="hj",
+            )
 
     def assertion_round_complete(self, number: int) -> None:
         rnd = self.ev.round(number)
@@ -99,8 +103,9 @@ class FullEventTest(unittest.TestCase):
 
     def test_three_rounds_are_played_and_complete(self) -> None:
         state = self.event.ev.state
-        self.assertEqual([(1, "complete"), (2, "complete"), (3, "complete")],
-                         [(r["number"], r["status"]) for r in state["rounds"]])
+        self.assertEqual(
+            [(1, "complete"), (2, "complete"), (3, "complete")], [(r["number"], r["status"]) for r in state["rounds"]]
+        )
         self.assertEqual([], state["disputes"])
         self.assertEqual(2, self.event.ev.player("p16")["dropped_after"])
         byes = [m for m in state["rounds"][2]["matches"] if len(m["players"]) == 1]
@@ -154,10 +159,23 @@ class CommutingOperationsTest(unittest.TestCase):
         ev.play(1, [["p1", "p2"], ["p3", "p4"], ["p5", "p6"], ["p7", "p8"]])
         ops = []
         for table in range(1, 5):
-            ops.append(ev.log.op("result.report", {"round": 1, "table": table, "outcomes": ["win", "loss"]},
-                                 role="judge", device=f"tablet-{table}"))
-            ops.append(ev.log.op("player.check_in", {"player": f"p{table}"}, role="player", player=f"p{table}",
-                                 device=f"phone-{table}"))
+            ops.append(
+                ev.log.op(
+                    "result.report",
+                    {"round": 1, "table": table, "outcomes": ["win", "loss"]},
+                    role="judge",
+                    device=f"tablet-{table}",
+                )
+            )
+            ops.append(
+                ev.log.op(
+                    "player.check_in",
+                    {"player": f"p{table}"},
+                    role="player",
+                    player=f"p{table}",
+                    device=f"phone-{table}",
+                )
+            )
         return ev, ops
 
     def test_results_of_different_matches_commute(self) -> None:

@@ -73,22 +73,67 @@ class DoomtownStructureTest(TableCase):
 class PokemonStructureTest(TableCase):
     # Pokémon TOP 3.3.5: (players, Swiss rounds, cut, document's total rounds)
     VG_PREMIER = [
-        (4, 3, 2, 4), (8, 3, 2, 4), (9, 4, 4, 6), (16, 4, 4, 6), (17, 5, 8, 8), (32, 5, 8, 8),
-        (33, 6, 8, 9), (64, 6, 8, 9), (65, 7, 8, 10), (128, 7, 8, 10), (129, 8, 8, 11), (226, 8, 8, 11),
-        (227, 8, 16, 12), (256, 8, 16, 12), (257, 9, 16, 13), (409, 9, 16, 13), (410, 9, 32, 14),
-        (512, 9, 32, 14), (513, 10, 32, 15), (2000, 10, 32, 15),
+        (4, 3, 2, 4),
+        (8, 3, 2, 4),
+        (9, 4, 4, 6),
+        (16, 4, 4, 6),
+        (17, 5, 8, 8),
+        (32, 5, 8, 8),
+        (33, 6, 8, 9),
+        (64, 6, 8, 9),
+        (65, 7, 8, 10),
+        (128, 7, 8, 10),
+        (129, 8, 8, 11),
+        (226, 8, 8, 11),
+        (227, 8, 16, 12),
+        (256, 8, 16, 12),
+        (257, 9, 16, 13),
+        (409, 9, 16, 13),
+        (410, 9, 32, 14),
+        (512, 9, 32, 14),
+        (513, 10, 32, 15),
+        (2000, 10, 32, 15),
     ]
     TCG_SINGLE_DAY = [
-        (4, 3, 0, 3), (8, 3, 0, 3), (9, 4, 4, 6), (12, 4, 4, 6), (13, 5, 4, 7), (20, 5, 4, 7),
-        (21, 5, 8, 8), (32, 5, 8, 8), (33, 6, 8, 9), (64, 6, 8, 9), (65, 7, 8, 10), (128, 7, 8, 10),
-        (129, 8, 8, 11), (226, 8, 8, 11), (227, 9, 8, 12), (409, 9, 8, 12), (410, 10, 8, 13), (1000, 10, 8, 13),
+        (4, 3, 0, 3),
+        (8, 3, 0, 3),
+        (9, 4, 4, 6),
+        (12, 4, 4, 6),
+        (13, 5, 4, 7),
+        (20, 5, 4, 7),
+        (21, 5, 8, 8),
+        (32, 5, 8, 8),
+        (33, 6, 8, 9),
+        (64, 6, 8, 9),
+        (65, 7, 8, 10),
+        (128, 7, 8, 10),
+        (129, 8, 8, 11),
+        (226, 8, 8, 11),
+        (227, 9, 8, 12),
+        (409, 9, 8, 12),
+        (410, 10, 8, 13),
+        (1000, 10, 8, 13),
     ]
     # (players, day-1 rounds, day-2 rounds or None, cut, document's total rounds)
     TWO_DAY = [
-        (4, 3, None, 0, 3), (8, 3, None, 0, 3), (9, 4, None, 4, 6), (12, 4, None, 4, 6), (13, 5, None, 4, 7),
-        (20, 5, None, 4, 7), (21, 5, None, 8, 8), (32, 5, None, 8, 8), (33, 6, None, 8, 9), (64, 6, None, 8, 9),
-        (65, 7, None, 8, 10), (128, 7, None, 8, 10), (129, 8, None, 8, 11), (226, 8, None, 8, 11),
-        (227, 9, 5, 8, 17), (799, 9, 5, 8, 17), (800, 9, 6, 8, 18), (3000, 9, 6, 8, 18),
+        (4, 3, None, 0, 3),
+        (8, 3, None, 0, 3),
+        (9, 4, None, 4, 6),
+        (12, 4, None, 4, 6),
+        (13, 5, None, 4, 7),
+        (20, 5, None, 4, 7),
+        (21, 5, None, 8, 8),
+        (32, 5, None, 8, 8),
+        (33, 6, None, 8, 9),
+        (64, 6, None, 8, 9),
+        (65, 7, None, 8, 10),
+        (128, 7, None, 8, 10),
+        (129, 8, None, 8, 11),
+        (226, 8, None, 8, 11),
+        (227, 9, 5, 8, 17),
+        (799, 9, 5, 8, 17),
+        (800, 9, 6, 8, 18),
+        (3000, 9, 6, 8, 18),
     ]
 
     def check_single_table(self, ruleset: str, name: str, rows: list[tuple[int, int, int, int]]) -> None:
@@ -284,7 +329,17 @@ class ShatterpointStructureTest(TableCase):
         self.assertRows(
             "shatterpoint",
             None,
-            [(4, 3, 0), (5, 4, 0), (16, 4, 0), (17, 4, 4), (32, 4, 4), (33, 4, 8), (64, 4, 8), (65, 5, 16), (300, 5, 16)],
+            [
+                (4, 3, 0),
+                (5, 4, 0),
+                (16, 4, 0),
+                (17, 4, 4),
+                (32, 4, 4),
+                (33, 4, 8),
+                (64, 4, 8),
+                (65, 5, 16),
+                (300, 5, 16),
+            ],
         )
 
     def test_minimum_is_four_players(self) -> None:
@@ -299,8 +354,22 @@ class AgotStructureTest(TableCase):
             "agot",
             "basic",
             [
-                (4, 3, 0), (8, 3, 0), (9, 4, 0), (16, 4, 0), (17, 4, 4), (24, 4, 4), (25, 5, 4), (40, 5, 4),
-                (41, 5, 8), (44, 5, 8), (45, 6, 8), (76, 6, 8), (77, 6, 16), (148, 6, 16), (149, 7, 16), (600, 7, 16),
+                (4, 3, 0),
+                (8, 3, 0),
+                (9, 4, 0),
+                (16, 4, 0),
+                (17, 4, 4),
+                (24, 4, 4),
+                (25, 5, 4),
+                (40, 5, 4),
+                (41, 5, 8),
+                (44, 5, 8),
+                (45, 6, 8),
+                (76, 6, 8),
+                (77, 6, 16),
+                (148, 6, 16),
+                (149, 7, 16),
+                (600, 7, 16),
             ],
         )
 
@@ -309,8 +378,21 @@ class AgotStructureTest(TableCase):
             "agot",
             "advanced",
             [
-                (9, 4, 4), (12, 4, 4), (13, 4, 8), (24, 4, 8), (25, 5, 8), (40, 5, 8), (41, 6, 8), (76, 6, 8),
-                (77, 6, 16), (148, 6, 16), (149, 6, 32), (288, 6, 32), (289, 7, 32), (512, 7, 32), (513, 8, 32),
+                (9, 4, 4),
+                (12, 4, 4),
+                (13, 4, 8),
+                (24, 4, 8),
+                (25, 5, 8),
+                (40, 5, 8),
+                (41, 6, 8),
+                (76, 6, 8),
+                (77, 6, 16),
+                (148, 6, 16),
+                (149, 6, 32),
+                (288, 6, 32),
+                (289, 7, 32),
+                (512, 7, 32),
+                (513, 8, 32),
             ],
         )
 
@@ -330,8 +412,20 @@ class AgotStructureTest(TableCase):
 
 class StarTrekStructureTest(TableCase):
     # Star Trek OP Guide Table 3.0.1
-    ROWS = [(3, 3, 0), (7, 3, 0), (8, 4, 0), (15, 4, 0), (16, 5, 0), (24, 5, 0), (25, 6, 0), (34, 6, 0),
-            (35, 7, 0), (45, 7, 0), (46, 8, 0), (150, 8, 0)]
+    ROWS = [
+        (3, 3, 0),
+        (7, 3, 0),
+        (8, 4, 0),
+        (15, 4, 0),
+        (16, 5, 0),
+        (24, 5, 0),
+        (25, 6, 0),
+        (34, 6, 0),
+        (35, 7, 0),
+        (45, 7, 0),
+        (46, 8, 0),
+        (150, 8, 0),
+    ]
 
     def test_first_and_second_edition_every_row(self) -> None:
         self.assertRows("startrek-1e", None, self.ROWS)
@@ -339,8 +433,9 @@ class StarTrekStructureTest(TableCase):
 
     def test_minimum_is_three_players(self) -> None:
         for ruleset in ("startrek-1e", "startrek-2e", "tribbles"):
-            with self.subTest(ruleset=ruleset), self.assertRaisesRegex(
-                RulesError, f"players: 2 is below the minimum of 3 for {ruleset}"
+            with (
+                self.subTest(ruleset=ruleset),
+                self.assertRaisesRegex(RulesError, f"players: 2 is below the minimum of 3 for {ruleset}"),
             ):
                 suggest_structure(ruleset, 2)
 
@@ -389,8 +484,17 @@ class CustomStructureTest(unittest.TestCase):
 
 class StructureApiTest(unittest.TestCase):
     def test_every_ruleset_has_names_and_a_default(self) -> None:
-        expected = {"pokemon-tcg", "pokemon-vg", "doomtown", "shatterpoint", "agot",
-                    "startrek-1e", "startrek-2e", "tribbles", "custom"}
+        expected = {
+            "pokemon-tcg",
+            "pokemon-vg",
+            "doomtown",
+            "shatterpoint",
+            "agot",
+            "startrek-1e",
+            "startrek-2e",
+            "tribbles",
+            "custom",
+        }
         self.assertEqual(expected, set(RULESETS))
         for ruleset in RULESETS:
             with self.subTest(ruleset=ruleset):
@@ -428,8 +532,20 @@ class StructureApiTest(unittest.TestCase):
                     data = suggest_structure(ruleset, 300, name).to_json()
                     self.assertEqual(data, json.loads(json.dumps(data)))
                     self.assertEqual(
-                        {"ruleset", "players", "structure", "swiss_rounds", "cut", "total_rounds",
-                         "minimum_players", "elimination", "day_two", "pods", "notes", "source"},
+                        {
+                            "ruleset",
+                            "players",
+                            "structure",
+                            "swiss_rounds",
+                            "cut",
+                            "total_rounds",
+                            "minimum_players",
+                            "elimination",
+                            "day_two",
+                            "pods",
+                            "notes",
+                            "source",
+                        },
                         set(data),
                     )
 

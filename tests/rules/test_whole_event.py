@@ -18,16 +18,27 @@ from shared_rules.seeded import Rng
 from tests.rules.helpers import json_file
 from tests.rules.test_pairing_swiss import new_doc, result_row
 
-WINS = {"pokemon-tcg": ("win", "loss"), "doomtown": ("win", "loss"), "agot": ("win", "loss"),
-        "shatterpoint": ("win", "loss"), "startrek-1e": ("full-win", "full-loss"), "custom": ("win", "loss")}
+WINS = {
+    "pokemon-tcg": ("win", "loss"),
+    "doomtown": ("win", "loss"),
+    "agot": ("win", "loss"),
+    "shatterpoint": ("win", "loss"),
+    "startrek-1e": ("full-win", "full-loss"),
+    "custom": ("win", "loss"),
+}
 
 
 def _report(doc: dict[str, Any], paired: dict[str, Any], rng: Rng) -> None:
     """Append the paired round with random results (elimination: a winner)."""
     ruleset = doc["ruleset"]
     if paired["stage"] != "elimination":
-        doc["rounds"].append({"number": paired["round"], "stage": paired["stage"],
-                              "matches": [result_row(ruleset, m, rng) for m in paired["matches"]]})
+        doc["rounds"].append(
+            {
+                "number": paired["round"],
+                "stage": paired["stage"],
+                "matches": [result_row(ruleset, m, rng) for m in paired["matches"]],
+            }
+        )
         return
     rows = []
     for m in paired["matches"]:
@@ -145,10 +156,14 @@ class WholeEventTest(unittest.TestCase):
         self.assertEqual((code, err), (0, ""))
         seeds = out["seeds"]
         self.assertEqual([s.split("-")[0] for s in seeds], ["h1", "h1", "h2", "h2"] * 2)
-        match_play = {"format": "topcut-event/1", "ruleset": "startrek-1e", "seed": "mp",
-                      "settings": {"seeds": seeds},
-                      "players": [{"id": pid, "name": pid, "entry": i} for i, pid in enumerate(seeds, 1)],
-                      "rounds": []}
+        match_play = {
+            "format": "topcut-event/1",
+            "ruleset": "startrek-1e",
+            "seed": "mp",
+            "settings": {"seeds": seeds},
+            "players": [{"id": pid, "name": pid, "entry": i} for i, pid in enumerate(seeds, 1)],
+            "rounds": [],
+        }
         first = next_round(load_event(match_play))
         self.assertEqual([m["seeds"] for m in first["matches"]], [[1, 8], [4, 5], [2, 7], [3, 6]])
 

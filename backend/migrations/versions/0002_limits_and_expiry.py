@@ -10,6 +10,7 @@ Revision ID: 0002_limits_and_expiry
 Revises: 0001_initial
 Create Date: 2026-11-25
 """
+
 import time
 
 import sqlalchemy as sa
@@ -37,13 +38,23 @@ def upgrade():
     with op.batch_alter_table("tokens", schema=None) as batch_op:
         batch_op.add_column(sa.Column("expires_at", sa.BigInteger(), nullable=True))
         batch_op.add_column(sa.Column("replaced_by", sa.String(length=32), nullable=True))
-    tokens = sa.table("tokens", sa.column("role", sa.String), sa.column("revoked_at", sa.BigInteger),
-                      sa.column("expires_at", sa.BigInteger))
+    tokens = sa.table(
+        "tokens",
+        sa.column("role", sa.String),
+        sa.column("revoked_at", sa.BigInteger),
+        sa.column("expires_at", sa.BigInteger),
+    )
     now = int(time.time() * 1000)
-    op.execute(tokens.update().where(tokens.c.role.in_(_STAFF_ROLES), tokens.c.revoked_at.is_(None))
-               .values(expires_at=now + _STAFF_TTL_MS))
-    op.execute(tokens.update().where(tokens.c.role == "organizer", tokens.c.revoked_at.is_(None))
-               .values(expires_at=now + _ORGANIZER_TTL_MS))
+    op.execute(
+        tokens.update()
+        .where(tokens.c.role.in_(_STAFF_ROLES), tokens.c.revoked_at.is_(None))
+        .values(expires_at=now + _STAFF_TTL_MS)
+    )
+    op.execute(
+        tokens.update()
+        .where(tokens.c.role == "organizer", tokens.c.revoked_at.is_(None))
+        .values(expires_at=now + _ORGANIZER_TTL_MS)
+    )
 
 
 def downgrade():

@@ -10,6 +10,7 @@ Revision ID: 0003_staff_names
 Revises: 0002_limits_and_expiry
 Create Date: 2026-12-02
 """
+
 import sqlalchemy as sa
 from alembic import op
 

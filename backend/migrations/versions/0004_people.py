@@ -7,6 +7,7 @@ Revision ID: 0004_people
 Revises: 0003_staff_names
 Create Date: 2026-12-03
 """
+
 import sqlalchemy as sa
 from alembic import op
 

@@ -9,6 +9,7 @@ Revision ID: 0005_leagues
 Revises: 0004_people
 Create Date: 2026-11-26
 """
+
 import sqlalchemy as sa
 from alembic import op
 

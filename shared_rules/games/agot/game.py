@@ -21,23 +21,31 @@ from . import (
 __all__ = ["BRACKETS", "GAMES"]
 
 # AGoT Tournament Regulations, Single Elimination Rounds: game numbers, untimed final.
-BRACKETS = BracketRules(ruleset="agot", scheme=GAME_NUMBERS, start="agot-random",
-                        source="AGoT Tournament Regulations, Single Elimination Rounds")
+BRACKETS = BracketRules(
+    ruleset="agot",
+    scheme=GAME_NUMBERS,
+    start="agot-random",
+    source="AGoT Tournament Regulations, Single Elimination Rounds",
+)
 
 
 def _time_called(args: Mapping[str, Any]) -> Any:
     return game_end.time_called(args["power"])
 
 
-GAMES: Mapping[str, Game] = MappingProxyType({"agot": Game(
-    id="agot",
-    build=lambda settings: ruleset.build("agot", settings),
-    # AGoT Tournament Regulations, Swiss Rounds.
-    pairing=PairingPolicy(ruleset="agot", source="AGoT Tournament Regulations, Swiss Rounds"),
-    brackets=BRACKETS,
-    structure_names=structures.NAMES,
-    structure=fixed_structure("agot", structures.structure),
-    time_called=TimeCalled(decide=_time_called, inputs=("power",)),
-    penalties=GENERIC_PENALTIES,
-    result_form=ResultForm(),
-)})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "agot": Game(
+            id="agot",
+            build=lambda settings: ruleset.build("agot", settings),
+            # AGoT Tournament Regulations, Swiss Rounds.
+            pairing=PairingPolicy(ruleset="agot", source="AGoT Tournament Regulations, Swiss Rounds"),
+            brackets=BRACKETS,
+            structure_names=structures.NAMES,
+            structure=fixed_structure("agot", structures.structure),
+            time_called=TimeCalled(decide=_time_called, inputs=("power",)),
+            penalties=GENERIC_PENALTIES,
+            result_form=ResultForm(),
+        )
+    }
+)

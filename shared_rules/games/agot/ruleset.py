@@ -68,37 +68,67 @@ TIEBREAKERS: tuple[str, ...] = ("agot-h2h", "sos-mean", "agot-esos", "random")
 REPORTED: tuple[tuple[str, str], ...] = (("sos", "sos-mean"), ("esos", "agot-esos"))
 
 # AGoT Tournament Regulations, End of Round: the results one game can give its two players.
-RESULT_PAIRS = frozenset({("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"),
-                          ("modified-loss", "modified-win"), ("draw", "draw")})
+RESULT_PAIRS = frozenset(
+    {
+        ("win", "loss"),
+        ("loss", "win"),
+        ("modified-win", "modified-loss"),
+        ("modified-loss", "modified-win"),
+        ("draw", "draw"),
+    }
+)
 
 # Minutes. AGoT Tournament Regulations, Pairings: "rounds are 55 minutes long";
 # Single Elimination: the final is untimed (0 = no time limit).
-TIME_LIMITS: Mapping[str, int] = MappingProxyType({
-    "round_minutes": 55,
-    "final_round_minutes": 0,
-})
+TIME_LIMITS: Mapping[str, int] = MappingProxyType(
+    {
+        "round_minutes": 55,
+        "final_round_minutes": 0,
+    }
+)
 
-POLICIES: Mapping[str, Policy] = MappingProxyType({
-    "bye": Policy("round 1: a random player; later: the lowest-ranked player without a bye; a win with no "
-                  "addition to strength of schedule", "AGoT Tournament Regulations, Swiss Rounds, Definitions"),
-    "rematch": Policy("no player is paired against the same opponent twice during Swiss rounds",
-                      "AGoT Tournament Regulations, Swiss Rounds"),
-    "announce": Policy("the number of rounds, any single elimination and the cut size are announced before "
-                       "the start", "AGoT Tournament Regulations, Pairings"),
-    "time": Policy("finish through taxation; closer to the victory total: modified win / modified loss; equally "
-                   "close: draw", "AGoT Tournament Regulations, End of Round"),
-    "final-untimed": Policy("the game between the two finalists is untimed",
-                            "AGoT Tournament Regulations, Single Elimination Rounds"),
-    "intentional-draw": Policy("Swiss only, with a leader present; 2 points each, reported as a draw",
-                               "AGoT Tournament Regulations, Intentional Draws"),
-    "concession": Policy("the conceding player receives a loss, the opponent a win",
-                         "AGoT Tournament Regulations, End of Round"),
-    "elimination-drop": Policy("the loser of a single elimination game is eliminated and dropped",
-                               "AGoT Tournament Regulations, Definitions"),
-    "removal": Policy("the organizer may remove players for unsportsmanlike conduct",
-                      "AGoT Tournament Regulations, Unsporting Conduct"),
-    "collusion": Policy("collusion to manipulate scoring is forbidden", "AGoT Tournament Regulations, Unsporting Conduct"),
-})
+POLICIES: Mapping[str, Policy] = MappingProxyType(
+    {
+        "bye": Policy(
+            "round 1: a random player; later: the lowest-ranked player without a bye; a win with no "
+            "addition to strength of schedule",
+            "AGoT Tournament Regulations, Swiss Rounds, Definitions",
+        ),
+        "rematch": Policy(
+            "no player is paired against the same opponent twice during Swiss rounds",
+            "AGoT Tournament Regulations, Swiss Rounds",
+        ),
+        "announce": Policy(
+            "the number of rounds, any single elimination and the cut size are announced before the start",
+            "AGoT Tournament Regulations, Pairings",
+        ),
+        "time": Policy(
+            "finish through taxation; closer to the victory total: modified win / modified loss; equally close: draw",
+            "AGoT Tournament Regulations, End of Round",
+        ),
+        "final-untimed": Policy(
+            "the game between the two finalists is untimed", "AGoT Tournament Regulations, Single Elimination Rounds"
+        ),
+        "intentional-draw": Policy(
+            "Swiss only, with a leader present; 2 points each, reported as a draw",
+            "AGoT Tournament Regulations, Intentional Draws",
+        ),
+        "concession": Policy(
+            "the conceding player receives a loss, the opponent a win", "AGoT Tournament Regulations, End of Round"
+        ),
+        "elimination-drop": Policy(
+            "the loser of a single elimination game is eliminated and dropped",
+            "AGoT Tournament Regulations, Definitions",
+        ),
+        "removal": Policy(
+            "the organizer may remove players for unsportsmanlike conduct",
+            "AGoT Tournament Regulations, Unsporting Conduct",
+        ),
+        "collusion": Policy(
+            "collusion to manipulate scoring is forbidden", "AGoT Tournament Regulations, Unsporting Conduct"
+        ),
+    }
+)
 
 
 def check_event(event: Event) -> None:
@@ -108,9 +138,11 @@ def check_event(event: Event) -> None:
             if match.outcomes is None or len(match.outcomes) != 2:
                 continue
             if (match.outcomes[0], match.outcomes[1]) not in RESULT_PAIRS:
-                raise DocumentError(f"rounds[{i}].matches[{j}].outcomes",
-                                    f"{list(match.outcomes)} is not an AGoT result (win/loss, "
-                                    "modified-win/modified-loss or draw/draw; End of Round)")
+                raise DocumentError(
+                    f"rounds[{i}].matches[{j}].outcomes",
+                    f"{list(match.outcomes)} is not an AGoT result (win/loss, "
+                    "modified-win/modified-loss or draw/draw; End of Round)",
+                )
 
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
@@ -120,7 +152,15 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     1
     """
     return Ruleset(
-        id="agot", title="A Game of Thrones: The Card Game (2nd ed.)", document=DOCUMENT,
-        outcomes=OUTCOMES, tiebreakers=TIEBREAKERS, match_sizes=(2, 2),
-        policies=POLICIES, time_limits=TIME_LIMITS, event_check=check_event,
-        reported=REPORTED, settings=MappingProxyType(dict(settings)))
+        id="agot",
+        title="A Game of Thrones: The Card Game (2nd ed.)",
+        document=DOCUMENT,
+        outcomes=OUTCOMES,
+        tiebreakers=TIEBREAKERS,
+        match_sizes=(2, 2),
+        policies=POLICIES,
+        time_limits=TIME_LIMITS,
+        event_check=check_event,
+        reported=REPORTED,
+        settings=MappingProxyType(dict(settings)),
+    )

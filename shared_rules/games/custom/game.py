@@ -15,14 +15,18 @@ from . import ruleset, structures
 
 __all__ = ["GAMES"]
 
-GAMES: Mapping[str, Game] = MappingProxyType({"custom": Game(
-    id="custom",
-    build=lambda settings: ruleset.build("custom", settings),
-    # House rules: the bye exists when settings.points names it.
-    pairing=PairingPolicy(ruleset="custom", source="custom ruleset (house rules)", bye_from_points=True),
-    brackets=BracketRules(ruleset="custom", source="custom"),
-    structure_names=structures.NAMES,
-    structure=structures.structure,
-    penalties=GENERIC_PENALTIES,
-    result_form=ResultForm(),
-)})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "custom": Game(
+            id="custom",
+            build=lambda settings: ruleset.build("custom", settings),
+            # House rules: the bye exists when settings.points names it.
+            pairing=PairingPolicy(ruleset="custom", source="custom ruleset (house rules)", bye_from_points=True),
+            brackets=BracketRules(ruleset="custom", source="custom"),
+            structure_names=structures.NAMES,
+            structure=structures.structure,
+            penalties=GENERIC_PENALTIES,
+            result_form=ResultForm(),
+        )
+    }
+)

@@ -51,10 +51,17 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
             get_metric(key)
         except DocumentError as exc:
             raise DocumentError(f"settings.tiebreakers[{i}]", exc.problem) from None
-    reported = tuple((k, k) for k in tiebreakers if k not in ("random", "entry", "points")
-                     and hasattr(get_metric(k), "values"))
+    reported = tuple(
+        (k, k) for k in tiebreakers if k not in ("random", "entry", "points") and hasattr(get_metric(k), "values")
+    )
     return Ruleset(
-        id="custom", title="Custom (house rules)", document="EVENT-FORMAT.md settings",
-        outcomes=tuple(outcomes), tiebreakers=tuple(tiebreakers), match_sizes=(2, 2),
+        id="custom",
+        title="Custom (house rules)",
+        document="EVENT-FORMAT.md settings",
+        outcomes=tuple(outcomes),
+        tiebreakers=tuple(tiebreakers),
+        match_sizes=(2, 2),
         policies=MappingProxyType({"bye": Policy("lowest-ranked without a bye", "house rules")}),
-        reported=reported, settings=MappingProxyType(dict(settings)))
+        reported=reported,
+        settings=MappingProxyType(dict(settings)),
+    )

@@ -22,27 +22,33 @@ __all__ = ["BRACKETS", "GAMES"]
 
 # Doomtown Floor Rules 5.B (bracket, byes to the next power of two), 3.G (drop after a cut: the
 # opponent gets a bye, no replacement), 5.C (the Top 2 is best-of-3: ruleset.TOP_2_BEST_OF).
-BRACKETS = BracketRules(ruleset="doomtown", final_best_of=ruleset.TOP_2_BEST_OF,
-                        source="Doomtown Floor Rules 3.G, 5.B, 5.C")
+BRACKETS = BracketRules(
+    ruleset="doomtown", final_best_of=ruleset.TOP_2_BEST_OF, source="Doomtown Floor Rules 3.G, 5.B, 5.C"
+)
 
 
 def _time_called(args: Mapping[str, Any]) -> Any:
-    return game_end.time_called(args["control"], args["influence"], args["bullets"], args.get("pulls") or (),
-                                coin=args.get("coin"))
+    return game_end.time_called(
+        args["control"], args["influence"], args["bullets"], args.get("pulls") or (), coin=args.get("coin")
+    )
 
 
-GAMES: Mapping[str, Game] = MappingProxyType({"doomtown": Game(
-    id="doomtown",
-    build=lambda settings: ruleset.build("doomtown", settings),
-    # Doomtown Floor Rules 3.G, 5.B, 7.E (pairing method not stated: see shared_rules.pairing.policies).
-    pairing=PairingPolicy(ruleset="doomtown", source="Doomtown Floor Rules 5.B, 7.E (reading)"),
-    brackets=BRACKETS,
-    structure_names=structures.NAMES,
-    structure=fixed_structure("doomtown", structures.structure),
-    # Doomtown Floor Rules 4: control, then influence, then bullets decide at time.
-    time_called=TimeCalled(decide=_time_called, inputs=("control", "influence", "bullets")),
-    penalties=GENERIC_PENALTIES,
-    result_form=ResultForm(),
-    # Doomtown Floor Rules 3.A, 5.C: the secret d6, rolled once per roundup.
-    secret_time=ruleset.secret_d6,
-)})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "doomtown": Game(
+            id="doomtown",
+            build=lambda settings: ruleset.build("doomtown", settings),
+            # Doomtown Floor Rules 3.G, 5.B, 7.E (pairing method not stated: see shared_rules.pairing.policies).
+            pairing=PairingPolicy(ruleset="doomtown", source="Doomtown Floor Rules 5.B, 7.E (reading)"),
+            brackets=BRACKETS,
+            structure_names=structures.NAMES,
+            structure=fixed_structure("doomtown", structures.structure),
+            # Doomtown Floor Rules 4: control, then influence, then bullets decide at time.
+            time_called=TimeCalled(decide=_time_called, inputs=("control", "influence", "bullets")),
+            penalties=GENERIC_PENALTIES,
+            result_form=ResultForm(),
+            # Doomtown Floor Rules 3.A, 5.C: the secret d6, rolled once per roundup.
+            secret_time=ruleset.secret_d6,
+        )
+    }
+)

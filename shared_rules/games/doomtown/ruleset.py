@@ -67,12 +67,15 @@ REPORTED: tuple[tuple[str, str], ...] = (("mwp", "mwp"), ("omwp", "omwp"))
 
 # Minutes. Doomtown Floor Rules 3.A, 3.D, 5.C: 1 hour plus a secret d6 rolled once per
 # roundup by the TO; a fixed warning at 55 minutes; results due within the report window.
-TIME_LIMITS: Mapping[str, int] = MappingProxyType({
-    "round_minutes": 60,
-    "secret_d6_sides": 6,
-    "warning_minute": 55,
-    "report_window_minutes": 5,
-})
+TIME_LIMITS: Mapping[str, int] = MappingProxyType(
+    {
+        "round_minutes": 60,
+        "secret_d6_sides": 6,
+        "warning_minute": 55,
+        "report_window_minutes": 5,
+    }
+)
+
 
 def secret_d6(seed: str, sides: int = 6) -> int:
     """The roundup's secret d6 (1..sides), drawn once per event from its seed (Floor Rules 3.A, 5.C).
@@ -91,33 +94,60 @@ def secret_d6(seed: str, sides: int = 6) -> int:
 # the policy text and the structure notes all read it from here).
 TOP_2_BEST_OF = 3
 
-POLICIES: Mapping[str, Policy] = MappingProxyType({
-    "unreported-result": Policy("a result not reported inside the report window is a double loss (loss, loss)",
-                                "Doomtown Floor Rules 3.D, 5.C"),
-    "round-time-secret": Policy("the d6 is rolled once per roundup, hidden, and the exact round length is "
-                                "not announced", "Doomtown Floor Rules 3.A"),
-    "drop": Policy("a player may drop at any time; a drop told after the TO begins pairing the next round "
-                   "is paired for that round", "Doomtown Floor Rules 3.G"),
-    "drop-before-round-1": Policy("a player dropping before round 1 has not participated and does not count "
-                                  "towards attendance", "Doomtown Floor Rules 3.G, 5.B"),
-    "no-show": Policy("a player not at their match is dropped 10 minutes after the round begins unless they "
-                      "report to the TO", "Doomtown Floor Rules 3.G"),
-    "re-entry": Policy("a dropped player may re-enter at the TO's discretion, never after a cut has been made",
-                       "Doomtown Floor Rules 3.G"),
-    "drop-after-cut": Policy("no replacement is advanced; the dropped player's opponent receives a bye for "
-                             "the round", "Doomtown Floor Rules 3.G"),
-    "cut-made": Policy("a cut is made once the cut or the next round's pairings are posted or announced",
-                       "Doomtown Floor Rules 3.G"),
-    "bye": Policy("a bye is a match won 1-0 inside time: 5 match points", "Doomtown Floor Rules 7.A, 7.E"),
-    "concession": Policy("either player may concede until the result is reported; refusing to play is "
-                         "conceding; no concession for a reward", "Doomtown Floor Rules 3.C"),
-    "cut-untimed": Policy("elimination rounds may be run with no time limit (announced before they start, then "
-                          "kept); advised for the Top 2", "Doomtown Floor Rules 3.E, 5.C"),
-    f"top-2-best-of-{TOP_2_BEST_OF}": Policy(f"the Top 2 of an Official roundup is a best-of-{TOP_2_BEST_OF} match",
-                                            "Doomtown Floor Rules 5.C"),
-    "rounds-fixed": Policy("the number of rounds is announced by round 1 and cannot change",
-                           "Doomtown Floor Rules 5.B"),
-})
+POLICIES: Mapping[str, Policy] = MappingProxyType(
+    {
+        "unreported-result": Policy(
+            "a result not reported inside the report window is a double loss (loss, loss)",
+            "Doomtown Floor Rules 3.D, 5.C",
+        ),
+        "round-time-secret": Policy(
+            "the d6 is rolled once per roundup, hidden, and the exact round length is not announced",
+            "Doomtown Floor Rules 3.A",
+        ),
+        "drop": Policy(
+            "a player may drop at any time; a drop told after the TO begins pairing the next round "
+            "is paired for that round",
+            "Doomtown Floor Rules 3.G",
+        ),
+        "drop-before-round-1": Policy(
+            "a player dropping before round 1 has not participated and does not count towards attendance",
+            "Doomtown Floor Rules 3.G, 5.B",
+        ),
+        "no-show": Policy(
+            "a player not at their match is dropped 10 minutes after the round begins unless they report to the TO",
+            "Doomtown Floor Rules 3.G",
+        ),
+        "re-entry": Policy(
+            "a dropped player may re-enter at the TO's discretion, never after a cut has been made",
+            "Doomtown Floor Rules 3.G",
+        ),
+        "drop-after-cut": Policy(
+            "no replacement is advanced; the dropped player's opponent receives a bye for the round",
+            "Doomtown Floor Rules 3.G",
+        ),
+        "cut-made": Policy(
+            "a cut is made once the cut or the next round's pairings are posted or announced",
+            "Doomtown Floor Rules 3.G",
+        ),
+        "bye": Policy("a bye is a match won 1-0 inside time: 5 match points", "Doomtown Floor Rules 7.A, 7.E"),
+        "concession": Policy(
+            "either player may concede until the result is reported; refusing to play is "
+            "conceding; no concession for a reward",
+            "Doomtown Floor Rules 3.C",
+        ),
+        "cut-untimed": Policy(
+            "elimination rounds may be run with no time limit (announced before they start, then "
+            "kept); advised for the Top 2",
+            "Doomtown Floor Rules 3.E, 5.C",
+        ),
+        f"top-2-best-of-{TOP_2_BEST_OF}": Policy(
+            f"the Top 2 of an Official roundup is a best-of-{TOP_2_BEST_OF} match", "Doomtown Floor Rules 5.C"
+        ),
+        "rounds-fixed": Policy(
+            "the number of rounds is announced by round 1 and cannot change", "Doomtown Floor Rules 5.B"
+        ),
+    }
+)
 
 
 def check_event(event: Event) -> None:
@@ -125,9 +155,11 @@ def check_event(event: Event) -> None:
     seen: dict[int, int] = {}
     for i, player in enumerate(event.players):
         if player.entry in seen:
-            raise DocumentError(f"players[{i}].entry",
-                                f"entry {player.entry} is also players[{seen[player.entry]}]'s; roundup entry is "
-                                "Doomtown's last tie break (Floor Rules 7.D), so entries must differ")
+            raise DocumentError(
+                f"players[{i}].entry",
+                f"entry {player.entry} is also players[{seen[player.entry]}]'s; roundup entry is "
+                "Doomtown's last tie break (Floor Rules 7.D), so entries must differ",
+            )
         seen[player.entry] = i
 
 
@@ -138,7 +170,15 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     3
     """
     return Ruleset(
-        id="doomtown", title="Doomtown", document=DOCUMENT,
-        outcomes=OUTCOMES, tiebreakers=TIEBREAKERS, match_sizes=(2, 2),
-        policies=POLICIES, time_limits=TIME_LIMITS, event_check=check_event,
-        reported=REPORTED, settings=MappingProxyType(dict(settings)))
+        id="doomtown",
+        title="Doomtown",
+        document=DOCUMENT,
+        outcomes=OUTCOMES,
+        tiebreakers=TIEBREAKERS,
+        match_sizes=(2, 2),
+        policies=POLICIES,
+        time_limits=TIME_LIMITS,
+        event_check=check_event,
+        reported=REPORTED,
+        settings=MappingProxyType(dict(settings)),
+    )

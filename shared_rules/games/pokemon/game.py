@@ -19,12 +19,17 @@ __all__ = ["PAIRING", "BRACKETS", "GAMES"]
 
 # Pokémon TOP 3.1 (round 1 random, brackets, bye random in the lowest bracket, never two byes),
 # 3.1.1-3.1.2 (age divisions), 3.3.3 (flights), 4 (corrections).
-PAIRING = PairingPolicy(ruleset="pokemon-tcg", bye_rule="random-lowest-bracket", divisions=True,
-                        source="Pokémon TOP 3.1, 3.1.1, 3.1.2, 3.3.3")
+PAIRING = PairingPolicy(
+    ruleset="pokemon-tcg",
+    bye_rule="random-lowest-bracket",
+    divisions=True,
+    source="Pokémon TOP 3.1, 3.1.1, 3.1.2, 3.3.3",
+)
 # Pokémon TOP 3.2 (random seeds, top seeds get byes; a drop or DQ is a loss; optional 3rd/4th
 # playoff), 3.3 / 3.3.6 (seeded by Swiss rank). Best-of is not fixed by the document.
-BRACKETS = BracketRules(ruleset="pokemon-tcg", best_of=None, final_best_of=None, drop="loss",
-                        source="Pokémon TOP 3.2, 3.3, 3.3.6")
+BRACKETS = BracketRules(
+    ruleset="pokemon-tcg", best_of=None, final_best_of=None, drop="loss", source="Pokémon TOP 3.2, 3.3, 3.3.6"
+)
 
 
 def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
@@ -50,7 +55,9 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
     )
 
 
-GAMES: Mapping[str, Game] = MappingProxyType({
-    "pokemon-tcg": _game("pokemon-tcg", structures.TCG_NAMES),
-    "pokemon-vg": _game("pokemon-vg", structures.VG_NAMES),
-})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "pokemon-tcg": _game("pokemon-tcg", structures.TCG_NAMES),
+        "pokemon-vg": _game("pokemon-vg", structures.VG_NAMES),
+    }
+)

@@ -81,15 +81,28 @@ from .standings import elimination_depth, implied_late_record, late_losses, rank
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Player
 
-__all__ = ["TITLES", "OUTCOMES", "TIEBREAKERS", "REPORTED", "POLICIES", "DIVISIONS", "STRUCTURES",
-           "division_for", "player_division", "build", "pokemon_standings"]
+__all__ = [
+    "TITLES",
+    "OUTCOMES",
+    "TIEBREAKERS",
+    "REPORTED",
+    "POLICIES",
+    "DIVISIONS",
+    "STRUCTURES",
+    "division_for",
+    "player_division",
+    "build",
+    "pokemon_standings",
+]
 
 DOCUMENT = "Play! Pokémon Tournament Operation Procedures"
 
-TITLES: Mapping[str, str] = MappingProxyType({
-    "pokemon-tcg": "Pokémon Trading Card Game",
-    "pokemon-vg": "Pokémon Video Game",
-})
+TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        "pokemon-tcg": "Pokémon Trading Card Game",
+        "pokemon-vg": "Pokémon Video Game",
+    }
+)
 
 #: Pokémon TOP 3.1: win 3, tie 1, loss 0, a bye counts as a win; 3.1.3: a late player's missed round is a loss.
 OUTCOMES: tuple[Outcome, ...] = (
@@ -106,53 +119,83 @@ TIEBREAKERS: tuple[str, ...] = ("pokemon-tardiness", "owp", "oowp", "pokemon-h2h
 #: EVENT-FORMAT.md output keys.
 REPORTED: tuple[tuple[str, str], ...] = (("owp", "owp"), ("oowp", "oowp"))
 
-POLICIES: Mapping[str, Policy] = MappingProxyType({
-    "styles": Policy("Swiss, Single Elimination, or Swiss plus Single Elimination", "Pokémon TOP 3"),
-    "round-1": Policy("random pairings", "Pokémon TOP 3.1"),
-    "pairing": Policy("random within record brackets; an odd bracket pairs one player down to the next "
-                      "bracket, never a rematch; from the highest bracket to the lowest", "Pokémon TOP 3.1"),
-    "bye": Policy("random player of the lowest bracket", "Pokémon TOP 3.1"),
-    "bye-limit": Policy("at most one bye per player", "Pokémon TOP 3.1"),
-    "bye-tiebreakers": Policy("a bye counts as a win but not in tiebreakers", "Pokémon TOP 3.1, 3.1.4.1"),
-    "divisions": Policy("Junior / Senior / Masters by birth year; season-relative (RULES.md Decision)",
-                        "Pokémon TOP 3.1.1"),
-    "age-separated": Policy("at least 6 players in each division: three pods reported as one event",
-                            "Pokémon TOP 3.1.1"),
-    "age-modified": Policy("1-5 players in any division: same record and division best, else division "
-                           "beats record; the best of each division wins it", "Pokémon TOP 3.1.2"),
-    "late-entry": Policy("losses for rounds already started; ranked below on-time players with the same "
-                         "record; not after round 2 at events awarding Championship Points",
-                         "Pokémon TOP 3.1.3"),
-    "late-entry-elimination": Policy("no late entry once round 1 of Single Elimination started",
-                                     "Pokémon TOP 3.2.2"),
-    "drop-elimination": Policy("a drop or disqualification in Single Elimination is a loss", "Pokémon TOP 3.2"),
-    "elimination-seeding": Policy("seeds at random; the top seeds get byes up to the next power of two",
-                                  "Pokémon TOP 3.2"),
-    "elimination-placing": Policy("by the final record of the opponent who knocked the player out",
-                                  "Pokémon TOP 3.2.3"),
-    "third-place-playoff": Policy("optional 3rd/4th playoff, announced before the event", "Pokémon TOP 3.2.3, 3.3.6"),
-    "top-cut": Policy("a power of two, seeded by Swiss rank, about the same share of each division",
-                      "Pokémon TOP 3.3"),
-    "top-cut-placing": Policy("eliminated players by Swiss rank within each elimination round; players "
-                              "outside the cut keep their Swiss place", "Pokémon TOP 3.3.6, 3.3.6.1"),
-    "flights": Policy("Swiss plus Single Elimination only, division >= 64, flight >= 32, 2/4/8/16 flights, "
-                      "equal top-N (>= 2) per flight merged by Swiss standing", "Pokémon TOP 3.3.3"),
-    "day-two": Policy("19+ match points or the top 32, whichever is more; OWP/OOWP not carried over",
-                      "Pokémon TOP 3.3.5, 3.1.4.1"),
-    "record-corrections": Policy("re-pair the minimum number of players; a round's records cannot change "
-                                 "after the second following round is paired", "Pokémon TOP 4"),
-    "pairings-locked": Policy("pairings cannot change once the round is started", "Pokémon TOP 4"),
-    "final-tiebreak": Policy("roster (registration) order", "RULES.md Decision — match TOM"),
-})
+POLICIES: Mapping[str, Policy] = MappingProxyType(
+    {
+        "styles": Policy("Swiss, Single Elimination, or Swiss plus Single Elimination", "Pokémon TOP 3"),
+        "round-1": Policy("random pairings", "Pokémon TOP 3.1"),
+        "pairing": Policy(
+            "random within record brackets; an odd bracket pairs one player down to the next "
+            "bracket, never a rematch; from the highest bracket to the lowest",
+            "Pokémon TOP 3.1",
+        ),
+        "bye": Policy("random player of the lowest bracket", "Pokémon TOP 3.1"),
+        "bye-limit": Policy("at most one bye per player", "Pokémon TOP 3.1"),
+        "bye-tiebreakers": Policy("a bye counts as a win but not in tiebreakers", "Pokémon TOP 3.1, 3.1.4.1"),
+        "divisions": Policy(
+            "Junior / Senior / Masters by birth year; season-relative (RULES.md Decision)", "Pokémon TOP 3.1.1"
+        ),
+        "age-separated": Policy(
+            "at least 6 players in each division: three pods reported as one event", "Pokémon TOP 3.1.1"
+        ),
+        "age-modified": Policy(
+            "1-5 players in any division: same record and division best, else division "
+            "beats record; the best of each division wins it",
+            "Pokémon TOP 3.1.2",
+        ),
+        "late-entry": Policy(
+            "losses for rounds already started; ranked below on-time players with the same "
+            "record; not after round 2 at events awarding Championship Points",
+            "Pokémon TOP 3.1.3",
+        ),
+        "late-entry-elimination": Policy(
+            "no late entry once round 1 of Single Elimination started", "Pokémon TOP 3.2.2"
+        ),
+        "drop-elimination": Policy("a drop or disqualification in Single Elimination is a loss", "Pokémon TOP 3.2"),
+        "elimination-seeding": Policy(
+            "seeds at random; the top seeds get byes up to the next power of two", "Pokémon TOP 3.2"
+        ),
+        "elimination-placing": Policy(
+            "by the final record of the opponent who knocked the player out", "Pokémon TOP 3.2.3"
+        ),
+        "third-place-playoff": Policy(
+            "optional 3rd/4th playoff, announced before the event", "Pokémon TOP 3.2.3, 3.3.6"
+        ),
+        "top-cut": Policy(
+            "a power of two, seeded by Swiss rank, about the same share of each division", "Pokémon TOP 3.3"
+        ),
+        "top-cut-placing": Policy(
+            "eliminated players by Swiss rank within each elimination round; players "
+            "outside the cut keep their Swiss place",
+            "Pokémon TOP 3.3.6, 3.3.6.1",
+        ),
+        "flights": Policy(
+            "Swiss plus Single Elimination only, division >= 64, flight >= 32, 2/4/8/16 flights, "
+            "equal top-N (>= 2) per flight merged by Swiss standing",
+            "Pokémon TOP 3.3.3",
+        ),
+        "day-two": Policy(
+            "19+ match points or the top 32, whichever is more; OWP/OOWP not carried over", "Pokémon TOP 3.3.5, 3.1.4.1"
+        ),
+        "record-corrections": Policy(
+            "re-pair the minimum number of players; a round's records cannot change "
+            "after the second following round is paired",
+            "Pokémon TOP 4",
+        ),
+        "pairings-locked": Policy("pairings cannot change once the round is started", "Pokémon TOP 4"),
+        "final-tiebreak": Policy("roster (registration) order", "RULES.md Decision — match TOM"),
+    }
+)
 
 #: Pokémon TOP 3.1.1 divisions, in the order standings list them (TOM: Masters, Seniors, Juniors).
 DIVISIONS: tuple[str, ...] = ("masters", "senior", "junior")
 
 #: ``settings.structure`` names (Pokémon TOP 3.3.5 tables).
-STRUCTURES: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "pokemon-tcg": ("single-day", "two-day"),
-    "pokemon-vg": ("premier", "international"),
-})
+STRUCTURES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "pokemon-tcg": ("single-day", "two-day"),
+        "pokemon-vg": ("premier", "international"),
+    }
+)
 
 
 def division_for(birth_year: int, season: int) -> str:
@@ -214,10 +257,18 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     """The Pokémon ruleset (``pokemon-tcg`` or ``pokemon-vg``)."""
     _check_settings(ruleset_id, settings)
     return Ruleset(
-        id=ruleset_id, title=TITLES[ruleset_id], document=DOCUMENT, outcomes=OUTCOMES,
-        tiebreakers=TIEBREAKERS, match_sizes=(2, 2), policies=POLICIES,
-        standings_hook=pokemon_standings, event_check=_check_event, reported=REPORTED,
-        settings=MappingProxyType(dict(settings)))
+        id=ruleset_id,
+        title=TITLES[ruleset_id],
+        document=DOCUMENT,
+        outcomes=OUTCOMES,
+        tiebreakers=TIEBREAKERS,
+        match_sizes=(2, 2),
+        policies=POLICIES,
+        standings_hook=pokemon_standings,
+        event_check=_check_event,
+        reported=REPORTED,
+        settings=MappingProxyType(dict(settings)),
+    )
 
 
 # ---------- standings ----------
@@ -239,8 +290,9 @@ def _single_elimination(event: Event, ruleset: Ruleset) -> list[Standing]:
                 knocked_by[b] = a
             elif results[match.outcomes[1]] == "win" and results[match.outcomes[0]] != "win":
                 knocked_by[a] = b
-    order = sorted(ctx.players, key=lambda pid: (-depth.get(pid, 0), -wins.get(knocked_by.get(pid, ""), 0),
-                                                  ctx.players[pid].entry))
+    order = sorted(
+        ctx.players, key=lambda pid: (-depth.get(pid, 0), -wins.get(knocked_by.get(pid, ""), 0), ctx.players[pid].entry)
+    )
     return standings_from_order(ctx, order, reported=())
 
 
@@ -270,8 +322,12 @@ def pokemon_standings(event: Event, ruleset: Ruleset) -> list[Standing]:
         order = [pid for pid in order if pid not in disqualified] + disqualified
         rows = standings_from_order(ctx, order)
         if implied:
-            rows = [dataclasses.replace(row, record=format_record(*implied_late_record(ctx, row.player)))
-                    if row.player in implied else row for row in rows]
+            rows = [
+                dataclasses.replace(row, record=format_record(*implied_late_record(ctx, row.player)))
+                if row.player in implied
+                else row
+                for row in rows
+            ]
         if len(present) > 1:
             rows = [dataclasses.replace(row, extra=MappingProxyType({"division": name})) for row in rows]
         out.extend(rows)

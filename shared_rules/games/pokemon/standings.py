@@ -74,11 +74,34 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Player
     from ...standings.context import StandingsContext
 
-__all__ = ["WIN_FLOOR", "DROPPED_CAP", "SIGNIFICANT_FIGURES", "DAY_ONE", "DAY_TWO", "PRE_LAST_OPPONENT",
-           "PokemonTiebreakers", "round_significant", "round_significant_int", "floor_log10", "win_percentage", "tiebreakers", "phase_of",
-           "last_opponents", "swiss_groups", "refine_by_last_opponent", "rank_universes",
-           "late_losses", "implied_late_record", "elimination_depth", "WinPercentage", "OpponentsWinPercentage",
-           "OpponentsOpponentsWinPercentage", "Tardiness", "HeadToHead", "LastOpponent"]
+__all__ = [
+    "WIN_FLOOR",
+    "DROPPED_CAP",
+    "SIGNIFICANT_FIGURES",
+    "DAY_ONE",
+    "DAY_TWO",
+    "PRE_LAST_OPPONENT",
+    "PokemonTiebreakers",
+    "round_significant",
+    "round_significant_int",
+    "floor_log10",
+    "win_percentage",
+    "tiebreakers",
+    "phase_of",
+    "last_opponents",
+    "swiss_groups",
+    "refine_by_last_opponent",
+    "rank_universes",
+    "late_losses",
+    "implied_late_record",
+    "elimination_depth",
+    "WinPercentage",
+    "OpponentsWinPercentage",
+    "OpponentsOpponentsWinPercentage",
+    "Tardiness",
+    "HeadToHead",
+    "LastOpponent",
+]
 
 #: Pokémon TOP 3.1.4.1: "the minimum win percentage that ANY player can have is 25%".
 WIN_FLOOR = Fraction(1, 4)
@@ -109,11 +132,11 @@ def round_significant(value: Fraction, figures: int = SIGNIFICANT_FIGURES) -> Fr
     return Fraction(k, _pow10(s))
 
 
-_POW10 = [10 ** i for i in range(40)]
+_POW10 = [10**i for i in range(40)]
 
 
 def _pow10(n: int) -> int:
-    return _POW10[n] if n < 40 else int(10 ** n)
+    return _POW10[n] if n < 40 else int(10**n)
 
 
 def floor_log10(num: int, den: int) -> int:
@@ -334,9 +357,13 @@ def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
                     first[pid] = number
     for pid, p in open_players.items():
         before = first.get(pid)
-        rounds = tuple(sorted(r for r in paired.get(pod_of(p), ())
-                              if (before is None or r < before)
-                              and (p.dropped_after is None or r <= p.dropped_after)))
+        rounds = tuple(
+            sorted(
+                r
+                for r in paired.get(pod_of(p), ())
+                if (before is None or r < before) and (p.dropped_after is None or r <= p.dropped_after)
+            )
+        )
         if rounds:
             found[pid] = rounds
     return found
@@ -404,8 +431,11 @@ class _Phase:
             if single and games and pid not in earned_players:
                 tables = list(map(_OPPONENTS, games))
                 if () not in tables:  # no bye, no late loss: every game counts (C-level passes)
-                    self.totals[pid] = (sum(map(half_wins_of.__getitem__, map(_OUTCOME, games))), len(games),
-                                        len(games))
+                    self.totals[pid] = (
+                        sum(map(half_wins_of.__getitem__, map(_OUTCOME, games))),
+                        len(games),
+                        len(games),
+                    )
                     self.opponents[pid] = list(_chain(tables))
                     self.earned_byes[pid] = 0
                     top = max(map(_ROUND_OF, games))
@@ -439,8 +469,11 @@ class _Phase:
         self._rows: dict[str, list[tuple[int, bool, int, bool, tuple[str, ...]]]] | None = None
         self.planned = _planned_rounds(ctx, stage)
         through = ctx.through_round
-        self.dropped = {pid: p.dropped_after for pid, p in ctx.players.items()
-                        if p.dropped_after is not None and (through is None or p.dropped_after <= through)}
+        self.dropped = {
+            pid: p.dropped_after
+            for pid, p in ctx.players.items()
+            if p.dropped_after is not None and (through is None or p.dropped_after <= through)
+        }
 
     @property
     def rows(self) -> dict[str, list[tuple[int, bool, int, bool, tuple[str, ...]]]]:
@@ -464,8 +497,10 @@ class _Phase:
         """Every player's win % over the rounds up to ``through`` (None: all), over one denominator."""
         dropped, planned = self.dropped, self.planned
         if through is None:
-            tallies = {pid: (half_wins, rounds, pid in dropped and games < planned.get(pid, 0))
-                       for pid, (half_wins, rounds, games) in self.totals.items()}
+            tallies = {
+                pid: (half_wins, rounds, pid in dropped and games < planned.get(pid, 0))
+                for pid, (half_wins, rounds, games) in self.totals.items()
+            }
         else:
             tallies = {}
             for pid, rows in self.rows.items():
@@ -495,8 +530,9 @@ class _Phase:
             rates.setdefault(q, floor)
         return rates, den
 
-    def _owp_map(self, through: int | None, frozen: Mapping[str, tuple[_Rounded, _Rounded]],
-                 rates: Mapping[str, int], den: int) -> dict[str, _Rounded]:
+    def _owp_map(
+        self, through: int | None, frozen: Mapping[str, tuple[_Rounded, _Rounded]], rates: Mapping[str, int], den: int
+    ) -> dict[str, _Rounded]:
         out = {}
         floor = den // 4  # an opponent outside the context: WIN_FLOOR
         for pid in self.totals:
@@ -575,9 +611,11 @@ def tiebreakers(ctx: StandingsContext) -> dict[str, PokemonTiebreakers]:
     found = ctx.memo.get("pokemon-tiebreakers-exact")
     if found is None:
         found = ctx.memo["pokemon-tiebreakers-exact"] = {
-            pid: PokemonTiebreakers(Fraction(win, den), Fraction(owp[0], _pow10(owp[1])),
-                                    Fraction(oowp[0], _pow10(oowp[1])))
-            for pid, (win, den, owp, oowp) in _table(ctx).items()}
+            pid: PokemonTiebreakers(
+                Fraction(win, den), Fraction(owp[0], _pow10(owp[1])), Fraction(oowp[0], _pow10(oowp[1]))
+            )
+            for pid, (win, den, owp, oowp) in _table(ctx).items()
+        }
     return found
 
 
@@ -632,8 +670,9 @@ class Tardiness(ValueMetric):
 
 
 def _wins_against(ctx: StandingsContext, pid: str, other: str) -> int:
-    return sum(1 for g in ctx.history.get(pid, ())
-               if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win")
+    return sum(
+        1 for g in ctx.history.get(pid, ()) if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win"
+    )
 
 
 @register
@@ -698,8 +737,9 @@ def swiss_groups(ctx: StandingsContext, ids: Iterable[str]) -> list[list[str]]:
     return groups
 
 
-def refine_by_last_opponent(ctx: StandingsContext,
-                            universes: Sequence[Sequence[Sequence[str]]]) -> list[list[list[str]]]:
+def refine_by_last_opponent(
+    ctx: StandingsContext, universes: Sequence[Sequence[Sequence[str]]]
+) -> list[list[list[str]]]:
     """Pokémon TOP 3.1.4.1 fifth tiebreaker, applied until stable (see the module docstring).
 
     ``universes`` are separately placed standings (divisions), each as ordered tie groups.
@@ -807,7 +847,8 @@ def elimination_depth(event: Event, ids: Iterable[str], win_results: Mapping[str
             decided = is_counted(match) and match.outcomes is not None
             results = [win_results.get(o, "loss") for o in match.outcomes] if decided and match.outcomes else []
             playoff = match.extra.get("playoff") == "third-place" or (
-                len(match.players) == 2 and all(pid in lost_in for pid in match.players))
+                len(match.players) == 2 and all(pid in lost_in for pid in match.players)
+            )
             if playoff:
                 # Pokémon TOP 3.2.3, 3.3.6: the playoff places 3rd and 4th, below the losing finalist.
                 base = max((2 * lost_in[pid] if pid in lost_in else 2 * k - 2 for pid in match.players), default=0)

@@ -22,14 +22,18 @@ __all__ = ["BRACKETS", "PENALTIES", "GAMES"]
 
 # Shatterpoint Showdown, Progression Cut: a qualifier who drops before the next stage plays is
 # replaced by the next-ranked player as the lowest-ranked player in the cut.
-BRACKETS = BracketRules(ruleset="shatterpoint", replace_before_stage=True,
-                        source="Shatterpoint Showdown, Progression Cut")
+BRACKETS = BracketRules(
+    ruleset="shatterpoint", replace_before_stage=True, source="Shatterpoint Showdown, Progression Cut"
+)
 # Shatterpoint Arbiters: a warning; "a player has received three or more warnings during the event" →
 # ejection; or ejection outright ("ejected players can't rejoin").
 PENALTIES = PenaltySystem(
     name="warnings",
     kinds=MappingProxyType({"warning": (None, "Warning"), "ejection": ("ejection", "Ejection")}),
-    ejection_warnings=3, floor=("warning",), source="Shatterpoint: Arbiters")
+    ejection_warnings=3,
+    floor=("warning",),
+    source="Shatterpoint: Arbiters",
+)
 
 
 def _time_called(args: Mapping[str, Any]) -> Any:
@@ -38,25 +42,38 @@ def _time_called(args: Mapping[str, Any]) -> Any:
     return game_end.time_called(args["struggle"], args["wounds"])
 
 
-GAMES: Mapping[str, Game] = MappingProxyType({"shatterpoint": Game(
-    id="shatterpoint",
-    build=lambda settings: ruleset.build("shatterpoint", settings),
-    # Shatterpoint Showdown, Pairings ("a single stage ends when a progression cut is made") and Swiss Pairing.
-    pairing=PairingPolicy(ruleset="shatterpoint", rematch_scope="stage",
-                          source="Shatterpoint Showdown, Pairings; Swiss Pairing"),
-    brackets=BRACKETS,
-    structure_names=structures.NAMES,
-    structure=fixed_structure("shatterpoint", structures.structure),
-    # Shatterpoint Showdown, End of Match, Time: Struggle cards, then wounds (from the result form's stats).
-    time_called=TimeCalled(decide=_time_called, uses="stats"),
-    penalties=PENALTIES,
-    # Shatterpoint Showdown, Scoring: each player's Struggle cards claimed (at most 3) and wounds inflicted.
-    result_form=ResultForm(stats=MappingProxyType({
-        "legend": "Struggle cards and wounds", "table_size": 2,
-        "fields": ({"key": "struggle", "label": "Struggle cards", "max": 3},
-                   {"key": "wounds", "label": "Wounds", "max": None})})),
-    # Shatterpoint Showdown, Event Round Times: Mission Critical for the last 30 minutes of a round.
-    timer_notes=((game_end.MISSION_CRITICAL_MINUTES * 60_000, "Mission Critical"),),
-    # Shatterpoint Showdown, Event Round Times: roll 5 Attack Dice to set the round's length.
-    attack_dice=game_end.ROUND_DICE,
-)})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "shatterpoint": Game(
+            id="shatterpoint",
+            build=lambda settings: ruleset.build("shatterpoint", settings),
+            # Shatterpoint Showdown, Pairings ("a single stage ends when a progression cut is made") and Swiss Pairing.
+            pairing=PairingPolicy(
+                ruleset="shatterpoint", rematch_scope="stage", source="Shatterpoint Showdown, Pairings; Swiss Pairing"
+            ),
+            brackets=BRACKETS,
+            structure_names=structures.NAMES,
+            structure=fixed_structure("shatterpoint", structures.structure),
+            # Shatterpoint Showdown, End of Match, Time: Struggle cards, then wounds (from the result form's stats).
+            time_called=TimeCalled(decide=_time_called, uses="stats"),
+            penalties=PENALTIES,
+            # Shatterpoint Showdown, Scoring: each player's Struggle cards claimed (at most 3) and wounds inflicted.
+            result_form=ResultForm(
+                stats=MappingProxyType(
+                    {
+                        "legend": "Struggle cards and wounds",
+                        "table_size": 2,
+                        "fields": (
+                            {"key": "struggle", "label": "Struggle cards", "max": 3},
+                            {"key": "wounds", "label": "Wounds", "max": None},
+                        ),
+                    }
+                )
+            ),
+            # Shatterpoint Showdown, Event Round Times: Mission Critical for the last 30 minutes of a round.
+            timer_notes=((game_end.MISSION_CRITICAL_MINUTES * 60_000, "Mission Critical"),),
+            # Shatterpoint Showdown, Event Round Times: roll 5 Attack Dice to set the round's length.
+            attack_dice=game_end.ROUND_DICE,
+        )
+    }
+)

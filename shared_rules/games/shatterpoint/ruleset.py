@@ -43,8 +43,18 @@ from ...rulesets.base import Outcome, Policy, Ruleset
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Match
 
-__all__ = ["OUTCOMES", "TIEBREAKERS", "POLICIES", "TIME_LIMITS", "REPORTED", "STATS", "BYE_STATS",
-           "CONCESSION_MINIMUM", "ENDINGS", "build"]
+__all__ = [
+    "OUTCOMES",
+    "TIEBREAKERS",
+    "POLICIES",
+    "TIME_LIMITS",
+    "REPORTED",
+    "STATS",
+    "BYE_STATS",
+    "CONCESSION_MINIMUM",
+    "ENDINGS",
+    "build",
+]
 
 DOCUMENT = "Star Wars: Shatterpoint Showdown Event"
 
@@ -62,7 +72,10 @@ OUTCOMES: tuple[Outcome, ...] = (
 TIEBREAKERS: tuple[str, ...] = ("shatterpoint-struggle", "sos-mean", "shatterpoint-wounds", "random")
 
 REPORTED: tuple[tuple[str, str], ...] = (
-    ("struggle", "shatterpoint-struggle"), ("sos", "sos-mean"), ("wounds", "shatterpoint-wounds"))
+    ("struggle", "shatterpoint-struggle"),
+    ("sos", "sos-mean"),
+    ("wounds", "shatterpoint-wounds"),
+)
 
 # Shatterpoint Showdown, End of Match: the statistics recorded per player per game.
 STATS: tuple[str, ...] = ("struggle", "wounds")
@@ -75,35 +88,57 @@ ENDINGS: tuple[str, ...] = ("victory", "time", "concession")
 
 # Minutes. Shatterpoint Showdown, Event Round Times: 120-minute rounds, Mission Critical from
 # minute 90 (the final 30 minutes); +1 minute per critical or strike on 5 Attack Dice.
-TIME_LIMITS: Mapping[str, int] = MappingProxyType({
-    "round_minutes": 120,
-    "mission_critical_minute": 90,
-    "extra_attack_dice": 5,
-})
+TIME_LIMITS: Mapping[str, int] = MappingProxyType(
+    {
+        "round_minutes": 120,
+        "mission_critical_minute": 90,
+        "extra_attack_dice": 5,
+    }
+)
 
-POLICIES: Mapping[str, Policy] = MappingProxyType({
-    "bye": Policy("round 1: a random player; later: the lowest-ranked player without a bye; a win with "
-                  "2 Struggle Cards and 3 Wounds", "Shatterpoint Showdown, Pairings, Swiss Pairing"),
-    "rematch": Policy("no rematch within a stage; a stage ends at a progression cut",
-                      "Shatterpoint Showdown, Pairings"),
-    "drop": Policy("a player who tells the EO is dropped and not paired again", "Shatterpoint Showdown, Pairings"),
-    "no-show": Policy("a player not appearing within a reasonable time for a paired round may be dropped",
-                      "Shatterpoint Showdown, Pairings"),
-    "rejoin": Policy("a dropped player may rejoin at the EO's leave with an unpaired loss for each round missed",
-                     "Shatterpoint Showdown, Pairings"),
-    "ejection": Policy("an ejected player is removed and cannot rejoin", "Shatterpoint Showdown, Pairings"),
-    "warnings": Policy("three or more warnings: ejection", "Shatterpoint Showdown, Arbiters"),
-    "cut-replacement": Policy("a qualifier who drops before any game of the next stage is replaced by the next "
-                              "highest-ranking player, as the lowest-ranked in the cut",
-                              "Shatterpoint Showdown, Progression Cut"),
-    "concession": Policy("the conceding player loses; the winner gets max(2, current) Struggle Cards and "
-                         "max(3, current) Wounds", "Shatterpoint Showdown, End of Match"),
-    "time": Policy("finish the Turn; most Struggle Cards wins, then most Wounds, else a draw",
-                   "Shatterpoint Showdown, End of Match"),
-    "collusion": Policy("players manipulating the scoring are warned or ejected", "Shatterpoint Showdown, End of Match"),
-    "announce-rounds": Policy("with a progression cut, the Swiss rounds and the cut are announced before the event",
-                              "Shatterpoint Showdown, Pairings"),
-})
+POLICIES: Mapping[str, Policy] = MappingProxyType(
+    {
+        "bye": Policy(
+            "round 1: a random player; later: the lowest-ranked player without a bye; a win with "
+            "2 Struggle Cards and 3 Wounds",
+            "Shatterpoint Showdown, Pairings, Swiss Pairing",
+        ),
+        "rematch": Policy(
+            "no rematch within a stage; a stage ends at a progression cut", "Shatterpoint Showdown, Pairings"
+        ),
+        "drop": Policy("a player who tells the EO is dropped and not paired again", "Shatterpoint Showdown, Pairings"),
+        "no-show": Policy(
+            "a player not appearing within a reasonable time for a paired round may be dropped",
+            "Shatterpoint Showdown, Pairings",
+        ),
+        "rejoin": Policy(
+            "a dropped player may rejoin at the EO's leave with an unpaired loss for each round missed",
+            "Shatterpoint Showdown, Pairings",
+        ),
+        "ejection": Policy("an ejected player is removed and cannot rejoin", "Shatterpoint Showdown, Pairings"),
+        "warnings": Policy("three or more warnings: ejection", "Shatterpoint Showdown, Arbiters"),
+        "cut-replacement": Policy(
+            "a qualifier who drops before any game of the next stage is replaced by the next "
+            "highest-ranking player, as the lowest-ranked in the cut",
+            "Shatterpoint Showdown, Progression Cut",
+        ),
+        "concession": Policy(
+            "the conceding player loses; the winner gets max(2, current) Struggle Cards and max(3, current) Wounds",
+            "Shatterpoint Showdown, End of Match",
+        ),
+        "time": Policy(
+            "finish the Turn; most Struggle Cards wins, then most Wounds, else a draw",
+            "Shatterpoint Showdown, End of Match",
+        ),
+        "collusion": Policy(
+            "players manipulating the scoring are warned or ejected", "Shatterpoint Showdown, End of Match"
+        ),
+        "announce-rounds": Policy(
+            "with a progression cut, the Swiss rounds and the cut are announced before the event",
+            "Shatterpoint Showdown, Pairings",
+        ),
+    }
+)
 
 _PAIRS = frozenset({("win", "loss"), ("loss", "win"), ("draw", "draw")})
 
@@ -118,8 +153,10 @@ def _check_stats(match: Match, path: str) -> None:
         for name in STATS:
             where = f"{path}.stats[{seat}].{name}"
             if name not in stats:
-                raise DocumentError(f"{path}.stats[{seat}]", f"missing '{name}' (Shatterpoint records "
-                                    "Struggle Cards Claimed and Wounds Inflicted per player)")
+                raise DocumentError(
+                    f"{path}.stats[{seat}]",
+                    f"missing '{name}' (Shatterpoint records Struggle Cards Claimed and Wounds Inflicted per player)",
+                )
             value = stats[name]
             if not _whole(value):
                 raise DocumentError(where, f"expected a whole number, got {value!r}")
@@ -137,31 +174,44 @@ def _check_match(match: Match, path: str, swiss: bool) -> None:
         # Shatterpoint Showdown, Pairings: a bye is 2 Struggle Cards and 3 Wounds; an unpaired loss is nothing.
         implied = BYE_STATS if outcomes[0] == "bye" else {name: 0 for name in STATS}
         if match.stats is not None and any(match.stats[0][n] != implied[n] for n in STATS):
-            raise DocumentError(f"{path}.stats[0]", f"a '{outcomes[0]}' counts "
-                                + " and ".join(f"{implied[n]} {n}" for n in STATS) + "; leave stats out or give those")
+            raise DocumentError(
+                f"{path}.stats[0]",
+                f"a '{outcomes[0]}' counts "
+                + " and ".join(f"{implied[n]} {n}" for n in STATS)
+                + "; leave stats out or give those",
+            )
         return
     if (outcomes[0], outcomes[1]) not in _PAIRS:
-        raise DocumentError(f"{path}.outcomes", f"{list(outcomes)} is not a Shatterpoint result "
-                            "(win/loss or draw/draw; End of Match)")
+        raise DocumentError(
+            f"{path}.outcomes", f"{list(outcomes)} is not a Shatterpoint result (win/loss or draw/draw; End of Match)"
+        )
     if match.stats is None:
         if swiss and not match.extra.get("disputed", False):
-            raise DocumentError(f"{path}.stats", "a reported Swiss game needs both players' Struggle Cards and "
-                                "Wounds: the tiebreakers are built from them (Shatterpoint Showdown, Tiebreakers)")
+            raise DocumentError(
+                f"{path}.stats",
+                "a reported Swiss game needs both players' Struggle Cards and "
+                "Wounds: the tiebreakers are built from them (Shatterpoint Showdown, Tiebreakers)",
+            )
         return
     a, b = match.stats
     if outcomes[0] == "draw":
         # Shatterpoint Showdown, End of Match, Time: a draw only with equal Struggle Cards and Wounds.
         if any(a[n] != b[n] for n in STATS):
-            raise DocumentError(f"{path}.stats", "a draw needs equal Struggle Cards and equal Wounds "
-                                "(End of Match, Time)")
+            raise DocumentError(
+                f"{path}.stats", "a draw needs equal Struggle Cards and equal Wounds (End of Match, Time)"
+            )
         return
     win, lose = (a, b) if outcomes[0] == "win" else (b, a)
     if match.ending == "time" and (win["struggle"], win["wounds"]) <= (lose["struggle"], lose["wounds"]):
-        raise DocumentError(f"{path}.stats", "at time the winner has more Struggle Cards, or as many and more "
-                            "Wounds (End of Match, Time)")
+        raise DocumentError(
+            f"{path}.stats",
+            "at time the winner has more Struggle Cards, or as many and more Wounds (End of Match, Time)",
+        )
     if match.ending == "concession" and any(win[n] < CONCESSION_MINIMUM[n] for n in STATS):
-        raise DocumentError(f"{path}.stats", "after a concession the winner has at least 2 Struggle Cards and "
-                            "3 Wounds (End of Match, Concession)")
+        raise DocumentError(
+            f"{path}.stats",
+            "after a concession the winner has at least 2 Struggle Cards and 3 Wounds (End of Match, Concession)",
+        )
 
 
 def _plain(match: Match) -> bool:
@@ -199,7 +249,16 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     'shatterpoint-struggle'
     """
     return Ruleset(
-        id="shatterpoint", title="Star Wars: Shatterpoint", document=DOCUMENT,
-        outcomes=OUTCOMES, tiebreakers=TIEBREAKERS, match_sizes=(2, 2), endings=ENDINGS,
-        policies=POLICIES, time_limits=TIME_LIMITS, event_check=check_event,
-        reported=REPORTED, settings=MappingProxyType(dict(settings)))
+        id="shatterpoint",
+        title="Star Wars: Shatterpoint",
+        document=DOCUMENT,
+        outcomes=OUTCOMES,
+        tiebreakers=TIEBREAKERS,
+        match_sizes=(2, 2),
+        endings=ENDINGS,
+        policies=POLICIES,
+        time_limits=TIME_LIMITS,
+        event_check=check_event,
+        reported=REPORTED,
+        settings=MappingProxyType(dict(settings)),
+    )

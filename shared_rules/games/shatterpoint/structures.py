@@ -41,7 +41,9 @@ def structure(players: int, name: str) -> Structure:
         "Event Round Times: 120 minutes + 1 per critical/strike on 5 attack dice; Mission Critical in the final 30",
     ]
     if cut:
-        notes.append("Progression Cut: a qualifier who drops before the next stage plays is replaced by the next-ranked player")
+        notes.append(
+            "Progression Cut: a qualifier who drops before the next stage plays is replaced by the next-ranked player"
+        )
         notes.append("Progression Cut: the document does not fix the format of the stage after the cut")
     return Structure(
         ruleset="shatterpoint",

@@ -24,14 +24,28 @@ __all__ = ["PAIRING", "BRACKETS", "PENALTIES", "SCORES", "GAMES"]
 
 # Star Trek OP Guide 7.6, criteria 1-5 (4 read with 7.6's bye paragraph: see shared_rules.pairing.policies).
 STARTREK_CRITERIA: tuple[str, ...] = (
-    "1 no duplicate opponent", "4 maximum one bye per player (else both players get byes)",
-    "the bye to the lowest VP total", "2 victory point totals match", "3 victory point totals are similar",
-    "earned-bye players against the highest VP total", "5 ability to pair future rounds")
+    "1 no duplicate opponent",
+    "4 maximum one bye per player (else both players get byes)",
+    "the bye to the lowest VP total",
+    "2 victory point totals match",
+    "3 victory point totals are similar",
+    "earned-bye players against the highest VP total",
+    "5 ability to pair future rounds",
+)
 # Star Trek OP Guide 7.2 (scorecards), 7.5.1 (byes), 7.6 (later rounds), 13.4 (delayed results).
-PAIRING = PairingPolicy(ruleset="startrek-1e", round_one="scorecards", bye_rule="lowest-points-random",
-                        rematch_scope="event", earned_bye_outcome="earned-bye", rematch_fallback="both-byes",
-                        pending_points=2, earned_bye_first=True, source="Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
-                        future_lookahead=True, criteria=STARTREK_CRITERIA)
+PAIRING = PairingPolicy(
+    ruleset="startrek-1e",
+    round_one="scorecards",
+    bye_rule="lowest-points-random",
+    rematch_scope="event",
+    earned_bye_outcome="earned-bye",
+    rematch_fallback="both-byes",
+    pending_points=2,
+    earned_bye_first=True,
+    source="Star Trek OP Guide 7.2, 7.5.1, 7.6, 13.4",
+    future_lookahead=True,
+    criteria=STARTREK_CRITERIA,
+)
 # Star Trek OP Guide 10 / 10.2: Standard or Modified McIntyre, best-of-one or three, ties to the
 # higher seed; 7.5.1: a player who drops leaves their opponent a bye.
 BRACKETS = BracketRules(ruleset="startrek-1e", tie_to_higher_seed=True, source="Star Trek OP Guide 10, 10.2")
@@ -41,16 +55,20 @@ BRACKET_NAMES: Mapping[str, str] = MappingProxyType({"standard": "standard", "mo
 # upgraded one level per earlier one (capped at 4); floor judges issue levels 0 and 1.
 PENALTIES = PenaltySystem(
     name="levels",
-    levels=MappingProxyType({
-        0: ("verbal-warning", None, "Level 0 — verbal warning"),
-        1: ("written-warning", None, "Level 1 — written warning"),
-        2: ("turn-loss", "turn-loss", "Level 2 — turn loss"),
-        3: ("game-loss", "game-loss", "Level 3 — game loss"),
-        4: ("disqualification", "disqualification", "Level 4 — disqualification"),
-    }),
-    floor=("0", "1"), infraction_field=True,
+    levels=MappingProxyType(
+        {
+            0: ("verbal-warning", None, "Level 0 — verbal warning"),
+            1: ("written-warning", None, "Level 1 — written warning"),
+            2: ("turn-loss", "turn-loss", "Level 2 — turn loss"),
+            3: ("game-loss", "game-loss", "Level 3 — game loss"),
+            4: ("disqualification", "disqualification", "Level 4 — disqualification"),
+        }
+    ),
+    floor=("0", "1"),
+    infraction_field=True,
     hint="Star Trek OP Guide Appendix B: a repeat of the same infraction is upgraded one level.",
-    source="Star Trek OP Guide Appendix B")
+    source="Star Trek OP Guide Appendix B",
+)
 # Star Trek OP Guide 7.3: each player's final score goes on the scorecard.
 SCORES: Mapping[str, Any] = MappingProxyType({"legend": "Final scores", "min": None})
 
@@ -60,8 +78,7 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
         return structures.structure(ruleset_id, n, name)
 
     def time_called(args: Mapping[str, Any]) -> Any:
-        return game_end.time_called(ruleset_id, args["scores"], args.get("planet_missions"),
-                                    args.get("space_missions"))
+        return game_end.time_called(ruleset_id, args["scores"], args.get("planet_missions"), args.get("space_missions"))
 
     return Game(
         id=ruleset_id,
@@ -78,7 +95,9 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
     )
 
 
-GAMES: Mapping[str, Game] = MappingProxyType({
-    "startrek-1e": _game("startrek-1e", ()),
-    "startrek-2e": _game("startrek-2e", ("planet_missions", "space_missions")),
-})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "startrek-1e": _game("startrek-1e", ()),
+        "startrek-2e": _game("startrek-2e", ("planet_missions", "space_missions")),
+    }
+)

@@ -62,29 +62,52 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["REPORT_RULESETS", "RESULT_CODES", "REPORT_FIELDS", "tournament_report", "report_text"]
 
 #: Star Trek OP Guide 8, Appendix A: the site takes First Edition, Second Edition and Tribbles events.
-REPORT_RULESETS: Mapping[str, str] = {"startrek-1e": "First Edition", "startrek-2e": "Second Edition",
-                                      "tribbles": "Tribbles"}
+REPORT_RULESETS: Mapping[str, str] = {
+    "startrek-1e": "First Edition",
+    "startrek-2e": "Second Edition",
+    "tribbles": "Tribbles",
+}
 
 #: Star Trek OP Guide 7.5.1: the results as the scorecards and the site write them.
-RESULT_CODES: Mapping[str, str] = {"full-win": "FW", "modified-win": "MW", "true-tie": "TT",
-                                   "modified-loss": "ML", "full-loss": "FL", "bye": "BYE", "earned-bye": "BYE",
-                                   "missed-game": "MG"}
+RESULT_CODES: Mapping[str, str] = {
+    "full-win": "FW",
+    "modified-win": "MW",
+    "true-tie": "TT",
+    "modified-loss": "ML",
+    "full-loss": "FL",
+    "bye": "BYE",
+    "earned-bye": "BYE",
+    "missed-game": "MG",
+}
 
 #: ``settings.report`` fields: (key, label, section) in the order of Appendix A's forms.
 REPORT_FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("date", "Date", "event"), ("time", "Time", "event"), ("time_zone", "Time zone", "event"),
-    ("tournament_format", "Tournament Format", "event"), ("card_pool", "Card Pool", "event"),
-    ("rules_set", "Rules Set", "event"), ("league_event", "League Event?", "event"),
-    ("primary_td", "Primary TD", "event"), ("secondary_td", "Secondary TD", "event"),
-    ("region", "Region", "venue"), ("host", "Host", "venue"), ("address", "Address", "venue"),
-    ("phone", "Phone Number", "venue"), ("email", "Email Address", "venue"),
-    ("discussion_thread", "Discussion thread", "details"), ("entry_fee", "Entry fee", "details"),
+    ("date", "Date", "event"),
+    ("time", "Time", "event"),
+    ("time_zone", "Time zone", "event"),
+    ("tournament_format", "Tournament Format", "event"),
+    ("card_pool", "Card Pool", "event"),
+    ("rules_set", "Rules Set", "event"),
+    ("league_event", "League Event?", "event"),
+    ("primary_td", "Primary TD", "event"),
+    ("secondary_td", "Secondary TD", "event"),
+    ("region", "Region", "venue"),
+    ("host", "Host", "venue"),
+    ("address", "Address", "venue"),
+    ("phone", "Phone Number", "venue"),
+    ("email", "Email Address", "venue"),
+    ("discussion_thread", "Discussion thread", "details"),
+    ("entry_fee", "Entry fee", "details"),
     ("special_rules", "Special Rules", "details"),
 )
 #: Fields the site lets the director leave empty (Appendix A: "(optional)", "(if applicable)").
 _OPTIONAL = frozenset({"secondary_td", "discussion_thread", "entry_fee", "special_rules", "league_event", "scenario"})
-_VARIANTS = {"standard": "Standard", "warp-speed": "Warp Speed", "slipstream": "Slipstream",
-             "id-draft": "Infinite Diversity Draft"}
+_VARIANTS = {
+    "standard": "Standard",
+    "warp-speed": "Warp Speed",
+    "slipstream": "Slipstream",
+    "id-draft": "Infinite Diversity Draft",
+}
 _FORMATS = {"constructed": "Constructed", "sealed": "Sealed", "draft": "Draft"}
 _SECTIONS = (("event", "Event information"), ("venue", "Venue details"), ("details", "Event details"))
 
@@ -146,20 +169,27 @@ class _Scorer:
         score = match.scores[k] if match.scores is not None else None
         if event.ruleset == "tribbles":
             row["score"] = score
-            row["result"] = "pending" if match.outcomes is None else (
-                "went out" if match.outcomes[k] == "win" else "")
+            row["result"] = "pending" if match.outcomes is None else ("went out" if match.outcomes[k] == "win" else "")
             return row
         outcome = match.outcomes[k] if match.outcomes is not None else None
-        row["result"] = ("disputed" if match.extra.get("disputed") else "pending") if outcome is None \
+        row["result"] = (
+            ("disputed" if match.extra.get("disputed") else "pending")
+            if outcome is None
             else RESULT_CODES.get(outcome, outcome)
+        )
         row["score"] = score
         if outcome is not None and vp:
             row["vp"] = self.ruleset.outcome(outcome).points
             other = 1 - k if len(match.players) == 2 else None
             row["differential"] = differential(
-                outcome, score, match.scores[other] if other is not None and match.scores is not None else None,
+                outcome,
+                score,
+                match.scores[other] if other is not None and match.scores is not None else None,
                 opponent_outcome=match.outcomes[other] if other is not None and match.outcomes is not None else None,
-                ending=match.ending, edition=self.edition, cap=self.cap)
+                ending=match.ending,
+                edition=self.edition,
+                cap=self.cap,
+            )
         return row
 
 
@@ -169,8 +199,9 @@ def _number(value: Any) -> Any:
     return value
 
 
-def _rounds(event: Event, rounds: Sequence[Round], players: Sequence[str], scorer: _Scorer, vp: bool,
-            first: int | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+def _rounds(
+    event: Event, rounds: Sequence[Round], players: Sequence[str], scorer: _Scorer, vp: bool, first: int | None = None
+) -> tuple[list[dict[str, Any]], list[str]]:
     """Round by round; ``first``: the number the site gives the first of them (else the event's numbers)."""
     out: list[dict[str, Any]] = []
     warnings: list[str] = []
@@ -191,13 +222,24 @@ def _rounds(event: Event, rounds: Sequence[Round], players: Sequence[str], score
         for pid in players:
             if pid not in seated:
                 why = _absence(event, pid, rnd)
-                row: dict[str, Any] = {"player": pid, "name": _name(event, pid), "result": "MG", "score": None,
-                                       "note": why}
+                row: dict[str, Any] = {
+                    "player": pid,
+                    "name": _name(event, pid),
+                    "result": "MG",
+                    "score": None,
+                    "note": why,
+                }
                 if vp and event.ruleset != "tribbles":
                     row.update(vp=0, differential=0)
                 tables.append({"table": None, "seats": [row]})
-        out.append({"round": first + i - 1 if first is not None else rnd.number, "event_round": rnd.number,
-                    "stage": rnd.stage, "tables": tables})
+        out.append(
+            {
+                "round": first + i - 1 if first is not None else rnd.number,
+                "event_round": rnd.number,
+                "stage": rnd.stage,
+                "tables": tables,
+            }
+        )
     return out, warnings
 
 
@@ -210,7 +252,9 @@ def _absence(event: Event, pid: str, rnd: Round) -> str:
     return "not in this round (late)"
 
 
-def _fields(event: Event, given: Mapping[str, Any], values: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+def _fields(
+    event: Event, given: Mapping[str, Any], values: Mapping[str, Any]
+) -> tuple[list[dict[str, Any]], list[str]]:
     sections: list[dict[str, Any]] = []
     missing: list[str] = []
     for section, title in _SECTIONS:
@@ -228,12 +272,20 @@ def _fields(event: Event, given: Mapping[str, Any], values: Mapping[str, Any]) -
 
 #: Every field of the three forms, in order: REPORT_FIELDS with what the event itself gives.
 _ORDER: tuple[tuple[str, str, str], ...] = (
-    ("date", "Date", "event"), ("time", "Time", "event"), ("time_zone", "Time zone", "event"),
-    ("edition", "Edition", "event"), ("tournament_format", "Tournament Format", "event"),
-    ("card_pool", "Card Pool", "event"), ("rules_set", "Rules Set", "event"), ("scenario", "Scenario", "event"),
-    ("rounds", "Number of Rounds", "event"), ("final_confrontation", "Final confrontation", "event"),
-    ("pairing_style", "Pairing Style", "event"), ("league_event", "League Event?", "event"),
-    ("primary_td", "Primary TD", "event"), ("secondary_td", "Secondary TD", "event"),
+    ("date", "Date", "event"),
+    ("time", "Time", "event"),
+    ("time_zone", "Time zone", "event"),
+    ("edition", "Edition", "event"),
+    ("tournament_format", "Tournament Format", "event"),
+    ("card_pool", "Card Pool", "event"),
+    ("rules_set", "Rules Set", "event"),
+    ("scenario", "Scenario", "event"),
+    ("rounds", "Number of Rounds", "event"),
+    ("final_confrontation", "Final confrontation", "event"),
+    ("pairing_style", "Pairing Style", "event"),
+    ("league_event", "League Event?", "event"),
+    ("primary_td", "Primary TD", "event"),
+    ("secondary_td", "Secondary TD", "event"),
 ) + tuple(f for f in REPORT_FIELDS if f[2] != "event")
 
 
@@ -246,26 +298,31 @@ def _base_values(event: Event, given: Mapping[str, Any]) -> dict[str, Any]:
         "date": _date(event, given),
         "edition": REPORT_RULESETS[event.ruleset],
         "tournament_format": given.get("tournament_format") or (_FORMATS.get(fmt, "") if isinstance(fmt, str) else ""),
-        "rules_set": given.get("rules_set") or (_VARIANTS.get(variant, str(variant))
-                                                if event.ruleset != "tribbles" else ""),
+        "rules_set": given.get("rules_set")
+        or (_VARIANTS.get(variant, str(variant)) if event.ruleset != "tribbles" else ""),
         "scenario": rating.get("scenario") or "",
         "league_event": ("yes" if given["league_event"] else "no") if "league_event" in given else "",
     }
     return values
 
 
-def _tournament(title: str, sections: list[dict[str, Any]], players: list[dict[str, Any]],
-                rounds: list[dict[str, Any]], totals: list[dict[str, Any]],
-                final: dict[str, Any] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"title": title, "sections": sections, "players": players, "rounds": rounds,
-                           "totals": totals}
+def _tournament(
+    title: str,
+    sections: list[dict[str, Any]],
+    players: list[dict[str, Any]],
+    rounds: list[dict[str, Any]],
+    totals: list[dict[str, Any]],
+    final: dict[str, Any] | None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"title": title, "sections": sections, "players": players, "rounds": rounds, "totals": totals}
     if final is not None:
         out["final_confrontation"] = final
     return out
 
 
-def _swiss_totals(event: Event, rounds: Sequence[Round], players: Sequence[str] | None = None,
-                  order: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def _swiss_totals(
+    event: Event, rounds: Sequence[Round], players: Sequence[str] | None = None, order: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     sub = replace(event, rounds=tuple(rounds))
     lines = compute_standings(sub)
     out = []
@@ -277,8 +334,11 @@ def _swiss_totals(event: Event, rounds: Sequence[Round], players: Sequence[str] 
         if event.ruleset == "tribbles":
             row.update(score=_number(line.points), rounds_won=_number(line.tiebreakers.get("rounds_won", 0)))
         else:
-            row.update(vp=_number(line.points), differential=_number(line.tiebreakers.get("differential", 0)),
-                       record=line.record)
+            row.update(
+                vp=_number(line.points),
+                differential=_number(line.tiebreakers.get("differential", 0)),
+                record=line.record,
+            )
         out.append(row)
     if order is not None:
         rank = {pid: i for i, pid in enumerate(order)}
@@ -302,8 +362,10 @@ def tournament_report(event: Event) -> dict[str, Any]:
     [('A', 'FW', 4, 65), ('B', 'FL', 1, -65)]
     """
     if event.ruleset not in REPORT_RULESETS:
-        raise RulesError(f"ruleset: '{event.ruleset}' is not a Star Trek CCG event; the tournament report is "
-                         f"entered at www.trekcc.org for {', '.join(REPORT_RULESETS)} (Star Trek OP Guide 8)")
+        raise RulesError(
+            f"ruleset: '{event.ruleset}' is not a Star Trek CCG event; the tournament report is "
+            f"entered at www.trekcc.org for {', '.join(REPORT_RULESETS)} (Star Trek OP Guide 8)"
+        )
     given = _settings_report(event)
     base = _base_values(event, given)
     scorer = _Scorer(event)
@@ -340,22 +402,35 @@ def tournament_report(event: Event) -> dict[str, Any]:
             elimination = []
         rounds, more = _rounds(event, swiss, everyone, scorer, vp=True)
         warnings += more
-        values = {"rounds": str(len(swiss)), "final_confrontation": "yes" if final is not None else "no",
-                  "pairing_style": "Swiss"}
+        values = {
+            "rounds": str(len(swiss)),
+            "final_confrontation": "yes" if final is not None else "no",
+            "pairing_style": "Swiss",
+        }
         totals = _swiss_totals(event, swiss)
-        tournaments.append(_tournament(event.name or "Tournament", sections_for(values), player_rows(everyone),
-                                       rounds, totals, final))
+        tournaments.append(
+            _tournament(event.name or "Tournament", sections_for(values), player_rows(everyone), rounds, totals, final)
+        )
         if elimination:
             tournaments.append(_elimination(event, elimination, swiss, scorer, sections_for, player_rows, warnings))
     if event.ruleset != "tribbles" and len(swiss) < 3:
-        warnings.append(f"{len(swiss)} Swiss round(s): a First or Second Edition tournament needs at least "
-                        "three to be sanctioned (Star Trek OP Guide 3)")
+        warnings.append(
+            f"{len(swiss)} Swiss round(s): a First or Second Edition tournament needs at least "
+            "three to be sanctioned (Star Trek OP Guide 3)"
+        )
     if event.ruleset == "tribbles" and len(swiss) < 5:
-        warnings.append(f"{len(swiss)} round(s): a Tribbles tournament needs at least five to be sanctioned "
-                        "(Star Trek OP Guide 3)")
+        warnings.append(
+            f"{len(swiss)} round(s): a Tribbles tournament needs at least five to be sanctioned (Star Trek OP Guide 3)"
+        )
     complete = not any(w.endswith("no result yet") for w in warnings)
-    return {"event": event.name, "edition": REPORT_RULESETS[event.ruleset], "complete": complete,
-            "tournaments": tournaments, "missing": missing, "warnings": warnings}
+    return {
+        "event": event.name,
+        "edition": REPORT_RULESETS[event.ruleset],
+        "complete": complete,
+        "tournaments": tournaments,
+        "missing": missing,
+        "warnings": warnings,
+    }
 
 
 def _final(event: Event, match: Match) -> dict[str, Any]:
@@ -364,12 +439,22 @@ def _final(event: Event, match: Match) -> dict[str, Any]:
         for pid, outcome in zip(match.players, match.outcomes):
             if outcome in ("full-win", "modified-win", "win"):
                 winner = pid
-    return {"players": [{"player": p, "name": _name(event, p)} for p in match.players],
-            "winner": winner, "winner_name": _name(event, winner) if winner else None}
+    return {
+        "players": [{"player": p, "name": _name(event, p)} for p in match.players],
+        "winner": winner,
+        "winner_name": _name(event, winner) if winner else None,
+    }
 
 
-def _elimination(event: Event, rounds: Sequence[Round], swiss: Sequence[Round], scorer: _Scorer,
-                 sections_for: Any, player_rows: Any, warnings: list[str]) -> dict[str, Any]:
+def _elimination(
+    event: Event,
+    rounds: Sequence[Round],
+    swiss: Sequence[Round],
+    scorer: _Scorer,
+    sections_for: Any,
+    player_rows: Any,
+    warnings: list[str],
+) -> dict[str, Any]:
     first = rounds[0]
     seeds: dict[str, int] = {}
     for match in first.matches:
@@ -400,14 +485,28 @@ def _elimination(event: Event, rounds: Sequence[Round], swiss: Sequence[Round], 
     last = rounds[-1]
     if len(last.matches) == 1 and last.matches[0].outcomes is not None:
         winner = _final(event, last.matches[0])["winner"]
-    totals: list[dict[str, Any]] = [{"player": pid, "name": _name(event, pid), "seed": seeds[pid],
-                                     "eliminated_in": _out_round(pid, rounds), "rank": None} for pid in ids]
-    ranked = sorted(totals, key=lambda r: (-(r["eliminated_in"] or len(rounds) + 1) if r["player"] != winner
-                                            else -(len(rounds) + 2), r["seed"]))
+    totals: list[dict[str, Any]] = [
+        {
+            "player": pid,
+            "name": _name(event, pid),
+            "seed": seeds[pid],
+            "eliminated_in": _out_round(pid, rounds),
+            "rank": None,
+        }
+        for pid in ids
+    ]
+    ranked = sorted(
+        totals,
+        key=lambda r: (
+            -(r["eliminated_in"] or len(rounds) + 1) if r["player"] != winner else -(len(rounds) + 2),
+            r["seed"],
+        ),
+    )
     for i, row in enumerate(ranked, 1):
         row["rank"] = i
-    return _tournament(f"{event.name or 'Tournament'}: match play", sections_for(values), player_rows(ids, seeds),
-                       table, ranked, None)
+    return _tournament(
+        f"{event.name or 'Tournament'}: match play", sections_for(values), player_rows(ids, seeds), table, ranked, None
+    )
 
 
 def _out_round(pid: str, rounds: Sequence[Round]) -> int | None:
@@ -420,8 +519,9 @@ def _out_round(pid: str, rounds: Sequence[Round]) -> int | None:
     return None
 
 
-def _tribbles_tables(event: Event, swiss: Sequence[Round], scorer: _Scorer, sections_for: Any,
-                     player_rows: Any) -> tuple[list[dict[str, Any]], list[str]]:
+def _tribbles_tables(
+    event: Event, swiss: Sequence[Round], scorer: _Scorer, sections_for: Any, player_rows: Any
+) -> tuple[list[dict[str, Any]], list[str]]:
     # Star Trek OP Guide Appendix A, "Tribbles Events with Multiple Tables".
     warnings: list[str] = []
     heats, finals = list(swiss[:5]), list(swiss[5:])
@@ -432,14 +532,23 @@ def _tribbles_tables(event: Event, swiss: Sequence[Round], scorer: _Scorer, sect
         for rnd in heats[1:]:
             for match in rnd.matches:
                 if set(match.players) & set(members) and not set(match.players) <= set(members):
-                    warnings.append(f"round {rnd.number}: table {table_no}'s players are not all in one pod "
-                                    "(Star Trek OP Guide 7.6: players stay in their pods for five rounds)")
+                    warnings.append(
+                        f"round {rnd.number}: table {table_no}'s players are not all in one pod "
+                        "(Star Trek OP Guide 7.6: players stay in their pods for five rounds)"
+                    )
         rounds, more = _rounds(event, heats, members, scorer, vp=False)
         warnings += more
         values = {"rounds": str(len(heats)), "final_confrontation": "no", "pairing_style": "Swiss"}
-        out.append(_tournament(f"{event.name or 'Tournament'}: table {table_no} (rounds 1-{len(heats)})",
-                               sections_for(values), player_rows(members), rounds,
-                               _swiss_totals(event, heats, members), None))
+        out.append(
+            _tournament(
+                f"{event.name or 'Tournament'}: table {table_no} (rounds 1-{len(heats)})",
+                sections_for(values),
+                player_rows(members),
+                rounds,
+                _swiss_totals(event, heats, members),
+                None,
+            )
+        )
     if finals:
         seeds = {}
         for k, pod in enumerate(finals[0].matches, 1):
@@ -454,8 +563,16 @@ def _tribbles_tables(event: Event, swiss: Sequence[Round], scorer: _Scorer, sect
         totals.sort(key=lambda r: (seeds[r["player"]], -(r["score"] or 0)))
         for i, row in enumerate(totals, 1):
             row.update(rank=i, seed=seeds[row["player"]])
-        out.append(_tournament(f"{event.name or 'Tournament'}: Tribbles Finals", sections_for(values),
-                               player_rows(ids, seeds), rounds, totals, None))
+        out.append(
+            _tournament(
+                f"{event.name or 'Tournament'}: Tribbles Finals",
+                sections_for(values),
+                player_rows(ids, seeds),
+                rounds,
+                totals,
+                None,
+            )
+        )
     return out, warnings
 
 
@@ -476,8 +593,11 @@ def _signed(value: Any) -> str:
 
 def report_text(report: Mapping[str, Any]) -> str:
     """The report as a plain page (one tournament after the other, in the site's order)."""
-    lines: list[str] = [f"Star Trek CCG tournament report: {report['event'] or 'Tournament'}",
-                        f"Edition: {report['edition']}", ""]
+    lines: list[str] = [
+        f"Star Trek CCG tournament report: {report['event'] or 'Tournament'}",
+        f"Edition: {report['edition']}",
+        "",
+    ]
     for t in report["tournaments"]:
         lines += [t["title"], "=" * len(t["title"]), ""]
         for section in t["sections"]:
@@ -508,8 +628,12 @@ def report_text(report: Mapping[str, Any]) -> str:
             lines.append("")
         final = t.get("final_confrontation")
         if final is not None:
-            lines += ["Final confrontation", f"  {' vs '.join(p['name'] for p in final['players'])}: "
-                      f"won by {final['winner_name'] or '(no result yet)'}", ""]
+            lines += [
+                "Final confrontation",
+                f"  {' vs '.join(p['name'] for p in final['players'])}: "
+                f"won by {final['winner_name'] or '(no result yet)'}",
+                "",
+            ]
         lines.append("Final check")
         for row in t["totals"]:
             if "vp" in row:
@@ -517,8 +641,9 @@ def report_text(report: Mapping[str, Any]) -> str:
             elif "score" in row:
                 detail = f"score {_cell(row['score'])}, rounds won {_cell(row['rounds_won'])}"
             else:
-                detail = f"seed {row['seed']}, " + (f"out in round {row['eliminated_in']}"
-                                                     if row["eliminated_in"] else "not eliminated")
+                detail = f"seed {row['seed']}, " + (
+                    f"out in round {row['eliminated_in']}" if row["eliminated_in"] else "not eliminated"
+                )
             lines.append(f"  {row['rank']}. {row['name']}: {detail}")
         lines.append("")
     if report["missing"]:

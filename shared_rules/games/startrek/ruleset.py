@@ -55,8 +55,19 @@ from .scoring import VARIANT_CAPS
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
 
-__all__ = ["OUTCOMES", "ENDINGS", "TIEBREAKERS", "REPORTED", "VARIANTS", "TIME_LIMITS", "POLICIES",
-           "StarTrekRuleset", "build", "edition_of", "variant_of"]
+__all__ = [
+    "OUTCOMES",
+    "ENDINGS",
+    "TIEBREAKERS",
+    "REPORTED",
+    "VARIANTS",
+    "TIME_LIMITS",
+    "POLICIES",
+    "StarTrekRuleset",
+    "build",
+    "edition_of",
+    "variant_of",
+]
 
 DOCUMENT = "Star Trek CCG Organized Play Guide 5.1"
 
@@ -78,78 +89,134 @@ ENDINGS: tuple[str, ...] = ("normal", "outright", "concession", "game-loss")
 # Star Trek OP Guide 7.7: VP, then head-to-head, SoS, differential, CVP, coin toss.
 TIEBREAKERS: tuple[str, ...] = ("startrek-h2h", "startrek-sos", "startrek-differential", "startrek-cvp", "random")
 REPORTED: tuple[tuple[str, str], ...] = (
-    ("sos", "startrek-sos"), ("differential", "startrek-differential"), ("cvp", "startrek-cvp"))
+    ("sos", "startrek-sos"),
+    ("differential", "startrek-differential"),
+    ("cvp", "startrek-cvp"),
+)
 
 #: Variant -> editions it may be used with (Star Trek OP Guide 4.3).
-VARIANTS: Mapping[str, frozenset[str]] = MappingProxyType({
-    "standard": frozenset({"1e", "2e"}),
-    "warp-speed": frozenset({"1e"}),   # 4.3.4
-    "slipstream": frozenset({"2e"}),   # 4.3.6
-    "id-draft": frozenset({"2e"}),     # 4.3.7
-})
+VARIANTS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "standard": frozenset({"1e", "2e"}),
+        "warp-speed": frozenset({"1e"}),  # 4.3.4
+        "slipstream": frozenset({"2e"}),  # 4.3.6
+        "id-draft": frozenset({"2e"}),  # 4.3.7
+    }
+)
 
 # Round time limits in minutes, (edition, variant) -> {setting: minutes}.
-TIME_LIMITS: Mapping[tuple[str, str], Mapping[str, int]] = MappingProxyType({
-    ("1e", "standard"): {"in-person": 75, "online": 105},    # 7.2, 13.3
-    ("2e", "standard"): {"in-person": 60, "online": 75},     # 7.2, 13.3
-    ("1e", "warp-speed"): {"in-person": 30, "online": 45},   # 4.3.4
-    ("2e", "slipstream"): {"in-person": 30, "online": 45},   # 4.3.6
-    ("2e", "id-draft"): {"in-person": 45, "online": 60},     # 4.3.7
-})
+TIME_LIMITS: Mapping[tuple[str, str], Mapping[str, int]] = MappingProxyType(
+    {
+        ("1e", "standard"): {"in-person": 75, "online": 105},  # 7.2, 13.3
+        ("2e", "standard"): {"in-person": 60, "online": 75},  # 7.2, 13.3
+        ("1e", "warp-speed"): {"in-person": 30, "online": 45},  # 4.3.4
+        ("2e", "slipstream"): {"in-person": 30, "online": 45},  # 4.3.6
+        ("2e", "id-draft"): {"in-person": 45, "online": 60},  # 4.3.7
+    }
+)
 
-POLICIES: Mapping[str, Policy] = MappingProxyType({
-    "minimum-players": Policy("a sanctioned event needs at least 3 players", "Star Trek OP Guide 2"),
-    "minimum-rounds": Policy("at least 3 rounds; Table 3.0.1 recommends 3/4/5/6/7/8 rounds for "
-                             "3-7/8-15/16-24/25-34/35-45/46+ players", "Star Trek OP Guide 2, 3"),
-    "three-player-event": Policy("each player plays two games and has a Bye in the third", "Star Trek OP Guide 2"),
-    "round-one": Policy("scorecards shuffled, top two paired, and so on; an odd player out gets the Bye",
-                        "Star Trek OP Guide 7.2"),
-    "pairing": Policy("pair by VP totals; earned-bye players first against the highest VP group; odd groups "
-                      "pair down, nobody twice a round unless forced; no rematch; preference: no duplicate "
-                      "opponent, equal VP, similar VP, one bye per player, future rounds pairable",
-                      "Star Trek OP Guide 7.6"),
-    "bye": Policy("odd player count: random in round 1, later the lowest VP total (random among ties); one per "
-                  "player unless only rematches remain, then both get Byes; 4 VP, 0 differential, SoS entry 0",
-                  "Star Trek OP Guide 7.2, 7.5.1, 7.6, Glossary"),
-    "earned-bye": Policy("opening round or opening two rounds of high-level events; 4 VP, +100 differential "
-                         "(the format's cap), SoS entry = the maximum possible (4 VP x rounds); may be forfeited "
-                         "when handing in the scorecard; used only in the first heat played",
-                         "Star Trek OP Guide 7.2, 7.5.1, 9, Glossary"),
-    "missed-game": Policy("absent within the first 5 minutes of a round (or over 15 minutes late to the event): "
-                          "0 VP, 0 differential; the opponent gets a Bye; not rated", "Star Trek OP Guide 7.5.1"),
-    "drop": Policy("a dropped player receives Missed Games for the rest of the event; standings count every "
-                   "round after players[].dropped_after as a Missed Game", "Star Trek OP Guide 7.5.1"),
-    "time-called": Policy("play on until both players have had equal turns; then Modified Win/Loss or True Tie "
-                          "(2E: highest score with planet and space completed, then one completed mission, "
-                          "then highest score; 1E: highest score)", "Star Trek OP Guide 7.4, 7.5.1"),
-    "concession": Policy("Full Loss / Full Win; winner at the maximum score; 1E loser keeps points, 2E loser "
-                         "scores 0 (winner +100)", "Star Trek OP Guide 7.9"),
-    "automatic-loss": Policy("Full Loss with -100 / Full Win with +100; both players: True Tie, 0",
-                             "Star Trek OP Guide 7.10, Appendix B Level 3"),
-    "disqualification": Policy("dropped at once; a game in progress is a Full Loss", "Star Trek OP Guide Appendix B"),
-    "online-delayed": Policy("until a delayed result is known both players count 2 VP for pairing",
-                             "Star Trek OP Guide 13.4"),
-    "online-incomplete": Policy("the responsible player: Full Loss (-100) or Missed Game (0); the opponent: Full "
-                                "Win (+100) or Bye (0); nobody or both responsible: two Missed Games",
-                                "Star Trek OP Guide 13.5"),
-    "match-play": Policy("seeded brackets; VP do not apply; a tied game or match goes to the higher seed; the "
-                         "loser of a game chooses who goes first next", "Star Trek OP Guide 10, 10.1"),
-    "heats": Policy("two heats: heat 1 takes seeds 1, 2, 5, 6...; heat 2 takes 3, 4, 7, 8...",
-                    "Star Trek OP Guide 9"),
-    "ratings": Policy("Elo from 1500 (0-3000); Missed Games from drops or lateness are not rated",
-                      "Star Trek OP Guide 7.5.1, 8"),
-})
+POLICIES: Mapping[str, Policy] = MappingProxyType(
+    {
+        "minimum-players": Policy("a sanctioned event needs at least 3 players", "Star Trek OP Guide 2"),
+        "minimum-rounds": Policy(
+            "at least 3 rounds; Table 3.0.1 recommends 3/4/5/6/7/8 rounds for 3-7/8-15/16-24/25-34/35-45/46+ players",
+            "Star Trek OP Guide 2, 3",
+        ),
+        "three-player-event": Policy("each player plays two games and has a Bye in the third", "Star Trek OP Guide 2"),
+        "round-one": Policy(
+            "scorecards shuffled, top two paired, and so on; an odd player out gets the Bye", "Star Trek OP Guide 7.2"
+        ),
+        "pairing": Policy(
+            "pair by VP totals; earned-bye players first against the highest VP group; odd groups "
+            "pair down, nobody twice a round unless forced; no rematch; preference: no duplicate "
+            "opponent, equal VP, similar VP, one bye per player, future rounds pairable",
+            "Star Trek OP Guide 7.6",
+        ),
+        "bye": Policy(
+            "odd player count: random in round 1, later the lowest VP total (random among ties); one per "
+            "player unless only rematches remain, then both get Byes; 4 VP, 0 differential, SoS entry 0",
+            "Star Trek OP Guide 7.2, 7.5.1, 7.6, Glossary",
+        ),
+        "earned-bye": Policy(
+            "opening round or opening two rounds of high-level events; 4 VP, +100 differential "
+            "(the format's cap), SoS entry = the maximum possible (4 VP x rounds); may be forfeited "
+            "when handing in the scorecard; used only in the first heat played",
+            "Star Trek OP Guide 7.2, 7.5.1, 9, Glossary",
+        ),
+        "missed-game": Policy(
+            "absent within the first 5 minutes of a round (or over 15 minutes late to the event): "
+            "0 VP, 0 differential; the opponent gets a Bye; not rated",
+            "Star Trek OP Guide 7.5.1",
+        ),
+        "drop": Policy(
+            "a dropped player receives Missed Games for the rest of the event; standings count every "
+            "round after players[].dropped_after as a Missed Game",
+            "Star Trek OP Guide 7.5.1",
+        ),
+        "time-called": Policy(
+            "play on until both players have had equal turns; then Modified Win/Loss or True Tie "
+            "(2E: highest score with planet and space completed, then one completed mission, "
+            "then highest score; 1E: highest score)",
+            "Star Trek OP Guide 7.4, 7.5.1",
+        ),
+        "concession": Policy(
+            "Full Loss / Full Win; winner at the maximum score; 1E loser keeps points, 2E loser scores 0 (winner +100)",
+            "Star Trek OP Guide 7.9",
+        ),
+        "automatic-loss": Policy(
+            "Full Loss with -100 / Full Win with +100; both players: True Tie, 0",
+            "Star Trek OP Guide 7.10, Appendix B Level 3",
+        ),
+        "disqualification": Policy(
+            "dropped at once; a game in progress is a Full Loss", "Star Trek OP Guide Appendix B"
+        ),
+        "online-delayed": Policy(
+            "until a delayed result is known both players count 2 VP for pairing", "Star Trek OP Guide 13.4"
+        ),
+        "online-incomplete": Policy(
+            "the responsible player: Full Loss (-100) or Missed Game (0); the opponent: Full "
+            "Win (+100) or Bye (0); nobody or both responsible: two Missed Games",
+            "Star Trek OP Guide 13.5",
+        ),
+        "match-play": Policy(
+            "seeded brackets; VP do not apply; a tied game or match goes to the higher seed; the "
+            "loser of a game chooses who goes first next",
+            "Star Trek OP Guide 10, 10.1",
+        ),
+        "heats": Policy(
+            "two heats: heat 1 takes seeds 1, 2, 5, 6...; heat 2 takes 3, 4, 7, 8...", "Star Trek OP Guide 9"
+        ),
+        "ratings": Policy(
+            "Elo from 1500 (0-3000); Missed Games from drops or lateness are not rated", "Star Trek OP Guide 7.5.1, 8"
+        ),
+    }
+)
 
 _PLAYED_PAIRS = frozenset({("full-win", "full-loss"), ("modified-win", "modified-loss"), ("true-tie", "true-tie")})
 # Star Trek OP Guide 7.5.1, 13.5: a scheduled game that was not played.
-_UNPLAYED_PAIRS = frozenset({("full-win", "missed-game"), ("bye", "full-loss"), ("bye", "missed-game"),
-                             ("missed-game", "missed-game"), ("bye", "bye")})
-_ENDING_PAIRS: Mapping[str, frozenset[tuple[str, str]]] = MappingProxyType({
-    "outright": frozenset({("full-win", "full-loss")}),                       # 7.4.1
-    "concession": frozenset({("full-win", "full-loss")}),                     # 7.9
-    "game-loss": frozenset({("full-win", "full-loss"), ("true-tie", "true-tie"),  # 7.10, Appendix B
-                            ("full-win", "missed-game"), ("bye", "full-loss")}),   # 13.5
-})
+_UNPLAYED_PAIRS = frozenset(
+    {
+        ("full-win", "missed-game"),
+        ("bye", "full-loss"),
+        ("bye", "missed-game"),
+        ("missed-game", "missed-game"),
+        ("bye", "bye"),
+    }
+)
+_ENDING_PAIRS: Mapping[str, frozenset[tuple[str, str]]] = MappingProxyType(
+    {
+        "outright": frozenset({("full-win", "full-loss")}),  # 7.4.1
+        "concession": frozenset({("full-win", "full-loss")}),  # 7.9
+        "game-loss": frozenset(
+            {
+                ("full-win", "full-loss"),
+                ("true-tie", "true-tie"),  # 7.10, Appendix B
+                ("full-win", "missed-game"),
+                ("bye", "full-loss"),
+            }
+        ),  # 13.5
+    }
+)
 
 
 def _pair(outcomes: tuple[str, ...]) -> tuple[str, str]:
@@ -158,9 +225,18 @@ def _pair(outcomes: tuple[str, ...]) -> tuple[str, str]:
     return (a, b) if _PAIR_RANK[a] <= _PAIR_RANK[b] else (b, a)
 
 
-_PAIR_RANK: Mapping[str, int] = MappingProxyType({
-    "full-win": 0, "modified-win": 1, "bye": 2, "true-tie": 3, "modified-loss": 4, "full-loss": 5,
-    "missed-game": 6, "earned-bye": 7})
+_PAIR_RANK: Mapping[str, int] = MappingProxyType(
+    {
+        "full-win": 0,
+        "modified-win": 1,
+        "bye": 2,
+        "true-tie": 3,
+        "modified-loss": 4,
+        "full-loss": 5,
+        "missed-game": 6,
+        "earned-bye": 7,
+    }
+)
 
 
 def edition_of(ruleset_id: str) -> str:
@@ -189,15 +265,19 @@ class StarTrekRuleset(Ruleset):
     def check_outcomes(self, players: tuple[str, ...], outcomes: tuple[str, ...], path: str) -> None:
         if len(players) == 1:
             if not self.outcome(outcomes[0]).solo:
-                raise DocumentError(path, f"'{outcomes[0]}' needs an opponent; a one-player match takes "
-                                    "bye, earned-bye or missed-game (Star Trek OP Guide 7.5.1)")
+                raise DocumentError(
+                    path,
+                    f"'{outcomes[0]}' needs an opponent; a one-player match takes "
+                    "bye, earned-bye or missed-game (Star Trek OP Guide 7.5.1)",
+                )
             return
         if "earned-bye" in outcomes:
             raise DocumentError(path, "'earned-bye' is for a one-player match (Star Trek OP Guide 7.5.1)")
         pair = _pair(outcomes)
         if pair not in _PLAYED_PAIRS and pair not in _UNPLAYED_PAIRS:
-            raise DocumentError(path, f"{list(outcomes)} cannot both be the result of one game "
-                                "(Star Trek OP Guide 7.5.1, 13.5)")
+            raise DocumentError(
+                path, f"{list(outcomes)} cannot both be the result of one game (Star Trek OP Guide 7.5.1, 13.5)"
+            )
 
 
 # Star Trek OP Guide 7.4, 7.4.1: the results whose differential needs both final scores.
@@ -216,18 +296,24 @@ def _check_event(event: Event) -> None:
                 continue
             if len(match.players) == 1:
                 if ending != "normal":
-                    raise DocumentError(f"rounds[{i}].matches[{j}].ending",
-                                        f"'{ending}' needs a game between two players")
+                    raise DocumentError(
+                        f"rounds[{i}].matches[{j}].ending", f"'{ending}' needs a game between two players"
+                    )
             else:
                 pair = _pair(match.outcomes)
                 if ending != "normal" and pair not in _ENDING_PAIRS[ending]:
-                    raise DocumentError(f"rounds[{i}].matches[{j}].ending", f"'{ending}' does not go with "
-                                        f"{list(match.outcomes)} (Star Trek OP Guide 7.4.1, 7.9, 7.10)")
-                needs_scores = (pair in _SCORED_PAIRS
-                                and ending != "game-loss" and not (ending == "concession" and edition == "2e"))
+                    raise DocumentError(
+                        f"rounds[{i}].matches[{j}].ending",
+                        f"'{ending}' does not go with {list(match.outcomes)} (Star Trek OP Guide 7.4.1, 7.9, 7.10)",
+                    )
+                needs_scores = (
+                    pair in _SCORED_PAIRS and ending != "game-loss" and not (ending == "concession" and edition == "2e")
+                )
                 if needs_scores and match.scores is None:
-                    raise DocumentError(f"rounds[{i}].matches[{j}].scores", "both final scores are needed for the "
-                                        "differential (Star Trek OP Guide 7.4, 7.4.1)")
+                    raise DocumentError(
+                        f"rounds[{i}].matches[{j}].scores",
+                        "both final scores are needed for the differential (Star Trek OP Guide 7.4, 7.4.1)",
+                    )
             if "earned-bye" not in match.outcomes:
                 continue
             path = f"rounds[{i}].matches[{j}]"
@@ -236,9 +322,12 @@ def _check_event(event: Event) -> None:
                     continue
                 earned[pid] = earned.get(pid, 0) + 1
                 if rnd.number > allowed[pid] or earned[pid] > allowed[pid]:
-                    raise DocumentError(f"{path}.outcomes", f"'{pid}' has {allowed[pid]} earned bye(s) "
-                                        f"(players[].earned_byes) and cannot use one in round {rnd.number} "
-                                        "(Star Trek OP Guide 7.5.1: opening round or opening two rounds)")
+                    raise DocumentError(
+                        f"{path}.outcomes",
+                        f"'{pid}' has {allowed[pid]} earned bye(s) "
+                        f"(players[].earned_byes) and cannot use one in round {rnd.number} "
+                        "(Star Trek OP Guide 7.5.1: opening round or opening two rounds)",
+                    )
 
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
@@ -269,7 +358,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         policies=POLICIES,
         time_limits=MappingProxyType(dict(TIME_LIMITS[(edition, variant)])),
         event_check=_check_event,
-        two_tied_key="startrek-h2h",   # Star Trek OP Guide 7.7, Glossary "Head-to-Head"
+        two_tied_key="startrek-h2h",  # Star Trek OP Guide 7.7, Glossary "Head-to-Head"
         reported=REPORTED,
         settings=MappingProxyType({**settings, "variant": variant, "differential_cap": VARIANT_CAPS[variant]}),
     )

@@ -19,8 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["VARIANT_CAPS", "WINS", "LOSSES", "NO_GAME", "differential_cap", "clamp_score", "played_margin", "differential",
-           "tribbles_concession_score"]
+__all__ = [
+    "VARIANT_CAPS",
+    "WINS",
+    "LOSSES",
+    "NO_GAME",
+    "differential_cap",
+    "clamp_score",
+    "played_margin",
+    "differential",
+    "tribbles_concession_score",
+]
 
 # Star Trek OP Guide 7.4.1, 4.3.6, 4.3.7: points beyond the format's threshold do not count.
 VARIANT_CAPS: Mapping[str, int] = {"standard": 100, "warp-speed": 100, "slipstream": 50, "id-draft": 70}
@@ -79,9 +88,16 @@ def played_margin(winner: float, loser: float, cap: int = 100) -> float:
     return margin if margin > 0 else 1
 
 
-def differential(outcome: str, score: float | None = None, opponent_score: float | None = None, *,
-                 opponent_outcome: str | None = None, ending: str | None = None,
-                 edition: str = "2e", cap: int = 100) -> float:
+def differential(
+    outcome: str,
+    score: float | None = None,
+    opponent_score: float | None = None,
+    *,
+    opponent_outcome: str | None = None,
+    ending: str | None = None,
+    edition: str = "2e",
+    cap: int = 100,
+) -> float:
     """One player's differential for one game (Star Trek OP Guide 7.4.1, 7.9, 7.10, 13.5).
 
     ``edition`` is ``"1e"`` or ``"2e"``; ``cap`` is :func:`differential_cap` of the variant;

@@ -17,8 +17,16 @@ from .scoring import LOSSES, NO_GAME, WINS, differential
 if TYPE_CHECKING:  # pragma: no cover
     from ...standings.context import StandingsContext
 
-__all__ = ["strength_of_schedule", "cumulative_victory_points", "round_keys", "games_by_round",
-           "StarTrekSoS", "StarTrekDifferential", "StarTrekCVP", "StarTrekHeadToHead"]
+__all__ = [
+    "strength_of_schedule",
+    "cumulative_victory_points",
+    "round_keys",
+    "games_by_round",
+    "StarTrekSoS",
+    "StarTrekDifferential",
+    "StarTrekCVP",
+    "StarTrekHeadToHead",
+]
 
 
 def strength_of_schedule(entries: Sequence[float]) -> float:
@@ -46,8 +54,11 @@ def cumulative_victory_points(round_vp: Sequence[float]) -> float:
 
 def round_keys(ctx: StandingsContext) -> list[tuple[int, str]]:
     """The (number, stage) of every round the standings cover, in order."""
-    keys = {(r.number, r.stage) for r in ctx.event.rounds
-            if r.stage in ctx.stages and (ctx.through_round is None or r.number <= ctx.through_round)}
+    keys = {
+        (r.number, r.stage)
+        for r in ctx.event.rounds
+        if r.stage in ctx.stages and (ctx.through_round is None or r.number <= ctx.through_round)
+    }
     return sorted(keys)
 
 
@@ -61,7 +72,8 @@ def _games_by_round(ctx: StandingsContext) -> dict[str, dict[tuple[int, str], Ga
     found = ctx.memo.get("startrek-games-by-round")
     if found is None:
         found = ctx.memo["startrek-games-by-round"] = {
-            pid: {(g.round, g.stage): g for g in games} for pid, games in ctx.history.items()}
+            pid: {(g.round, g.stage): g for g in games} for pid, games in ctx.history.items()
+        }
     return found
 
 
@@ -69,7 +81,8 @@ def _final_vp(ctx: StandingsContext) -> Mapping[str, float]:
     """Every entrant's VP over the covered rounds, also for players the context leaves out."""
     totals: Mapping[str, Any] = ctx.points  # ints or floats, as the points table adds them
     if len(totals) == len(ctx.event.players) and all(
-            v.__class__ is float or (v.__class__ is int and -2**53 < v < 2**53) for v in totals.values()):
+        v.__class__ is float or (v.__class__ is int and -(2**53) < v < 2**53) for v in totals.values()
+    ):
         # Every entrant is in the context, whose points add the same outcomes in the same order
         # (from 0 rather than 0.0: the same floats, and whole numbers below 2**53 are exact).
         return {pid: float(v) for pid, v in totals.items()}
@@ -143,8 +156,13 @@ class StarTrekDifferential(ValueMetric):
                 outcomes = match.outcomes
                 other = outcomes[1 - g.seat] if g.opponents and outcomes is not None else None
                 outcome, score = g.outcome, g.score
-                if ((match.ending is None or match.ending == "normal") and score is not None
-                        and g.opponent_scores and other not in NO_GAME and (outcome in WINS or outcome in LOSSES)):
+                if (
+                    (match.ending is None or match.ending == "normal")
+                    and score is not None
+                    and g.opponent_scores
+                    and other not in NO_GAME
+                    and (outcome in WINS or outcome in LOSSES)
+                ):
                     # The common case, a game played to its end, without differential()'s dispatch;
                     # played_margin() inlined: min(max(x, 0), cap) written out, the same values and types.
                     if outcome in WINS:
@@ -164,8 +182,14 @@ class StarTrekDifferential(ValueMetric):
                         total -= margin
                     continue
                 total += differential(
-                    g.outcome, g.score, g.opponent_scores[0] if g.opponent_scores else None,
-                    opponent_outcome=other, ending=g.match.ending, edition=edition, cap=cap)
+                    g.outcome,
+                    g.score,
+                    g.opponent_scores[0] if g.opponent_scores else None,
+                    opponent_outcome=other,
+                    ending=g.match.ending,
+                    edition=edition,
+                    cap=cap,
+                )
             out[pid] = total
         return out
 

@@ -20,18 +20,29 @@ from . import (
 __all__ = ["GAMES"]
 
 
-GAMES: Mapping[str, Game] = MappingProxyType({"tribbles": Game(
-    id="tribbles",
-    build=lambda settings: ruleset.build("tribbles", settings),
-    # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
-    pairing=PairingPolicy(ruleset="tribbles", round_one="pods", bye_rule="none", rematch_scope="event",
-                          bye_outcome=None, pod_rounds=5, source="Star Trek OP Guide 7.2, 7.6"),
-    brackets=None,
-    no_bracket="pods, Star Trek OP Guide 7.6",
-    structure_names=structures.TRIBBLES_NAMES,
-    structure=fixed_structure("tribbles", lambda n, name: structures.structure("tribbles", n, name)),
-    penalties=PENALTIES,
-    # Star Trek OP Guide 7.2: each player's points this round in the pod.
-    result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
-    form_pods=pods.form_pods,
-)})
+GAMES: Mapping[str, Game] = MappingProxyType(
+    {
+        "tribbles": Game(
+            id="tribbles",
+            build=lambda settings: ruleset.build("tribbles", settings),
+            # Star Trek OP Guide 7.2, 7.6: pods of 4-8, kept five rounds, then re-formed by score.
+            pairing=PairingPolicy(
+                ruleset="tribbles",
+                round_one="pods",
+                bye_rule="none",
+                rematch_scope="event",
+                bye_outcome=None,
+                pod_rounds=5,
+                source="Star Trek OP Guide 7.2, 7.6",
+            ),
+            brackets=None,
+            no_bracket="pods, Star Trek OP Guide 7.6",
+            structure_names=structures.TRIBBLES_NAMES,
+            structure=fixed_structure("tribbles", lambda n, name: structures.structure("tribbles", n, name)),
+            penalties=PENALTIES,
+            # Star Trek OP Guide 7.2: each player's points this round in the pod.
+            result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
+            form_pods=pods.form_pods,
+        )
+    }
+)

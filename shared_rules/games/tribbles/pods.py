@@ -52,8 +52,13 @@ def _previous_pods(event: Event, round_number: int) -> list[list[str]]:
     return [list(m.players) for m in ordered]
 
 
-def form_pods(event: Event, round_number: int, present: Sequence[str], ranking: Sequence[str],
-              rounds_per_pod: int = ROUNDS_PER_POD) -> list[list[str]]:
+def form_pods(
+    event: Event,
+    round_number: int,
+    present: Sequence[str],
+    ranking: Sequence[str],
+    rounds_per_pod: int = ROUNDS_PER_POD,
+) -> list[list[str]]:
     """The pods of this round, top pod first."""
     present_set = set(present)
     if not present:
@@ -111,6 +116,6 @@ def _rehome_small_pods(pods: list[list[str]]) -> list[list[str]]:
 def _chunk(ids: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
     out, start = [], 0
     for size in sizes:
-        out.append(list(ids[start:start + size]))
+        out.append(list(ids[start : start + size]))
         start += size
     return [pod for pod in out if pod]

@@ -40,8 +40,19 @@ from ...standings.engine import place_elimination, rank_swiss, standing_line, st
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
 
-__all__ = ["OUTCOMES", "ENDINGS", "TIEBREAKERS", "REPORTED", "TIME_LIMITS", "POLICIES", "POD_SIZES", "SMALLEST_POD",
-           "ROUNDS_PER_POD", "TribblesRuleset", "build"]
+__all__ = [
+    "OUTCOMES",
+    "ENDINGS",
+    "TIEBREAKERS",
+    "REPORTED",
+    "TIME_LIMITS",
+    "POLICIES",
+    "POD_SIZES",
+    "SMALLEST_POD",
+    "ROUNDS_PER_POD",
+    "TribblesRuleset",
+    "build",
+]
 
 DOCUMENT = "Star Trek CCG Organized Play Guide 5.1 (Tribbles)"
 
@@ -58,28 +69,44 @@ POD_SIZES: tuple[int, int] = (4, 8)
 # plays as one pod of three (7.2's four to eight is how a larger field is split), and a pod that drops leave
 # with three inside a five-round block plays on. Two players are no Tribbles pod.
 SMALLEST_POD = 3
-_POD_RULE = "a Tribbles pod takes 4-8 players, or 3 when the field or drops leave only three " \
-            "(Star Trek OP Guide Section 2, 7.2)"
+_POD_RULE = (
+    "a Tribbles pod takes 4-8 players, or 3 when the field or drops leave only three "
+    "(Star Trek OP Guide Section 2, 7.2)"
+)
 # Star Trek OP Guide 2, 7.6: five rounds per pod (and at least five rounds per event).
 ROUNDS_PER_POD = 5
 # Star Trek OP Guide 7.2, 13.3: minutes per match of five rounds.
 TIME_LIMITS: Mapping[str, int] = MappingProxyType({"in-person": 60, "online": 70})
 
-POLICIES: Mapping[str, Policy] = MappingProxyType({
-    "minimum-rounds": Policy("a sanctioned Tribbles event plays at least five rounds", "Star Trek OP Guide 2, 3"),
-    "pods": Policy("players split at random into pods of about equal size, 4-8 players; one scorekeeper each",
-                   "Star Trek OP Guide 7.2"),
-    "re-forming pods": Policy("after five rounds, the best of each pod form the top pod, filled by the next "
-                              "highest scores; further pods by score", "Star Trek OP Guide 7.6"),
-    "time-called": Policy("the round ends at once; hands go to the discard pile; nobody scores for going out, "
-                          "points already scored count", "Star Trek OP Guide 7.4"),
-    "concession": Policy("the others play on; the conceder keeps their score, at most the highest remaining "
-                         "final score minus 1", "Star Trek OP Guide 7.9"),
-    "head-start": Policy("an awarded head start is added to the first-round score",
-                         "Star Trek OP Guide Glossary, 11.1"),
-    "ranking": Policy("total score, then most rounds won, then cut for the highest Tribble",
-                      "Star Trek OP Guide 7.7"),
-})
+POLICIES: Mapping[str, Policy] = MappingProxyType(
+    {
+        "minimum-rounds": Policy("a sanctioned Tribbles event plays at least five rounds", "Star Trek OP Guide 2, 3"),
+        "pods": Policy(
+            "players split at random into pods of about equal size, 4-8 players; one scorekeeper each",
+            "Star Trek OP Guide 7.2",
+        ),
+        "re-forming pods": Policy(
+            "after five rounds, the best of each pod form the top pod, filled by the next "
+            "highest scores; further pods by score",
+            "Star Trek OP Guide 7.6",
+        ),
+        "time-called": Policy(
+            "the round ends at once; hands go to the discard pile; nobody scores for going out, "
+            "points already scored count",
+            "Star Trek OP Guide 7.4",
+        ),
+        "concession": Policy(
+            "the others play on; the conceder keeps their score, at most the highest remaining final score minus 1",
+            "Star Trek OP Guide 7.9",
+        ),
+        "head-start": Policy(
+            "an awarded head start is added to the first-round score", "Star Trek OP Guide Glossary, 11.1"
+        ),
+        "ranking": Policy(
+            "total score, then most rounds won, then cut for the highest Tribble", "Star Trek OP Guide 7.7"
+        ),
+    }
+)
 
 
 class TribblesRuleset(Ruleset):
@@ -102,18 +129,23 @@ def _check_event(event: Event) -> None:
             if match.outcomes is None:
                 continue
             if match.scores is None:
-                raise DocumentError(f"{path}.scores", "a reported Tribbles round needs every player's points "
-                                    "(Star Trek OP Guide 7.5.2)")
+                raise DocumentError(
+                    f"{path}.scores", "a reported Tribbles round needs every player's points (Star Trek OP Guide 7.5.2)"
+                )
             for k, score in enumerate(match.scores):
                 if score < 0:
                     raise DocumentError(f"{path}.scores[{k}]", f"a Tribbles score cannot be negative, got {score}")
             wins = match.outcomes.count("win")
             if match.ending == "time" and wins:
-                raise DocumentError(f"{path}.outcomes", "a round ended by time has no 'win': nobody went out "
-                                    "(Star Trek OP Guide 7.4)")
+                raise DocumentError(
+                    f"{path}.outcomes", "a round ended by time has no 'win': nobody went out (Star Trek OP Guide 7.4)"
+                )
             if match.ending != "time" and not wins:
-                raise DocumentError(f"{path}.outcomes", "no player went out: mark who emptied their hand first "
-                                    "with 'win', or set ending 'time' (Star Trek OP Guide 7.4, 7.5.2)")
+                raise DocumentError(
+                    f"{path}.outcomes",
+                    "no player went out: mark who emptied their hand first "
+                    "with 'win', or set ending 'time' (Star Trek OP Guide 7.4, 7.5.2)",
+                )
 
 
 def _standings(event: Event, ruleset: Ruleset) -> list[Any]:
@@ -122,8 +154,12 @@ def _standings(event: Event, ruleset: Ruleset) -> list[Any]:
     lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx), ruleset))
     score = ctx.metric("tribbles-score")
     # dataclasses.replace(line, points=...), without its per-field dispatch
-    return [standing_line(line.rank, line.player, score[line.player], line.record, line.tiebreakers, line.dropped,
-                          line.extra) for line in lines]
+    return [
+        standing_line(
+            line.rank, line.player, score[line.player], line.record, line.tiebreakers, line.dropped, line.extra
+        )
+        for line in lines
+    ]
 
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
@@ -133,7 +169,17 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     (3, 8)
     """
     return TribblesRuleset(
-        id=ruleset_id, title="Tribbles CCG", document=DOCUMENT, outcomes=OUTCOMES, tiebreakers=TIEBREAKERS,
-        match_sizes=(SMALLEST_POD, POD_SIZES[1]), endings=ENDINGS, policies=POLICIES, time_limits=TIME_LIMITS,
-        standings_hook=_standings, event_check=_check_event, reported=REPORTED,
-        settings=MappingProxyType(dict(settings)))
+        id=ruleset_id,
+        title="Tribbles CCG",
+        document=DOCUMENT,
+        outcomes=OUTCOMES,
+        tiebreakers=TIEBREAKERS,
+        match_sizes=(SMALLEST_POD, POD_SIZES[1]),
+        endings=ENDINGS,
+        policies=POLICIES,
+        time_limits=TIME_LIMITS,
+        standings_hook=_standings,
+        event_check=_check_event,
+        reported=REPORTED,
+        settings=MappingProxyType(dict(settings)),
+    )

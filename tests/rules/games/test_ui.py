@@ -9,8 +9,13 @@ from typing import Any
 
 from shared_rules.games import RULESET_IDS, game_of
 
-LEVELS = [["0", "Level 0 — verbal warning"], ["1", "Level 1 — written warning"], ["2", "Level 2 — turn loss"],
-          ["3", "Level 3 — game loss"], ["4", "Level 4 — disqualification"]]
+LEVELS = [
+    ["0", "Level 0 — verbal warning"],
+    ["1", "Level 1 — written warning"],
+    ["2", "Level 2 — turn loss"],
+    ["3", "Level 3 — game loss"],
+    ["4", "Level 4 — disqualification"],
+]
 LEVELS_HINT = "Star Trek OP Guide Appendix B: a repeat of the same infraction is upgraded one level."
 GENERIC = [["warning", "Warning"], ["game-loss", "Game loss"], ["disqualification", "Disqualification"]]
 
@@ -59,22 +64,46 @@ class DescriptorShapeTest(unittest.TestCase):
 class DescriptorValuesTest(unittest.TestCase):
     def test_shatterpoint_shows_struggle_cards_and_wounds_and_mission_critical(self) -> None:
         d = ui("shatterpoint")
-        self.assertEqual({"legend": "Struggle cards and wounds", "table_size": 2,
-                          "fields": [{"key": "struggle", "label": "Struggle cards", "max": 3},
-                                     {"key": "wounds", "label": "Wounds", "max": None}]}, d["result"]["stats"])
+        self.assertEqual(
+            {
+                "legend": "Struggle cards and wounds",
+                "table_size": 2,
+                "fields": [
+                    {"key": "struggle", "label": "Struggle cards", "max": 3},
+                    {"key": "wounds", "label": "Wounds", "max": None},
+                ],
+            },
+            d["result"]["stats"],
+        )
         self.assertEqual({"inputs": [], "uses": "stats"}, d["result"]["time_called"])
         self.assertEqual([{"at_or_below_ms": 1_800_000, "text": "Mission Critical"}], d["timer"]["notes"])
         self.assertEqual({"attack_dice": 5}, d["round_start"])
-        self.assertEqual({"system": "kinds", "choices": [["warning", "Warning"], ["ejection", "Ejection"]],
-                          "floor": ["warning"], "infraction_field": False, "hint": None}, d["penalties"])
+        self.assertEqual(
+            {
+                "system": "kinds",
+                "choices": [["warning", "Warning"], ["ejection", "Ejection"]],
+                "floor": ["warning"],
+                "infraction_field": False,
+                "hint": None,
+            },
+            d["penalties"],
+        )
 
     def test_star_trek_asks_for_final_scores_and_uses_appendix_b_levels(self) -> None:
         for rid, inputs in (("startrek-1e", []), ("startrek-2e", ["planet_missions", "space_missions"])):
             d = ui(rid)
             self.assertEqual({"legend": "Final scores", "min": None}, d["result"]["scores"])
             self.assertEqual({"inputs": inputs, "uses": "scores"}, d["result"]["time_called"])
-            self.assertEqual({"system": "levels", "choices": LEVELS, "floor": ["0", "1"], "infraction_field": True,
-                              "hint": LEVELS_HINT}, d["penalties"])
+            self.assertEqual(
+                {
+                    "system": "levels",
+                    "choices": LEVELS,
+                    "floor": ["0", "1"],
+                    "infraction_field": True,
+                    "hint": LEVELS_HINT,
+                },
+                d["penalties"],
+            )
 
     def test_tribbles_asks_for_pod_scores_and_has_no_time_called_helper(self) -> None:
         d = ui("tribbles")
@@ -83,8 +112,9 @@ class DescriptorValuesTest(unittest.TestCase):
         self.assertEqual("levels", d["penalties"]["system"])
 
     def test_time_called_inputs_per_game(self) -> None:
-        self.assertEqual({"inputs": ["control", "influence", "bullets"], "uses": None},
-                         ui("doomtown")["result"]["time_called"])
+        self.assertEqual(
+            {"inputs": ["control", "influence", "bullets"], "uses": None}, ui("doomtown")["result"]["time_called"]
+        )
         self.assertEqual({"inputs": ["power"], "uses": None}, ui("agot")["result"]["time_called"])
         for rid in ("pokemon-tcg", "pokemon-vg", "custom", "tribbles"):
             self.assertIsNone(ui(rid)["result"]["time_called"], rid)
@@ -97,8 +127,11 @@ class DescriptorValuesTest(unittest.TestCase):
     def test_other_games_use_the_generic_penalties_and_no_timer_notes_or_dice(self) -> None:
         for rid in ("pokemon-tcg", "pokemon-vg", "doomtown", "agot", "custom"):
             d = ui(rid)
-            self.assertEqual({"system": "kinds", "choices": GENERIC, "floor": ["warning"],
-                              "infraction_field": False, "hint": None}, d["penalties"], rid)
+            self.assertEqual(
+                {"system": "kinds", "choices": GENERIC, "floor": ["warning"], "infraction_field": False, "hint": None},
+                d["penalties"],
+                rid,
+            )
             self.assertEqual([], d["timer"]["notes"], rid)
             self.assertEqual({"attack_dice": 0}, d["round_start"], rid)
             self.assertIsNone(d["result"]["stats"], rid)

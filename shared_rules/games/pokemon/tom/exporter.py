@@ -175,8 +175,20 @@ BIRTH_DAY = "02/27"  # the day TOM's saves carry for every birth date
 ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 #: Containers TOM writes open and closed on two lines when empty.
-CONTAINERS = frozenset({"players", "pods", "subgroups", "rounds", "matches", "blockedranges", "finalsoptions",
-                        "standings", "pod", "options"})
+CONTAINERS = frozenset(
+    {
+        "players",
+        "pods",
+        "subgroups",
+        "rounds",
+        "matches",
+        "blockedranges",
+        "finalsoptions",
+        "standings",
+        "pod",
+        "options",
+    }
+)
 
 
 # ---------- small helpers ----------
@@ -226,8 +238,11 @@ class _Doc:
     def __init__(self, document: Any) -> None:
         self.event: Event = document if isinstance(document, Event) else load_event(document)
         if self.event.ruleset not in GAMETYPES:
-            raise _fail("ruleset", f"'{self.event.ruleset}' cannot be written as a TOM file: TOM runs Pokémon "
-                        "events only (pokemon-tcg or pokemon-vg)")
+            raise _fail(
+                "ruleset",
+                f"'{self.event.ruleset}' cannot be written as a TOM file: TOM runs Pokémon "
+                "events only (pokemon-tcg or pokemon-vg)",
+            )
         self.doc = dump_event(self.event)
         source = self.doc.get("source")
         from_tom = isinstance(source, Mapping) and source.get("program") == "TOM"
@@ -236,8 +251,10 @@ class _Doc:
         self.season = _int_setting(self.settings, "season")
         for i, rnd in enumerate(self.event.rounds):
             if rnd.stage not in ("swiss", "elimination"):
-                raise _fail(f"rounds[{i}].stage", f"'{rnd.stage}' cannot be written: TOM runs one-day events "
-                            "(swiss and elimination rounds only)")
+                raise _fail(
+                    f"rounds[{i}].stage",
+                    f"'{rnd.stage}' cannot be written: TOM runs one-day events (swiss and elimination rounds only)",
+                )
         self.players = sorted(self.event.players, key=lambda p: p.entry)  # stable: document order breaks ties
         for i, player in enumerate(self.event.players):
             if not player.id or player.id != player.id.strip():
@@ -250,7 +267,8 @@ class _Doc:
         self.stamp = f"{_tom_date(self.start_date)} 00:00:00" if self.start_date else ""
         self.finals = self._finals()
         self.cup = any(cut > 0 for cut, _ in self.finals.values()) or any(
-            r.stage == "elimination" for r in self.event.rounds)
+            r.stage == "elimination" for r in self.event.rounds
+        )
         self.kind = CUP if self.cup else CHALLENGE
         self.stage = self._stage()
         self.finalized = self.stage == FINALIZED
@@ -327,8 +345,10 @@ def _pods(doc: _Doc) -> list[tuple[int, list[str]]]:
                 raise _fail(f"rounds[{i}].matches[{j}].pod", f"{given!r} is not a TOM pod ({', '.join(POD_CODES)})")
             for pid in match.players:
                 if pod_of.setdefault(pid, POD_CODES[given]) != POD_CODES[given]:
-                    raise _fail(f"rounds[{i}].matches[{j}].pod",
-                                f"'{given}', but player '{pid}' is in pod '{POD_IDS[pod_of[pid]]}'")
+                    raise _fail(
+                        f"rounds[{i}].matches[{j}].pod",
+                        f"'{given}', but player '{pid}' is in pod '{POD_IDS[pod_of[pid]]}'",
+                    )
     _pod_the_rest(doc, pod_of)
     order: list[int] = []
     if doc.source:
@@ -396,8 +416,10 @@ def _pod_the_rest(doc: _Doc, pod_of: dict[str, int]) -> None:
                 kept = ca if ca is not None else cb
                 union = da | db
                 if kept is not None and not union <= set(POD_DIVISIONS[kept]):
-                    raise _fail("rounds", f"players of divisions {', '.join(sorted(union))} cannot all be in pod "
-                                f"{POD_IDS[kept]}")
+                    raise _fail(
+                        "rounds",
+                        f"players of divisions {', '.join(sorted(union))} cannot all be in pod {POD_IDS[kept]}",
+                    )
                 sets[a] = (union, kept, ma + mb)
                 del sets[b]
                 merged = True
@@ -422,9 +444,16 @@ def _pod_the_rest(doc: _Doc, pod_of: dict[str, int]) -> None:
 def to_tdf(document: Any) -> str:
     """The TOM 1.86 save file (.tdf text) of a Pokémon event document."""
     doc = _Doc(document)
-    root = ET.Element("tournament", {"type": doc.kind[0], "stage": str(doc.stage),
-                                     "version": str(doc.source.get("version") or VERSION),
-                                     "gametype": GAMETYPES[doc.event.ruleset], "mode": doc.kind[1]})
+    root = ET.Element(
+        "tournament",
+        {
+            "type": doc.kind[0],
+            "stage": str(doc.stage),
+            "version": str(doc.source.get("version") or VERSION),
+            "gametype": GAMETYPES[doc.event.ruleset],
+            "mode": doc.kind[1],
+        },
+    )
     _data(root, doc)
     _sub(root, "timeelapsed", 0)
     pods = _pods(doc)
@@ -526,8 +555,10 @@ def _players(root: ET.Element, doc: _Doc, pods: list[tuple[int, list[str]]]) -> 
 def _match_code(match: Any, path: str) -> int:
     if match.outcomes is None:
         if len(match.players) != 2:
-            raise _fail(f"{path}.outcomes", "a pending one-player row has no TOM code (byes and late losses "
-                        "are written with their result)")
+            raise _fail(
+                f"{path}.outcomes",
+                "a pending one-player row has no TOM code (byes and late losses are written with their result)",
+            )
         return PENDING
     code = OUTCOME_CODES.get(tuple(match.outcomes))
     if code is None:
@@ -548,8 +579,11 @@ def _write_pods(root: ET.Element, doc: _Doc, pods: list[tuple[int, list[str]]]) 
                 mine.append((i, rnd, matches))
         numbers = [rnd.number for _, rnd, _ in mine]
         if len(numbers) != len(set(numbers)):
-            raise _fail("rounds", f"pod {POD_IDS[code]} has two rounds with one number: TOM numbers a pod's "
-                        "rounds once (Swiss, then the top cut)")
+            raise _fail(
+                "rounds",
+                f"pod {POD_IDS[code]} has two rounds with one number: TOM numbers a pod's "
+                "rounds once (Swiss, then the top cut)",
+            )
         has_cut = any(rnd.stage == "elimination" for _, rnd, _ in mine)
         pod = _sub(container, "pod", category=str(code), stage="1" if has_cut else "0")
         poddata = _sub(pod, "poddata")
@@ -565,14 +599,23 @@ def _write_pods(root: ET.Element, doc: _Doc, pods: list[tuple[int, list[str]]]) 
             for pid in members:
                 _sub(listed, "player", userid=pid)
         rounds = _sub(pod, "rounds")
-        last = {stage: max((r.number for _, r, _ in mine if r.stage == stage), default=None)
-                for stage in ("swiss", "elimination")}
+        last = {
+            stage: max((r.number for _, r, _ in mine if r.stage == stage), default=None)
+            for stage in ("swiss", "elimination")
+        }
         for i, rnd, matches in mine:
             _round(rounds, doc, i, rnd, matches, last, has_cut)
 
 
-def _round(parent: ET.Element, doc: _Doc, i: int, rnd: Any, matches: list[tuple[int, Any]],
-           last: dict[str, int | None], has_cut: bool) -> None:
+def _round(
+    parent: ET.Element,
+    doc: _Doc,
+    i: int,
+    rnd: Any,
+    matches: list[tuple[int, Any]],
+    last: dict[str, int | None],
+    has_cut: bool,
+) -> None:
     elimination = rnd.stage == "elimination"
     pending = any(not m.reported for _, m in matches)
     if pending:
@@ -581,8 +624,9 @@ def _round(parent: ET.Element, doc: _Doc, i: int, rnd: Any, matches: list[tuple[
         stage = ROUND_LAST
     else:
         stage = ROUND_FINISHED
-    element = _sub(parent, "round", number=str(rnd.number), type=ELIMINATION_TYPE if elimination else doc.kind[0],
-                   stage=stage)
+    element = _sub(
+        parent, "round", number=str(rnd.number), type=ELIMINATION_TYPE if elimination else doc.kind[0], stage=stage
+    )
     _sub(element, "timeleft", FINALS_SECONDS if elimination else SWISS_SECONDS)
     _sub(element, "pairtime", doc.stamp)
     started = any(m.reported and len(m.players) == 2 for _, m in matches)
@@ -622,7 +666,7 @@ def _finalsoptions(root: ET.Element, doc: _Doc) -> None:
         count = sum(1 for d in doc.division.values() if d == division)
         entry = _sub(options, "categorycut", key=str(DIVISION_CODES[division]))
         offered = _sub(entry, "options")
-        sizes = [0] + [2 ** k for k in range(2, 12) if 2 ** k <= _table_cut(doc.event.ruleset, count)]
+        sizes = [0] + [2**k for k in range(2, 12) if 2**k <= _table_cut(doc.event.ruleset, count)]
         for size in sorted(set(sizes + [cut])):
             _sub(offered, "value", size)
         _sub(entry, "cut", cut)

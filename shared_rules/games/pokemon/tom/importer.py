@@ -481,8 +481,11 @@ def _pod_membership(pods: list[tuple[int, ET.Element]], roster: set[str]) -> dic
     """userid -> pod category (its subgroups, then its matches), refusing players in two pods."""
     pod_of: dict[str, int] = {}
     for code, element in pods:
-        seated = [seat.get("userid", "").strip() for seat in element.iterfind("rounds/round/matches/match/*")
-                  if seat.tag in ("player", "player1", "player2")]
+        seated = [
+            seat.get("userid", "").strip()
+            for seat in element.iterfind("rounds/round/matches/match/*")
+            if seat.tag in ("player", "player1", "player2")
+        ]
         for userid in _pod_players(element, f"<pod category={code}>") + tuple(u for u in seated if u):
             if userid not in roster:
                 raise _fail(f"<pod category={code}> names player {userid}, who is not in <players>")

@@ -55,6 +55,24 @@ from .points import MINIMUM_PLAYERS, PLACE_BANDS, POINT_TABLE, league_points
 from .table import LEAGUE_RULESETS, league_table
 from .tiebreakers import PLAYOFF_RANKING, SEASON_RANKING, Record, get_metric, metric_keys, rank_records
 
-__all__ = ["FORMAT", "SCHEDULES", "Bonus", "League", "LeagueEvent", "Sprint", "load_league",
-           "MINIMUM_PLAYERS", "PLACE_BANDS", "POINT_TABLE", "league_points", "LEAGUE_RULESETS", "league_table",
-           "PLAYOFF_RANKING", "SEASON_RANKING", "Record", "get_metric", "metric_keys", "rank_records"]
+__all__ = [
+    "FORMAT",
+    "SCHEDULES",
+    "Bonus",
+    "League",
+    "LeagueEvent",
+    "Sprint",
+    "load_league",
+    "MINIMUM_PLAYERS",
+    "PLACE_BANDS",
+    "POINT_TABLE",
+    "league_points",
+    "LEAGUE_RULESETS",
+    "league_table",
+    "PLAYOFF_RANKING",
+    "SEASON_RANKING",
+    "Record",
+    "get_metric",
+    "metric_keys",
+    "rank_records",
+]

@@ -20,10 +20,12 @@ FORMAT = "topcut-league/1"
 #: Star Trek OP Guide 12.2: the season's sprints, ``(regular sprints, playoff sprints, events per sprint)``.
 #: Standard: two regular halves and a playoff sprint of four events each (twelve in all); truncated:
 #: a four-event regular season and a two-event playoff (six in all).
-SCHEDULES: Mapping[str, tuple[int, int, tuple[int, ...]]] = MappingProxyType({
-    "standard": (2, 1, (4, 4, 4)),
-    "truncated": (1, 1, (4, 2)),
-})
+SCHEDULES: Mapping[str, tuple[int, int, tuple[int, ...]]] = MappingProxyType(
+    {
+        "standard": (2, 1, (4, 4, 4)),
+        "truncated": (1, 1, (4, 2)),
+    }
+)
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -164,8 +166,10 @@ def load_league(doc: Mapping[str, Any]) -> League:
     season_name = _str(season.get("name", ""), "season.name", empty=True)
     schedule = season.get("schedule", "standard")
     if schedule not in SCHEDULES:
-        raise DocumentError("season.schedule", f"{schedule!r} is not a league schedule of Star Trek OP Guide "
-                            f"12.2 (use {', '.join(SCHEDULES)})")
+        raise DocumentError(
+            "season.schedule",
+            f"{schedule!r} is not a league schedule of Star Trek OP Guide 12.2 (use {', '.join(SCHEDULES)})",
+        )
     sprints = _sprints(season.get("sprints"), schedule)
 
     events = _events(doc.get("events"))
@@ -173,8 +177,9 @@ def load_league(doc: Mapping[str, Any]) -> League:
     for s_i, sprint in enumerate(sprints):
         for e_i, ev in enumerate(sprint.events or ()):
             if ev not in listed:
-                raise DocumentError(f"season.sprints[{s_i}].events[{e_i}]",
-                                    f"'{ev}' is not a league event (add it to events)")
+                raise DocumentError(
+                    f"season.sprints[{s_i}].events[{e_i}]", f"'{ev}' is not a league event (add it to events)"
+                )
 
     qualify_per_sprint, qualified = _qualification(doc.get("qualification"))
     bonus = _bonus(doc.get("bonus", []), listed)
@@ -186,9 +191,23 @@ def load_league(doc: Mapping[str, Any]) -> League:
     champions = _obj(doc.get("champions_league", {}), "champions_league")
     minimum = _int(champions.get("minimum", 100), "champions_league.minimum")
     waived = _persons(champions.get("waived", []), "champions_league.waived")
-    return League(league_id, name, MappingProxyType(director), season_name, schedule, sprints, events,
-                  qualify_per_sprint, qualified, bonus, MappingProxyType(lifetime), MappingProxyType(names),
-                  seed, minimum, waived)
+    return League(
+        league_id,
+        name,
+        MappingProxyType(director),
+        season_name,
+        schedule,
+        sprints,
+        events,
+        qualify_per_sprint,
+        qualified,
+        bonus,
+        MappingProxyType(lifetime),
+        MappingProxyType(names),
+        seed,
+        minimum,
+        waived,
+    )
 
 
 def _sprints(raw: Any, schedule: str) -> tuple[Sprint, ...]:
@@ -224,12 +243,16 @@ def _sprints(raw: Any, schedule: str) -> tuple[Sprint, ...]:
     kinds = [s.kind for s in out]
     expected = ["regular"] * regular + ["playoff"] * playoff
     if kinds != expected:
-        raise DocumentError("season.sprints", f"a {schedule} season has {regular} regular sprint(s) then "
-                            f"{playoff} playoff sprint (Star Trek OP Guide 12.2), got {kinds or 'none'}")
+        raise DocumentError(
+            "season.sprints",
+            f"a {schedule} season has {regular} regular sprint(s) then "
+            f"{playoff} playoff sprint (Star Trek OP Guide 12.2), got {kinds or 'none'}",
+        )
     for i, (a, b) in enumerate(zip(out, out[1:])):
         if a.end is not None and b.start is not None and b.start <= a.end:
-            raise DocumentError(f"season.sprints[{i + 1}].from", f"{b.start} is not after sprint '{a.id}' "
-                                f"ends ({a.end})")
+            raise DocumentError(
+                f"season.sprints[{i + 1}].from", f"{b.start} is not after sprint '{a.id}' ends ({a.end})"
+            )
     return tuple(out)
 
 
@@ -264,11 +287,15 @@ def _qualification(raw: Any) -> tuple[int | None, tuple[str, ...] | None]:
     if "players" in raw:
         qualified = _persons(raw["players"], "qualification.players")
     if per_sprint is not None and qualified is not None:
-        raise DocumentError("qualification", "give either per_sprint (top N of each regular sprint) or "
-                            "players (the qualified players as announced), not both")
+        raise DocumentError(
+            "qualification",
+            "give either per_sprint (top N of each regular sprint) or "
+            "players (the qualified players as announced), not both",
+        )
     if per_sprint is None and qualified is None:
-        raise DocumentError("qualification", "expected per_sprint (top N of each regular sprint, Star Trek "
-                            "OP Guide 12.6) or players")
+        raise DocumentError(
+            "qualification", "expected per_sprint (top N of each regular sprint, Star Trek OP Guide 12.6) or players"
+        )
     return per_sprint, qualified
 
 
@@ -279,8 +306,10 @@ def _bonus(raw: Any, listed: set[str]) -> tuple[Bonus, ...]:
         obj = _obj(obj, path)
         event = _str(obj.get("event"), f"{path}.event")
         if event not in listed:
-            raise DocumentError(f"{path}.event", f"'{event}' is not a league event: bonus points are "
-                                "awarded at league events (Star Trek OP Guide 12.5)")
+            raise DocumentError(
+                f"{path}.event",
+                f"'{event}' is not a league event: bonus points are awarded at league events (Star Trek OP Guide 12.5)",
+            )
         person = _str(obj.get("person"), f"{path}.person")
         points = _int(obj.get("points"), f"{path}.points", None)
         scheme = _str(obj.get("scheme", ""), f"{path}.scheme", empty=True)

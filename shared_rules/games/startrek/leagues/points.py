@@ -37,8 +37,12 @@ def league_points(players: int, place: int) -> int:
     >>> league_points(4, 1), league_points(20, 17), league_points(40, 33), league_points(2, 1)
     (12, 22, 0, 0)
     """
-    if isinstance(players, bool) or isinstance(place, bool) or not isinstance(players, int) \
-            or not isinstance(place, int):
+    if (
+        isinstance(players, bool)
+        or isinstance(place, bool)
+        or not isinstance(players, int)
+        or not isinstance(place, int)
+    ):
         raise TypeError("league_points takes whole numbers")
     if players < MINIMUM_PLAYERS or place < 1 or place > players:
         return 0

@@ -41,8 +41,9 @@ class _Played:
 def _event_id(event: Event, i: int, ids: Sequence[str] | None = None) -> str:
     eid = ids[i] if ids is not None else event.extra.get("id")
     if not isinstance(eid, str) or not eid.strip():
-        raise DocumentError(f"events[{i}].id", "a league event document needs its id (the id the league "
-                            "document's events list names)")
+        raise DocumentError(
+            f"events[{i}].id", "a league event document needs its id (the id the league document's events list names)"
+        )
     return eid
 
 
@@ -77,8 +78,11 @@ def _persons(event: Event) -> dict[str, str]:
 
 def _play(league: League, event: Event, i: int, eid: str) -> _Played:
     if event.ruleset not in LEAGUE_RULESETS:
-        raise DocumentError(f"events[{i}].ruleset", f"'{event.ruleset}' is not a Star Trek CCG game: WCT "
-                            f"leagues (Star Trek OP Guide 12) play {', '.join(LEAGUE_RULESETS)}")
+        raise DocumentError(
+            f"events[{i}].ruleset",
+            f"'{event.ruleset}' is not a Star Trek CCG game: WCT "
+            f"leagues (Star Trek OP Guide 12) play {', '.join(LEAGUE_RULESETS)}",
+        )
     date = _event_date(event, i)
     sprint = _sprint_of(league, eid, date, i)
     person_of = _persons(event)
@@ -140,30 +144,70 @@ def league_table(league: League, events: Sequence[Event], ids: Sequence[str] | N
     playoff_records = [records[p] if p in records else _record(league, played, p, None) for p in q_persons]
     ranking = []
     for rank, (record, values, why) in enumerate(rank_records(playoff_records, PLAYOFF_RANKING, league.seed), 1):
-        ranking.append({"rank": rank, "person": record.person, "name": names.get(record.person, record.person),
-                        "points": record.playoff_points, "events": record.playoff_events,
-                        "tiebreakers": values, "decided_by": why})
-    lifetime_rows: list[dict[str, Any]] = sorted(({"person": p, "name": names.get(p, p), "points": records[p].lifetime_points,
-                             "before": league.lifetime.get(p, 0), "season": records[p].season_points,
-                             "events": records[p].league_events} for p in persons),
-                           key=lambda row: (-row["points"], row["person"]))
+        ranking.append(
+            {
+                "rank": rank,
+                "person": record.person,
+                "name": names.get(record.person, record.person),
+                "points": record.playoff_points,
+                "events": record.playoff_events,
+                "tiebreakers": values,
+                "decided_by": why,
+            }
+        )
+    lifetime_rows: list[dict[str, Any]] = sorted(
+        (
+            {
+                "person": p,
+                "name": names.get(p, p),
+                "points": records[p].lifetime_points,
+                "before": league.lifetime.get(p, 0),
+                "season": records[p].season_points,
+                "events": records[p].league_events,
+            }
+            for p in persons
+        ),
+        key=lambda row: (-row["points"], row["person"]),
+    )
     for rank, row in enumerate(lifetime_rows, 1):
         row["rank"] = rank
     return {
-        "league": {"id": league.id, "name": league.name, "director": dict(league.director),
-                   "season": league.season, "schedule": league.schedule,
-                   "sprints": [_sprint_json(s, played, k) for k, s in enumerate(league.sprints)],
-                   "qualification": ({"per_sprint": league.qualify_per_sprint} if league.qualify_per_sprint
-                                     else {"players": list(league.qualified)} if league.qualified is not None
-                                     else None)},
-        "events": [{"id": ev.id, "name": ev.name, "date": ev.date, "sprint": ev.sprint.id, "players": ev.players,
-                    "complete": ev.complete, "points": dict(ev.points),
-                    "places": dict(ev.places)} for ev in played],
+        "league": {
+            "id": league.id,
+            "name": league.name,
+            "director": dict(league.director),
+            "season": league.season,
+            "schedule": league.schedule,
+            "sprints": [_sprint_json(s, played, k) for k, s in enumerate(league.sprints)],
+            "qualification": (
+                {"per_sprint": league.qualify_per_sprint}
+                if league.qualify_per_sprint
+                else {"players": list(league.qualified)}
+                if league.qualified is not None
+                else None
+            ),
+        },
+        "events": [
+            {
+                "id": ev.id,
+                "name": ev.name,
+                "date": ev.date,
+                "sprint": ev.sprint.id,
+                "players": ev.players,
+                "complete": ev.complete,
+                "points": dict(ev.points),
+                "places": dict(ev.places),
+            }
+            for ev in played
+        ],
         "season": season_rows,
         "lifetime": lifetime_rows,
         "bonus": _bonus_rows(league, records, names),
-        "playoffs": {"qualified": qualified, "ranking": ranking,
-                     "tiebreakers": [{"key": k, "label": get_metric(k).label} for k in PLAYOFF_RANKING]},
+        "playoffs": {
+            "qualified": qualified,
+            "ranking": ranking,
+            "tiebreakers": [{"key": k, "label": get_metric(k).label} for k in PLAYOFF_RANKING],
+        },
         "champions_league_seeding": _champions(league, records, names),
         "skipped": skipped,
         "warnings": _warnings(league, played),
@@ -185,23 +229,35 @@ def _record(league: League, played: Sequence[_Played], person: str, through: int
             playoff_events += 1
             playoff_pts += ev.points[person]
             wins += ev.places[person] == 1
-    return Record(person, season, playoff_pts, wins, playoff_events, attended,
-                  league.lifetime.get(person, 0) + season)
+    return Record(person, season, playoff_pts, wins, playoff_events, attended, league.lifetime.get(person, 0) + season)
 
 
-def _season_rows(league: League, played: Sequence[_Played], records: Mapping[str, Record],
-                 names: Mapping[str, str]) -> list[dict[str, Any]]:
+def _season_rows(
+    league: League, played: Sequence[_Played], records: Mapping[str, Record], names: Mapping[str, str]
+) -> list[dict[str, Any]]:
     active = [r for r in records.values() if r.league_events]
     rows = []
     for rank, (record, values, why) in enumerate(rank_records(active, SEASON_RANKING, league.seed), 1):
-        by_sprint = {s.id: sum(ev.points.get(record.person, 0) for ev in played if ev.sprint.id == s.id)
-                     for s in league.sprints}
-        rows.append({"rank": rank, "person": record.person, "name": names.get(record.person, record.person),
-                     "points": record.season_points, "events": record.league_events, "sprints": by_sprint,
-                     "playoff_points": record.playoff_points, "playoff_wins": record.playoff_wins,
-                     "playoff_events": record.playoff_events, "lifetime_points": record.lifetime_points,
-                     "bonus": sum(b.points for b in league.bonus if b.person == record.person),
-                     "tiebreakers": values, "decided_by": why})
+        by_sprint = {
+            s.id: sum(ev.points.get(record.person, 0) for ev in played if ev.sprint.id == s.id) for s in league.sprints
+        }
+        rows.append(
+            {
+                "rank": rank,
+                "person": record.person,
+                "name": names.get(record.person, record.person),
+                "points": record.season_points,
+                "events": record.league_events,
+                "sprints": by_sprint,
+                "playoff_points": record.playoff_points,
+                "playoff_wins": record.playoff_wins,
+                "playoff_events": record.playoff_events,
+                "lifetime_points": record.lifetime_points,
+                "bonus": sum(b.points for b in league.bonus if b.person == record.person),
+                "tiebreakers": values,
+                "decided_by": why,
+            }
+        )
     return rows
 
 
@@ -230,8 +286,14 @@ def _qualified(league: League, played: Sequence[_Played], names: Mapping[str, st
                 continue
             taken.add(record.person)
             new += 1
-            out.append({"person": record.person, "name": names.get(record.person, record.person),
-                        "sprint": sprint.id, "rank": rank})
+            out.append(
+                {
+                    "person": record.person,
+                    "name": names.get(record.person, record.person),
+                    "sprint": sprint.id,
+                    "rank": rank,
+                }
+            )
     return out
 
 
@@ -249,12 +311,21 @@ def _bonus_rows(league: League, records: Mapping[str, Record], names: Mapping[st
     rows: dict[str, dict[str, Any]] = {}
     for bonus in league.bonus:
         record = records.get(bonus.person)
-        row = rows.setdefault(bonus.person, {"person": bonus.person, "name": names.get(bonus.person, bonus.person),
-                                             "points": record.season_points if record else 0, "bonus": 0,
-                                             "events": record.league_events if record else 0, "entries": []})
+        row = rows.setdefault(
+            bonus.person,
+            {
+                "person": bonus.person,
+                "name": names.get(bonus.person, bonus.person),
+                "points": record.season_points if record else 0,
+                "bonus": 0,
+                "events": record.league_events if record else 0,
+                "entries": [],
+            },
+        )
         row["bonus"] += bonus.points
-        row["entries"].append({"event": bonus.event, "points": bonus.points, "scheme": bonus.scheme,
-                               "note": bonus.note})
+        row["entries"].append(
+            {"event": bonus.event, "points": bonus.points, "scheme": bonus.scheme, "note": bonus.note}
+        )
     out = sorted(rows.values(), key=lambda r: (-(r["points"] + r["bonus"]), r["person"]))
     for rank, row in enumerate(out, 1):
         row["total"] = row["points"] + row["bonus"]
@@ -265,17 +336,34 @@ def _bonus_rows(league: League, records: Mapping[str, Record], names: Mapping[st
 def _champions(league: League, records: Mapping[str, Record], names: Mapping[str, str]) -> list[dict[str, Any]]:
     # Star Trek OP Guide 12.7: at least 100 lifetime points (the director may waive it), seeded by
     # lifetime points; equal lifetime points are ordered by a draw from the league's seed.
-    eligible = [r for r in records.values()
-                if r.lifetime_points >= league.champions_minimum or r.person in league.champions_waived]
+    eligible = [
+        r
+        for r in records.values()
+        if r.lifetime_points >= league.champions_minimum or r.person in league.champions_waived
+    ]
     eligible.sort(key=lambda r: (-r.lifetime_points, draw_key(league.seed, "champions-league", r.person)))
-    return [{"seed": k, "person": r.person, "name": names.get(r.person, r.person), "lifetime": r.lifetime_points,
-             "waived": r.lifetime_points < league.champions_minimum} for k, r in enumerate(eligible, 1)]
+    return [
+        {
+            "seed": k,
+            "person": r.person,
+            "name": names.get(r.person, r.person),
+            "lifetime": r.lifetime_points,
+            "waived": r.lifetime_points < league.champions_minimum,
+        }
+        for k, r in enumerate(eligible, 1)
+    ]
 
 
 def _sprint_json(sprint: Sprint, played: Sequence[_Played], index: int) -> dict[str, Any]:
-    return {"id": sprint.id, "kind": sprint.kind, "name": sprint.name, "from": sprint.start, "to": sprint.end,
-            "events": [ev.id for ev in played if ev.sprint.id == sprint.id],
-            "planned": list(sprint.events) if sprint.events is not None else None}
+    return {
+        "id": sprint.id,
+        "kind": sprint.kind,
+        "name": sprint.name,
+        "from": sprint.start,
+        "to": sprint.end,
+        "events": [ev.id for ev in played if ev.sprint.id == sprint.id],
+        "planned": list(sprint.events) if sprint.events is not None else None,
+    }
 
 
 def _warnings(league: League, played: Sequence[_Played]) -> list[str]:
@@ -286,8 +374,10 @@ def _warnings(league: League, played: Sequence[_Played]) -> list[str]:
     for sprint, size in zip(league.sprints, sizes):
         count = len(sprint.events) if sprint.events is not None else sum(ev.sprint.id == sprint.id for ev in played)
         if count > size:
-            out.append(f"sprint '{sprint.id}' has {count} league events; a {league.schedule} season plans "
-                       f"{size} (Star Trek OP Guide 12.2)")
+            out.append(
+                f"sprint '{sprint.id}' has {count} league events; a {league.schedule} season plans "
+                f"{size} (Star Trek OP Guide 12.2)"
+            )
     for ev in played:
         if ev.players < 3:
             out.append(f"'{ev.id}' had {ev.players} players: no league points below 3 (Star Trek OP Guide 12.4)")

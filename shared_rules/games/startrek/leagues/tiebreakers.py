@@ -13,8 +13,16 @@ from typing import ClassVar
 
 from ....seeded import draw_key
 
-__all__ = ["Record", "LeagueMetric", "register", "get_metric", "metric_keys", "rank_records",
-           "PLAYOFF_RANKING", "SEASON_RANKING"]
+__all__ = [
+    "Record",
+    "LeagueMetric",
+    "register",
+    "get_metric",
+    "metric_keys",
+    "rank_records",
+    "PLAYOFF_RANKING",
+    "SEASON_RANKING",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,15 +150,24 @@ class CoinFlip(LeagueMetric):
 
 
 #: Star Trek OP Guide 12.6: the playoff ranking of qualified players, in order.
-PLAYOFF_RANKING: tuple[str, ...] = ("playoff_points", "playoff_wins", "season_points", "playoff_events",
-                                    "league_events", "lifetime_points", "coin_flip")
+PLAYOFF_RANKING: tuple[str, ...] = (
+    "playoff_points",
+    "playoff_wins",
+    "season_points",
+    "playoff_events",
+    "league_events",
+    "lifetime_points",
+    "coin_flip",
+)
 #: The season table and playoff qualification (12.6 ranks "according to their league point totals for
 #: that season"; the Guide gives no tiebreakers there: the project applies 12.6's that exist before
 #: the playoffs, in 12.6's order).
 SEASON_RANKING: tuple[str, ...] = ("season_points", "league_events", "lifetime_points", "coin_flip")
 
 
-def rank_records(records: Iterable[Record], keys: Sequence[str], seed: str) -> list[tuple[Record, dict[str, int], str | None]]:
+def rank_records(
+    records: Iterable[Record], keys: Sequence[str], seed: str
+) -> list[tuple[Record, dict[str, int], str | None]]:
     """Records best first by ``keys``; each with its values and the key that set it below the one above.
 
     >>> a, b = Record("a", season_points=10, league_events=2), Record("b", season_points=10, league_events=3)

@@ -58,5 +58,17 @@ from .elo import clamp, event_change, expected
 from .games import Rating, rated_games, rating_of
 from .rules import CEILING, FLOOR, K_BY_LEVEL, SCALE, START
 
-__all__ = ["compute_ratings", "expected", "event_change", "clamp", "rating_of", "rated_games", "Rating",
-           "K_BY_LEVEL", "START", "FLOOR", "CEILING", "SCALE"]
+__all__ = [
+    "compute_ratings",
+    "expected",
+    "event_change",
+    "clamp",
+    "rating_of",
+    "rated_games",
+    "Rating",
+    "K_BY_LEVEL",
+    "START",
+    "FLOOR",
+    "CEILING",
+    "SCALE",
+]

@@ -26,9 +26,14 @@ class _Person:
         self.constructed_games = self.sealed_games = 0
 
     def to_json(self) -> dict[str, int]:
-        return {"constructed": self.constructed, "sealed": self.sealed, "overall": self.overall,
-                "games": self.constructed_games + self.sealed_games,
-                "constructed_games": self.constructed_games, "sealed_games": self.sealed_games}
+        return {
+            "constructed": self.constructed,
+            "sealed": self.sealed,
+            "overall": self.overall,
+            "games": self.constructed_games + self.sealed_games,
+            "constructed_games": self.constructed_games,
+            "sealed_games": self.sealed_games,
+        }
 
 
 def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None) -> dict[str, Any]:
@@ -41,8 +46,9 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
     # twice_expected[d + span]: WEIGHT x 2 x billionths expected at a rating lead of d (-3000..3000);
     # gained[score]: WEIGHT x score in halves x UNIT.
     span = CEILING - FLOOR
-    twice_expected = [WEIGHT * 2 * (UNIT - table[-d]) for d in range(-span, 0)] + \
-        [WEIGHT * 2 * table[d] for d in range(span + 1)]
+    twice_expected = [WEIGHT * 2 * (UNIT - table[-d]) for d in range(-span, 0)] + [
+        WEIGHT * 2 * table[d] for d in range(span + 1)
+    ]
     gained = [WEIGHT * s * UNIT for s in range(3)]
     people: dict[str, dict[str, _Person]] = {}
     out_events: list[dict[str, Any]] = []
@@ -56,8 +62,10 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
             raise RulesError(f"{label}: {exc}") from None
         if rating.date is not None:
             if last_date is not None and rating.date < last_date[0]:
-                raise RulesError(f"{label}: settings.rating.date: {rating.date} is before {last_date[1]}'s "
-                                 f"{last_date[0]}; give the events oldest first")
+                raise RulesError(
+                    f"{label}: settings.rating.date: {rating.date} is before {last_date[1]}'s "
+                    f"{last_date[0]}; give the events oldest first"
+                )
             last_date = (rating.date, label)
         row: dict[str, Any] = {"event": label, "ruleset": event.ruleset}
         if rating.date is not None:
@@ -95,19 +103,20 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
             setattr(person, kind, new_kind)
             person.overall = new_all
             setattr(person, f"{kind}_games", getattr(person, f"{kind}_games") + played[rid])
-            changes[rid] = {"games": played[rid],
-                            kind: {"before": before_kind[rid], "after": new_kind,
-                                   "change": new_kind - before_kind[rid]},
-                            "overall": {"before": before_all[rid], "after": new_all,
-                                        "change": new_all - before_all[rid]}}
+            changes[rid] = {
+                "games": played[rid],
+                kind: {"before": before_kind[rid], "after": new_kind, "change": new_kind - before_kind[rid]},
+                "overall": {"before": before_all[rid], "after": new_all, "change": new_all - before_all[rid]},
+            }
         row.update(rated=True, level=rating.level, k=k, format=kind, changes=changes)
         out_events.append(row)
     ratings = {ruleset: {rid: pool[rid].to_json() for rid in sorted(pool)} for ruleset, pool in sorted(people.items())}
     return {"ratings": ratings, "events": out_events}
 
 
-def _sums(games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int],
-          twice_expected: list[int]) -> tuple[dict[str, int], dict[str, int]]:
+def _sums(
+    games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int], twice_expected: list[int]
+) -> tuple[dict[str, int], dict[str, int]]:
     """Each player's sums of (score - expected) over two-player ``(a, b, score)`` games against the
     format's ratings (``before``) and the overall ones (``before_all``), in halves x billionths x WEIGHT
     (elo.event_change). One pass gives both.
@@ -129,8 +138,9 @@ def _sums(games: Any, before: dict[str, int], before_all: dict[str, int], gained
     return acc, acc_all
 
 
-def _weighted_sums(games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int],
-                   twice_expected: list[int]) -> tuple[dict[str, int], dict[str, int]]:
+def _weighted_sums(
+    games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int], twice_expected: list[int]
+) -> tuple[dict[str, int], dict[str, int]]:
     """``_sums`` for ``(a, b, score, weight)`` games (Tribbles pod pairings weigh WEIGHT / (n - 1))."""
     acc = dict.fromkeys(before, 0)
     acc_all = dict.fromkeys(before, 0)
@@ -149,6 +159,10 @@ def _weighted_sums(games: Any, before: dict[str, int], before_all: dict[str, int
 def _two_player_games(event: Event) -> list[tuple[str, str, int]]:
     """``games.rated_games`` for 1E/2E without the weight, inlined for speed (bench.ratings)."""
     score_of = SCORE_OF_PAIR.get  # None for a pending match, a bye, a Missed Game, a game not played
-    return [(m.players[0], m.players[1], score) for rnd in event.rounds for m in rnd.matches
-            if (score := score_of(m.outcomes)) is not None  # type: ignore[arg-type]
-            and not (m.extra and m.extra.get("disputed"))]
+    return [
+        (m.players[0], m.players[1], score)
+        for rnd in event.rounds
+        for m in rnd.matches
+        if (score := score_of(m.outcomes)) is not None  # type: ignore[arg-type]
+        and not (m.extra and m.extra.get("disputed"))
+    ]

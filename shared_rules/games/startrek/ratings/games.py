@@ -60,14 +60,16 @@ def rating_of(event: Event) -> Rating:
     Rating(rated=True, reason='', level=4, k=52, kind='sealed', date=None)
     """
     if event.ruleset not in RULESETS:
-        raise DocumentError("ruleset", f"'{event.ruleset}' has no ratings (Star Trek OP Guide 8 rates "
-                            f"{', '.join(RULESETS)})")
+        raise DocumentError(
+            "ruleset", f"'{event.ruleset}' has no ratings (Star Trek OP Guide 8 rates {', '.join(RULESETS)})"
+        )
     raw = event.settings.get("rating")
     if raw is None:
         return _unrated("no settings.rating: not known to be a sanctioned, rated event (Star Trek OP Guide 1)")
     if not isinstance(raw, Mapping):
-        raise DocumentError("settings.rating", "expected an object such as "
-                            '{"sanctioned": true, "level": 2, "format": "constructed"}')
+        raise DocumentError(
+            "settings.rating", 'expected an object such as {"sanctioned": true, "level": 2, "format": "constructed"}'
+        )
     date = raw.get("date")
     if date is not None and (not isinstance(date, str) or not _DATE.match(date)):
         raise DocumentError("settings.rating.date", f"expected YYYY-MM-DD, got {date!r}")
@@ -76,27 +78,36 @@ def rating_of(event: Event) -> Rating:
             raise DocumentError(f"settings.rating.{key}", f"expected true or false, got {raw[key]!r}")
     scenario = raw.get("scenario")
     if scenario is not None and scenario not in SCENARIOS:
-        raise DocumentError("settings.rating.scenario", f"{scenario!r} is not an optional scenario of Star Trek "
-                            f"OP Guide 4.4 (use {', '.join(SCENARIOS)})")
+        raise DocumentError(
+            "settings.rating.scenario",
+            f"{scenario!r} is not an optional scenario of Star Trek OP Guide 4.4 (use {', '.join(SCENARIOS)})",
+        )
     level, k, kind = _level_k_kind(raw)
     if raw.get("sanctioned") is not True:
         return _unrated("not sanctioned: only sanctioned events are rated (Star Trek OP Guide 1)", date)
     if scenario in UNSANCTIONED_SCENARIOS:
-        return _unrated(f"scenario {scenario}: unsanctioned and unrated (Star Trek OP Guide "
-                        f"{SCENARIOS[scenario]})", date)
+        return _unrated(
+            f"scenario {scenario}: unsanctioned and unrated (Star Trek OP Guide {SCENARIOS[scenario]})", date
+        )
     if scenario is not None:
-        return _unrated(f"scenario {scenario}: sanctioned but unrated (Star Trek OP Guide 4.4, "
-                        f"{SCENARIOS[scenario]})", date)
+        return _unrated(
+            f"scenario {scenario}: sanctioned but unrated (Star Trek OP Guide 4.4, {SCENARIOS[scenario]})", date
+        )
     if raw.get("rated", True) is False:
         return _unrated("sanctioned but listed as unrated (Star Trek OP Guide 1)", date)
     if level is None:
         raise DocumentError("settings.rating.level", "a rated event needs its level (Star Trek OP Guide 11)")
     if kind is None:
-        raise DocumentError("settings.rating.format", "a rated event needs its format: constructed, draft "
-                            "or sealed (Star Trek OP Guide 4.1)")
+        raise DocumentError(
+            "settings.rating.format",
+            "a rated event needs its format: constructed, draft or sealed (Star Trek OP Guide 4.1)",
+        )
     if k is None:
-        raise DocumentError("settings.rating.k", f"level {level} has no k-value in Star Trek OP Guide 11 "
-                            f"(levels {', '.join(map(str, K_BY_LEVEL))}); give settings.rating.k")
+        raise DocumentError(
+            "settings.rating.k",
+            f"level {level} has no k-value in Star Trek OP Guide 11 "
+            f"(levels {', '.join(map(str, K_BY_LEVEL))}); give settings.rating.k",
+        )
     return Rating(True, level=level, k=k, kind=kind, date=date)
 
 
@@ -109,12 +120,12 @@ def _level_k_kind(raw: Mapping[str, Any]) -> tuple[int | None, int | None, str |
         raise DocumentError("settings.rating.k", f"expected a whole number of at least 1, got {k!r}")
     listed = K_BY_LEVEL.get(level) if level is not None else None
     if listed is not None and k is not None and k != listed:
-        raise DocumentError("settings.rating.k", f"level {level} has k-value {listed} (Star Trek OP Guide 11), "
-                            f"not {k}")
+        raise DocumentError("settings.rating.k", f"level {level} has k-value {listed} (Star Trek OP Guide 11), not {k}")
     fmt = raw.get("format")
     if fmt is not None and fmt not in FORMATS:
-        raise DocumentError("settings.rating.format", f"{fmt!r} is not a format of Star Trek OP Guide 4.1 "
-                            f"(use {', '.join(FORMATS)})")
+        raise DocumentError(
+            "settings.rating.format", f"{fmt!r} is not a format of Star Trek OP Guide 4.1 (use {', '.join(FORMATS)})"
+        )
     return level, (listed if listed is not None else k), (FORMATS[fmt] if fmt is not None else None)
 
 
@@ -173,6 +184,6 @@ def _pod_games(match: Any) -> list[tuple[str, str, int, int]]:
     weight = WEIGHT // (len(seats) - 1)
     out = []
     for i, (a, sa) in enumerate(seats):
-        for b, sb in seats[i + 1:]:
+        for b, sb in seats[i + 1 :]:
             out.append((a, b, 2 if sa > sb else 1 if sa == sb else 0, weight))
     return out

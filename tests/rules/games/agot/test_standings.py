@@ -36,19 +36,37 @@ class AgotPointsTest(unittest.TestCase):
     def test_tournament_points(self) -> None:
         """Tournament Points: win 5, modified win 4, draw 2, modified loss 1, loss 0; a bye is a win."""
         rs = get_ruleset("agot")
-        self.assertEqual([5, 4, 2, 1, 0, 5], [rs.points(k) for k in
-                                              ("win", "modified-win", "draw", "modified-loss", "loss", "bye")])
+        self.assertEqual(
+            [5, 4, 2, 1, 0, 5], [rs.points(k) for k in ("win", "modified-win", "draw", "modified-loss", "loss", "bye")]
+        )
 
     def test_end_of_round_example_modified_win(self) -> None:
         """End of Round Example: Dan 11 power, Emily 13 at time; Emily is closer to victory and
         "receives a modified win and Dan receives a modified loss": 4 and 1 points."""
-        rows = lines({"ruleset": "agot", "players": [{"id": "dan", "entry": 1}, {"id": "emily", "entry": 2}],
-                      "rounds": [{"number": 1, "matches": [m("dan", "emily", "modified-loss", "modified-win")]}]})
+        rows = lines(
+            {
+                "ruleset": "agot",
+                "players": [{"id": "dan", "entry": 1}, {"id": "emily", "entry": 2}],
+                "rounds": [{"number": 1, "matches": [m("dan", "emily", "modified-loss", "modified-win")]}],
+            }
+        )
         self.assertEqual((4, "1-0-0"), (rows["emily"]["points"], rows["emily"]["record"]))
         self.assertEqual((1, "0-1-0"), (rows["dan"]["points"], rows["dan"]["record"]))
-        self.assertEqual(["emily", "dan"], [r["player"] for r in standings_json(load_event(
-            {"ruleset": "agot", "players": [{"id": "dan", "entry": 1}, {"id": "emily", "entry": 2}],
-             "rounds": [{"number": 1, "matches": [m("dan", "emily", "modified-loss", "modified-win")]}]}))["standings"]])
+        self.assertEqual(
+            ["emily", "dan"],
+            [
+                r["player"]
+                for r in standings_json(
+                    load_event(
+                        {
+                            "ruleset": "agot",
+                            "players": [{"id": "dan", "entry": 1}, {"id": "emily", "entry": 2}],
+                            "rounds": [{"number": 1, "matches": [m("dan", "emily", "modified-loss", "modified-win")]}],
+                        }
+                    )
+                )["standings"]
+            ],
+        )
 
     def test_intentional_draw_gives_two_points_each(self) -> None:
         """Intentional Draws: "each player receives 2 tournament points just as if they were to arrive at a natural draw"."""
@@ -80,8 +98,13 @@ class AgotTiebreakersTest(unittest.TestCase):
         """Tiebreakers, Head-to-head first. p beat q; only they have 5 points; SoS p 31/12 < q 25/8.
         p: W q, L s (5 in 2); q: L p, W r (5 in 2); r: W v, L q, W w, W y (15 in 4);
         s: W p, draw t, modified loss to x (8 in 3)."""
-        d = doc("pqrstvwxy", [m("p", "q"), m("r", "v")], [m("s", "p"), m("q", "r")],
-                [m("s", "t", "draw", "draw"), m("r", "w")], [m("x", "s", "modified-win", "modified-loss"), m("r", "y")])
+        d = doc(
+            "pqrstvwxy",
+            [m("p", "q"), m("r", "v")],
+            [m("s", "p"), m("q", "r")],
+            [m("s", "t", "draw", "draw"), m("r", "w")],
+            [m("x", "s", "modified-win", "modified-loss"), m("r", "y")],
+        )
         self.assertEqual(Fraction(31, 12), exact(d, "sos-mean")["p"])
         self.assertEqual(Fraction(25, 8), exact(d, "sos-mean")["q"])
         self.assertEqual(["p", "q"], [pid for pid in ranking(d) if lines(d)[pid]["points"] == 5])
@@ -92,8 +115,13 @@ class AgotTiebreakersTest(unittest.TestCase):
         again to {y, z}: SoS decides, z (55/24) above y (35/18).
         x: W y, W z, L c (10 in 3); y: L x, W b, W z (10 in 3); z: W a, L x, L y, W d (10 in 4);
         d: W e, L z (5 in 2); c 5/1; a, b, e 0."""
-        d = doc("xyzabcde", [m("x", "y"), m("z", "a"), m("d", "e")], [m("x", "z"), m("y", "b")],
-                [m("y", "z"), m("c", "x")], [m("z", "d")])
+        d = doc(
+            "xyzabcde",
+            [m("x", "y"), m("z", "a"), m("d", "e")],
+            [m("x", "z"), m("y", "b")],
+            [m("y", "z"), m("c", "x")],
+            [m("z", "d")],
+        )
         sos = exact(d, "sos-mean")
         self.assertEqual((Fraction(35, 18), Fraction(55, 24)), (sos["y"], sos["z"]))
         self.assertEqual(["x", "z", "y"], ranking(d)[:3])
@@ -120,15 +148,13 @@ class AgotTiebreakersTest(unittest.TestCase):
     def test_sos_is_points_per_round_of_each_opponent_averaged(self) -> None:
         """Tiebreakers, Strength of Schedule: opponent points / rounds that opponent played, summed and
         divided by opponents played. a: opponents b (5 in 2 -> 5/2) and c (4 in 2 -> 2) -> 9/4."""
-        d = doc("abcd", [m("a", "b"), m("c", "d", "modified-win", "modified-loss")],
-                [m("a", "c"), m("b", "d")])
+        d = doc("abcd", [m("a", "b"), m("c", "d", "modified-win", "modified-loss")], [m("a", "c"), m("b", "d")])
         self.assertEqual(Fraction(9, 4), exact(d, "sos-mean")["a"])
 
     def test_extended_sos_is_mean_of_opponents_sos(self) -> None:
         """Extended Strength of Schedule: opponents' SoS added and divided by the opponents played.
         With the previous event: SoS b (a 10/2, d 1/2) = 11/4, c (d 1/2, a 10/2) = 11/4 -> ESoS a = 11/4."""
-        d = doc("abcd", [m("a", "b"), m("c", "d", "modified-win", "modified-loss")],
-                [m("a", "c"), m("b", "d")])
+        d = doc("abcd", [m("a", "b"), m("c", "d", "modified-win", "modified-loss")], [m("a", "c"), m("b", "d")])
         self.assertEqual(Fraction(11, 4), exact(d, "agot-esos")["a"])
 
     def test_random_breaks_a_complete_tie_from_the_seed(self) -> None:
@@ -178,9 +204,19 @@ class AgotGoldenTest(unittest.TestCase):
 
 def random_event(seed: str, n: int, rounds: int) -> dict[str, Any]:
     """A plausible Joust: random pairings, all five results, byes, a drop."""
-    return random_swiss_event("agot", seed, n, rounds,
-                              [("win", "loss"), ("loss", "win"), ("modified-win", "modified-loss"),
-                               ("modified-loss", "modified-win"), ("draw", "draw")])
+    return random_swiss_event(
+        "agot",
+        seed,
+        n,
+        rounds,
+        [
+            ("win", "loss"),
+            ("loss", "win"),
+            ("modified-win", "modified-loss"),
+            ("modified-loss", "modified-win"),
+            ("draw", "draw"),
+        ],
+    )
 
 
 class AgotPropertiesTest(unittest.TestCase):

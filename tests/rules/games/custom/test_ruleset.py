@@ -20,9 +20,13 @@ def m(a: str, b: str, oa: str = "win", ob: str = "loss", **kw: Any) -> dict[str,
 
 
 def doc(ids: str, *rounds: list[dict[str, Any]], seed: str = "t", **settings: Any) -> dict[str, Any]:
-    return {"ruleset": "custom", "seed": seed, "settings": settings,
-            "players": [{"id": p, "entry": i + 1} for i, p in enumerate(ids)],
-            "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)]}
+    return {
+        "ruleset": "custom",
+        "seed": seed,
+        "settings": settings,
+        "players": [{"id": p, "entry": i + 1} for i, p in enumerate(ids)],
+        "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)],
+    }
 
 
 def rows(d: dict[str, Any]) -> list[dict[str, Any]]:
@@ -31,18 +35,26 @@ def rows(d: dict[str, Any]) -> list[dict[str, Any]]:
 
 class CustomPointsTest(unittest.TestCase):
     def test_house_points_table_is_used(self) -> None:
-        d = doc("abcd", [m("a", "b"), m("c", "d", "tie", "tie")], [m("b", "c"), {"players": ["a"], "outcomes": ["bye"]}],
-                points={"win": 4, "tie": 2, "loss": 1, "bye": 4})
+        d = doc(
+            "abcd",
+            [m("a", "b"), m("c", "d", "tie", "tie")],
+            [m("b", "c"), {"players": ["a"], "outcomes": ["bye"]}],
+            points={"win": 4, "tie": 2, "loss": 1, "bye": 4},
+        )
         got = {r["player"]: (r["points"], r["record"]) for r in rows(d)}
         self.assertEqual({"a": (8, "2-0-0"), "b": (5, "1-1-0"), "c": (3, "0-1-1"), "d": (2, "0-0-1")}, got)
 
     def test_default_table_is_three_one_zero_with_a_bye_worth_a_win(self) -> None:
-        got = {r["player"]: r["points"] for r in rows(doc("abc", [m("a", "b"), {"players": ["c"], "outcomes": ["bye"]}]))}
+        got = {
+            r["player"]: r["points"] for r in rows(doc("abc", [m("a", "b"), {"players": ["c"], "outcomes": ["bye"]}]))
+        }
         self.assertEqual({"a": 3, "b": 0, "c": 3}, got)
 
     def test_house_outcome_words_are_accepted(self) -> None:
         d = doc("ab", [m("a", "b", "big-win", "small-loss")], points={"big-win": 5, "small-loss": 1, "bye": 5})
-        self.assertEqual([("a", 5, "1-0-0"), ("b", 1, "0-1-0")], [(r["player"], r["points"], r["record"]) for r in rows(d)])
+        self.assertEqual(
+            [("a", 5, "1-0-0"), ("b", 1, "0-1-0")], [(r["player"], r["points"], r["record"]) for r in rows(d)]
+        )
 
 
 class CustomTiebreakersTest(unittest.TestCase):
@@ -50,13 +62,19 @@ class CustomTiebreakersTest(unittest.TestCase):
         """R1 a W b, c W d, e bye; R2 b W e, a-d double loss, c bye. a, b, e 3 points (2 rounds each).
         SoS: a (b 3/2, d 0) = 3/4; b (a 3/2, e 3/2) = 3/2; e (b 3/2) = 3/2 -> b and e above a,
         b and e still tied -> the seeded random order."""
-        d = doc("abcde", [m("a", "b"), m("c", "d"), {"players": ["e"], "outcomes": ["bye"]}],
-                [m("b", "e"), m("d", "a", "loss", "loss"), {"players": ["c"], "outcomes": ["bye"]}],
-                seed="sos", tiebreakers=["sos-mean", "random"])
+        d = doc(
+            "abcde",
+            [m("a", "b"), m("c", "d"), {"players": ["e"], "outcomes": ["bye"]}],
+            [m("b", "e"), m("d", "a", "loss", "loss"), {"players": ["c"], "outcomes": ["bye"]}],
+            seed="sos",
+            tiebreakers=["sos-mean", "random"],
+        )
         got = rows(d)
         self.assertEqual({"sos-mean"}, set(got[0]["tiebreakers"]))
-        self.assertEqual({"a": 0.75, "b": 1.5, "e": 1.5}, {r["player"]: r["tiebreakers"]["sos-mean"]
-                                                          for r in got if r["points"] == 3})
+        self.assertEqual(
+            {"a": 0.75, "b": 1.5, "e": 1.5},
+            {r["player"]: r["tiebreakers"]["sos-mean"] for r in got if r["points"] == 3},
+        )
         be = sorted("be", key=lambda p: -draw_key("sos", "tiebreak", p))
         self.assertEqual(["c", *be, "a", "d"], [r["player"] for r in got])
 
@@ -77,9 +95,14 @@ class CustomTiebreakersTest(unittest.TestCase):
         """Head-to-head (AGoT) and Struggle Cards (Shatterpoint) are registry keys like any other."""
         for key in ("agot-h2h", "agot-esos", "shatterpoint-struggle", "shatterpoint-wounds", "mwp", "omwp", "sos-mean"):
             self.assertIn(key, metric_keys())
-        d = doc("abc", [m("a", "b", stats=[{"struggle": 1, "wounds": 2}, {"struggle": 3, "wounds": 4}]),
-                        {"players": ["c"], "outcomes": ["bye"]}],
-                tiebreakers=["shatterpoint-struggle", "agot-h2h", "random"])
+        d = doc(
+            "abc",
+            [
+                m("a", "b", stats=[{"struggle": 1, "wounds": 2}, {"struggle": 3, "wounds": 4}]),
+                {"players": ["c"], "outcomes": ["bye"]},
+            ],
+            tiebreakers=["shatterpoint-struggle", "agot-h2h", "random"],
+        )
         got = {r["player"]: r["tiebreakers"] for r in rows(d)}
         self.assertEqual({"a": 1, "b": 3, "c": 2}, {p: t["shatterpoint-struggle"] for p, t in got.items()})
 

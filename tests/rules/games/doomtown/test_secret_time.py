@@ -26,8 +26,11 @@ def _doomtown(seed: str = "seed-1") -> Event:
 
 def _finish(ev: Event, number: int, stage: str | None = None) -> None:
     for table in (1, 2):
-        ev.do("result.report", {"round": number, "table": table, "outcomes": ["win", "loss"],
-                                **({"stage": stage} if stage else {})}, role="scorekeeper")
+        ev.do(
+            "result.report",
+            {"round": number, "table": table, "outcomes": ["win", "loss"], **({"stage": stage} if stage else {})},
+            role="scorekeeper",
+        )
 
 
 class SecretD6(unittest.TestCase):
@@ -84,8 +87,7 @@ class SecretD6(unittest.TestCase):
         ev.do("timer.resume", {"at": T0 + 120_000}, role="judge")
         ev.do("timer.extend", {"seconds": 60}, role="judge")
         d6 = secret_d6("seed-1")
-        self.assertEqual((3600 + 60 + d6 * 60) * 1000 - 60_000,
-                         timer_remaining_ms(ev.round(1)["timer"], T0 + 120_000))
+        self.assertEqual((3600 + 60 + d6 * 60) * 1000 - 60_000, timer_remaining_ms(ev.round(1)["timer"], T0 + 120_000))
 
 
 if __name__ == "__main__":

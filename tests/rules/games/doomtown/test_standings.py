@@ -78,17 +78,23 @@ class DoomtownDocumentTest(RejectsDocuments, unittest.TestCase):
 class DoomtownTieBreaksTest(unittest.TestCase):
     def test_mwp_is_points_over_five_per_round_played(self) -> None:
         """7.B: accumulated match points / (5 x rounds played): 13 of 20 after W, WaT, L, W."""
-        d = doc("abcd", [m("a", "b", "win", "loss"), m("c", "d", "win", "loss")],
-                [m("a", "c", "win-at-time", "loss"), m("b", "d", "win", "loss")],
-                [m("a", "d", "loss", "win"), m("b", "c", "win", "loss")],
-                [m("a", "b", "win", "loss"), m("c", "d", "win", "loss")])
+        d = doc(
+            "abcd",
+            [m("a", "b", "win", "loss"), m("c", "d", "win", "loss")],
+            [m("a", "c", "win-at-time", "loss"), m("b", "d", "win", "loss")],
+            [m("a", "d", "loss", "win"), m("b", "c", "win", "loss")],
+            [m("a", "b", "win", "loss"), m("c", "d", "win", "loss")],
+        )
         self.assertEqual(Fraction(13, 20), exact(d, "mwp")["a"])
 
     def test_mwp_below_a_third_is_raised_to_033(self) -> None:
         """7.B: "If this number is lower than 0.33, use 0.33 instead" — 0/15 -> 0.33, 5/15 stays 1/3."""
-        d = doc("abcd", [m("a", "b", "win", "loss"), m("c", "d", "win", "loss")],
-                [m("a", "c", "win", "loss"), m("b", "d", "win", "loss")],
-                [m("a", "d", "win", "loss"), m("b", "c", "loss", "win")])
+        d = doc(
+            "abcd",
+            [m("a", "b", "win", "loss"), m("c", "d", "win", "loss")],
+            [m("a", "c", "win", "loss"), m("b", "d", "win", "loss")],
+            [m("a", "d", "win", "loss"), m("b", "c", "loss", "win")],
+        )
         mwp = lines(d)
         self.assertEqual(0.33, mwp["d"]["tiebreakers"]["mwp"])
         self.assertEqual(1 / 3, mwp["b"]["tiebreakers"]["mwp"])
@@ -96,11 +102,13 @@ class DoomtownTieBreaksTest(unittest.TestCase):
     def test_dropped_player_mwp_counts_only_rounds_they_played(self) -> None:
         """7.B "rounds played": d dropped after 2 rounds with 10 points (MWP 10/10 = 1) ranks above c,
         who has 10 points over 3 rounds (MWP 2/3)."""
-        d = doc("abcdef",
-                [m("a", "b", "win", "loss"), m("c", "e", "win", "loss"), m("d", "f", "win", "loss")],
-                [m("a", "c", "win", "loss"), m("d", "b", "win", "loss"), m("e", "f", "win", "loss")],
-                [m("a", "e", "win", "loss"), m("c", "f", "win", "loss"), bye("b")],
-                d=2)
+        d = doc(
+            "abcdef",
+            [m("a", "b", "win", "loss"), m("c", "e", "win", "loss"), m("d", "f", "win", "loss")],
+            [m("a", "c", "win", "loss"), m("d", "b", "win", "loss"), m("e", "f", "win", "loss")],
+            [m("a", "e", "win", "loss"), m("c", "f", "win", "loss"), bye("b")],
+            d=2,
+        )
         rows = lines(d)
         self.assertEqual((10, 1.0, True), (rows["d"]["points"], rows["d"]["tiebreakers"]["mwp"], rows["d"]["dropped"]))
         self.assertEqual((10, 2 / 3), (rows["c"]["points"], rows["c"]["tiebreakers"]["mwp"]))
@@ -125,8 +133,11 @@ class DoomtownTieBreaksTest(unittest.TestCase):
 
     def test_omwp_decides_before_entry(self) -> None:
         """7 order: OMWP before roundup entry. b (entry 2) faced the stronger schedule than a (entry 1)."""
-        d = doc("abcd", [m("a", "c", "win", "loss"), m("b", "d", "win", "loss")],
-                [m("a", "b", "loss", "loss"), m("d", "c", "win", "loss")])
+        d = doc(
+            "abcd",
+            [m("a", "c", "win", "loss"), m("b", "d", "win", "loss")],
+            [m("a", "b", "loss", "loss"), m("d", "c", "win", "loss")],
+        )
         # MWP a, b, d 5/10, c 0.33. OMWP a (c 0.33, b 1/2) = 0.415; b (d 1/2, a 1/2) = 0.5;
         # d (b 1/2, c 0.33) = 0.415 -> b above a despite entry; a and d tie -> entry 1 before 4.
         self.assertEqual(["b", "a", "d", "c"], ranking(d))
@@ -188,9 +199,13 @@ class DoomtownGoldenTest(unittest.TestCase):
 
 def random_event(seed: str, n: int, rounds: int) -> dict[str, Any]:
     """A plausible Doomtown event: random pairings, byes, double losses, a drop."""
-    return random_swiss_event("doomtown", seed, n, rounds,
-                              [("win", "loss"), ("win-at-time", "loss"), ("loss", "win"), ("loss", "win-at-time"),
-                               ("loss", "loss")])
+    return random_swiss_event(
+        "doomtown",
+        seed,
+        n,
+        rounds,
+        [("win", "loss"), ("win-at-time", "loss"), ("loss", "win"), ("loss", "win-at-time"), ("loss", "loss")],
+    )
 
 
 class DoomtownPropertiesTest(unittest.TestCase):

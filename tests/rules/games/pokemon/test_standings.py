@@ -28,8 +28,13 @@ GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.
 GOLDEN_EVENTS = ("pokemon-swiss-top-cut", "pokemon-late-drop-earned", "pokemon-two-divisions")
 
 
-def event_doc(players: list[Any], rounds: list[list[tuple[Any, ...]]], ruleset: str = "pokemon-tcg",
-              settings: dict[str, Any] | None = None, stages: dict[int, str] | None = None) -> dict[str, Any]:
+def event_doc(
+    players: list[Any],
+    rounds: list[list[tuple[Any, ...]]],
+    ruleset: str = "pokemon-tcg",
+    settings: dict[str, Any] | None = None,
+    stages: dict[int, str] | None = None,
+) -> dict[str, Any]:
     """A document from compact rounds: (a, b, outcome_a, outcome_b) tables or (a, outcome) solos.
 
     ``players`` are ids (entry = position) or full player objects.
@@ -46,8 +51,14 @@ def event_doc(players: list[Any], rounds: list[list[tuple[Any, ...]]], ruleset: 
             else:
                 matches.append({"players": [t[0], t[1]], "outcomes": [t[2], t[3]]})
         doc_rounds.append({"number": number, "stage": (stages or {}).get(number, "swiss"), "matches": matches})
-    return {"format": "topcut-event/1", "ruleset": ruleset, "seed": "test", "settings": settings or {},
-            "players": rows, "rounds": doc_rounds}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "seed": "test",
+        "settings": settings or {},
+        "players": rows,
+        "rounds": doc_rounds,
+    }
 
 
 def W(a: str, b: str) -> tuple[str, str, str, str]:
@@ -79,14 +90,22 @@ class RulesetDataTest(unittest.TestCase):
         # a bye "counts as a win"; 3.1.3: a late player receives losses.
         for ruleset_id in ("pokemon-tcg", "pokemon-vg"):
             rs = get_ruleset(ruleset_id)
-            self.assertEqual({o.key: (o.points, o.result, o.solo) for o in rs.outcomes},
-                             {"win": (3, "win", False), "loss": (0, "loss", False), "tie": (1, "tie", False),
-                              "bye": (3, "win", True), "late": (0, "loss", True)})
+            self.assertEqual(
+                {o.key: (o.points, o.result, o.solo) for o in rs.outcomes},
+                {
+                    "win": (3, "win", False),
+                    "loss": (0, "loss", False),
+                    "tie": (1, "tie", False),
+                    "bye": (3, "win", True),
+                    "late": (0, "loss", True),
+                },
+            )
 
     def test_tiebreakers_follow_3_1_4_1_then_roster_order(self) -> None:
         rs = get_ruleset("pokemon-tcg")
-        self.assertEqual(rs.tiebreakers, ("pokemon-tardiness", "owp", "oowp", "pokemon-h2h",
-                                          "pokemon-last-opponent", "entry"))
+        self.assertEqual(
+            rs.tiebreakers, ("pokemon-tardiness", "owp", "oowp", "pokemon-h2h", "pokemon-last-opponent", "entry")
+        )
         self.assertEqual(rs.reported, (("owp", "owp"), ("oowp", "oowp")))
         for key in rs.tiebreakers:
             self.assertEqual(get_metric(key).key, key)
@@ -151,8 +170,9 @@ class WinPercentageTest(unittest.TestCase):
     def test_a_random_bye_is_neither_a_win_nor_a_round(self) -> None:
         # Pokémon TOP 3.1.4.1: "rounds in which a player received a random bye do not count as a win ...
         # this round is not considered at all"
-        doc = event_doc(["p", "q", "r"], [[("p", "bye"), W("q", "r")], [W("p", "q"), ("r", "bye")],
-                                          [W("r", "p"), ("q", "bye")]])
+        doc = event_doc(
+            ["p", "q", "r"], [[("p", "bye"), W("q", "r")], [W("p", "q"), ("r", "bye")], [W("r", "p"), ("q", "bye")]]
+        )
         self.assertEqual(win_pct(doc, "p"), Fraction(1, 2))
         ctx = context(doc)
         self.assertEqual(ctx.points["p"], 6)  # the bye still counts as a win on the record (3.1)
@@ -165,8 +185,10 @@ class WinPercentageTest(unittest.TestCase):
         table = tiebreakers(context(flagged))
         self.assertEqual(table["p"].win, Fraction(1, 2))
         self.assertEqual(table["p"].owp, (Fraction(1) + Fraction(1)) / 2)  # q won both of its rounds
-        by_count = event_doc([{"id": "p", "entry": 1, "earned_byes": 1}, "q", "r"],
-                             [[("p", "bye"), W("q", "r")], [W("q", "p"), ("r", "bye")]])
+        by_count = event_doc(
+            [{"id": "p", "entry": 1, "earned_byes": 1}, "q", "r"],
+            [[("p", "bye"), W("q", "r")], [W("q", "p"), ("r", "bye")]],
+        )
         self.assertEqual(tiebreakers(context(by_count))["p"], table["p"])
         normal = event_doc(["p", "q", "r"], [[("p", "bye"), W("q", "r")], [W("q", "p"), ("r", "bye")]])
         self.assertEqual(tiebreakers(context(normal))["p"].win, WIN_FLOOR)  # 0/1 raised to 25 %
@@ -204,10 +226,13 @@ class WinPercentageTest(unittest.TestCase):
         started". Rounds played before a late player's first row, without a row for them, are late losses:
         the same standings as with the rows written (what the reducer writes when a late player registers)."""
         players = ["a", "b", "c", {"id": "l", "entry": 4, "late": True}]
-        with_rows = event_doc(players, [[W("a", "b"), ("c", "bye"), ("l", "late")],
-                                        [W("l", "a"), W("b", "c")], [W("l", "b"), W("a", "c")]])
-        without = event_doc(players, [[W("a", "b"), ("c", "bye")],
-                                      [W("l", "a"), W("b", "c")], [W("l", "b"), W("a", "c")]])
+        with_rows = event_doc(
+            players,
+            [[W("a", "b"), ("c", "bye"), ("l", "late")], [W("l", "a"), W("b", "c")], [W("l", "b"), W("a", "c")]],
+        )
+        without = event_doc(
+            players, [[W("a", "b"), ("c", "bye")], [W("l", "a"), W("b", "c")], [W("l", "b"), W("a", "c")]]
+        )
         self.assertEqual(win_pct(without, "l"), Fraction(2, 3))  # not 2/2
         self.assertEqual(tiebreakers(context(without)), tiebreakers(context(with_rows)))  # opponents' OWP too
         expected = standings_json(load_event(with_rows))
@@ -228,11 +253,19 @@ class WinPercentageTest(unittest.TestCase):
     def test_missing_late_losses_follow_the_players_pod(self) -> None:
         """Pokémon TOP 3.1.3 in an Age-Separated (podded, 3.1.1) event: only the rounds the late player's own
         pod had already played are late losses."""
-        players = [{"id": i, "entry": n + 1, "pod": "masters" if i in "abcl" else "junior+senior"}
-                   for n, i in enumerate("abcdefl")]
+        players = [
+            {"id": i, "entry": n + 1, "pod": "masters" if i in "abcl" else "junior+senior"}
+            for n, i in enumerate("abcdefl")
+        ]
         players[6]["late"] = True
-        doc = event_doc(players, [[W("d", "e"), ("f", "bye")], [W("a", "b"), ("c", "bye"), W("e", "f"), ("d", "bye")],
-                                  [W("l", "a"), W("b", "c"), W("d", "f"), ("e", "bye")]])
+        doc = event_doc(
+            players,
+            [
+                [W("d", "e"), ("f", "bye")],
+                [W("a", "b"), ("c", "bye"), W("e", "f"), ("d", "bye")],
+                [W("l", "a"), W("b", "c"), W("d", "f"), ("e", "bye")],
+            ],
+        )
         ctx = context(doc)
         self.assertEqual(ctx.metric("pokemon-win-pct")["l"], 0.5)  # round 2 (masters) only: 1/2, not 1/3
 
@@ -258,8 +291,10 @@ class OpponentsWinPercentageTest(unittest.TestCase):
     def test_values_that_round_alike_are_tied_and_fall_to_the_next_tiebreaker(self) -> None:
         # 0.58335 and 0.58345 both print 58.34 %: equal OWP, so the OOWP decides.
         metric = get_metric("owp")
-        self.assertEqual(metric.comparable(float(round_significant(Fraction(58335, 100000)))),
-                         metric.comparable(float(round_significant(Fraction(58345, 100000)))))
+        self.assertEqual(
+            metric.comparable(float(round_significant(Fraction(58335, 100000)))),
+            metric.comparable(float(round_significant(Fraction(58345, 100000)))),
+        )
 
     def test_a_dropped_players_owp_and_oowp_are_frozen_at_the_drop(self) -> None:
         # RULES.md Decision: a dropped player's own OWP and OOWP are frozen at the round they dropped.
@@ -286,15 +321,19 @@ class RankingTest(unittest.TestCase):
 
     def test_late_players_rank_below_on_time_players_with_the_same_record(self) -> None:
         # Pokémon TOP 3.1.3 and 3.1.4.1 "First Tiebreaker Tardiness". g has the better OWP but arrived late.
-        doc = event_doc(["a", "b", "c", "g"], [[W("a", "b"), ("g", "late"), ("c", "bye")],
-                                               [W("g", "a"), W("c", "b")], [W("g", "c"), W("a", "b")]])
+        doc = event_doc(
+            ["a", "b", "c", "g"],
+            [[W("a", "b"), ("g", "late"), ("c", "bye")], [W("g", "a"), W("c", "b")], [W("g", "c"), W("a", "b")]],
+        )
         ctx = context(doc)
         self.assertEqual(ctx.points["g"], ctx.points["a"])
         self.assertGreater(ctx.metric("owp")["g"], ctx.metric("owp")["a"])
         got = order(doc)
         self.assertLess(got.index("a"), got.index("g"))
-        flagged = event_doc(["a", "b", "c", {"id": "g", "entry": 4, "late": True}],
-                            [[W("a", "b"), W("g", "c")], [W("g", "a"), W("c", "b")]])
+        flagged = event_doc(
+            ["a", "b", "c", {"id": "g", "entry": 4, "late": True}],
+            [[W("a", "b"), W("g", "c")], [W("g", "a"), W("c", "b")]],
+        )
         self.assertEqual(context(flagged).metric("pokemon-tardiness")["g"], 1)
 
     def test_higher_owp_ranks_higher(self) -> None:
@@ -305,8 +344,9 @@ class RankingTest(unittest.TestCase):
     def test_head_to_head_decides_between_two_tied_players_who_played(self) -> None:
         # Pokémon TOP 3.1.4.1 "Fourth Tiebreaker": "the winner of that match is ranked higher than the loser".
         # a and b: same record, same OWP, same OOWP; b beat a, although a entered first.
-        doc = event_doc(["a", "b", "c", "d"], [[W("b", "a"), W("c", "d")], [W("a", "d"), W("b", "c")],
-                                               [W("a", "c"), W("d", "b")]])
+        doc = event_doc(
+            ["a", "b", "c", "d"], [[W("b", "a"), W("c", "d")], [W("a", "d"), W("b", "c")], [W("a", "c"), W("d", "b")]]
+        )
         ctx = context(doc)
         self.assertEqual(ctx.points["a"], ctx.points["b"])
         self.assertEqual(ctx.metric("owp")["a"], ctx.metric("owp")["b"])
@@ -323,9 +363,7 @@ class RankingTest(unittest.TestCase):
     def test_standing_of_the_last_opponent_decides_what_is_left(self) -> None:
         # Pokémon TOP 3.1.4.1 "Fifth Tiebreaker". a and c: both 1-1-1, OWP 33.33 %, OOWP 50 %, never met.
         # a's last opponent d is 4th, c's last opponent b is 3rd: c ranks above a although a entered first.
-        rounds = [[W("c", "b"), T("a", "d")],
-                  [T("c", "d"), ("a", "b", "loss", "loss")],
-                  [W("a", "d"), W("b", "c")]]
+        rounds = [[W("c", "b"), T("a", "d")], [T("c", "d"), ("a", "b", "loss", "loss")], [W("a", "d"), W("b", "c")]]
         doc = event_doc(["a", "b", "c", "d"], rounds)
         ctx = context(doc)
         table = tiebreakers(ctx)
@@ -368,18 +406,28 @@ class StructureTest(unittest.TestCase):
         # 5th place"; "the player who finished 9th will remain in 9th place".
         ids = [f"p{i}" for i in range(1, 11)]
         # Swiss: p1 > p2 > ... > p10 strictly by record: a round robin-ish ladder
-        rounds = [[W("p1", "p2"), W("p3", "p4"), W("p5", "p6"), W("p7", "p8"), W("p9", "p10")],
-                  [W("p1", "p3"), W("p2", "p5"), W("p4", "p7"), W("p6", "p9"), W("p8", "p10")],
-                  [W("p1", "p4"), W("p2", "p3"), W("p5", "p8"), W("p6", "p7"), W("p9", "p10")]]
+        rounds = [
+            [W("p1", "p2"), W("p3", "p4"), W("p5", "p6"), W("p7", "p8"), W("p9", "p10")],
+            [W("p1", "p3"), W("p2", "p5"), W("p4", "p7"), W("p6", "p9"), W("p8", "p10")],
+            [W("p1", "p4"), W("p2", "p3"), W("p5", "p8"), W("p6", "p7"), W("p9", "p10")],
+        ]
         doc = event_doc(ids, rounds, settings={"rounds": 3, "cut": 8})
         swiss = order(doc)
         seeds = swiss[:8]
-        top8 = [(seeds[0], seeds[7], "loss", "win"), W(seeds[1], seeds[6]), W(seeds[2], seeds[5]),
-                W(seeds[3], seeds[4])]
+        top8 = [
+            (seeds[0], seeds[7], "loss", "win"),
+            W(seeds[1], seeds[6]),
+            W(seeds[2], seeds[5]),
+            W(seeds[3], seeds[4]),
+        ]
         semis = [W(seeds[7], seeds[3]), W(seeds[1], seeds[2])]
         final = [W(seeds[1], seeds[7])]
-        doc = event_doc(ids, rounds + [top8, semis, final], settings={"rounds": 3, "cut": 8},
-                        stages={4: "elimination", 5: "elimination", 6: "elimination"})
+        doc = event_doc(
+            ids,
+            rounds + [top8, semis, final],
+            settings={"rounds": 3, "cut": 8},
+            stages={4: "elimination", 5: "elimination", 6: "elimination"},
+        )
         got = order(doc)
         self.assertEqual(got[:2], [seeds[1], seeds[7]])
         self.assertEqual(got[2:4], [seeds[2], seeds[3]])  # semifinal losers by Swiss rank
@@ -391,12 +439,17 @@ class StructureTest(unittest.TestCase):
         # Pokémon TOP 3.2.3 / 3.3.6: an optional playoff for 3rd and 4th place.
         # Swiss order a, e, c, b, f, g, d, h (the golden pokemon-swiss-top-cut event); top 4: b beat a, c beat e,
         # c won the final; a and e play for 3rd place and e wins.
-        doc = event_doc(list("abcdefgh"), [
-            [W("a", "b"), W("c", "d"), W("e", "f"), W("g", "h")],
-            [W("a", "c"), W("e", "g"), W("b", "d"), W("f", "h")],
-            [W("a", "e"), W("c", "g"), T("b", "f"), W("d", "h")],
-            [W("b", "a"), W("c", "e")],
-            [W("c", "b"), W("e", "a")]], stages={4: "elimination", 5: "elimination"})
+        doc = event_doc(
+            list("abcdefgh"),
+            [
+                [W("a", "b"), W("c", "d"), W("e", "f"), W("g", "h")],
+                [W("a", "c"), W("e", "g"), W("b", "d"), W("f", "h")],
+                [W("a", "e"), W("c", "g"), T("b", "f"), W("d", "h")],
+                [W("b", "a"), W("c", "e")],
+                [W("c", "b"), W("e", "a")],
+            ],
+            stages={4: "elimination", 5: "elimination"},
+        )
         self.assertEqual(order(dict(doc, rounds=doc["rounds"][:3])), list("aecbfgdh"))
         doc["rounds"][4]["matches"][1]["playoff"] = "third-place"
         self.assertEqual(order(doc)[:4], ["c", "b", "e", "a"])
@@ -409,11 +462,16 @@ class StructureTest(unittest.TestCase):
         """Pokémon TOP 3.3.6 / 3.2.3: the players who lose in the Top 4 "play off for 3rd and 4th place": the
         playoff winner ranks directly above its loser and both below the losing finalist, whatever round
         number the playoff is recorded in."""
-        doc = event_doc(list("abcdefgh"), [
-            [W("a", "b"), W("c", "d"), W("e", "f"), W("g", "h")],
-            [W("a", "g"), W("c", "e")],
-            [W("a", "c")],
-            [W("g", "e")]], stages={2: "elimination", 3: "elimination", 4: "elimination"})
+        doc = event_doc(
+            list("abcdefgh"),
+            [
+                [W("a", "b"), W("c", "d"), W("e", "f"), W("g", "h")],
+                [W("a", "g"), W("c", "e")],
+                [W("a", "c")],
+                [W("g", "e")],
+            ],
+            stages={2: "elimination", 3: "elimination", 4: "elimination"},
+        )
         doc["rounds"][3]["matches"][0]["playoff"] = "third-place"
         self.assertEqual(order(doc)[:4], ["a", "c", "g", "e"])
         del doc["rounds"][3]["matches"][0]["playoff"]  # still found: both were already eliminated
@@ -425,17 +483,22 @@ class StructureTest(unittest.TestCase):
         doc["rounds"][2]["number"], doc["rounds"][3]["number"] = 3, 4
         self.assertEqual(order(doc)[:4], ["a", "c", "e", "g"])
         # Single elimination only (3.2.3): the same.
-        single = event_doc(list("abcd"), [[W("a", "d"), W("b", "c")], [W("a", "b")], [W("d", "c")]],
-                           stages={1: "elimination", 2: "elimination", 3: "elimination"})
+        single = event_doc(
+            list("abcd"),
+            [[W("a", "d"), W("b", "c")], [W("a", "b")], [W("d", "c")]],
+            stages={1: "elimination", 2: "elimination", 3: "elimination"},
+        )
         self.assertEqual(order(single), ["a", "b", "d", "c"])
 
     def test_single_elimination_ranks_losers_by_the_record_of_who_knocked_them_out(self) -> None:
         # Pokémon TOP 3.2.3: "a player who was eliminated in the first round by the winner of that tournament will
         # be ranked higher than any other player who was eliminated in the first round."
         ids = ["a", "b", "c", "d", "e", "f", "g", "h"]
-        doc = event_doc(ids, [[W("a", "b"), W("c", "d"), W("e", "f"), W("h", "g")],
-                              [W("a", "c"), W("h", "e")], [W("h", "a")]],
-                        stages={1: "elimination", 2: "elimination", 3: "elimination"})
+        doc = event_doc(
+            ids,
+            [[W("a", "b"), W("c", "d"), W("e", "f"), W("h", "g")], [W("a", "c"), W("h", "e")], [W("h", "a")]],
+            stages={1: "elimination", 2: "elimination", 3: "elimination"},
+        )
         got = order(doc)
         self.assertEqual(got[:2], ["h", "a"])
         self.assertEqual(got[2:4], ["e", "c"])  # e was knocked out by the champion h (3 wins), c by a (2)
@@ -445,19 +508,24 @@ class StructureTest(unittest.TestCase):
     def test_single_elimination_byes_up_to_a_power_of_two(self) -> None:
         # Pokémon TOP 3.2: the top seeds receive first-round byes.
         ids = ["a", "b", "c"]
-        doc = event_doc(ids, [[("a", "bye"), W("b", "c")], [W("b", "a")]],
-                        stages={1: "elimination", 2: "elimination"})
+        doc = event_doc(ids, [[("a", "bye"), W("b", "c")], [W("b", "a")]], stages={1: "elimination", 2: "elimination"})
         self.assertEqual(order(doc), ["b", "a", "c"])
 
     def test_divisions_are_placed_separately_with_their_own_ranks(self) -> None:
         # Pokémon TOP 3.1.1 / 3.1.2 (season 2019: Junior born 2008 or later, Senior 2004-2007, Masters 2003 or
         # earlier); TOM's <standings> places each division separately.
-        players = [{"id": "m", "entry": 1, "birth_year": 2003}, {"id": "s", "entry": 2, "birth_year": 2004},
-                   {"id": "s2", "entry": 3, "birth_year": 2007}, {"id": "j", "entry": 4, "birth_year": 2008}]
+        players = [
+            {"id": "m", "entry": 1, "birth_year": 2003},
+            {"id": "s", "entry": 2, "birth_year": 2004},
+            {"id": "s2", "entry": 3, "birth_year": 2007},
+            {"id": "j", "entry": 4, "birth_year": 2008},
+        ]
         doc = event_doc(players, [[W("j", "m"), W("s", "s2")]], settings={"season": 2019})
         rows = standings_json(load_event(doc))["standings"]
-        self.assertEqual([(r["division"], r["rank"], r["player"]) for r in rows],
-                         [("masters", 1, "m"), ("senior", 1, "s"), ("senior", 2, "s2"), ("junior", 1, "j")])
+        self.assertEqual(
+            [(r["division"], r["rank"], r["player"]) for r in rows],
+            [("masters", 1, "m"), ("senior", 1, "s"), ("senior", 2, "s2"), ("junior", 1, "j")],
+        )
 
     def test_ranks_are_1_to_n_within_each_division_and_every_row_names_it(self) -> None:
         """Pokémon TOP 3.1.1: Age-Separated Swiss is "essentially, three separate tournaments ... reported as one
@@ -466,8 +534,13 @@ class StructureTest(unittest.TestCase):
         players = [{"id": f"m{i}", "entry": i, "division": "masters"} for i in range(1, 4)]
         players += [{"id": f"s{i}", "entry": 3 + i, "division": "senior"} for i in range(1, 3)]
         players += [{"id": f"j{i}", "entry": 5 + i, "division": "junior"} for i in range(1, 5)]
-        doc = event_doc(players, [[W("m1", "j1"), W("s1", "m2"), W("j2", "s2"), W("m3", "j3"), ("j4", "bye")],
-                                  [W("j1", "s1"), W("m2", "m3"), W("s2", "j4"), W("j3", "m1"), ("j2", "bye")]])
+        doc = event_doc(
+            players,
+            [
+                [W("m1", "j1"), W("s1", "m2"), W("j2", "s2"), W("m3", "j3"), ("j4", "bye")],
+                [W("j1", "s1"), W("m2", "m3"), W("s2", "j4"), W("j3", "m1"), ("j2", "bye")],
+            ],
+        )
         rows = standings_json(load_event(doc))["standings"]
         self.assertTrue(all("division" in r for r in rows))
         self.assertEqual([r["division"] for r in rows], ["masters"] * 3 + ["senior"] * 2 + ["junior"] * 4)
@@ -514,7 +587,9 @@ class BadInputTest(unittest.TestCase):
         doc = event_doc(["a", "b"], [[("a", "b", "draw", "draw")]])
         with self.assertRaises(DocumentError) as caught:
             load_event(doc)
-        self.assertEqual(str(caught.exception), "rounds[0].matches[0].outcomes: 'draw' is not an outcome of pokemon-tcg")
+        self.assertEqual(
+            str(caught.exception), "rounds[0].matches[0].outcomes: 'draw' is not an outcome of pokemon-tcg"
+        )
         with self.assertRaises(DocumentError) as caught:
             load_event(dict(doc, ruleset="pokemon-vg"))
         self.assertIn("is not an outcome of pokemon-vg", str(caught.exception))
@@ -546,8 +621,11 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(caught.exception.path, "players[0].division")
 
     def test_bad_settings(self) -> None:
-        for settings, path in (({"cut": 6}, "settings.cut"), ({"season": "2019"}, "settings.season"),
-                               ({"rounds": -1}, "settings.rounds")):
+        for settings, path in (
+            ({"cut": 6}, "settings.cut"),
+            ({"season": "2019"}, "settings.season"),
+            ({"rounds": -1}, "settings.rounds"),
+        ):
             with self.assertRaises(DocumentError) as caught:
                 load_event(event_doc(["a", "b"], [[W("a", "b")]], settings=settings))
             self.assertEqual(caught.exception.path, path)
@@ -605,9 +683,14 @@ def random_event(seed: str, divisions: bool = False) -> dict[str, Any]:
             outcomes = rng.choice([["win", "loss"], ["loss", "win"], ["win", "loss"], ["tie", "tie"], ["loss", "loss"]])
             matches.append({"table": len(matches) + 1, "players": [a, b], "outcomes": outcomes})
         rounds.append({"number": number, "stage": "swiss", "matches": matches})
-    return {"format": "topcut-event/1", "ruleset": "pokemon-tcg", "seed": seed,
-            "settings": {"rounds": total, **({"season": 2019} if divisions else {})},
-            "players": players, "rounds": rounds}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": "pokemon-tcg",
+        "seed": seed,
+        "settings": {"rounds": total, **({"season": 2019} if divisions else {})},
+        "players": players,
+        "rounds": rounds,
+    }
 
 
 def shuffled_document(doc: dict[str, Any], seed: str) -> dict[str, Any]:

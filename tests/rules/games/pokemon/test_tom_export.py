@@ -46,8 +46,11 @@ def carried(root: ET.Element) -> dict[str, Any]:
     """What of a save the document carries, by userid / pod / round, order-free where TOM's order is not kept."""
     players = {}
     for player in root.iterfind("players/player"):
-        players[player.get("userid")] = [(c.tag, (c.text or "").strip()) for c in player
-                                         if c.tag not in ("creationdate", "lastmodifieddate", "dropped", "late")]
+        players[player.get("userid")] = [
+            (c.tag, (c.text or "").strip())
+            for c in player
+            if c.tag not in ("creationdate", "lastmodifieddate", "dropped", "late")
+        ]
         dropped = player.find("dropped")
         if dropped is not None:
             players[player.get("userid")].append(("dropped", dropped.findtext("status"), dropped.findtext("round")))
@@ -55,8 +58,14 @@ def carried(root: ET.Element) -> dict[str, Any]:
     for pod in root.iterfind("pods/pod"):
         rounds = []
         for rnd in pod.iterfind("rounds/round"):
-            matches = [(m.get("outcome"), [s.get("userid") for s in m if s.tag.startswith("player")],
-                        m.findtext("tablenumber")) for m in rnd.iterfind("matches/match")]
+            matches = [
+                (
+                    m.get("outcome"),
+                    [s.get("userid") for s in m if s.tag.startswith("player")],
+                    m.findtext("tablenumber"),
+                )
+                for m in rnd.iterfind("matches/match")
+            ]
             kind = "elimination" if rnd.get("type") == "1" else "swiss"  # Swiss repeats the root type (a stand-in)
             rounds.append((rnd.get("number"), kind, rnd.get("stage"), rnd.findtext("starttime") == "", matches))
         pods[pod.get("category")] = {
@@ -72,11 +81,20 @@ def carried(root: ET.Element) -> dict[str, Any]:
         "roster": [p.get("userid") for p in root.iterfind("players/player")],
         "pods": pods,
         "pod_order": [p.get("category") for p in root.iterfind("pods/pod")],
-        "standings": [(p.get("category"), p.get("type"), [(x.get("id"), x.get("place")) for x in p])
-                      for p in root.iterfind("standings/pod")],
-        "finals": [(c.get("key"), [v.text for v in c.iterfind("options/value")], c.findtext("cut"),
-                    c.findtext("playercount"), c.findtext("paired3rd4th"))
-                   for c in root.iterfind("finalsoptions/categorycut")],
+        "standings": [
+            (p.get("category"), p.get("type"), [(x.get("id"), x.get("place")) for x in p])
+            for p in root.iterfind("standings/pod")
+        ],
+        "finals": [
+            (
+                c.get("key"),
+                [v.text for v in c.iterfind("options/value")],
+                c.findtext("cut"),
+                c.findtext("playercount"),
+                c.findtext("paired3rd4th"),
+            )
+            for c in root.iterfind("finalsoptions/categorycut")
+        ],
     }
 
 
@@ -105,8 +123,12 @@ class FixturesRoundTrip(unittest.TestCase):
 
     def test_export_is_tab_indented_xml_with_toms_declaration(self) -> None:
         text = to_tdf(import_tdf(read("harness/cup/19-final.tdf")))
-        self.assertTrue(text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<tournament type="3" stage="5" '
-                                        'version="1.86" gametype="TRADING_CARD_GAME" mode="TCG1DAY">\n\t<data>\n'))
+        self.assertTrue(
+            text.startswith(
+                '<?xml version="1.0" encoding="UTF-8"?>\n<tournament type="3" stage="5" '
+                'version="1.86" gametype="TRADING_CARD_GAME" mode="TCG1DAY">\n\t<data>\n'
+            )
+        )
         self.assertTrue(text.endswith("</finalsoptions>\n</tournament>\n"))
         self.assertNotIn("\r", text)
 
@@ -136,10 +158,19 @@ class KeepsTomsLayout(unittest.TestCase):
 
 def from_scratch() -> dict[str, Any]:
     """A Topcut-made Pokémon event: 8 players, an earned bye, a late entry, a drop, 3 Swiss rounds, a top 4."""
-    names = ["Ash Ketchum", "Misty Waterflower", "Brock Harrison", "Gary Oak", "Dawn Berlitz", "May Maple",
-             "Iris Dragon", "Cilan Striaton"]
+    names = [
+        "Ash Ketchum",
+        "Misty Waterflower",
+        "Brock Harrison",
+        "Gary Oak",
+        "Dawn Berlitz",
+        "May Maple",
+        "Iris Dragon",
+        "Cilan Striaton",
+    ]
     players: list[dict[str, Any]] = [
-        {"id": str(700001 + i), "name": name, "entry": i + 1, "birth_year": 1990 + i} for i, name in enumerate(names)]
+        {"id": str(700001 + i), "name": name, "entry": i + 1, "birth_year": 1990 + i} for i, name in enumerate(names)
+    ]
     a, b, c, d, e, f, g, h = (p["id"] for p in players)
     players[6].update(earned_byes=1, dropped_after=2)
     players[7]["late"] = True
@@ -148,23 +179,45 @@ def from_scratch() -> dict[str, Any]:
         return {"table": table, "players": [x, y], "outcomes": [ox, oy]}
 
     doc: dict[str, Any] = {
-        "format": "topcut-event/1", "ruleset": "pokemon-tcg", "name": "Pallet Town League Cup", "seed": "s-1",
+        "format": "topcut-event/1",
+        "ruleset": "pokemon-tcg",
+        "name": "Pallet Town League Cup",
+        "seed": "s-1",
         "settings": {"season": 2026, "rounds": 3, "cut": 4},
         "players": players,
         "rounds": [
-            {"number": 1, "stage": "swiss", "matches": [
-                m(a, b, 1), m(c, d, 2, "tie", "tie"), m(e, f, 3, "loss", "win"),
-                {"players": [g], "outcomes": ["bye"], "earned": True}, {"players": [h], "outcomes": ["late"]}]},
-            {"number": 2, "stage": "swiss", "matches": [
-                m(a, f, 1), m(b, h, 2, "loss", "win"), m(c, e, 3), m(d, g, 4, "loss", "win")]},
-            {"number": 3, "stage": "swiss", "matches": [
-                m(a, c, 1), m(h, f, 2, "loss", "win"), m(b, d, 3, "loss", "loss"),
-                {"players": [e], "outcomes": ["bye"]}]},
+            {
+                "number": 1,
+                "stage": "swiss",
+                "matches": [
+                    m(a, b, 1),
+                    m(c, d, 2, "tie", "tie"),
+                    m(e, f, 3, "loss", "win"),
+                    {"players": [g], "outcomes": ["bye"], "earned": True},
+                    {"players": [h], "outcomes": ["late"]},
+                ],
+            },
+            {
+                "number": 2,
+                "stage": "swiss",
+                "matches": [m(a, f, 1), m(b, h, 2, "loss", "win"), m(c, e, 3), m(d, g, 4, "loss", "win")],
+            },
+            {
+                "number": 3,
+                "stage": "swiss",
+                "matches": [
+                    m(a, c, 1),
+                    m(h, f, 2, "loss", "win"),
+                    m(b, d, 3, "loss", "loss"),
+                    {"players": [e], "outcomes": ["bye"]},
+                ],
+            },
         ],
     }
     top = [row["player"] for row in standings(doc)["standings"] if not row["dropped"]][:4]
-    doc["rounds"].append({"number": 4, "stage": "elimination", "matches": [
-        m(top[0], top[3], 1), m(top[1], top[2], 2, "loss", "win")]})
+    doc["rounds"].append(
+        {"number": 4, "stage": "elimination", "matches": [m(top[0], top[3], 1), m(top[1], top[2], 2, "loss", "win")]}
+    )
     doc["rounds"].append({"number": 5, "stage": "elimination", "matches": [m(top[0], top[2], 1)]})
     return doc
 
@@ -192,8 +245,10 @@ class FromScratch(unittest.TestCase):
         self.assertEqual(root.get("stage"), "5")  # every result in and the final decided: finalized
         late = root.find("players/player[@userid='700008']")
         self.assertIsNone(late.find("starter"))
-        self.assertEqual([(c.tag, c.text) for c in late.find("late")],
-                         [("round", "2"), ("timestamp", "07/01/2026 00:00:00"), ("forcedloss", "true")])
+        self.assertEqual(
+            [(c.tag, c.text) for c in late.find("late")],
+            [("round", "2"), ("timestamp", "07/01/2026 00:00:00"), ("forcedloss", "true")],
+        )
         dropped = root.find("players/player[@userid='700007']")
         self.assertEqual(dropped.findtext("byes"), "1")
         self.assertEqual((dropped.findtext("dropped/status"), dropped.findtext("dropped/round")), ("1", "2"))
@@ -201,25 +256,43 @@ class FromScratch(unittest.TestCase):
         self.assertEqual(outcomes, ["1", "3", "2", "4", "8"])
         self.assertEqual([r.get("type") for r in root.iterfind("pods/pod/rounds/round")], ["3", "3", "3", "1", "1"])
         self.assertEqual([r.get("stage") for r in root.iterfind("pods/pod/rounds/round")], ["6", "6", "8", "6", "8"])
-        seeds = sorted((int(p.findtext("order")), int(p.findtext("seed"))) for p in root.iterfind("players/player")
-                       if p.find("order") is not None)
+        seeds = sorted(
+            (int(p.findtext("order")), int(p.findtext("seed")))
+            for p in root.iterfind("players/player")
+            if p.find("order") is not None
+        )
         self.assertEqual(seeds, [(1, 1), (2, 4), (3, 2), (4, 3)])
         self.assertEqual(len(root.findall("standings/pod[@category='2'][@type='finished']/player")), 8)
 
     def test_divisions_paired_apart_get_their_own_pods(self) -> None:
-        doc = {"ruleset": "pokemon-tcg", "seed": "x", "settings": {"season": 2026},
-               "players": [{"id": "1", "name": "A A", "entry": 1, "birth_year": 1990},
-                           {"id": "2", "name": "B B", "entry": 2, "birth_year": 1991},
-                           {"id": "3", "name": "C C", "entry": 3, "birth_year": 2016},
-                           {"id": "4", "name": "D D", "entry": 4, "birth_year": 2017},
-                           {"id": "5", "name": "E E", "entry": 5, "birth_year": 2012}],
-               "rounds": [{"number": 1, "stage": "swiss", "matches": [
-                   {"table": 1, "players": ["1", "2"], "outcomes": ["win", "loss"]},
-                   {"table": 2, "players": ["3", "5"]},
-                   {"players": ["4"], "outcomes": ["bye"]}]}]}
+        doc = {
+            "ruleset": "pokemon-tcg",
+            "seed": "x",
+            "settings": {"season": 2026},
+            "players": [
+                {"id": "1", "name": "A A", "entry": 1, "birth_year": 1990},
+                {"id": "2", "name": "B B", "entry": 2, "birth_year": 1991},
+                {"id": "3", "name": "C C", "entry": 3, "birth_year": 2016},
+                {"id": "4", "name": "D D", "entry": 4, "birth_year": 2017},
+                {"id": "5", "name": "E E", "entry": 5, "birth_year": 2012},
+            ],
+            "rounds": [
+                {
+                    "number": 1,
+                    "stage": "swiss",
+                    "matches": [
+                        {"table": 1, "players": ["1", "2"], "outcomes": ["win", "loss"]},
+                        {"table": 2, "players": ["3", "5"]},
+                        {"players": ["4"], "outcomes": ["bye"]},
+                    ],
+                }
+            ],
+        }
         root = ET.fromstring(to_tdf(doc))
-        pods = [(p.get("category"), [x.get("userid") for x in p.iterfind("subgroups/subgroup/players/player")])
-                for p in root.iterfind("pods/pod")]
+        pods = [
+            (p.get("category"), [x.get("userid") for x in p.iterfind("subgroups/subgroup/players/player")])
+            for p in root.iterfind("pods/pod")
+        ]
         self.assertEqual(pods, [("2", ["1", "2"]), ("8", ["3", "4", "5"])])
         self.assertEqual(root.get("stage"), "4")
         again = import_tdf(to_tdf(doc))
@@ -247,8 +320,11 @@ class Refusals(unittest.TestCase):
                 with self.assertRaises(DocumentError) as caught:
                     to_tdf(doc)
                 self.assertEqual(caught.exception.path, "ruleset")
-                self.assertEqual(str(caught.exception), f"ruleset: '{ruleset}' cannot be written as a TOM file: TOM "
-                                 "runs Pokémon events only (pokemon-tcg or pokemon-vg)")
+                self.assertEqual(
+                    str(caught.exception),
+                    f"ruleset: '{ruleset}' cannot be written as a TOM file: TOM "
+                    "runs Pokémon events only (pokemon-tcg or pokemon-vg)",
+                )
 
     def test_rows_tom_has_no_code_for_are_refused(self) -> None:
         doc = from_scratch()
@@ -300,8 +376,11 @@ class ExportCommand(unittest.TestCase):
         path = self._file({"ruleset": "doomtown", "seed": "x", "players": [{"id": "a", "entry": 1}]})
         code, out, err = _cli("export-tdf", path)
         self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, f"error: {path}: ruleset: 'doomtown' cannot be written as a TOM file: TOM runs "
-                         "Pokémon events only (pokemon-tcg or pokemon-vg)\n")
+        self.assertEqual(
+            err,
+            f"error: {path}: ruleset: 'doomtown' cannot be written as a TOM file: TOM runs "
+            "Pokémon events only (pokemon-tcg or pokemon-vg)\n",
+        )
 
 
 if __name__ == "__main__":

@@ -76,7 +76,9 @@ class ImportsEveryFixture(unittest.TestCase):
                 encoded = json.dumps(document, sort_keys=True, ensure_ascii=False)
                 self.assertEqual(json.loads(encoded), document)
                 self.assertEqual(json.dumps(import_tdf(text), sort_keys=True, ensure_ascii=False), encoded)
-                self.assertEqual([p["entry"] for p in document["players"]], list(range(1, len(document["players"]) + 1)))
+                self.assertEqual(
+                    [p["entry"] for p in document["players"]], list(range(1, len(document["players"]) + 1))
+                )
 
     def test_documents_reference_only_roster_players(self) -> None:
         for relative in all_tdf():
@@ -104,15 +106,30 @@ class CountsCheckedByHand(unittest.TestCase):
         document = import_tdf(read("cup-finalized.tdf"))
         self.assertEqual(document["name"], "Fixture League Cup")
         self.assertEqual(len(document["players"]), 6)
-        self.assertEqual([(r["number"], r["stage"], len(r["matches"])) for r in document["rounds"]],
-                         [(1, "swiss", 3), (2, "swiss", 3), (3, "swiss", 3)])
-        self.assertEqual(document["settings"], {"season": 2026, "structure": "single-day", "rounds": 3,
-                                                "cut": 0, "playoff_3rd_4th": False})
-        self.assertEqual(matches_of(document, 1)[0], {"table": 1, "players": ["7100004", "7100006"],
-                                                      "outcomes": ["win", "loss"], "pod": "masters"})
+        self.assertEqual(
+            [(r["number"], r["stage"], len(r["matches"])) for r in document["rounds"]],
+            [(1, "swiss", 3), (2, "swiss", 3), (3, "swiss", 3)],
+        )
+        self.assertEqual(
+            document["settings"],
+            {"season": 2026, "structure": "single-day", "rounds": 3, "cut": 0, "playoff_3rd_4th": False},
+        )
+        self.assertEqual(
+            matches_of(document, 1)[0],
+            {"table": 1, "players": ["7100004", "7100006"], "outcomes": ["win", "loss"], "pod": "masters"},
+        )
         self.assertEqual(matches_of(document, 2)[0]["outcomes"], ["loss", "win"])
-        self.assertEqual(by_id(document)["7100002"], {"id": "7100002", "name": "Ada Lovelace", "entry": 2,
-                                                      "birth_year": 1999, "division": "masters", "pod": "masters"})
+        self.assertEqual(
+            by_id(document)["7100002"],
+            {
+                "id": "7100002",
+                "name": "Ada Lovelace",
+                "entry": 2,
+                "birth_year": 1999,
+                "division": "masters",
+                "pod": "masters",
+            },
+        )
 
     def test_harness_name_keeps_entities(self) -> None:
         self.assertEqual(import_tdf(read("harness/cup/19-final.tdf"))["name"], "Harness & Co's Cup")
@@ -120,9 +137,19 @@ class CountsCheckedByHand(unittest.TestCase):
     def test_cup_solo_top_cut(self) -> None:
         document = import_tdf(read("harness/cup-solo/19-final.tdf"))
         self.assertEqual(len(document["players"]), 22)
-        self.assertEqual([(r["number"], r["stage"], len(r["matches"])) for r in document["rounds"]],
-                         [(1, "swiss", 12), (2, "swiss", 11), (3, "swiss", 11), (4, "swiss", 11), (5, "swiss", 11),
-                          (6, "elimination", 4), (7, "elimination", 2), (8, "elimination", 1)])
+        self.assertEqual(
+            [(r["number"], r["stage"], len(r["matches"])) for r in document["rounds"]],
+            [
+                (1, "swiss", 12),
+                (2, "swiss", 11),
+                (3, "swiss", 11),
+                (4, "swiss", 11),
+                (5, "swiss", 11),
+                (6, "elimination", 4),
+                (7, "elimination", 2),
+                (8, "elimination", 1),
+            ],
+        )
         self.assertEqual(document["settings"]["rounds"], 5)
         self.assertEqual(document["settings"]["cut"], 8)
 
@@ -156,8 +183,9 @@ class Outcomes(unittest.TestCase):
 
     def test_earned_and_random_byes(self) -> None:
         document = import_tdf(read("harness/earned-challenge/11-final.tdf"))
-        self.assertEqual(matches_of(document, 1)[0],
-                         {"players": ["1000001"], "outcomes": ["bye"], "earned": True, "pod": "masters"})
+        self.assertEqual(
+            matches_of(document, 1)[0], {"players": ["1000001"], "outcomes": ["bye"], "earned": True, "pod": "masters"}
+        )
         self.assertEqual(matches_of(document, 2)[0], {"players": ["1000004"], "outcomes": ["bye"], "pod": "masters"})
         self.assertEqual(matches_of(document, 2)[1]["outcomes"], ["tie", "tie"])
         self.assertEqual(by_id(document)["1000001"]["earned_byes"], 1)
@@ -175,17 +203,20 @@ class Outcomes(unittest.TestCase):
     def test_every_code(self) -> None:
         document = import_tdf(SYNTHETIC)
         got = [(m["players"], m.get("outcomes"), m.get("earned", False)) for m in matches_of(document, 1)]
-        self.assertEqual(got, [
-            (["1", "2"], ["win", "loss"], False),
-            (["3", "4"], ["loss", "win"], False),
-            (["5", "6"], ["tie", "tie"], False),
-            (["7"], ["bye"], True),
-            (["8"], ["bye"], False),
-            (["9", "10"], ["loss", "loss"], False),
-            (["11"], ["late"], False),
-            (["12", "13"], ["loss", "loss"], False),
-            (["14", "15"], None, False),
-        ])
+        self.assertEqual(
+            got,
+            [
+                (["1", "2"], ["win", "loss"], False),
+                (["3", "4"], ["loss", "win"], False),
+                (["5", "6"], ["tie", "tie"], False),
+                (["7"], ["bye"], True),
+                (["8"], ["bye"], False),
+                (["9", "10"], ["loss", "loss"], False),
+                (["11"], ["late"], False),
+                (["12", "13"], ["loss", "loss"], False),
+                (["14", "15"], None, False),
+            ],
+        )
         self.assertEqual(matches_of(document, 2, "elimination")[0]["players"], ["1", "3"])
 
 
@@ -206,8 +237,10 @@ def tdf(players: str, matches: str, gametype: str = "VIDEO_GAME", category: str 
 
 def player(userid: int, year: int = 1990, extra: str = "") -> str:
     """One roster entry."""
-    return (f'<player userid="{userid}"><firstname>F{userid}</firstname><lastname>L{userid}</lastname>'
-            f"<birthdate>02/27/{year}</birthdate>{extra}</player>")
+    return (
+        f'<player userid="{userid}"><firstname>F{userid}</firstname><lastname>L{userid}</lastname>'
+        f"<birthdate>02/27/{year}</birthdate>{extra}</player>"
+    )
 
 
 def match(code: str, *seats: int, table: int = 1) -> str:
@@ -229,11 +262,19 @@ SYNTHETIC = tdf(
     + player(14, 2011, "<late>false</late><dropped><status>0</status><round>0</round></dropped>")
     + player(15),
     '<round number="1" type="2" stage="6"><matches>'
-    + match("1", 1, 2) + match("2", 3, 4, table=2) + match("3", 5, 6, table=3) + match("4", 7) + match("5", 8)
-    + match("6", 9, 10, table=4) + match("8", 11) + match("10", 12, 13, table=5) + match("9", 1, 3, table=6)
+    + match("1", 1, 2)
+    + match("2", 3, 4, table=2)
+    + match("3", 5, 6, table=3)
+    + match("4", 7)
+    + match("5", 8)
+    + match("6", 9, 10, table=4)
+    + match("8", 11)
+    + match("10", 12, 13, table=5)
+    + match("9", 1, 3, table=6)
     + match("0", 14, 15, table=7)
     + '</matches></round><round number="2" type="1" stage="2"><matches>'
-    + match("0", 1, 3) + "</matches></round>",
+    + match("0", 1, 3)
+    + "</matches></round>",
 )
 
 
@@ -246,8 +287,18 @@ class Players(unittest.TestCase):
         self.assertEqual(document["ruleset"], "pokemon-vg")
         self.assertEqual(document["seed"], "tom:Synthetic|03/14/2027")
         self.assertEqual(document["settings"]["season"], 2026)
-        self.assertEqual(players["11"], {"id": "11", "name": "F11 L11", "entry": 11, "birth_year": 2016,
-                                         "late": True, "division": "junior", "pod": "junior+senior+masters"})
+        self.assertEqual(
+            players["11"],
+            {
+                "id": "11",
+                "name": "F11 L11",
+                "entry": 11,
+                "birth_year": 2016,
+                "late": True,
+                "division": "junior",
+                "pod": "junior+senior+masters",
+            },
+        )
         self.assertEqual((players["12"]["dropped_after"], players["12"]["disqualified"]), (1, True))
         self.assertEqual(players["12"]["division"], "senior")
         self.assertEqual(players["13"]["dropped_after"], 1)
@@ -295,8 +346,9 @@ class Players(unittest.TestCase):
 
     def test_division_boundaries(self) -> None:
         # Pokémon TOP 3.1.1, season 2019: Junior 2008+, Senior 2004-2007, Masters 2003 or earlier
-        self.assertEqual([division_for(y, 2019) for y in (2003, 2004, 2007, 2008)],
-                         ["masters", "senior", "senior", "junior"])
+        self.assertEqual(
+            [division_for(y, 2019) for y in (2003, 2004, 2007, 2008)], ["masters", "senior", "senior", "junior"]
+        )
         self.assertEqual([season_for(d) for d in ("2026-07-01", "2026-10-04", "2027-06-30")], [2026, 2026, 2026])
 
 
@@ -306,7 +358,7 @@ DIVISION_PODS = {"junior", "senior", "masters"}
 def standings_by_regex(text: str) -> dict[str, list[str]]:
     """TOM's finished order read with a regular expression (independent of the importer)."""
     names = {"0": "junior", "1": "senior", "2": "masters"}
-    block = text[text.index("<standings>"):text.index("</standings>")]
+    block = text[text.index("<standings>") : text.index("</standings>")]
     result = {}
     for category, body in re.findall(r'<pod category="(\d+)" type="finished">(.*?)</pod>', block, re.S):
         placed = sorted((int(place), userid) for userid, place in re.findall(r'<player id="(\d+)" place="(\d+)"', body))
@@ -329,8 +381,10 @@ class FinalStandings(unittest.TestCase):
                 self.assertEqual(sorted(i for ids in standings.values() for i in ids), sorted(by_id(document)))
 
     def test_spot_checks(self) -> None:
-        self.assertEqual(tom_final_standings(read("cup-finalized.tdf")),
-                         {"masters": ["7100005", "7100003", "7100002", "7100004", "7100001", "7100006"]})
+        self.assertEqual(
+            tom_final_standings(read("cup-finalized.tdf")),
+            {"masters": ["7100005", "7100003", "7100002", "7100004", "7100001", "7100006"]},
+        )
         combined = tom_final_standings(read("harness/drop-after-swiss/combined-final.tdf"))
         self.assertEqual(combined["junior"], ["1000021", "1000022"])
         self.assertEqual(combined["senior"][0], "1000015")  # dropped after the last Swiss round, still first
@@ -346,8 +400,10 @@ class FinalStandings(unittest.TestCase):
 
     def test_pods(self) -> None:
         pods = tom_pods(read("harness/cup/19-final.tdf"))
-        self.assertEqual([(p.id, p.category, len(p.players), p.swiss_rounds, p.elimination_rounds) for p in pods],
-                         [("junior+senior", 8, 11, 3, 0), ("masters", 2, 24, 5, 3)])
+        self.assertEqual(
+            [(p.id, p.category, len(p.players), p.swiss_rounds, p.elimination_rounds) for p in pods],
+            [("junior+senior", 8, 11, 3, 0), ("masters", 2, 24, 5, 3)],
+        )
         self.assertEqual(pods[0].divisions, ("junior", "senior"))
 
 
@@ -377,22 +433,25 @@ class Malformed(unittest.TestCase):
 
     def test_bad_match(self) -> None:
         one_round = '<round number="3" type="2" stage="6"><matches>{}</matches></round>'
-        self.assert_refused(tdf(player(1) + player(2), one_round.format(match("x", 1, 2))),
-                            "<match> 1 in round 3", "outcome 'x'")
+        self.assert_refused(
+            tdf(player(1) + player(2), one_round.format(match("x", 1, 2))), "<match> 1 in round 3", "outcome 'x'"
+        )
         self.assert_refused(tdf(player(1) + player(2), one_round.format(match("7", 1, 2))), "outcome '7'")
         self.assert_refused(tdf(player(1), one_round.format(match("1", 1, 9))), "player 9")
         self.assert_refused(tdf(player(1) + player(2), one_round.format(match("5", 1, 2))), "outcome 5")
-        self.assert_refused(tdf(player(1) + player(2), one_round.format(match("1", 1, 2) + match("3", 2, 1))),
-                            "two matches of round 3")
+        self.assert_refused(
+            tdf(player(1) + player(2), one_round.format(match("1", 1, 2) + match("3", 2, 1))), "two matches of round 3"
+        )
         self.assert_refused(tdf(player(1), '<round number="zero"><matches/></round>'), "<round> number")
 
     def test_bad_player(self) -> None:
         self.assert_refused(tdf(player(1, extra="<byes>many</byes>"), ""), "<byes> of player 1")
         self.assert_refused(tdf(player(1) + player(1), ""), "appears twice")
-        self.assert_refused(tdf('<player><firstname>A</firstname></player>', ""), "no userid")
+        self.assert_refused(tdf("<player><firstname>A</firstname></player>", ""), "no userid")
         self.assert_refused(tdf(player(1).replace("02/27/1990", "1990-02-27"), ""), "<birthdate> of player 1")
-        self.assert_refused(tdf(player(1, extra="<dropped><status>1</status><round>r</round></dropped>"), ""),
-                            "<dropped><round>")
+        self.assert_refused(
+            tdf(player(1, extra="<dropped><status>1</status><round>r</round></dropped>"), ""), "<dropped><round>"
+        )
 
     def test_not_finalized_message(self) -> None:
         with self.assertRaises(DocumentError) as caught:

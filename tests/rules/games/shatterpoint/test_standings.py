@@ -24,8 +24,12 @@ from tests.rules.helpers import (
 
 
 def m(a: str, b: str, oa: str, ob: str, sa: tuple[int, int], sb: tuple[int, int], **kw: Any) -> dict[str, Any]:
-    return {"players": [a, b], "outcomes": [oa, ob],
-            "stats": [{"struggle": sa[0], "wounds": sa[1]}, {"struggle": sb[0], "wounds": sb[1]}], **kw}
+    return {
+        "players": [a, b],
+        "outcomes": [oa, ob],
+        "stats": [{"struggle": sa[0], "wounds": sa[1]}, {"struggle": sb[0], "wounds": sb[1]}],
+        **kw,
+    }
 
 
 def solo(a: str, outcome: str, **kw: Any) -> dict[str, Any]:
@@ -45,38 +49,49 @@ class ShatterpointPointsTest(unittest.TestCase):
     def test_bye_is_a_win_with_two_struggle_cards_and_three_wounds(self) -> None:
         """Pairings: "That player receives a win with 2 Struggle Cards Claimed and 3 Wounds Inflicted"."""
         row = lines(doc("abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)), solo("c", "bye")]))["c"]
-        self.assertEqual((3, "1-0-0", 2, 3), (row["points"], row["record"], row["tiebreakers"]["struggle"],
-                                              row["tiebreakers"]["wounds"]))
+        self.assertEqual(
+            (3, "1-0-0", 2, 3),
+            (row["points"], row["record"], row["tiebreakers"]["struggle"], row["tiebreakers"]["wounds"]),
+        )
 
     def test_bye_may_state_its_stats(self) -> None:
-        d = doc("abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)),
-                        solo("c", "bye", stats=[{"struggle": 2, "wounds": 3}])])
+        d = doc(
+            "abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)), solo("c", "bye", stats=[{"struggle": 2, "wounds": 3}])]
+        )
         self.assertEqual(2, lines(d)["c"]["tiebreakers"]["struggle"])
 
     def test_unpaired_loss_is_a_loss_worth_nothing(self) -> None:
         """Pairings: a rejoining player "is assigned an unpaired loss for each round they did not participate in"."""
-        d = doc("abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)), solo("c", "unpaired-loss")],
-                [m("a", "c", "win", "loss", (2, 5), (1, 4)), solo("b", "bye")])
+        d = doc(
+            "abc",
+            [m("a", "b", "win", "loss", (3, 6), (1, 2)), solo("c", "unpaired-loss")],
+            [m("a", "c", "win", "loss", (2, 5), (1, 4)), solo("b", "bye")],
+        )
         row = lines(d)["c"]
-        self.assertEqual((0, "0-2-0", 1, 4), (row["points"], row["record"], row["tiebreakers"]["struggle"],
-                                              row["tiebreakers"]["wounds"]))
+        self.assertEqual(
+            (0, "0-2-0", 1, 4),
+            (row["points"], row["record"], row["tiebreakers"]["struggle"], row["tiebreakers"]["wounds"]),
+        )
 
 
 class ShatterpointDocumentTest(RejectsDocuments, unittest.TestCase):
     def test_reported_swiss_game_without_stats_is_rejected(self) -> None:
         """Tiebreakers are built from the stats: a forgotten entry must not silently count 0."""
-        self.assertRejected(doc("ab", [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]),
-                            "rounds[0].matches[0].stats")
+        self.assertRejected(
+            doc("ab", [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]), "rounds[0].matches[0].stats"
+        )
 
     def test_pending_or_elimination_game_may_leave_stats_out(self) -> None:
         d = doc("ab", [{"players": ["a", "b"]}])
-        d["rounds"].append({"number": 2, "stage": "elimination",
-                            "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]})
+        d["rounds"].append(
+            {"number": 2, "stage": "elimination", "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]}
+        )
         self.assertEqual(2, len(compute_standings(load_event(d))))
 
     def test_negative_stat_is_rejected(self) -> None:
-        self.assertRejected(doc("ab", [m("a", "b", "win", "loss", (3, 6), (1, -2))]),
-                            "rounds[0].matches[0].stats[1].wounds")
+        self.assertRejected(
+            doc("ab", [m("a", "b", "win", "loss", (3, 6), (1, -2))]), "rounds[0].matches[0].stats[1].wounds"
+        )
 
     def test_non_numeric_stat_is_rejected(self) -> None:
         d = doc("ab", [m("a", "b", "win", "loss", (3, 6), (1, 2))])
@@ -94,13 +109,19 @@ class ShatterpointDocumentTest(RejectsDocuments, unittest.TestCase):
         self.assertRejected(d, "rounds[0].matches[0].stats[1]")
 
     def test_bye_with_other_stats_is_rejected(self) -> None:
-        d = doc("abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)),
-                        solo("c", "bye", stats=[{"struggle": 3, "wounds": 3}])])
+        d = doc(
+            "abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)), solo("c", "bye", stats=[{"struggle": 3, "wounds": 3}])]
+        )
         self.assertRejected(d, "rounds[0].matches[1].stats[0]")
 
     def test_unpaired_loss_with_stats_is_rejected(self) -> None:
-        d = doc("abc", [m("a", "b", "win", "loss", (3, 6), (1, 2)),
-                        solo("c", "unpaired-loss", stats=[{"struggle": 1, "wounds": 0}])])
+        d = doc(
+            "abc",
+            [
+                m("a", "b", "win", "loss", (3, 6), (1, 2)),
+                solo("c", "unpaired-loss", stats=[{"struggle": 1, "wounds": 0}]),
+            ],
+        )
         self.assertRejected(d, "rounds[0].matches[1].stats[0]")
 
     def test_plain_loss_without_opponent_is_rejected(self) -> None:
@@ -116,18 +137,21 @@ class ShatterpointDocumentTest(RejectsDocuments, unittest.TestCase):
     def test_time_win_needs_more_struggle_cards_or_wounds(self) -> None:
         """End of Match, Time: most Struggle Cards wins; tie -> most Wounds."""
         load_event(doc("ab", [m("a", "b", "win", "loss", (2, 6), (2, 5), ending="time")]))
-        self.assertRejected(doc("ab", [m("a", "b", "win", "loss", (2, 5), (2, 6), ending="time")]),
-                            "rounds[0].matches[0].stats")
+        self.assertRejected(
+            doc("ab", [m("a", "b", "win", "loss", (2, 5), (2, 6), ending="time")]), "rounds[0].matches[0].stats"
+        )
 
     def test_concession_winner_has_at_least_two_and_three(self) -> None:
         """End of Match, Concession: the winner gets 2 Struggle Cards and 3 Wounds or their current totals."""
         load_event(doc("ab", [m("a", "b", "loss", "win", (1, 7), (2, 3), ending="concession")]))
-        self.assertRejected(doc("ab", [m("a", "b", "loss", "win", (1, 7), (1, 3), ending="concession")]),
-                            "rounds[0].matches[0].stats")
+        self.assertRejected(
+            doc("ab", [m("a", "b", "loss", "win", (1, 7), (1, 3), ending="concession")]), "rounds[0].matches[0].stats"
+        )
 
     def test_unknown_ending_is_rejected(self) -> None:
-        self.assertRejected(doc("ab", [m("a", "b", "win", "loss", (2, 6), (2, 5), ending="outright")]),
-                            "rounds[0].matches[0].ending")
+        self.assertRejected(
+            doc("ab", [m("a", "b", "win", "loss", (2, 6), (2, 5), ending="outright")]), "rounds[0].matches[0].ending"
+        )
 
 
 class ShatterpointTiebreakersTest(unittest.TestCase):
@@ -140,12 +164,12 @@ class ShatterpointTiebreakersTest(unittest.TestCase):
         """Tiebreakers, Strength of Schedule: each opponent's points / rounds they played, summed,
         divided by the opponents played. a: opponents b (3 pts / 2 rounds) and c (1 / 2) -> (3/2 + 1/2)/2 = 1;
         the bye adds no opponent."""
-        d = doc("abcde", [m("a", "b", "win", "loss", (3, 5), (1, 2)), m("c", "d", "draw", "draw", (1, 1), (1, 1)),
-                          solo("e", "bye")],
-                [m("a", "c", "win", "loss", (3, 5), (0, 0)), m("b", "e", "win", "loss", (2, 4), (1, 1)),
-                 solo("d", "bye")],
-                [solo("a", "bye"), m("b", "d", "loss", "win", (0, 1), (2, 3)), m("c", "e", "loss", "win", (0, 0),
-                                                                                    (2, 2))])
+        d = doc(
+            "abcde",
+            [m("a", "b", "win", "loss", (3, 5), (1, 2)), m("c", "d", "draw", "draw", (1, 1), (1, 1)), solo("e", "bye")],
+            [m("a", "c", "win", "loss", (3, 5), (0, 0)), m("b", "e", "win", "loss", (2, 4), (1, 1)), solo("d", "bye")],
+            [solo("a", "bye"), m("b", "d", "loss", "win", (0, 1), (2, 3)), m("c", "e", "loss", "win", (0, 0), (2, 2))],
+        )
         ctx = StandingsContext(load_event(d), get_ruleset("shatterpoint"), through_round=2)
         self.assertEqual(Fraction(1), ctx.metric("sos-mean").exact["a"])  # type: ignore[attr-defined]
         self.assertEqual(1.0, ctx.metric("sos-mean")["a"])
@@ -154,11 +178,16 @@ class ShatterpointTiebreakersTest(unittest.TestCase):
         """Same points and Struggle Cards: the harder schedule ranks higher, whatever the Wounds.
         R1 a-b W, c-d W, e-f W; R2 a-c W, e-b W (a and e both 6 points, 3+3 struggle cards);
         a's opponents b (0/2), c (3/2) -> 3/4; e's opponents f (0/1), b (0/2) -> 0."""
-        d = doc("abcdef",
-                [m("a", "b", "win", "loss", (3, 1), (0, 9)), m("c", "d", "win", "loss", (3, 1), (0, 1)),
-                 m("e", "f", "win", "loss", (3, 9), (0, 1))],
-                [m("a", "c", "win", "loss", (3, 1), (0, 1)), m("e", "b", "win", "loss", (3, 9), (0, 1)),
-                 solo("d", "bye")], f=1)
+        d = doc(
+            "abcdef",
+            [
+                m("a", "b", "win", "loss", (3, 1), (0, 9)),
+                m("c", "d", "win", "loss", (3, 1), (0, 1)),
+                m("e", "f", "win", "loss", (3, 9), (0, 1)),
+            ],
+            [m("a", "c", "win", "loss", (3, 1), (0, 1)), m("e", "b", "win", "loss", (3, 9), (0, 1)), solo("d", "bye")],
+            f=1,
+        )
         self.assertEqual(["a", "e"], ranking(d)[:2])
 
     def test_wounds_break_a_struggle_and_sos_tie(self) -> None:
@@ -179,10 +208,14 @@ class ShatterpointTiebreakersTest(unittest.TestCase):
         they do not dilute that player's points per round played when they are someone's opponent.
         c missed R1 and beat a in R2: c counts 3 points / 1 round for a's SoS, b (bye) 3 / 2, so
         a's SoS is (3 + 3/2) / 2 = 9/4 (it would be 3/2 if the unpaired loss were a round played)."""
-        d = doc("abc", [m("a", "b", "win", "loss", (3, 5), (1, 2)), solo("c", "unpaired-loss")],
-                [m("a", "c", "loss", "win", (1, 2), (3, 5)), solo("b", "bye")])
-        self.assertEqual(Fraction(9, 4), StandingsContext(load_event(d), get_ruleset("shatterpoint"))
-                         .metric("sos-mean").exact["a"])  # type: ignore[attr-defined]
+        d = doc(
+            "abc",
+            [m("a", "b", "win", "loss", (3, 5), (1, 2)), solo("c", "unpaired-loss")],
+            [m("a", "c", "loss", "win", (1, 2), (3, 5)), solo("b", "bye")],
+        )
+        self.assertEqual(
+            Fraction(9, 4), StandingsContext(load_event(d), get_ruleset("shatterpoint")).metric("sos-mean").exact["a"]
+        )  # type: ignore[attr-defined]
 
     def test_tiebreaker_order_and_reported_names(self) -> None:
         rs = get_ruleset("shatterpoint")

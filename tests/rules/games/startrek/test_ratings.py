@@ -34,15 +34,28 @@ def solo(a: str, outcome: str) -> dict[str, Any]:
     return {"players": [a], "outcomes": [outcome]}
 
 
-def event(ids: str, *rounds: list[dict[str, Any]], ruleset: str = "startrek-2e", rating: Any = "default",
-          name: str = "", players: list[dict[str, Any]] | None = None, **settings: Any) -> dict[str, Any]:
+def event(
+    ids: str,
+    *rounds: list[dict[str, Any]],
+    ruleset: str = "startrek-2e",
+    rating: Any = "default",
+    name: str = "",
+    players: list[dict[str, Any]] | None = None,
+    **settings: Any,
+) -> dict[str, Any]:
     if rating == "default":
         rating = {"sanctioned": True, "level": 2, "format": "constructed"}
     if rating is not None:
         settings["rating"] = rating
-    return {"format": "topcut-event/1", "ruleset": ruleset, "name": name, "seed": "r", "settings": settings,
-            "players": players or [{"id": p, "entry": i + 1} for i, p in enumerate(ids)],
-            "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)]}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "name": name,
+        "seed": "r",
+        "settings": settings,
+        "players": players or [{"id": p, "entry": i + 1} for i, p in enumerate(ids)],
+        "rounds": [{"number": i + 1, "matches": ms} for i, ms in enumerate(rounds)],
+    }
 
 
 def ratings(*docs: dict[str, Any]) -> dict[str, Any]:
@@ -58,8 +71,11 @@ class KByLevelTest(unittest.TestCase):
         # Star Trek OP Guide 11: k 28 / 40 / 52 / 64 at levels 2 / 3 / 4 / 5; equal ratings expect 1/2.
         for level, k in ((2, 28), (3, 40), (4, 52), (5, 64)):
             with self.subTest(level=level):
-                out = ratings(event("ab", [game(1, "a", "b")],
-                                    rating={"sanctioned": True, "level": level, "format": "constructed"}))
+                out = ratings(
+                    event(
+                        "ab", [game(1, "a", "b")], rating={"sanctioned": True, "level": level, "format": "constructed"}
+                    )
+                )
                 self.assertEqual(1500 + k // 2, rating(out, "a")["constructed"])
                 self.assertEqual(1500 - k // 2, rating(out, "b")["constructed"])
                 self.assertEqual(k, out["events"][0]["k"])
@@ -68,22 +84,25 @@ class KByLevelTest(unittest.TestCase):
         with self.assertRaises(RulesError) as caught:
             ratings(event("ab", [game(1, "a", "b")], rating={"sanctioned": True, "level": 1, "format": "sealed"}))
         self.assertIn("settings.rating.k", str(caught.exception))
-        out = ratings(event("ab", [game(1, "a", "b")],
-                            rating={"sanctioned": True, "level": 1, "k": 16, "format": "sealed"}))
+        out = ratings(
+            event("ab", [game(1, "a", "b")], rating={"sanctioned": True, "level": 1, "k": 16, "format": "sealed"})
+        )
         self.assertEqual(1508, rating(out, "a")["sealed"])
 
     def test_k_contradicting_the_guide_is_refused(self) -> None:
         with self.assertRaises(RulesError) as caught:
-            ratings(event("ab", [game(1, "a", "b")],
-                          rating={"sanctioned": True, "level": 4, "k": 50, "format": "constructed"}))
+            ratings(
+                event(
+                    "ab", [game(1, "a", "b")], rating={"sanctioned": True, "level": 4, "k": 50, "format": "constructed"}
+                )
+            )
         self.assertIn("settings.rating.k: level 4 has k-value 52", str(caught.exception))
 
 
 class EloTest(unittest.TestCase):
     def test_modified_win_and_true_tie(self) -> None:
         out = ratings(event("abcd", [game(1, "a", "b", MW, ML), game(2, "c", "d", TT, TT)]))
-        self.assertEqual((1514, 1486, 1500, 1500),
-                         tuple(rating(out, p)["constructed"] for p in "abcd"))
+        self.assertEqual((1514, 1486, 1500, 1500), tuple(rating(out, p)["constructed"] for p in "abcd"))
 
     def test_an_event_uses_the_ratings_players_brought(self) -> None:
         # Event 1 (L2): a beats b, c beats d -> a, c 1514; b, d 1486.
@@ -92,8 +111,13 @@ class EloTest(unittest.TestCase):
         # 40 x ((1 - 0.540250) + (1 - 0.5)) = 38.39 -> a 1552; d: 40 x (0 - 0.459750) = -18.39 -> 1468;
         # c: 40 x (0 - 0.5) = -20 -> 1494.
         first = event("abcd", [game(1, "a", "b"), game(2, "c", "d")], name="one")
-        second = event("abcd", [game(1, "a", "d"), game(2, "b", "c", TT, TT)], [game(1, "a", "c"), game(2, "b", "d", TT, TT)],
-                       rating={"sanctioned": True, "level": 3, "format": "constructed"}, name="two")
+        second = event(
+            "abcd",
+            [game(1, "a", "d"), game(2, "b", "c", TT, TT)],
+            [game(1, "a", "c"), game(2, "b", "d", TT, TT)],
+            rating={"sanctioned": True, "level": 3, "format": "constructed"},
+            name="two",
+        )
         out = ratings(first, second)
         got = {p: rating(out, p)["constructed"] for p in "abcd"}
         # b (1486): tie v c (1514): 0.5 - 0.459750 = +0.040250; tie v d (1486): 0 -> 40 x 0.04025 = 1.61 -> +2.
@@ -119,8 +143,10 @@ class EloTest(unittest.TestCase):
         self.assertEqual({"games", "sealed", "overall"}, set(out["events"][1]["changes"]["a"]))
 
     def test_each_game_has_its_own_ratings(self) -> None:
-        out = ratings(event("ab", [game(1, "a", "b")], ruleset="startrek-1e"),
-                      event("ab", [game(1, "b", "a")], ruleset="startrek-2e"))
+        out = ratings(
+            event("ab", [game(1, "a", "b")], ruleset="startrek-1e"),
+            event("ab", [game(1, "b", "a")], ruleset="startrek-2e"),
+        )
         self.assertEqual(1514, out["ratings"]["startrek-1e"]["a"]["constructed"])
         self.assertEqual(1486, out["ratings"]["startrek-2e"]["a"]["constructed"])
 
@@ -134,10 +160,16 @@ class EloTest(unittest.TestCase):
         self.assertEqual(0, out["events"][1]["changes"]["a"]["constructed"]["change"])
 
     def test_rating_id_follows_a_person_across_events(self) -> None:
-        one = event("", [game(1, "p1", "p2")], players=[{"id": "p1", "entry": 1, "rating_id": "kirk"},
-                                                        {"id": "p2", "entry": 2, "rating_id": "khan"}])
-        two = event("", [game(1, "p7", "p3")], players=[{"id": "p3", "entry": 1, "rating_id": "kirk"},
-                                                        {"id": "p7", "entry": 2, "rating_id": "khan"}])
+        one = event(
+            "",
+            [game(1, "p1", "p2")],
+            players=[{"id": "p1", "entry": 1, "rating_id": "kirk"}, {"id": "p2", "entry": 2, "rating_id": "khan"}],
+        )
+        two = event(
+            "",
+            [game(1, "p7", "p3")],
+            players=[{"id": "p3", "entry": 1, "rating_id": "kirk"}, {"id": "p7", "entry": 2, "rating_id": "khan"}],
+        )
         out = ratings(one, two)
         self.assertEqual({"khan", "kirk"}, set(out["ratings"]["startrek-2e"]))
         # kirk 1514 loses to khan 1486: 28 x (0 - 0.540250) = -15.13 -> 1499.
@@ -145,8 +177,12 @@ class EloTest(unittest.TestCase):
         self.assertEqual(2, rating(out, "kirk")["games"])
 
     def test_tribbles_pod_pairings_by_score(self) -> None:
-        pod = {"table": 1, "players": ["a", "b", "c", "d"], "outcomes": ["win", "loss", "loss", "loss"],
-               "scores": [9000, 4000, 4000, 1000]}
+        pod = {
+            "table": 1,
+            "players": ["a", "b", "c", "d"],
+            "outcomes": ["win", "loss", "loss", "loss"],
+            "scores": [9000, 4000, 4000, 1000],
+        }
         out = ratings(event("abcd", [pod], ruleset="tribbles"))
         # Each pairing weighs 1/3 of a game at k 28: a beats 3 -> 28 x 3 x 0.5 / 3 = 14; b: tie c, beats d,
         # loses to a -> 28 x (0 + 0.5 - 0.5) / 3 = 0; d loses 3 -> -14.
@@ -156,11 +192,22 @@ class EloTest(unittest.TestCase):
 
 class ExcludedTest(unittest.TestCase):
     def test_byes_missed_games_and_games_not_played_are_not_rated(self) -> None:
-        doc = event("abcdefgh",
-                    [game(1, "a", "b"), game(2, "c", "d", FW, "missed-game"), game(3, "e", "f", "bye", FL),
-                     solo("g", "earned-bye"), solo("h", "missed-game")],
-                    [game(1, "a", "c", "bye", "bye"), game(2, "b", "d", "missed-game", "missed-game"),
-                     {"table": 4, "players": ["f", "e"]}, {**game(5, "h", "g"), "disputed": True}])
+        doc = event(
+            "abcdefgh",
+            [
+                game(1, "a", "b"),
+                game(2, "c", "d", FW, "missed-game"),
+                game(3, "e", "f", "bye", FL),
+                solo("g", "earned-bye"),
+                solo("h", "missed-game"),
+            ],
+            [
+                game(1, "a", "c", "bye", "bye"),
+                game(2, "b", "d", "missed-game", "missed-game"),
+                {"table": 4, "players": ["f", "e"]},
+                {**game(5, "h", "g"), "disputed": True},
+            ],
+        )
         doc["players"][6]["earned_byes"] = 1
         out = ratings(doc)
         self.assertEqual({"a", "b"}, set(out["events"][0]["changes"]))
@@ -182,7 +229,11 @@ class ExcludedTest(unittest.TestCase):
             "listed as unrated": {**base, "sanctioned": True, "rated": False},
             "4.4.7": {**base, "sanctioned": True, "scenario": "public-play-testing"},
             "4.4.1": {**base, "sanctioned": True, "scenario": "deck-lottery"},
-            "unsanctioned and unrated (Star Trek OP Guide 4.4.8)": {**base, "sanctioned": True, "scenario": "biermeister"},
+            "unsanctioned and unrated (Star Trek OP Guide 4.4.8)": {
+                **base,
+                "sanctioned": True,
+                "scenario": "biermeister",
+            },
         }
         for reason, setting in cases.items():
             with self.subTest(reason=reason):
@@ -214,10 +265,18 @@ class ExcludedTest(unittest.TestCase):
         self.assertIn("'agot' has no ratings", str(caught.exception))
 
     def test_events_must_come_oldest_first(self) -> None:
-        later = event("ab", [game(1, "a", "b")], name="later",
-                      rating={"sanctioned": True, "level": 2, "format": "sealed", "date": "2024-06-01"})
-        earlier = event("ab", [game(1, "a", "b")], name="earlier",
-                        rating={"sanctioned": True, "level": 2, "format": "sealed", "date": "2024-05-01"})
+        later = event(
+            "ab",
+            [game(1, "a", "b")],
+            name="later",
+            rating={"sanctioned": True, "level": 2, "format": "sealed", "date": "2024-06-01"},
+        )
+        earlier = event(
+            "ab",
+            [game(1, "a", "b")],
+            name="earlier",
+            rating={"sanctioned": True, "level": 2, "format": "sealed", "date": "2024-05-01"},
+        )
         with self.assertRaises(RulesError) as caught:
             ratings(later, earlier)
         self.assertIn("earlier: settings.rating.date: 2024-05-01 is before later's 2024-06-01", str(caught.exception))
@@ -233,11 +292,21 @@ def _history(seed: int) -> list[dict[str, Any]]:
         rounds = []
         for _ in range(4):
             rng.shuffle(field)
-            rounds.append([game(t + 1, field[2 * t], field[2 * t + 1], *rng.choice([(FW, FL), (MW, ML), (TT, TT)]))
-                           for t in range(6)])
-        docs.append(event("", *rounds, players=[{"id": p, "entry": i + 1} for i, p in enumerate(field)],
-                          rating={"sanctioned": True, "level": 2 + number % 4,
-                                  "format": ("constructed", "sealed")[number % 2]}, name=f"e{number}"))
+            rounds.append(
+                [
+                    game(t + 1, field[2 * t], field[2 * t + 1], *rng.choice([(FW, FL), (MW, ML), (TT, TT)]))
+                    for t in range(6)
+                ]
+            )
+        docs.append(
+            event(
+                "",
+                *rounds,
+                players=[{"id": p, "entry": i + 1} for i, p in enumerate(field)],
+                rating={"sanctioned": True, "level": 2 + number % 4, "format": ("constructed", "sealed")[number % 2]},
+                name=f"e{number}",
+            )
+        )
     return docs
 
 
@@ -291,8 +360,9 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual([True, False], [row["rated"] for row in out["events"]])
 
     def test_a_bad_document_is_one_line_and_status_2(self) -> None:
-        bad = self._file(event("ab", [game(1, "a", "b")], rating={"sanctioned": True, "level": 9,
-                                                                  "format": "constructed"}))
+        bad = self._file(
+            event("ab", [game(1, "a", "b")], rating={"sanctioned": True, "level": 9, "format": "constructed"})
+        )
         code, out, err = self._cli("ratings", bad)
         self.assertEqual((2, None), (code, out))
         self.assertEqual(1, len(err.strip().splitlines()))

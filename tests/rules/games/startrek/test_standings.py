@@ -19,8 +19,9 @@ from tests.rules.helpers import RejectsDocuments
 GOLDEN = Path(__file__).resolve().parents[3] / "golden"
 
 
-def game(a: str, b: str, oa: str, ob: str, sa: float | None = None, sb: float | None = None,
-         ending: str | None = None) -> dict[str, Any]:
+def game(
+    a: str, b: str, oa: str, ob: str, sa: float | None = None, sb: float | None = None, ending: str | None = None
+) -> dict[str, Any]:
     row: dict[str, Any] = {"players": [a, b], "outcomes": [oa, ob]}
     if sa is not None:
         row["scores"] = [sa, sb]
@@ -33,13 +34,19 @@ def solo(pid: str, outcome: str) -> dict[str, Any]:
     return {"players": [pid], "outcomes": [outcome]}
 
 
-def event(rounds: list[list[dict[str, Any]]], ids: list[str], ruleset: str = "startrek-2e",
-          **extra: Any) -> dict[str, Any]:
+def event(
+    rounds: list[list[dict[str, Any]]], ids: list[str], ruleset: str = "startrek-2e", **extra: Any
+) -> dict[str, Any]:
     players = [{"id": pid, "entry": i + 1} for i, pid in enumerate(ids)]
     for pid, fields in extra.pop("player_fields", {}).items():
         players[ids.index(pid)].update(fields)
-    doc = {"format": "topcut-event/1", "ruleset": ruleset, "seed": "t", "players": players,
-           "rounds": [{"number": n, "stage": "swiss", "matches": ms} for n, ms in enumerate(rounds, start=1)]}
+    doc = {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "seed": "t",
+        "players": players,
+        "rounds": [{"number": n, "stage": "swiss", "matches": ms} for n, ms in enumerate(rounds, start=1)],
+    }
     doc.update(extra)
     return doc
 
@@ -97,8 +104,10 @@ class DifferentialExamplesTest(unittest.TestCase):
 
     def test_both_below_0_gives_plus_and_minus_1(self) -> None:
         """7.4.1: both players below 0: the one closer to zero wins, +1 / -1."""
-        self.assertEqual((1, -1), (differential("modified-win", -5, -10, edition="1e"),
-                                   differential("modified-loss", -10, -5, edition="1e")))
+        self.assertEqual(
+            (1, -1),
+            (differential("modified-win", -5, -10, edition="1e"), differential("modified-loss", -10, -5, edition="1e")),
+        )
 
     def test_true_tie_and_normal_bye_are_0_regardless_of_score(self) -> None:
         """7.4.1, 7.5.1: True Tie and normal Bye: 0 (regardless of score)."""
@@ -131,8 +140,13 @@ class DifferentialExamplesTest(unittest.TestCase):
 
     def test_1e_hidden_agenda_automatic_loss(self) -> None:
         """7.10: improperly seeding a Hidden Agenda: Full Loss -100, opponent Full Win +100."""
-        self.assertEqual((-100, 100), (differential("full-loss", 55, 20, ending="game-loss", edition="1e"),
-                                       differential("full-win", 20, 55, ending="game-loss", edition="1e")))
+        self.assertEqual(
+            (-100, 100),
+            (
+                differential("full-loss", 55, 20, ending="game-loss", edition="1e"),
+                differential("full-win", 20, 55, ending="game-loss", edition="1e"),
+            ),
+        )
 
     def test_both_players_automatic_loss_is_true_tie_0(self) -> None:
         """7.10: both players lose automatically: True Tie and 0 differential each."""
@@ -168,35 +182,60 @@ class CumulativeVictoryPointsTest(unittest.TestCase):
 
     def test_cvp_of_an_event_is_31_for_matt(self) -> None:
         """7.4.2: the same four results played in an event."""
-        doc = event([[game("M", "a", "full-win", "full-loss", 100, 0)],
-                     [game("M", "b", "true-tie", "true-tie", 10, 10)],
-                     [game("M", "c", "full-win", "full-loss", 100, 0)],
-                     [game("M", "d", "modified-loss", "modified-win", 10, 20)]], ["M", "a", "b", "c", "d"])
+        doc = event(
+            [
+                [game("M", "a", "full-win", "full-loss", 100, 0)],
+                [game("M", "b", "true-tie", "true-tie", 10, 10)],
+                [game("M", "c", "full-win", "full-loss", 100, 0)],
+                [game("M", "d", "modified-loss", "modified-win", 10, 20)],
+            ],
+            ["M", "a", "b", "c", "d"],
+        )
         self.assertEqual(11, line(doc, "M")["points"])
         self.assertEqual(31, line(doc, "M")["tiebreakers"]["cvp"])
 
     def test_dropped_player_keeps_adding_their_total_for_missed_rounds(self) -> None:
         """7.5.1: a dropped player has Missed Games for the rest of the event: 4, 4, 4 -> CVP 12."""
-        doc = event([[game("D", "a", "full-win", "full-loss", 100, 0)],
-                     [game("a", "b", "full-win", "full-loss", 100, 0)],
-                     [game("a", "b", "full-win", "full-loss", 100, 0)]], ["D", "a", "b"],
-                    player_fields={"D": {"dropped_after": 1}})
+        doc = event(
+            [
+                [game("D", "a", "full-win", "full-loss", 100, 0)],
+                [game("a", "b", "full-win", "full-loss", 100, 0)],
+                [game("a", "b", "full-win", "full-loss", 100, 0)],
+            ],
+            ["D", "a", "b"],
+            player_fields={"D": {"dropped_after": 1}},
+        )
         self.assertEqual(12, line(doc, "D")["tiebreakers"]["cvp"])
         self.assertTrue(line(doc, "D")["dropped"])
 
 
 def michael_event() -> dict[str, Any]:
     """Michael faces Charlie (13 VP), James (11), Will (6) and has a Bye, as in the Glossary."""
-    return event([
-        [game("M", "C", "full-loss", "full-win", 40, 100), game("J", "F1", "full-win", "full-loss", 100, 20),
-         game("W", "F2", "full-win", "full-loss", 100, 0)],
-        [game("M", "J", "full-loss", "full-win", 10, 100), game("C", "F1", "full-win", "full-loss", 100, 50),
-         game("W", "F3", "full-loss", "full-win", 30, 100)],
-        [game("M", "W", "full-win", "full-loss", 100, 90), game("C", "F2", "full-win", "full-loss", 100, 0),
-         game("J", "F3", "true-tie", "true-tie", 50, 50)],
-        [solo("M", "bye"), game("C", "F3", "full-loss", "full-win", 0, 100),
-         game("J", "F2", "modified-loss", "modified-win", 20, 30)],
-    ], ["M", "C", "J", "W", "F1", "F2", "F3"])
+    return event(
+        [
+            [
+                game("M", "C", "full-loss", "full-win", 40, 100),
+                game("J", "F1", "full-win", "full-loss", 100, 20),
+                game("W", "F2", "full-win", "full-loss", 100, 0),
+            ],
+            [
+                game("M", "J", "full-loss", "full-win", 10, 100),
+                game("C", "F1", "full-win", "full-loss", 100, 50),
+                game("W", "F3", "full-loss", "full-win", 30, 100),
+            ],
+            [
+                game("M", "W", "full-win", "full-loss", 100, 90),
+                game("C", "F2", "full-win", "full-loss", 100, 0),
+                game("J", "F3", "true-tie", "true-tie", 50, 50),
+            ],
+            [
+                solo("M", "bye"),
+                game("C", "F3", "full-loss", "full-win", 0, 100),
+                game("J", "F2", "modified-loss", "modified-win", 20, 30),
+            ],
+        ],
+        ["M", "C", "J", "W", "F1", "F2", "F3"],
+    )
 
 
 class StrengthOfScheduleTest(unittest.TestCase):
@@ -212,29 +251,46 @@ class StrengthOfScheduleTest(unittest.TestCase):
 
     def test_earned_bye_counts_as_the_maximum_possible_opponent(self) -> None:
         """7.5.1: an Earned Bye has the maximum SoS possible, read as 4 VP x 3 rounds = 12."""
-        doc = event([[solo("E", "earned-bye"), game("a", "b", "full-win", "full-loss", 100, 0)],
-                     [game("E", "a", "full-win", "full-loss", 100, 0), solo("b", "bye")],
-                     [game("E", "b", "full-win", "full-loss", 100, 0), solo("a", "bye")]],
-                    ["E", "a", "b"], player_fields={"E": {"earned_byes": 1}})
+        doc = event(
+            [
+                [solo("E", "earned-bye"), game("a", "b", "full-win", "full-loss", 100, 0)],
+                [game("E", "a", "full-win", "full-loss", 100, 0), solo("b", "bye")],
+                [game("E", "b", "full-win", "full-loss", 100, 0), solo("a", "bye")],
+            ],
+            ["E", "a", "b"],
+            player_fields={"E": {"earned_byes": 1}},
+        )
         # entries: 12 (earned bye), a 9, b 6 -> 27 - 6 = 21
         self.assertEqual(21, line(doc, "E")["tiebreakers"]["sos"])
         self.assertEqual(300, line(doc, "E")["tiebreakers"]["differential"])
 
     def test_missed_game_counts_as_a_zero_entry(self) -> None:
         """7.5.1 reading: a Missed Game faces nobody, an entry of 0 (then the lowest is dropped)."""
-        doc = event([[solo("L", "missed-game"), game("a", "b", "full-win", "full-loss", 100, 0)],
-                     [game("L", "a", "full-loss", "full-win", 0, 100), solo("b", "bye")]], ["L", "a", "b"])
+        doc = event(
+            [
+                [solo("L", "missed-game"), game("a", "b", "full-win", "full-loss", 100, 0)],
+                [game("L", "a", "full-loss", "full-win", 0, 100), solo("b", "bye")],
+            ],
+            ["L", "a", "b"],
+        )
         self.assertEqual(8, line(doc, "L")["tiebreakers"]["sos"])
 
 
 class HeadToHeadTest(unittest.TestCase):
     def test_two_tied_who_played_rank_by_their_game_before_sos(self) -> None:
         """7.7: x beat y; both end on 9 VP; y has the better SoS (17 v 15) yet x ranks higher."""
-        doc = event([[game("x", "y", "full-win", "full-loss", 100, 0), game("s", "t", "full-win", "full-loss", 100, 0)],
-                     [game("x", "t", "full-loss", "full-win", 0, 100), game("y", "s", "full-win", "full-loss", 100, 0)],
-                     [game("x", "u", "full-win", "full-loss", 100, 0), game("y", "t", "full-win", "full-loss", 100, 0),
-                      game("s", "v", "modified-win", "modified-loss", 10, 0)]],
-                    ["x", "y", "s", "t", "u", "v"])
+        doc = event(
+            [
+                [game("x", "y", "full-win", "full-loss", 100, 0), game("s", "t", "full-win", "full-loss", 100, 0)],
+                [game("x", "t", "full-loss", "full-win", 0, 100), game("y", "s", "full-win", "full-loss", 100, 0)],
+                [
+                    game("x", "u", "full-win", "full-loss", 100, 0),
+                    game("y", "t", "full-win", "full-loss", 100, 0),
+                    game("s", "v", "modified-win", "modified-loss", 10, 0),
+                ],
+            ],
+            ["x", "y", "s", "t", "u", "v"],
+        )
         self.assertEqual((9, 9), (line(doc, "x")["points"], line(doc, "y")["points"]))
         self.assertEqual((15, 17), (line(doc, "x")["tiebreakers"]["sos"], line(doc, "y")["tiebreakers"]["sos"]))
         order = ranking(doc)
@@ -242,13 +298,26 @@ class HeadToHeadTest(unittest.TestCase):
 
     def test_true_tie_between_them_falls_through_to_sos(self) -> None:
         """7.7, Glossary: x and y drew (True Tie): SoS decides, x 19 over y 13, despite y's differential."""
-        doc = event([[game("x", "y", "true-tie", "true-tie", 50, 50), game("s", "t", "full-win", "full-loss", 100, 0),
-                      game("u", "w", "full-win", "full-loss", 100, 0)],
-                     [game("x", "s", "full-win", "full-loss", 60, 0), game("y", "t", "full-win", "full-loss", 100, 0),
-                      game("u", "w", "full-win", "full-loss", 100, 0)],
-                     [game("x", "u", "full-win", "full-loss", 60, 0), game("y", "w", "full-win", "full-loss", 100, 0),
-                      game("s", "t", "full-win", "full-loss", 100, 0)]],
-                    ["x", "y", "s", "t", "u", "w"])
+        doc = event(
+            [
+                [
+                    game("x", "y", "true-tie", "true-tie", 50, 50),
+                    game("s", "t", "full-win", "full-loss", 100, 0),
+                    game("u", "w", "full-win", "full-loss", 100, 0),
+                ],
+                [
+                    game("x", "s", "full-win", "full-loss", 60, 0),
+                    game("y", "t", "full-win", "full-loss", 100, 0),
+                    game("u", "w", "full-win", "full-loss", 100, 0),
+                ],
+                [
+                    game("x", "u", "full-win", "full-loss", 60, 0),
+                    game("y", "w", "full-win", "full-loss", 100, 0),
+                    game("s", "t", "full-win", "full-loss", 100, 0),
+                ],
+            ],
+            ["x", "y", "s", "t", "u", "w"],
+        )
         x, y = line(doc, "x"), line(doc, "y")
         self.assertEqual((10, 10), (x["points"], y["points"]))
         self.assertEqual((19, 13), (x["tiebreakers"]["sos"], y["tiebreakers"]["sos"]))
@@ -259,14 +328,29 @@ class HeadToHeadTest(unittest.TestCase):
     def test_two_tied_after_three_way_sos_step(self) -> None:
         """7.7: a, b, c tie on 9 VP; SoS puts a first (17) and leaves b and c on 15;
         b beat c, so b ranks above c although c has the better differential (199 v -98)."""
-        doc = event([
-            [game("b", "c", "full-win", "full-loss", 51, 50), game("a", "u", "full-win", "full-loss", 100, 0),
-             game("s", "t", "full-loss", "full-win", 0, 100), game("v", "w", "full-loss", "full-win", 0, 100)],
-            [game("b", "s", "full-loss", "full-win", 0, 100), game("c", "t", "full-win", "full-loss", 100, 0),
-             game("a", "v", "full-win", "full-loss", 100, 0), game("u", "w", "full-loss", "full-win", 0, 100)],
-            [game("b", "t", "full-win", "full-loss", 100, 99), game("c", "s", "full-win", "full-loss", 100, 0),
-             game("a", "w", "modified-loss", "modified-win", 0, 10), game("u", "v", "full-loss", "full-win", 0, 100)],
-        ], ["a", "b", "c", "s", "t", "u", "v", "w"])
+        doc = event(
+            [
+                [
+                    game("b", "c", "full-win", "full-loss", 51, 50),
+                    game("a", "u", "full-win", "full-loss", 100, 0),
+                    game("s", "t", "full-loss", "full-win", 0, 100),
+                    game("v", "w", "full-loss", "full-win", 0, 100),
+                ],
+                [
+                    game("b", "s", "full-loss", "full-win", 0, 100),
+                    game("c", "t", "full-win", "full-loss", 100, 0),
+                    game("a", "v", "full-win", "full-loss", 100, 0),
+                    game("u", "w", "full-loss", "full-win", 0, 100),
+                ],
+                [
+                    game("b", "t", "full-win", "full-loss", 100, 99),
+                    game("c", "s", "full-win", "full-loss", 100, 0),
+                    game("a", "w", "modified-loss", "modified-win", 0, 10),
+                    game("u", "v", "full-loss", "full-win", 0, 100),
+                ],
+            ],
+            ["a", "b", "c", "s", "t", "u", "v", "w"],
+        )
         rows = {p: line(doc, p) for p in ("a", "b", "c")}
         self.assertEqual([9, 9, 9], [rows[p]["points"] for p in ("a", "b", "c")])
         self.assertEqual([17, 15, 15], [rows[p]["tiebreakers"]["sos"] for p in ("a", "b", "c")])
@@ -278,6 +362,7 @@ class HeadToHeadTest(unittest.TestCase):
         doc = event([[game("x", "y", "full-win", "missed-game")]], ["x", "y"])
         ctx = StandingsContext(load_event(doc), get_ruleset("startrek-2e"))
         from shared_rules.standings.metrics import get_metric
+
         self.assertEqual([["x", "y"]], get_metric("startrek-h2h").split(ctx, ["x", "y"]))
 
 
@@ -285,23 +370,38 @@ class RulesetTest(unittest.TestCase):
     def test_victory_points_table(self) -> None:
         """7.5.1: FW 4, EB 4, Bye 4, MW 3, TT 2, ML 1, FL 1, MG 0."""
         rs = get_ruleset("startrek-1e")
-        self.assertEqual({"full-win": 4, "earned-bye": 4, "bye": 4, "modified-win": 3, "true-tie": 2,
-                          "modified-loss": 1, "full-loss": 1, "missed-game": 0},
-                         {o.key: o.points for o in rs.outcomes})
+        self.assertEqual(
+            {
+                "full-win": 4,
+                "earned-bye": 4,
+                "bye": 4,
+                "modified-win": 3,
+                "true-tie": 2,
+                "modified-loss": 1,
+                "full-loss": 1,
+                "missed-game": 0,
+            },
+            {o.key: o.points for o in rs.outcomes},
+        )
 
     def test_tiebreaker_order_and_reported_names(self) -> None:
         """7.7: VP, head-to-head, SoS, differential, CVP, random; output sos, differential, cvp."""
         rs = get_ruleset("startrek-2e")
-        self.assertEqual(("startrek-h2h", "startrek-sos", "startrek-differential", "startrek-cvp", "random"),
-                         rs.tiebreakers)
+        self.assertEqual(
+            ("startrek-h2h", "startrek-sos", "startrek-differential", "startrek-cvp", "random"), rs.tiebreakers
+        )
         self.assertEqual("startrek-h2h", rs.two_tied_key)
         self.assertEqual(["sos", "differential", "cvp"], [name for name, _ in rs.reported])
 
     def test_time_limits_by_edition_and_variant(self) -> None:
         """7.2, 13.3, 4.3.4, 4.3.6, 4.3.7: in person / online minutes."""
-        cases = {("startrek-1e", "standard"): (75, 105), ("startrek-2e", "standard"): (60, 75),
-                 ("startrek-1e", "warp-speed"): (30, 45), ("startrek-2e", "slipstream"): (30, 45),
-                 ("startrek-2e", "id-draft"): (45, 60)}
+        cases = {
+            ("startrek-1e", "standard"): (75, 105),
+            ("startrek-2e", "standard"): (60, 75),
+            ("startrek-1e", "warp-speed"): (30, 45),
+            ("startrek-2e", "slipstream"): (30, 45),
+            ("startrek-2e", "id-draft"): (45, 60),
+        }
         for (rid, variant), (live, online) in cases.items():
             limits = get_ruleset(rid, {"variant": variant}).time_limits
             self.assertEqual((live, online), (limits["in-person"], limits["online"]), (rid, variant))
@@ -316,38 +416,56 @@ class DocumentValidationTest(RejectsDocuments, unittest.TestCase):
     assertBad = RejectsDocuments.assertRejected
 
     def test_unknown_ending_names_the_field(self) -> None:
-        self.assertBad(event([[game("a", "b", "full-win", "full-loss", 100, 0, ending="surrender")]], ["a", "b"]),
-                       "rounds[0].matches[0].ending")
+        self.assertBad(
+            event([[game("a", "b", "full-win", "full-loss", 100, 0, ending="surrender")]], ["a", "b"]),
+            "rounds[0].matches[0].ending",
+        )
 
     def test_concession_with_a_modified_win_is_rejected(self) -> None:
-        self.assertBad(event([[game("a", "b", "modified-win", "modified-loss", 10, 0, ending="concession")]],
-                             ["a", "b"]), "rounds[0].matches[0].ending")
+        self.assertBad(
+            event([[game("a", "b", "modified-win", "modified-loss", 10, 0, ending="concession")]], ["a", "b"]),
+            "rounds[0].matches[0].ending",
+        )
 
     def test_missing_scores_for_a_scored_game_is_rejected(self) -> None:
         self.assertBad(event([[game("a", "b", "full-win", "full-loss")]], ["a", "b"]), "rounds[0].matches[0].scores")
 
     def test_scores_not_needed_for_game_loss_or_2e_concession(self) -> None:
-        load_event(event([[game("a", "b", "full-win", "full-loss", ending="game-loss")],
-                          [game("a", "b", "full-win", "full-loss", ending="concession")]], ["a", "b"]))
+        load_event(
+            event(
+                [
+                    [game("a", "b", "full-win", "full-loss", ending="game-loss")],
+                    [game("a", "b", "full-win", "full-loss", ending="concession")],
+                ],
+                ["a", "b"],
+            )
+        )
 
     def test_1e_concession_needs_scores(self) -> None:
         """7.9: the 1E loser keeps their points, so the score is needed."""
-        self.assertBad(event([[game("a", "b", "full-win", "full-loss", ending="concession")]], ["a", "b"],
-                             ruleset="startrek-1e"), "rounds[0].matches[0].scores")
+        self.assertBad(
+            event([[game("a", "b", "full-win", "full-loss", ending="concession")]], ["a", "b"], ruleset="startrek-1e"),
+            "rounds[0].matches[0].scores",
+        )
 
     def test_mismatched_results_are_rejected(self) -> None:
-        self.assertBad(event([[game("a", "b", "full-win", "modified-loss", 100, 0)]], ["a", "b"]),
-                       "rounds[0].matches[0].outcomes")
-        self.assertBad(event([[game("a", "b", "true-tie", "full-loss", 10, 10)]], ["a", "b"]),
-                       "rounds[0].matches[0].outcomes")
+        self.assertBad(
+            event([[game("a", "b", "full-win", "modified-loss", 100, 0)]], ["a", "b"]), "rounds[0].matches[0].outcomes"
+        )
+        self.assertBad(
+            event([[game("a", "b", "true-tie", "full-loss", 10, 10)]], ["a", "b"]), "rounds[0].matches[0].outcomes"
+        )
 
     def test_earned_bye_needs_an_earned_bye(self) -> None:
         self.assertBad(event([[solo("a", "earned-bye")]], ["a"]), "rounds[0].matches[0].outcomes")
 
     def test_earned_bye_only_in_opening_rounds(self) -> None:
         """7.5.1: earned byes are for the opening round or opening two rounds."""
-        doc = event([[game("a", "b", "full-win", "full-loss", 100, 0)], [solo("a", "earned-bye")]], ["a", "b"],
-                    player_fields={"a": {"earned_byes": 1}})
+        doc = event(
+            [[game("a", "b", "full-win", "full-loss", 100, 0)], [solo("a", "earned-bye")]],
+            ["a", "b"],
+            player_fields={"a": {"earned_byes": 1}},
+        )
         self.assertBad(doc, "rounds[1].matches[0].outcomes")
 
     def test_one_player_full_win_is_rejected(self) -> None:
@@ -360,9 +478,17 @@ class DocumentValidationTest(RejectsDocuments, unittest.TestCase):
 
     def test_games_not_played_are_accepted(self) -> None:
         """7.5.1, 13.5: Missed Game v Bye, Full Loss v Bye, Full Win v Missed Game, two Missed Games."""
-        load_event(event([[game("a", "b", "missed-game", "bye")], [game("a", "b", "full-loss", "bye")],
-                          [game("a", "b", "full-win", "missed-game")], [game("a", "b", "missed-game", "missed-game")]],
-                         ["a", "b"]))
+        load_event(
+            event(
+                [
+                    [game("a", "b", "missed-game", "bye")],
+                    [game("a", "b", "full-loss", "bye")],
+                    [game("a", "b", "full-win", "missed-game")],
+                    [game("a", "b", "missed-game", "missed-game")],
+                ],
+                ["a", "b"],
+            )
+        )
 
 
 def golden(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -406,8 +532,17 @@ def random_event(seed: str, n_players: int, n_rounds: int, ruleset: str) -> dict
             elif kind == 2:
                 matches.append(game(a, b, "full-win", "full-loss", ending=rng.choice(["game-loss"])))
             elif kind == 3:
-                matches.append(game(a, b, "full-win", "full-loss", rng.below(140) - 10, rng.below(120),
-                                    ending=rng.choice(["outright", "concession"])))
+                matches.append(
+                    game(
+                        a,
+                        b,
+                        "full-win",
+                        "full-loss",
+                        rng.below(140) - 10,
+                        rng.below(120),
+                        ending=rng.choice(["outright", "concession"]),
+                    )
+                )
             elif kind == 4:
                 matches.append(game(a, b, "full-win", "missed-game"))
             else:
@@ -440,8 +575,11 @@ class SeededPropertiesTest(unittest.TestCase):
     def test_recomputation_is_identical(self) -> None:
         for seed, n, r, rid in self.CASES:
             doc = random_event(seed, n, r, rid)
-            self.assertEqual(json.dumps(standings_json(load_event(doc))),
-                             json.dumps(standings_json(load_event(json.loads(json.dumps(doc))))), seed)
+            self.assertEqual(
+                json.dumps(standings_json(load_event(doc))),
+                json.dumps(standings_json(load_event(json.loads(json.dumps(doc))))),
+                seed,
+            )
 
     def test_reordering_players_rounds_and_matches_changes_nothing(self) -> None:
         for seed, n, r, rid in self.CASES:
@@ -456,8 +594,9 @@ class SeededPropertiesTest(unittest.TestCase):
             pts = [row["points"] for row in rows]
             self.assertEqual(sorted(pts, reverse=True), pts, seed)
             cap = 100
-            unplayed = sum(cap for rnd in doc["rounds"] for m in rnd["matches"]
-                           if m["outcomes"] == ["full-win", "missed-game"])
+            unplayed = sum(
+                cap for rnd in doc["rounds"] for m in rnd["matches"] if m["outcomes"] == ["full-win", "missed-game"]
+            )
             self.assertEqual(unplayed, sum(row["tiebreakers"]["differential"] for row in rows), seed)
 
 

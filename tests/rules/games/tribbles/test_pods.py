@@ -79,8 +79,13 @@ class SmallPodsTest(unittest.TestCase):
         from shared_rules.errors import DocumentError
 
         doc = new_doc("tribbles", 3, 5)
-        doc["rounds"] = [{"number": 1, "stage": "swiss", "matches": [
-            {"table": 1, "players": ["p001", "p002"], "outcomes": ["win", "loss"], "scores": [10, 0]}]}]
+        doc["rounds"] = [
+            {
+                "number": 1,
+                "stage": "swiss",
+                "matches": [{"table": 1, "players": ["p001", "p002"], "outcomes": ["win", "loss"], "scores": [10, 0]}],
+            }
+        ]
         with self.assertRaises(DocumentError) as caught:
             load_event(doc)
         self.assertIn("rounds[0].matches[0].players", str(caught.exception))

@@ -17,8 +17,9 @@ from tests.rules.helpers import RejectsDocuments
 GOLDEN = Path(__file__).resolve().parents[3] / "golden"
 
 
-def pod(players: list[str], outcomes: list[str] | None, scores: list[float] | None = None,
-        ending: str | None = None) -> dict[str, Any]:
+def pod(
+    players: list[str], outcomes: list[str] | None, scores: list[float] | None = None, ending: str | None = None
+) -> dict[str, Any]:
     row: dict[str, Any] = {"players": players, "outcomes": outcomes}
     if scores is not None:
         row["scores"] = scores
@@ -28,9 +29,13 @@ def pod(players: list[str], outcomes: list[str] | None, scores: list[float] | No
 
 
 def event(rounds: list[list[dict[str, Any]]], ids: list[str], seed: str = "t") -> dict[str, Any]:
-    return {"format": "topcut-event/1", "ruleset": "tribbles", "seed": seed,
-            "players": [{"id": pid, "entry": i + 1} for i, pid in enumerate(ids)],
-            "rounds": [{"number": n, "stage": "swiss", "matches": ms} for n, ms in enumerate(rounds, start=1)]}
+    return {
+        "format": "topcut-event/1",
+        "ruleset": "tribbles",
+        "seed": seed,
+        "players": [{"id": pid, "entry": i + 1} for i, pid in enumerate(ids)],
+        "rounds": [{"number": n, "stage": "swiss", "matches": ms} for n, ms in enumerate(rounds, start=1)],
+    }
 
 
 IDS = ["a", "b", "c", "d"]
@@ -39,8 +44,13 @@ IDS = ["a", "b", "c", "d"]
 class RankingTest(unittest.TestCase):
     def test_total_score_ranks_first(self) -> None:
         """7.7: total score is the primary factor, even over more rounds won."""
-        doc = event([[pod(IDS, ["win", "loss", "loss", "loss"], [100, 10_000, 0, 0])],
-                     [pod(IDS, ["win", "loss", "loss", "loss"], [100, 0, 0, 0])]], IDS)
+        doc = event(
+            [
+                [pod(IDS, ["win", "loss", "loss", "loss"], [100, 10_000, 0, 0])],
+                [pod(IDS, ["win", "loss", "loss", "loss"], [100, 0, 0, 0])],
+            ],
+            IDS,
+        )
         rows = standings_json(load_event(doc))["standings"]
         self.assertEqual(["b", "a"], [r["player"] for r in rows[:2]])
         self.assertEqual({"score": 10_000, "rounds_won": 0}, rows[0]["tiebreakers"])
@@ -48,8 +58,13 @@ class RankingTest(unittest.TestCase):
 
     def test_rounds_won_break_a_tie_in_score(self) -> None:
         """7.7: with equal total score, the most rounds won ranks higher."""
-        doc = event([[pod(IDS, ["loss", "win", "loss", "loss"], [500, 100, 0, 0])],
-                     [pod(IDS, ["loss", "win", "loss", "loss"], [0, 400, 0, 0])]], IDS)
+        doc = event(
+            [
+                [pod(IDS, ["loss", "win", "loss", "loss"], [500, 100, 0, 0])],
+                [pod(IDS, ["loss", "win", "loss", "loss"], [0, 400, 0, 0])],
+            ],
+            IDS,
+        )
         rows = standings_json(load_event(doc))["standings"]
         self.assertEqual(["b", "a"], [r["player"] for r in rows[:2]])
 
@@ -111,24 +126,30 @@ class DocumentValidationTest(RejectsDocuments, unittest.TestCase):
         self.assertBad(event([[pod(ids, ["win"] + ["loss"] * 8, [0] * 9)]], ids), "rounds[0].matches[0].players")
 
     def test_negative_score(self) -> None:
-        self.assertBad(event([[pod(IDS, ["win", "loss", "loss", "loss"], [10, -1, 0, 0])]], IDS),
-                       "rounds[0].matches[0].scores[1]")
+        self.assertBad(
+            event([[pod(IDS, ["win", "loss", "loss", "loss"], [10, -1, 0, 0])]], IDS), "rounds[0].matches[0].scores[1]"
+        )
 
     def test_nobody_went_out_without_time(self) -> None:
         self.assertBad(event([[pod(IDS, ["loss"] * 4, [0] * 4)]], IDS), "rounds[0].matches[0].outcomes")
 
     def test_win_in_a_round_ended_by_time(self) -> None:
         """7.4: when time expires nobody scores for emptying their hand."""
-        self.assertBad(event([[pod(IDS, ["win", "loss", "loss", "loss"], [0] * 4, ending="time")]], IDS),
-                       "rounds[0].matches[0].outcomes")
+        self.assertBad(
+            event([[pod(IDS, ["win", "loss", "loss", "loss"], [0] * 4, ending="time")]], IDS),
+            "rounds[0].matches[0].outcomes",
+        )
 
     def test_star_trek_ending_is_not_a_tribbles_ending(self) -> None:
-        self.assertBad(event([[pod(IDS, ["win", "loss", "loss", "loss"], [0] * 4, ending="concession")]], IDS),
-                       "rounds[0].matches[0].ending")
+        self.assertBad(
+            event([[pod(IDS, ["win", "loss", "loss", "loss"], [0] * 4, ending="concession")]], IDS),
+            "rounds[0].matches[0].ending",
+        )
 
     def test_unknown_outcome(self) -> None:
-        self.assertBad(event([[pod(IDS, ["full-win", "loss", "loss", "loss"], [0] * 4)]], IDS),
-                       "rounds[0].matches[0].outcomes")
+        self.assertBad(
+            event([[pod(IDS, ["full-win", "loss", "loss", "loss"], [0] * 4)]], IDS), "rounds[0].matches[0].outcomes"
+        )
 
     def test_several_players_may_go_out_together(self) -> None:
         """7.5.2: "the player or players who emptied their hand first"."""
