@@ -58,7 +58,7 @@ from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
 from backend.ledger import SNAPSHOT_EVERY, dumps
 from backend.models import Device, Event, Invitation, Operation, Person, PushSubscription, RosterLink, Token, now_ms
-from backend.people import name_key
+from backend.people import new_person, person_json
 from backend.roster_links import matching_people
 from backend.schemas import BackupSchema, PersonInSchema, RestoreResponseSchema
 from backend.schemas.people import PERSON_ID
@@ -188,20 +188,7 @@ def _surviving(person: Person | None) -> Person | None:
 
 
 def _person_record(person: Person) -> dict[str, Any]:
-    try:
-        other = json.loads(person.other_ids or "{}")
-    except ValueError:
-        other = {}
-    return {
-        "id": person.id,
-        "name": person.name,
-        "pokemon_id": person.pokemon_id,
-        "birth_year": person.birth_year,
-        "trekcc_handle": person.trekcc_handle,
-        "trekcc_id": person.trekcc_id,
-        "other_ids": other if isinstance(other, dict) else {},
-        "created_at": person.created_at,
-    }
+    return {**person_json(person), "created_at": person.created_at}
 
 
 def _links_of(event_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -350,19 +337,8 @@ def _person_here(record: dict[str, Any], notes: list[str]) -> tuple[str, bool]:
             data[field] = None
             if field == "pokemon_id":
                 data["birth_year"] = None
-    db.session.add(
-        Person(
-            id=record["id"],
-            name=" ".join(data["name"].split()),
-            name_key=name_key(data["name"]),
-            pokemon_id=data["pokemon_id"],
-            birth_year=data["birth_year"],
-            trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None,
-            trekcc_id=data["trekcc_id"],
-            other_ids=json.dumps(data["other_ids"], sort_keys=True),
-            created_at=record["created_at"] if record["created_at"] is not None else now_ms(),
-        )
-    )
+    created = record["created_at"] if record["created_at"] is not None else now_ms()
+    db.session.add(new_person(record["id"], data, created))
     db.session.flush()  # the next record's look-up sees this person
     return record["id"], True
 

@@ -260,6 +260,17 @@ def _save(league: League, stored: dict[str, Any], rows: list[LeagueEvent]) -> di
     return document
 
 
+def _saved(league: League, stored: dict[str, Any], rows: list[LeagueEvent], status: int = 200) -> Any:
+    """Check and store the league's new document, then answer the league; a refusal changes nothing."""
+    try:
+        _save(league, stored, rows)
+    except ApiError:
+        db.session.rollback()
+        raise
+    db.session.commit()
+    return respond(LeagueSchema(), _league_body(league, rows), status)
+
+
 def _events_of(rows: list[LeagueEvent]) -> dict[str, Event]:
     ids = [row.event_id for row in rows]
     if not ids:
@@ -529,12 +540,10 @@ def update_league(league_id: str):
     rows = _league_events(league_id)
     try:
         stored = _updated_document(_stored(league), data, rows)
-        _save(league, stored, rows)
     except ApiError:
         db.session.rollback()
         raise
-    db.session.commit()
-    return respond(LeagueSchema(), _league_body(league, rows))
+    return _saved(league, stored, rows)
 
 
 @bp.post("/<league_id>/events")
@@ -685,13 +694,7 @@ def add_bonus(league_id: str):
         )
     entry = _bonus_entry(new_id(6), data)
     stored["bonus"] = [*bonus, entry]
-    try:
-        _save(league, stored, rows)
-    except ApiError:
-        db.session.rollback()
-        raise
-    db.session.commit()
-    return respond(LeagueSchema(), _league_body(league, rows), 201)
+    return _saved(league, stored, rows, 201)
 
 
 @bp.delete("/<league_id>/bonus/<bonus_id>")
@@ -717,13 +720,7 @@ def remove_bonus(league_id: str, bonus_id: str):
         raise ApiError(404, "unknown-bonus", f"there is no bonus entry '{bonus_id[:40]}' in this league")
     stored["bonus"] = [b for b in bonus if b.get("id") != bonus_id]
     rows = _league_events(league_id)
-    try:
-        _save(league, stored, rows)
-    except ApiError:
-        db.session.rollback()
-        raise
-    db.session.commit()
-    return respond(LeagueSchema(), _league_body(league, rows))
+    return _saved(league, stored, rows)
 
 
 @bp.get("/<league_id>/table")

@@ -96,7 +96,23 @@ def _caller(roles: frozenset[str] | set[str]) -> Principal:
     return Principal(row.id, row.event_id, row.role, row.player, row.expires_at)
 
 
-def _person_json(person: Person, birth_year: bool = True) -> dict[str, Any]:
+def new_person(person_id: str, data: dict[str, Any], created_at: int) -> Person:
+    """A person row from checked input (``PersonInSchema``): the name's spaces tidied, its search key made."""
+    return Person(
+        id=person_id,
+        name=" ".join(data["name"].split()),
+        name_key=name_key(data["name"]),
+        pokemon_id=data["pokemon_id"],
+        birth_year=data["birth_year"],
+        trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None,
+        trekcc_id=data["trekcc_id"],
+        other_ids=json.dumps(data["other_ids"], sort_keys=True),
+        created_at=created_at,
+    )
+
+
+def person_json(person: Person, birth_year: bool = True) -> dict[str, Any]:
+    """A person's record as the API shows it: name and game ids (the birth year only when asked)."""
     try:
         other = json.loads(person.other_ids or "{}")
     except ValueError:
@@ -166,7 +182,7 @@ def search_people():
         .order_by(Person.name_key, Person.created_at, Person.id)
         .limit(SEARCH_LIMIT)
     ).scalars()
-    people = [_person_json(p, birth_year=p.pokemon_id == query) for p in rows]
+    people = [person_json(p, birth_year=p.pokemon_id == query) for p in rows]
     return respond(PeopleListSchema(), {"people": people})
 
 
@@ -211,20 +227,10 @@ def create_person():
     data = load_body(PersonInSchema())
     begin_write()
     _duplicate(data)
-    person = Person(
-        id=new_id(12),
-        name=" ".join(data["name"].split()),
-        name_key=name_key(data["name"]),
-        pokemon_id=data["pokemon_id"],
-        birth_year=data["birth_year"],
-        trekcc_handle=data["trekcc_handle"].strip() if data["trekcc_handle"] else None,
-        trekcc_id=data["trekcc_id"],
-        other_ids=json.dumps(data["other_ids"], sort_keys=True),
-        created_at=now_ms(),
-    )
+    person = new_person(new_id(12), data, now_ms())
     db.session.add(person)
     db.session.commit()
-    return respond(PersonSchema(), _person_json(person), 201)
+    return respond(PersonSchema(), person_json(person), 201)
 
 
 # ------------------------------------------------------------------ an event's links
@@ -258,7 +264,7 @@ def event_people(event_id: str):
         .order_by(RosterLink.id)
     ).all()
     links = [
-        {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "person": _person_json(person)}
+        {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "person": person_json(person)}
         for pid, person in rows
         if pid in names
     ]
@@ -314,7 +320,7 @@ def link_player(event_id: str, player_id: str):
     db.session.commit()
     return respond(
         LinkSchema(),
-        {"event_id": event_id, "player": player_id, "name": names[player_id], "person": _person_json(person)},
+        {"event_id": event_id, "player": player_id, "name": names[player_id], "person": person_json(person)},
     )
 
 
@@ -397,7 +403,7 @@ def history_of(person: Person) -> dict[str, Any]:
         if totals is not None:
             ratings[game] = totals
     merged = db.session.execute(select(Person.id).where(Person.merged_into == person.id).order_by(Person.id)).scalars()
-    return {"person": _person_json(person), "merged": list(merged), "events": entries, "ratings": ratings}
+    return {"person": person_json(person), "merged": list(merged), "events": entries, "ratings": ratings}
 
 
 def _may_see(principal: Principal, person: Person) -> bool:
@@ -529,6 +535,6 @@ def merge_person(person_id: str):
     db.session.execute(
         update(Person).where(Person.merged_into == source.id, Person.id != source.id).values(merged_into=target.id)
     )  # earlier duplicates of the duplicate
-    body = {"merged": source.id, "person": _person_json(target), "links_moved": moved}
+    body = {"merged": source.id, "person": person_json(target), "links_moved": moved}
     db.session.commit()
     return respond(MergeResponseSchema(), body)
