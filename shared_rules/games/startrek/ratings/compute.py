@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ....errors import RulesError
-from .elo import UNIT, WEIGHT, clamp, event_change, expected_table
+from .elo import UNIT, WEIGHT, expected_table
 from .games import identities, rated_games, rating_of
 from .rules import CEILING, FLOOR, SCORE_OF_PAIR, START
 
@@ -17,23 +15,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["compute_ratings"]
 
-
-class _Person:
-    __slots__ = ("constructed", "sealed", "overall", "constructed_games", "sealed_games")
-
-    def __init__(self) -> None:
-        self.constructed = self.sealed = self.overall = START
-        self.constructed_games = self.sealed_games = 0
-
-    def to_json(self) -> dict[str, int]:
-        return {
-            "constructed": self.constructed,
-            "sealed": self.sealed,
-            "overall": self.overall,
-            "games": self.constructed_games + self.sealed_games,
-            "constructed_games": self.constructed_games,
-            "sealed_games": self.sealed_games,
-        }
+#: What one game's pool keeps per person: the three ratings and the games behind the two formats.
+_FIELDS = ("constructed", "sealed", "overall", "constructed_games", "sealed_games")
+#: elo.event_change's denominator (halves x billionths x WEIGHT), inlined in the hot loop.
+_DENOMINATOR = 2 * WEIGHT * UNIT
+#: rules.SCORE_OF_PAIR as a plain dict: its look-up runs once per match (a mapping proxy's is slower).
+_SCORE_OF_PAIR: dict[tuple[str, ...], int] = dict(SCORE_OF_PAIR)
 
 
 def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None) -> dict[str, Any]:
@@ -50,7 +37,8 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
         WEIGHT * 2 * table[d] for d in range(span + 1)
     ]
     gained = [WEIGHT * s * UNIT for s in range(3)]
-    people: dict[str, dict[str, _Person]] = {}
+    # ruleset -> field (_FIELDS) -> person -> value: each game's ratings are its own (OP Guide 1, 4.1).
+    pools: dict[str, dict[str, dict[str, int]]] = {}
     out_events: list[dict[str, Any]] = []
     last_date: tuple[str, str] | None = None
     for i, event in enumerate(events):
@@ -76,74 +64,124 @@ def compute_ratings(events: Sequence[Event], labels: Sequence[str] | None = None
             continue
         kind = rating.kind
         assert kind is not None and rating.k is not None
-        pool = people.setdefault(event.ruleset, {})
-        for p in event.players:
-            if ids[p.id] not in pool:
-                pool[ids[p.id]] = _Person()
+        pool = pools.setdefault(event.ruleset, {f: {} for f in _FIELDS})
+        by_kind, overall, games_of = pool[kind], pool["overall"], pool[f"{kind}_games"]
+        people = sorted(ids.values())
+        for rid in people:
+            if rid not in overall:
+                for f in _FIELDS:
+                    pool[f][rid] = 0 if f.endswith("_games") else START
         # Star Trek OP Guide 8: each player's rating depends on their matches and the
         # ratings of the opponents "during that specific tournament": every game of
-        # the event is scored against the ratings the players brought to it.
-        before_kind = {rid: getattr(pool[rid], kind) for rid in ids.values()}
-        before_all = {rid: pool[rid].overall for rid in ids.values()}
-        games = rated_games(event) if event.ruleset == "tribbles" else _two_player_games(event)
-        if not all(pid == rid for pid, rid in ids.items()):
-            games = [(ids[g[0]], ids[g[1]], *g[2:]) for g in games]
-        sums = _weighted_sums if event.ruleset == "tribbles" else _sums
-        acc_kind, acc_all = sums(games, before_kind, before_all, gained, twice_expected)
-        played = Counter(map(itemgetter(0), games))
-        played.update(map(itemgetter(1), games))
+        # the event is scored against the ratings the players brought to it (no
+        # rating changes before every sum is made).
+        renamed = None if all(pid == rid for pid, rid in ids.items()) else ids
+        if event.ruleset == "tribbles":
+            acc_kind, acc_all, played = _pod_sums(event, renamed, by_kind, overall, gained, twice_expected)
+        else:
+            acc_kind, acc_all, played = _sums(event, renamed, by_kind, overall, gained, twice_expected)
         k = rating.k
         changes: dict[str, Any] = {}
-        for rid in sorted(before_kind):
-            if not played.get(rid):
+        half, whole = _DENOMINATOR, 2 * _DENOMINATOR
+        for rid in people:
+            n = played[rid]
+            if not n:
                 continue
-            person = pool[rid]
-            new_kind = clamp(before_kind[rid] + event_change(k, acc_kind[rid]))
-            new_all = clamp(before_all[rid] + event_change(k, acc_all[rid]))
-            setattr(person, kind, new_kind)
-            person.overall = new_all
-            setattr(person, f"{kind}_games", getattr(person, f"{kind}_games") + played[rid])
+            before_kind, before_all = by_kind[rid], overall[rid]
+            # elo.event_change (k x sum, rounded half away from zero) and elo.clamp, inlined (twice per player and event)
+            total = k * acc_kind[rid]
+            step = (2 * abs(total) + half) // whole
+            new_kind = before_kind + (step if total >= 0 else -step)
+            new_kind = FLOOR if new_kind < FLOOR else CEILING if new_kind > CEILING else new_kind
+            total = k * acc_all[rid]
+            step = (2 * abs(total) + half) // whole
+            new_all = before_all + (step if total >= 0 else -step)
+            new_all = FLOOR if new_all < FLOOR else CEILING if new_all > CEILING else new_all
+            by_kind[rid], overall[rid] = new_kind, new_all
+            games_of[rid] += n
             changes[rid] = {
-                "games": played[rid],
-                kind: {"before": before_kind[rid], "after": new_kind, "change": new_kind - before_kind[rid]},
-                "overall": {"before": before_all[rid], "after": new_all, "change": new_all - before_all[rid]},
+                "games": n,
+                kind: {"before": before_kind, "after": new_kind, "change": new_kind - before_kind},
+                "overall": {"before": before_all, "after": new_all, "change": new_all - before_all},
             }
         row.update(rated=True, level=rating.level, k=k, format=kind, changes=changes)
         out_events.append(row)
-    ratings = {ruleset: {rid: pool[rid].to_json() for rid in sorted(pool)} for ruleset, pool in sorted(people.items())}
+    ratings = {
+        ruleset: {rid: _person_json(pool, rid) for rid in sorted(pool["overall"])}
+        for ruleset, pool in sorted(pools.items())
+    }
     return {"ratings": ratings, "events": out_events}
 
 
+def _person_json(pool: dict[str, dict[str, int]], rid: str) -> dict[str, int]:
+    c, s = pool["constructed_games"][rid], pool["sealed_games"][rid]
+    return {
+        "constructed": pool["constructed"][rid],
+        "sealed": pool["sealed"][rid],
+        "overall": pool["overall"][rid],
+        "games": c + s,
+        "constructed_games": c,
+        "sealed_games": s,
+    }
+
+
 def _sums(
-    games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int], twice_expected: list[int]
-) -> tuple[dict[str, int], dict[str, int]]:
-    """Each player's sums of (score - expected) over two-player ``(a, b, score)`` games against the
-    format's ratings (``before``) and the overall ones (``before_all``), in halves x billionths x WEIGHT
-    (elo.event_change). One pass gives both.
+    event: Event,
+    renamed: dict[str, str] | None,
+    before: dict[str, int],
+    before_all: dict[str, int],
+    gained: list[int],
+    twice_expected: list[int],
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """Each 1E/2E player's sums of (score - expected) against the format's ratings (``before``) and the
+    overall ones (``before_all``), in halves x billionths x WEIGHT (elo.event_change), and their rated games.
 
-    Exact whole numbers, so the order of the games cannot matter; the two
-    players of a game get exactly opposite terms.
+    The games are ``games.rated_games``'s, read in the same pass (bench.ratings): a pending match, a bye, a
+    Missed Game, a game not played or a disputed result is not rated. Exact whole numbers, so the order
+    of the games cannot matter; the two players of a game get exactly opposite terms.
     """
-    acc = dict.fromkeys(before, 0)
-    acc_all = dict.fromkeys(before, 0)
+    people = renamed.values() if renamed is not None else [p.id for p in event.players]
+    acc = dict.fromkeys(people, 0)
+    acc_all = dict.fromkeys(people, 0)
+    played = dict.fromkeys(people, 0)
     span = CEILING - FLOOR
-    for a, b, score in games:
-        won = gained[score]
-        term = won - twice_expected[before[a] - before[b] + span]
-        acc[a] += term
-        acc[b] -= term
-        term = won - twice_expected[before_all[a] - before_all[b] + span]
-        acc_all[a] += term
-        acc_all[b] -= term
-    return acc, acc_all
+    score_of = _SCORE_OF_PAIR.get
+    for rnd in event.rounds:
+        for m in rnd.matches:
+            score = score_of(m.outcomes)  # type: ignore[arg-type]
+            if score is None or (m.extra and m.extra.get("disputed")):
+                continue
+            a, b = m.players
+            if renamed is not None:
+                a, b = renamed[a], renamed[b]
+            won = gained[score]
+            term = won - twice_expected[before[a] - before[b] + span]
+            acc[a] += term
+            acc[b] -= term
+            term = won - twice_expected[before_all[a] - before_all[b] + span]
+            acc_all[a] += term
+            acc_all[b] -= term
+            played[a] += 1
+            played[b] += 1
+    return acc, acc_all, played
 
 
-def _weighted_sums(
-    games: Any, before: dict[str, int], before_all: dict[str, int], gained: list[int], twice_expected: list[int]
-) -> tuple[dict[str, int], dict[str, int]]:
-    """``_sums`` for ``(a, b, score, weight)`` games (Tribbles pod pairings weigh WEIGHT / (n - 1))."""
-    acc = dict.fromkeys(before, 0)
-    acc_all = dict.fromkeys(before, 0)
+def _pod_sums(
+    event: Event,
+    renamed: dict[str, str] | None,
+    before: dict[str, int],
+    before_all: dict[str, int],
+    gained: list[int],
+    twice_expected: list[int],
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """``_sums`` for Tribbles: ``games.rated_games``' pod pairings, each weighing WEIGHT / (n - 1)."""
+    games = rated_games(event)
+    if renamed is not None:
+        games = [(renamed[a], renamed[b], score, weight) for a, b, score, weight in games]
+    people = renamed.values() if renamed is not None else [p.id for p in event.players]
+    acc = dict.fromkeys(people, 0)
+    acc_all = dict.fromkeys(people, 0)
+    played = dict.fromkeys(people, 0)
     span = CEILING - FLOOR
     for a, b, score, weight in games:
         won = gained[score]
@@ -153,16 +191,6 @@ def _weighted_sums(
         term = (won - twice_expected[before_all[a] - before_all[b] + span]) // WEIGHT * weight
         acc_all[a] += term
         acc_all[b] -= term
-    return acc, acc_all
-
-
-def _two_player_games(event: Event) -> list[tuple[str, str, int]]:
-    """``games.rated_games`` for 1E/2E without the weight, inlined for speed (bench.ratings)."""
-    score_of = SCORE_OF_PAIR.get  # None for a pending match, a bye, a Missed Game, a game not played
-    return [
-        (m.players[0], m.players[1], score)
-        for rnd in event.rounds
-        for m in rnd.matches
-        if (score := score_of(m.outcomes)) is not None  # type: ignore[arg-type]
-        and not (m.extra and m.extra.get("disputed"))
-    ]
+        played[a] += 1
+        played[b] += 1
+    return acc, acc_all, played
