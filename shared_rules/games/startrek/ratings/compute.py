@@ -140,11 +140,17 @@ def _sums(
     Missed Game, a game not played or a disputed result is not rated. Exact whole numbers, so the order
     of the games cannot matter; the two players of a game get exactly opposite terms.
     """
-    people = renamed.values() if renamed is not None else [p.id for p in event.players]
-    acc = dict.fromkeys(people, 0)
-    acc_all = dict.fromkeys(people, 0)
-    played = dict.fromkeys(people, 0)
+    # Players by position: list arithmetic in the loop, one dictionary look-up per seat.
+    players = [p.id for p in event.players]
+    index = {pid: i for i, pid in enumerate(players)}
+    people = [renamed[pid] for pid in players] if renamed is not None else players
     span = CEILING - FLOOR
+    kind = [before[rid] for rid in people]
+    kind_up = [r + span for r in kind]
+    every = [before_all[rid] for rid in people]
+    every_up = [r + span for r in every]
+    n = len(people)
+    acc, acc_all, played = [0] * n, [0] * n, [0] * n
     score_of = _SCORE_OF_PAIR.get
     for rnd in event.rounds:
         for m in rnd.matches:
@@ -152,18 +158,17 @@ def _sums(
             if score is None or (m.extra and m.extra.get("disputed")):
                 continue
             a, b = m.players
-            if renamed is not None:
-                a, b = renamed[a], renamed[b]
+            i, j = index[a], index[b]
             won = gained[score]
-            term = won - twice_expected[before[a] - before[b] + span]
-            acc[a] += term
-            acc[b] -= term
-            term = won - twice_expected[before_all[a] - before_all[b] + span]
-            acc_all[a] += term
-            acc_all[b] -= term
-            played[a] += 1
-            played[b] += 1
-    return acc, acc_all, played
+            term = won - twice_expected[kind_up[i] - kind[j]]
+            acc[i] += term
+            acc[j] -= term
+            term = won - twice_expected[every_up[i] - every[j]]
+            acc_all[i] += term
+            acc_all[j] -= term
+            played[i] += 1
+            played[j] += 1
+    return dict(zip(people, acc)), dict(zip(people, acc_all)), dict(zip(people, played))
 
 
 def _pod_sums(
