@@ -58,7 +58,7 @@ from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
 from backend.ledger import SNAPSHOT_EVERY, dumps
 from backend.models import Device, Event, Invitation, Operation, Person, PushSubscription, RosterLink, Token, now_ms
-from backend.people import new_person, person_json
+from backend.people import new_person, person_json, surviving
 from backend.roster_links import matching_people
 from backend.schemas import BackupSchema, PersonInSchema, RestoreResponseSchema
 from backend.schemas.people import PERSON_ID
@@ -178,15 +178,6 @@ _PERSON_REQUIRED = ("id", "name")
 _LINK_REQUIRED = ("player_id", "person_id")
 
 
-def _surviving(person: Person | None) -> Person | None:
-    """The person itself, or (a merged duplicate) the one it was merged into, along a chain of merges."""
-    for _ in range(32):
-        if person is None or person.merged_into is None:
-            break
-        person = db.session.get(Person, person.merged_into)
-    return person
-
-
 def _person_record(person: Person) -> dict[str, Any]:
     return {**person_json(person), "created_at": person.created_at}
 
@@ -197,7 +188,7 @@ def _links_of(event_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
     for link in db.session.execute(
         select(RosterLink).where(RosterLink.event_id == event_id).order_by(RosterLink.id)
     ).scalars():
-        person = _surviving(db.session.get(Person, link.person_id))
+        person = surviving(db.session.get(Person, link.person_id))
         if person is None:
             continue
         people.setdefault(person.id, _person_record(person))
@@ -305,7 +296,7 @@ def _checked_people(backup: dict[str, Any], players: set[str]) -> tuple[list[dic
 def _person_here(record: dict[str, Any], notes: list[str]) -> tuple[str, bool]:
     """The id of the person on this server a backup's person record is (the module's rule), and whether it
     was created now."""
-    same = _surviving(db.session.get(Person, record["id"]))
+    same = surviving(db.session.get(Person, record["id"]))
     if same is not None:
         return same.id, False
     pop, trek, birth = record["pokemon_id"], record["trekcc_id"], record["birth_year"]

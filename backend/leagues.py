@@ -122,6 +122,7 @@ def _lock_league(league_id: str) -> League:
     if league is None:
         db.session.rollback()
         raise ApiError(404, "unknown-league", f"there is no league '{league_id[:40]}'")
+    authenticate_director(league_id)
     return league
 
 
@@ -536,7 +537,6 @@ def update_league(league_id: str):
     authenticate_director(league_id)
     data = load_body(UpdateLeagueSchema())
     league = _lock_league(league_id)
-    authenticate_director(league_id)
     rows = _league_events(league_id)
     try:
         stored = _updated_document(_stored(league), data, rows)
@@ -580,7 +580,6 @@ def add_event(league_id: str):
             f"WCT league events are Star Trek events ({', '.join(STAR_TREK_RULESETS)})",
         )
     league = _lock_league(league_id)
-    authenticate_director(league_id)
     rows = _league_events(league_id)
     try:
         _check_sprint(_stored(league), data["sprint"])
@@ -631,7 +630,6 @@ def remove_event(league_id: str, event_id: str):
     """
     authenticate_director(league_id)
     league = _lock_league(league_id)
-    authenticate_director(league_id)
     rows = _league_events(league_id)
     row = next((r for r in rows if r.event_id == event_id), None)
     if row is None:
@@ -672,7 +670,6 @@ def add_bonus(league_id: str):
     authenticate_director(league_id)
     data = load_body(BonusInSchema())
     league = _lock_league(league_id)
-    authenticate_director(league_id)
     rows = _league_events(league_id)
     stored = _stored(league)
     bonus = list(stored.get("bonus", []))
@@ -712,7 +709,6 @@ def remove_bonus(league_id: str, bonus_id: str):
     """
     authenticate_director(league_id)
     league = _lock_league(league_id)
-    authenticate_director(league_id)
     stored = _stored(league)
     bonus = stored.get("bonus", [])
     if not any(b.get("id") == bonus_id for b in bonus):

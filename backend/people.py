@@ -128,13 +128,18 @@ def person_json(person: Person, birth_year: bool = True) -> dict[str, Any]:
     }
 
 
-def _find(person_id: str, field: str = "person") -> Person:
-    """The person named ``person_id`` (a merged duplicate: the one it was merged into); 404 if none."""
-    person = db.session.get(Person, person_id) if len(person_id) <= 32 else None
-    for _ in range(32):  # a chain of merges ends at the survivor
+def surviving(person: Person | None) -> Person | None:
+    """The person itself, or (a merged duplicate) the one it was merged into, along a chain of merges."""
+    for _ in range(32):
         if person is None or person.merged_into is None:
             break
         person = db.session.get(Person, person.merged_into)
+    return person
+
+
+def _find(person_id: str, field: str = "person") -> Person:
+    """The person named ``person_id`` (a merged duplicate: the one it was merged into); 404 if none."""
+    person = surviving(db.session.get(Person, person_id) if len(person_id) <= 32 else None)
     if person is None:
         raise ApiError(404, "unknown-person", f"{field}: there is no person '{person_id[:40]}'")
     return person
