@@ -19,8 +19,8 @@ with house rules), written to a temporary file. Figures:
   ``--no-bytecode-cache`` compiles every module at each start instead. Not taken
   inside Pyodide (no processes there).
 - in-process split, best of ``--repeat``: ``load`` (read the file, decode and
-  validate it: the CLI's ``_read_event``), ``rank`` (``standings_json``) and
-  ``out`` (the CLI's JSON text).
+  validate it: the CLI's ``_read_event``), ``rank`` (``compute_standings``) and
+  ``out`` (the CLI's JSON text of the standings lines).
 - ``peak``: tracemalloc's peak over one in-process load + rank + out (MiB);
   ``rss``: the whole process's maximum resident set (MiB).
 """
@@ -117,9 +117,14 @@ def measure(
 ) -> list[dict]:
     """Time each ruleset: the whole CLI process (when ``whole``) and the in-process split."""
     from shared_rules import cli
-    from shared_rules.standings import standings_json
+    from shared_rules.standings import compute_standings, engine
 
     _cli_text = getattr(cli, "output_text", _json_text)
+    # The CLI's output step: the standings text written line by line (lines_text), or, before it,
+    # each line's dictionary through the JSON writer.
+    _lines_text = getattr(
+        engine, "lines_text", lambda lines: _cli_text({"standings": [s.to_json() for s in lines]}).rstrip("\n")
+    )
 
     out = []
     with tempfile.TemporaryDirectory(prefix="bench-standings-") as tmp:
@@ -129,8 +134,10 @@ def measure(
             with open(path, "w", encoding="utf-8") as fh:
                 json.dump(swiss_event(players, rounds, ruleset), fh, ensure_ascii=False)
             event = cli._read_event(path)
-            result = standings_json(event)
-            text = _cli_text(result)
+            lines = compute_standings(event)
+            text = _json_text({"standings": [s.to_json() for s in lines]})  # EVENT-FORMAT.md's text
+            if _lines_text(lines) + "\n" != text:
+                raise SystemExit(f"{ruleset}: the standings text differs from json.dumps of the standings")
             row = {"ruleset": ruleset}
             if whole:
                 check = subprocess.run(
@@ -154,13 +161,13 @@ def measure(
                 )
             row.update(
                 load_s=round(_best(lambda path=path: cli._read_event(path), repeat), 3),
-                rank_s=round(_best(lambda event=event: standings_json(event), repeat), 3),
-                out_s=round(_best(lambda result=result: _cli_text(result), repeat), 3),
+                rank_s=round(_best(lambda event=event: compute_standings(event), repeat), 3),
+                out_s=round(_best(lambda lines=lines: _lines_text(lines), repeat), 3),
             )
-            del event, result, text
+            del event, lines, text
             gc.collect()
             tracemalloc.start()
-            _cli_text(standings_json(cli._read_event(path)))
+            _lines_text(compute_standings(cli._read_event(path)))
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             row["peak_mib"] = round(peak / 2**20, 1)

@@ -8,7 +8,7 @@ import sys
 from json.encoder import encode_basestring as _string  # the C function when _json is there, as json.dumps uses
 from typing import Any
 
-__all__ = ["json_kind", "dumps_indented"]
+__all__ = ["json_kind", "dumps_indented", "indented_into", "string_text", "number_text"]
 
 #: From Python 3.14 json's C encoder writes indented JSON too (Pyodide 314: 0.03 s against this
 #: module's 0.09 s for 4,096 standings lines): then json.dumps itself is the faster.
@@ -66,6 +66,41 @@ def dumps_indented(value: Any) -> str:
 
 class _Unusual(Exception):
     """A value :func:`dumps_indented` leaves to ``json.dumps``."""
+
+
+#: A string as ``json.dumps(..., ensure_ascii=False)`` writes it.
+string_text = _string
+
+
+def number_text(value: Any) -> str | None:
+    """An int or float as ``json.dumps`` writes it, an integral float as its int; None for anything else.
+
+    >>> number_text(3), number_text(2.0), number_text(0.5), number_text(True), number_text("3")
+    ('3', '2', '0.5', None, None)
+    """
+    kind = value.__class__
+    if kind is int:
+        return _int_repr(value)
+    if kind is float:
+        if value.is_integer() and abs(value) < 2**53:
+            return _int_repr(int(value))
+        return _float(value)
+    return None
+
+
+def indented_into(value: Any, parts: list[str], newline: str) -> bool:
+    """Append ``value`` as :func:`dumps_indented` writes it at the indent ``newline`` gives; False (and
+    ``parts`` left incomplete) for a value only ``json.dumps`` writes.
+
+    >>> parts = []
+    >>> indented_into({"a": [1]}, parts, "\\n "), "".join(parts)
+    (True, '{\\n  "a": [\\n   1\\n  ]\\n }')
+    """
+    try:
+        _write(value, parts, newline)
+    except (_Unusual, RecursionError):
+        return False
+    return True
 
 
 def _float(value: float) -> str:

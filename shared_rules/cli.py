@@ -68,9 +68,9 @@ def _read_event(path: str) -> Any:
 
 
 def _standings(args: argparse.Namespace) -> Any:
-    from .standings import standings_json
+    from .standings import standings_text
 
-    return standings_json(_read_event(args.file))
+    return _Text(standings_text(_read_event(args.file)) + "\n")  # output_text(standings_json(...))
 
 
 def _pair(args: argparse.Namespace) -> Any:

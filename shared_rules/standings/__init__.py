@@ -11,6 +11,7 @@ from .engine import (
     rank_swiss,
     standings_from_order,
     standings_json,
+    standings_text,
 )
 from .metrics import GroupMetric, Metric, ValueMetric, get_metric, metric_keys, metric_labels, register, reported_labels
 
@@ -34,4 +35,5 @@ __all__ = [
     "reported_labels",
     "standings_from_order",
     "standings_json",
+    "standings_text",
 ]

@@ -148,6 +148,19 @@ class ExactValues(Mapping[str, float]):
         nums = self._nums
         return nums[pid] if nums is not None else self.exact[pid]
 
+    def in_order(self, pids: Iterable[str]) -> list[float]:
+        """The players' values as floats, in the order given (what the standings print).
+
+        >>> ExactValues.scaled({"a": 1, "b": 3}, 4).in_order(["b", "a"])
+        [0.75, 0.25]
+        """
+        nums = self._nums
+        if nums is not None:
+            den = self._den
+            return [n / den for n in map(nums.__getitem__, pids)]  # int / int is correctly rounded
+        exact = self.exact
+        return [float(exact[pid]) for pid in pids]
+
     def __getitem__(self, pid: str) -> float:
         nums = self._nums
         if nums is not None:

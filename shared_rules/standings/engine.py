@@ -8,11 +8,13 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from .._json import dumps_indented, indented_into, number_text, string_text
 from ..brackets.winner import match_winner
 from ..errors import RulesError
 from ..event.model import Event
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
+from .common import ExactValues
 from .context import StandingsContext, is_counted
 from .metrics import get_metric
 
@@ -22,6 +24,8 @@ __all__ = [
     "rank_swiss",
     "compute_standings",
     "standings_json",
+    "standings_text",
+    "lines_text",
     "place_elimination",
     "format_record",
     "standing_line",
@@ -204,19 +208,97 @@ def standings_from_order(
 ) -> list[Standing]:
     """Standings lines for an already ranked list of players."""
     pairs = tuple(reported if reported is not None else ctx.ruleset.reported)
-    columns = [(name, ctx.metric(key)) for name, key in pairs]
+    names = [name for name, _ in pairs]
+    # Each reported column read in rank order at once, then one row of values per player.
+    columns = [_in_order(ctx.metric(key), order) for _, key in pairs]
+    rows = zip(*columns) if columns else ((),) * len(order)
     points, record, players = ctx.points, ctx.record, ctx.players
-    out = []
-    for rank, pid in enumerate(order, start=1):
-        tb = {name: values[pid] for name, values in columns}
-        out.append(
-            standing_line(
-                rank, pid, points[pid], format_record(*record(pid)), tb, players[pid].dropped_after is not None
-            )
+    return [
+        standing_line(
+            rank,
+            pid,
+            points[pid],
+            format_record(*record(pid)),
+            dict(zip(names, row)),
+            players[pid].dropped_after is not None,
         )
-    return out
+        for rank, pid, row in zip(range(1, len(order) + 1), order, rows)
+    ]
+
+
+def _in_order(values: Mapping[str, Any], order: Sequence[str]) -> list[Any]:
+    """``[values[pid] for pid in order]``, read without a call per player."""
+    if isinstance(values, ExactValues):
+        return values.in_order(order)
+    return list(map(values.__getitem__, order))
 
 
 def standings_json(event: Event) -> dict[str, Any]:
     """EVENT-FORMAT.md's ``{"standings": [...]}``."""
     return {"standings": [s.to_json() for s in compute_standings(event)]}
+
+
+def standings_text(event: Event) -> str:
+    """``json.dumps(standings_json(event), ensure_ascii=False, indent=1)``: the command line's output."""
+    return lines_text(compute_standings(event))
+
+
+def lines_text(lines: Sequence[Standing]) -> str:
+    """``{"standings": [...]}`` of these lines as indented JSON text, written line by line.
+
+    The same text as ``json.dumps({"standings": [s.to_json() ...]}, ensure_ascii=False, indent=1)``
+    without building each line's dictionary first (a third of a 4,096-player command line's output time).
+
+    >>> print(lines_text([standing_line(1, "p1", 3.0, "1-0-0", {"owp": 0.5}, False)]))
+    {
+     "standings": [
+      {
+       "rank": 1,
+       "player": "p1",
+       "points": 3,
+       "record": "1-0-0",
+       "tiebreakers": {
+        "owp": 0.5
+       },
+       "dropped": false
+      }
+     ]
+    }
+    """
+    parts: list[str] = []
+    append = parts.append
+    for line in lines:
+        rank, player, points, record = line.rank, line.player, number_text(line.points), line.record
+        if (
+            line.extra
+            or points is None
+            or rank.__class__ is not int
+            or player.__class__ is not str
+            or record.__class__ is not str
+            or line.dropped.__class__ is not bool
+        ):  # anything unusual: the general writer, for this line
+            append("\n  ")
+            if not indented_into(line.to_json(), parts, "\n  "):
+                return dumps_indented({"standings": [s.to_json() for s in lines]})
+            append(",")
+            continue
+        tiebreakers = line.tiebreakers
+        if tiebreakers:
+            inner = []
+            for key, value in tiebreakers.items():
+                text = number_text(value)
+                if text is None or key.__class__ is not str:
+                    return dumps_indented({"standings": [s.to_json() for s in lines]})
+                inner.append(f"\n    {string_text(key)}: {text}")
+            values = "{" + ",".join(inner) + "\n   }"
+        else:
+            values = "{}"
+        append(
+            f'\n  {{\n   "rank": {rank},\n   "player": {string_text(player)},\n   "points": {points},'
+            f'\n   "record": {string_text(record)},\n   "tiebreakers": {values},'
+            f'\n   "dropped": {"true" if line.dropped else "false"}\n  }},'
+        )
+    if not parts:
+        return '{\n "standings": []\n}'
+    parts[-1] = parts[-1][:-1]  # no comma after the last line
+    return '{\n "standings": [' + "".join(parts) + "\n ]\n}"

@@ -1,14 +1,22 @@
-"""The CLI's JSON writer gives exactly ``json.dumps(value, ensure_ascii=False, indent=1)``."""
+"""The CLI's JSON writers give exactly ``json.dumps(value, ensure_ascii=False, indent=1)``."""
 
 from __future__ import annotations
 
+import glob
 import json
+import os
 import unittest
 from collections import OrderedDict
+from fractions import Fraction
 from types import MappingProxyType
 
 from shared_rules._json import dumps_indented
+from shared_rules.event.document import load_event
 from shared_rules.seeded import Rng
+from shared_rules.standings import standings_json, standings_text
+from shared_rules.standings.engine import lines_text, standing_line
+
+from .helpers import GOLDEN
 
 _SCALARS = [
     0,
@@ -106,6 +114,60 @@ class DumpsIndentedTest(unittest.TestCase):
         for _ in range(200):  # (far deeper overflows the C stack inside Pyodide, in json.dumps itself)
             deep = [1, {"a": deep}]
         self.assertTrue(_same(deep))
+
+
+def _expected(lines) -> str:
+    return json.dumps({"standings": [line.to_json() for line in lines]}, ensure_ascii=False, indent=1)
+
+
+class StandingsTextTest(unittest.TestCase):
+    """The command line writes standings line by line: the same text as json.dumps of the standings."""
+
+    def test_every_golden_event_writes_the_text_of_its_standings(self) -> None:
+        paths = [p for p in sorted(glob.glob(os.path.join(GOLDEN, "*.json"))) if os.path.basename(p).count(".") == 1]
+        checked = 0
+        for path in paths:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if not isinstance(doc, dict) or doc.get("format") != "topcut-event/1":
+                continue
+            with self.subTest(path=os.path.basename(path)):
+                event = load_event(doc)
+                expected = json.dumps(standings_json(event), ensure_ascii=False, indent=1)
+                self.assertEqual(standings_text(event), expected)
+                checked += 1
+        self.assertGreaterEqual(checked, 10)
+
+    def test_no_lines_write_an_empty_list(self) -> None:
+        self.assertEqual(lines_text([]), _expected([]))
+        self.assertEqual(lines_text([]), '{\n "standings": []\n}')
+
+    def test_numbers_print_as_the_standings_json_prints_them(self) -> None:
+        lines = [
+            standing_line(1, 'é "q"', 3.0, "1-0-0", {"owp": 0.5, "oowp": 1.0, "big": 2**60, "neg": -0.0}, False),
+            standing_line(2, "p2", 1.5, "0-1-0", {"inf": float("inf"), "nan": float("nan")}, True),
+            standing_line(3, "p3", 0, "0-0-0", {}, False),
+        ]
+        self.assertEqual(lines_text(lines), _expected(lines))
+
+    def test_unusual_lines_fall_back_to_the_general_writer(self) -> None:
+        for line in (
+            standing_line(1, "p1", 3, "1-0-0", {"owp": 0.5}, False, {"division": "masters", "pod": [1, 2]}),
+            standing_line(1, "p1", 3, "1-0-0", {"owp": None}, False),
+            standing_line(1, "p1", 3, "1-0-0", {"owp": True}, False),
+            standing_line(1, "p1", Fraction(1, 3), "1-0-0", {}, False),
+            standing_line(1, "p1", 3, "1-0-0", {"owp": Fraction(1, 2)}, False),
+            standing_line(1, "p1", 3, "1-0-0", {"owp": {1, 2}}, False),
+        ):
+            lines = [standing_line(2, "p0", 1, "0-1-0", {"owp": 0.25}, False), line]
+            with self.subTest(line=line):
+                try:
+                    expected = _expected(lines)
+                except TypeError as exc:  # what json.dumps cannot write, the writer refuses the same way
+                    with self.assertRaises(type(exc)):
+                        lines_text(lines)
+                    continue
+                self.assertEqual(lines_text(lines), expected)
 
 
 if __name__ == "__main__":
