@@ -9,6 +9,9 @@ import { announce, h, replace } from "../ui.js";
 export const CSV_FIELDS = [["name", "Name"], ["first_name", "First name"], ["last_name", "Last name"], ["id", "Player id"],
   ["birth_year", "Birth year / date of birth"], ["division", "Division (Pokémon)"], ["rating_id", "trekcc.org id (Star Trek)"],
   ["earned_byes", "Earned byes"], ["ignore", "Leave out"]];
+/** The preview's optional columns (player field, heading), shown when the file fills them. */
+const PREVIEW_COLUMNS = [["birth_year", "Birth year"], ["division", "Division"], ["rating_id", "trekcc.org id"],
+  ["earned_byes", "Earned byes"]];
 const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Let the browser save ``text`` as a file called ``name`` (made on this device, no network). */
@@ -79,6 +82,8 @@ export function csvImportCard(store, { onRegistered } = {}) {
     const columns = Object.entries(out.columns || {});
     const ignored = out.ignored || [];
     const bad = new Set(out.errors.map((e) => e.row));
+    // Optional columns only when some player to register has them (a game without divisions: no Division column).
+    const shown = PREVIEW_COLUMNS.filter(([field]) => out.players.some((p) => p[field] != null && p[field] !== ""));
     replace(preview,
       mappingTable(columns, ignored),
       (out.warnings || []).map((w) => h("p", { class: "warning" }, w)),
@@ -89,9 +94,9 @@ export function csvImportCard(store, { onRegistered } = {}) {
           h("td", {}, e.row), h("td", {}, e.column || "—"), h("td", {}, e.problem)))))) : null,
       out.players.length ? h("div", { class: "table-wrap" }, h("table", { id: "csv-players" },
         h("caption", {}, `${out.players.length} player${out.players.length === 1 ? "" : "s"} ready to register`),
-        h("thead", {}, h("tr", {}, ["Name", "Id", "Birth year", "Division", "trekcc.org id"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["Name", "Id", ...shown.map(([, title]) => title)].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, out.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name), h("td", {}, p.id),
-          h("td", {}, p.birth_year ?? ""), h("td", {}, p.division ?? ""), h("td", {}, p.rating_id ?? "")))))) : h("p", {}, "No player to register from this file."),
+          shown.map(([field]) => h("td", {}, p[field] ?? ""))))))) : h("p", {}, "No player to register from this file."),
       out.players.length ? h("button", { type: "button", class: "primary", id: "csv-register",
         onclick: (e) => register(e.currentTarget, out.players) }, `Register ${out.players.length} player${out.players.length === 1 ? "" : "s"}`) : null);
   };
