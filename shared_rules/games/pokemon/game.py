@@ -50,7 +50,8 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         day_two_qualifiers=structures.day_two_qualifiers,
         player_division=ruleset.player_division,
         penalties=GENERIC_PENALTIES,
-        # Pokémon TOP 3.2: a best-of-three match may be played in any round.
+        # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so
+        # the result form offers games (best of three) in every round; the match result alone is enough.
         result_form=ResultForm(best_of_three="always"),
     )
 
