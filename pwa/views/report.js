@@ -78,13 +78,10 @@ async function mount(root, { store, role }) {
     h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, "Print"), " ", download),
     message, fillBox, body);
 
-  // The organizer fills in what the event cannot know; saved in the event (settings.report) for every device.
+  // The organizer fills in what the event cannot know; saved in the event (settings.report) for every device,
+  // also once the event is closed (the report is written after the event: the rules accept these details then).
   const fillForm = (report) => {
     if (role !== "organizer") return null;
-    if (store.state?.closed) {
-      return report.missing.length ? h("p", { class: "hint", id: "report-closed" }, "The event is closed, so its details can no "
-        + "longer be saved here: write the missing ones on the printout (next time, fill them in before closing the event).") : null;
-    }
     const given = store.state?.settings?.report || {};
     const labels = new Map(report.tournaments[0]?.sections.flatMap((s) => s.fields.map((f) => [f.key, f.label])) || []);
     const inputs = FILL_IN.map((key) => [key, h("input", { type: key === "date" ? "date" : "text", name: `report-${key}`,

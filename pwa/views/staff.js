@@ -134,7 +134,7 @@ async function mount(root, { store }) {
     const st = store.state;
     if (st.closed) {
       replace(closeBox, h("h2", { id: "close-title" }, "Event closed"),
-        h("p", { id: "closed-note" }, "This event is closed: final standings stand, and no more changes are accepted from any device."));
+        h("p", { id: "closed-note" }, "This event is closed: final standings stand; no result, player or round can change any more, from any device."));
       return;
     }
     const children = [h("h2", { id: "close-title" }, "Close the event"),

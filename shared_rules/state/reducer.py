@@ -829,6 +829,15 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
 }
 
 
+def _report_details_only(op: Operation) -> bool:
+    """Whether ``op`` only fills in the tournament report's details (``settings.report``), which a closed event
+    still accepts: the report is written after the event (Star Trek OP Guide 8), and changes no result."""
+    if op.type != "event.configure":
+        return False
+    p = op.payload
+    return p.name is None and p.ruleset is None and p.settings is not None and p.settings.keys() == {"report"}
+
+
 def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
     op = parse_operation(raw)
     last = state["devices"].get(op.device)
@@ -836,7 +845,7 @@ def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
         raise OperationRejected(f"{op.type}: {op.op_id} was already applied (device {op.device} is at {last})")
     if op.type != "event.create" and state["ruleset"] is None:
         raise OperationRejected(f"{op.type}: no event yet; the first operation must be event.create")
-    if state["closed"]:
+    if state["closed"] and not _report_details_only(op):
         raise OperationRejected(f"{op.type}: the event is closed")
     authorize(state, op)
     HANDLERS[op.type](state, op)

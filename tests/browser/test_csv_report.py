@@ -71,7 +71,9 @@ def test_a_csv_roster_is_read_on_the_tablet_and_its_good_rows_registered(browser
 
 def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(browser, live_server) -> None:
     played = Remote(live_server.url, "startrek-1e", "Qo'noS Open")
-    played.push(*[(op["type"], op["payload"]) for op in trek_ops(PLAYERS[:4])[:-1]])  # played, not closed
+    ops = trek_ops(PLAYERS[:4])
+    assert ops[-1]["type"] == "event.close"
+    played.push(*[(op["type"], op["payload"]) for op in ops])  # played and closed: the report comes after
     context, page = open_page(browser, accept_downloads=True)
     try:
         page.goto(f"{live_server.url}/#join={played.invite('organizer')}")
@@ -121,7 +123,7 @@ def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(
         assert page.text_content("#report dd[data-key=league_event]") == "yes"
         wait_synced(page)
         server = played.api(f"/api/events/{played.eid}/state", token=played.token)["state"]
-        assert server["settings"]["report"]["primary_td"] == "Quark"
+        assert server["settings"]["report"]["primary_td"] == "Quark" and server["closed"]
         with page.expect_download() as info:
             page.click("#report-text")
         text = open(info.value.path(), encoding="utf-8").read()

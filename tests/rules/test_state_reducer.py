@@ -172,6 +172,25 @@ class EventOperationsTest(unittest.TestCase):
         self.assertTrue(ev.state["closed"])
         self.assertEqual("player.check_in: the event is closed", ev.why("player.check_in", {"player": "p1"}))
 
+    def test_a_closed_event_still_takes_its_tournament_report_details_and_nothing_else(self) -> None:
+        ev = played_round_one()
+        ev.report(1, 1, ["win", "loss"])
+        ev.report(1, 2, ["win", "loss"])
+        ev.do("event.close")
+        # Star Trek OP Guide 8: the report is submitted after the tournament's completion.
+        ev.do("event.configure", {"settings": {"report": {"city": "Bajor", "league_event": False}}})
+        self.assertEqual({"city": "Bajor", "league_event": False}, ev.state["settings"]["report"])
+        self.assertTrue(ev.state["closed"])
+        for payload in (
+            {"settings": {"report": {"city": "Cardassia"}, "rounds": 9}},
+            {"settings": {"report": {"city": "Cardassia"}}, "name": "Renamed"},
+            {"settings": {"rounds": 9}},
+            {"name": "Renamed"},
+        ):
+            with self.subTest(payload=payload):
+                self.assertEqual("event.configure: the event is closed", ev.why("event.configure", payload))
+        self.assertEqual({"city": "Bajor", "league_event": False}, ev.state["settings"]["report"])
+
 
 class PlayerOperationsTest(unittest.TestCase):
     def test_register_numbers_entries_in_order_and_keeps_extra_fields(self) -> None:
