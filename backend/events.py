@@ -178,10 +178,9 @@ def create_event():
             return _made_before(data)
         db.session.add(event)
         try:
-            state = append_server_op(event, initial_state(), op)
+            append_server_op(event, initial_state(), op)
         except RulesError as exc:
             raise ApiError(422, "invalid-event", str(exc)) from None
-        event.name = state["name"]
     if (
         data["token"] is not None
         and db.session.scalar(select(Token.id).where(Token.token_hash == hash_secret(data["token"]))) is not None

@@ -412,9 +412,19 @@ class _Dirty(Exception):
     """The working state may be half-changed by a failing handler: rebuild it before going on."""
 
 
+def keep_summary(event: Event, state: dict[str, Any]) -> None:
+    """The event row's name and ruleset as the event now has them (``event.configure`` renames, or changes the
+    ruleset before round 1): lists, the summary, the delete confirmation and league checks read the row."""
+    if state["name"] != event.name:
+        event.name = state["name"]
+    if state["ruleset"] is not None and state["ruleset"] != event.ruleset:
+        event.ruleset = state["ruleset"]
+
+
 def append_server_op(event: Event, state: dict[str, Any], op: dict[str, Any]) -> dict[str, Any]:
     """Append an operation the server writes itself (under the event lock); raises RulesError."""
     new_state = apply(state, op)
+    keep_summary(event, new_state)
     event.head_seq += 1
     db.session.add(
         Operation(
@@ -575,6 +585,7 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
             db.session.execute(insert(Invitation), claim_rows)
             if principal.role in CLAIM_READERS:
                 shown_claims = codes
+        keep_summary(event, state)
         if event.head_seq - event.snapshot_seq >= SNAPSHOT_EVERY:
             event.snapshot, event.snapshot_seq = dumps(state), event.head_seq
         head = event.head_seq

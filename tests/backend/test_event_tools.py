@@ -230,3 +230,24 @@ def test_a_backup_keeps_the_names_and_an_older_backup_still_restores(app, api):
     assert r.status_code == 201, r.get_json()
     redeemed = api.redeem(api.invite(eid, org, "judge")["code"])
     assert redeemed["event_id"] == eid
+
+
+def test_a_renamed_event_and_a_changed_ruleset_show_everywhere_the_server_names_the_event(app, api):
+    created = api.create(ruleset="custom", name="Spring Cup")
+    eid, org = created["event_id"], created["token"]
+    configure = {"type": "event.configure", "payload": {"name": "Deep Space Nine Open", "ruleset": "startrek-2e"}}
+    api.push_ok(eid, org, "desk", [configure])
+    summary = api.client.get(f"/api/events/{eid}", headers=bearer(org)).get_json()
+    assert (summary["name"], summary["ruleset"]) == ("Deep Space Nine Open", "startrek-2e")
+    with app.app_context():
+        row = db.session.get(Event, eid)
+        assert (row.name, row.ruleset) == ("Deep Space Nine Open", "startrek-2e")
+    # A refused change leaves the row as it was.
+    api.push(eid, org, "desk", [{"type": "event.configure", "payload": {"ruleset": "nonesuch"}}], first_seq=2)
+    summary = api.client.get(f"/api/events/{eid}", headers=bearer(org)).get_json()
+    assert (summary["name"], summary["ruleset"]) == ("Deep Space Nine Open", "startrek-2e")
+    # Deleting asks for the name the event has now.
+    r = api.client.delete(f"/api/events/{eid}", json={"confirm": "Spring Cup"}, headers=bearer(org))
+    assert r.status_code == 422 and "Deep Space Nine Open" in r.get_json()["message"]
+    r = api.client.delete(f"/api/events/{eid}", json={"confirm": "deep space nine open"}, headers=bearer(org))
+    assert r.status_code == 200 and _rows(app, eid)["events"] == 0
