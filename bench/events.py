@@ -234,3 +234,41 @@ def _tribbles_event(players: int, rounds: int, seed: str, *, pending: int = 0) -
         doc_rounds.append({"number": number, "stage": "swiss", "matches": matches})
     doc_players = [{"id": pid, "name": pid, "entry": i} for i, pid in enumerate(ids, start=1)]
     return _document("tribbles", players, rounds, seed, doc_players, doc_rounds)
+
+
+def operations_log(players: int, rounds: int, ruleset: str = "pokemon-tcg") -> list[dict[str, Any]]:
+    """An event's operations as the organizer's device writes them: create, register ``players``, then per round
+    pair (by the rules engine), start and one result per table (the lower number wins)."""
+    from shared_rules.event import load_event
+    from shared_rules.pairing.next_round import pair_next_round_json
+    from shared_rules.state import apply, initial_state, to_event_document
+
+    ops: list[dict[str, Any]] = []
+    state = initial_state()
+
+    def add(type_: str, payload: dict[str, Any]) -> None:
+        nonlocal state
+        op = {
+            "type": type_,
+            "op_id": f"bench:{len(ops) + 1}",
+            "device": "bench",
+            "actor": {"role": "organizer"},
+            "at": 1_700_000_000_000 + len(ops),
+            "payload": payload,
+        }
+        state = apply(state, op)
+        ops.append(op)
+
+    add("event.create", {"ruleset": ruleset, "name": f"Bench {players}", "seed": "bench"})
+    for i in range(players):
+        add("player.register", {"player": {"id": f"p{i}", "name": f"Player {i}"}})
+    for r in range(1, rounds + 1):
+        draft = pair_next_round_json(load_event(to_event_document(state, operational=False)))
+        add("round.pair", {"number": draft["round"], "stage": draft["stage"], "matches": draft["matches"]})
+        add("round.start", {"number": r, "duration_s": 3000})
+        for m in draft["matches"]:
+            if len(m["players"]) == 2:
+                a, b = m["players"]
+                outcomes = ["win", "loss"] if int(a[1:]) < int(b[1:]) else ["loss", "win"]
+                add("result.report", {"round": r, "table": m["table"], "outcomes": outcomes})
+    return ops

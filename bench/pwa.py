@@ -156,39 +156,9 @@ def print_phases(runs: list[dict]) -> None:
 
 def event_ops(players: int = 512, rounds: int = 3) -> list[dict]:
     sys.path.insert(0, str(ROOT))
-    from shared_rules.event import load_event
-    from shared_rules.pairing.next_round import pair_next_round_json
-    from shared_rules.state import apply, initial_state, to_event_document
+    from bench.events import operations_log
 
-    ops: list[dict] = []
-    state = initial_state()
-
-    def add(type_: str, payload: dict) -> None:
-        nonlocal state
-        op = {
-            "type": type_,
-            "op_id": f"bench:{len(ops) + 1}",
-            "device": "bench",
-            "actor": {"role": "organizer"},
-            "at": 1_700_000_000_000 + len(ops),
-            "payload": payload,
-        }
-        state = apply(state, op)
-        ops.append({"server_seq": len(ops) + 1, "op": op})
-
-    add("event.create", {"ruleset": "pokemon-tcg", "name": "Bench 512", "seed": "bench"})
-    for i in range(players):
-        add("player.register", {"player": {"id": f"p{i}", "name": f"Player {i}"}})
-    for r in range(1, rounds + 1):
-        draft = pair_next_round_json(load_event(to_event_document(state, operational=False)))
-        add("round.pair", {"number": draft["round"], "stage": draft["stage"], "matches": draft["matches"]})
-        add("round.start", {"number": r, "duration_s": 3000})
-        for m in draft["matches"]:
-            if len(m["players"]) == 2:
-                a, b = m["players"]
-                outcomes = ["win", "loss"] if int(a[1:]) < int(b[1:]) else ["loss", "win"]
-                add("result.report", {"round": r, "table": m["table"], "outcomes": outcomes})
-    return ops
+    return [{"server_seq": i, "op": op} for i, op in enumerate(operations_log(players, rounds), start=1)]
 
 
 def api(url: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:

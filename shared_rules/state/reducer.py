@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 from typing import Any
 
 from ..errors import DocumentError
@@ -54,6 +55,8 @@ from .state import (
 __all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides"]
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
+_ID = itemgetter("id")
+_ENTRY = itemgetter("entry")
 
 
 def ruleset_of(ruleset_id: str, settings: dict[str, Any]) -> Ruleset:
@@ -174,7 +177,7 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
         if key in raw:
             raise OperationRejected(f"{label}: payload.player.{key}: {why}")
     pid = _player_field(raw, "id", "name", label)
-    if any(p["id"] == pid for p in state["players"]):
+    if pid in map(_ID, state["players"]):  # a scan in C: registration is the longest run of operations
         raise OperationRejected(f"{label}: player '{pid}' is already registered")
     got = {
         k: _player_field(raw, k, c, label)
@@ -190,10 +193,11 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
     }
     if got.get("birth_year") is not None and got["birth_year"] < 1900:
         raise OperationRejected(f"{label}: payload.player.birth_year: must be at least 1900")
-    taken = {p["entry"]: p["id"] for p in state["players"]}
-    entry = got.get("entry", max(taken, default=0) + 1)  # entry = next number (registration order)
-    if entry in taken:
-        raise OperationRejected(f"{label}: payload.player.entry: entry {entry} is already {taken[entry]}'s")
+    entries = list(map(_ENTRY, state["players"]))
+    entry = got.get("entry", max(entries, default=0) + 1)  # entry = next number (registration order)
+    if entry in entries:
+        owner = state["players"][entries.index(entry)]["id"]
+        raise OperationRejected(f"{label}: payload.player.entry: entry {entry} is already {owner}'s")
     started = current_round(state) is not None
     late = got.get("late", started)  # Pokémon TOP 3.1.3: arrived after round 1 started
     extra = {k: v for k, v in raw.items() if k not in _PLAYER_OWN}
@@ -399,6 +403,7 @@ def _pairings(
     low, high = ruleset.match_sizes
     seen: dict[str, int] = {}
     tables: dict[int, int] = {}
+    roster = {p["id"]: p for p in state["players"]}  # one look-up per seat, not a scan of the roster
     out = []
     for i, raw in enumerate(raw_matches):
         path = f"{label}: payload.matches[{i}]"
@@ -417,10 +422,9 @@ def _pairings(
                 f"1 or {low}" + (f"-{high}" if high != low else "")
             )
         for j, pid in enumerate(ids):
-            try:
-                player = find_player(state, pid)
-            except OperationRejected as exc:
-                raise OperationRejected(f"{path}.players[{j}]: {exc}") from None
+            player = roster.get(pid)
+            if player is None:
+                raise OperationRejected(f"{path}.players[{j}]: unknown player '{pid}'")
             if player["ejected"] or (player["dropped_after"] is not None and number > player["dropped_after"]):
                 raise OperationRejected(f"{path}.players[{j}]: player {pid} has dropped")
             if pid in seen:
