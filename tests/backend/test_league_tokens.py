@@ -241,3 +241,42 @@ def test_the_openapi_description_lists_the_token_endpoints_and_their_errors(clie
     assert paths[base]["post"]["responses"]["201"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/LeagueGrant"
     }
+
+
+def test_two_directors_revoking_their_own_tokens_at_once_leave_the_league_one(app, client, monkeypatch):
+    """The league row's lock makes concurrent revocations take turns: the second sees the first's and is refused.
+    (The check is slowed down so that, without the lock, both would pass it before either wrote.)"""
+    import threading
+    import time
+
+    league = new_league(client)
+    second = add_token(client, league, "Tablet")
+    lasting = backend.leagues._lasting
+
+    def slow_lasting(league_id, now):
+        time.sleep(0.3)
+        return lasting(league_id, now)
+
+    monkeypatch.setattr(backend.leagues, "_lasting", slow_lasting)
+    answers: list[tuple[int, str | None]] = []
+    start = threading.Barrier(2)
+
+    def revoke_own(token: str, token_id: str) -> None:
+        start.wait(timeout=10)
+        r = app.test_client().delete(tokens_path(league, f"/{token_id}"), headers=bearer(token))
+        answers.append((r.status_code, r.get_json().get("error")))
+
+    threads = [
+        threading.Thread(target=revoke_own, args=(league["token"], league["token_id"])),
+        threading.Thread(target=revoke_own, args=(second["token"], second["token_id"])),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(answers, key=str) == [(200, None), (409, "last-director-token")]
+    with app.app_context():
+        left = db.session.execute(
+            select(LeagueToken.id).where(LeagueToken.league_id == league["league_id"], LeagueToken.revoked_at.is_(None))
+        ).all()
+    assert len(left) == 1

@@ -132,6 +132,16 @@ def test_a_director_hands_out_replaces_and_revokes_director_tokens(browser, live
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         laptop.locator("#director-access").screenshot(path=str(ARTIFACTS / "pwa-league-director-access.png"))
         shot(laptop, "league-director-tokens")
+        # Opened offline, the director's page says it needs the network, and opens when the connection is back.
+        laptop_ctx.set_offline(True)
+        laptop.evaluate("() => { location.hash = '#/leagues'; }")
+        laptop.wait_for_selector("body[data-ready=leagues]", timeout=BOOT_MS)
+        laptop.evaluate(f"() => {{ location.hash = '#/league/{lid}'; }}")
+        laptop.wait_for_selector("#league-offline", timeout=30_000)
+        assert "needs the network" in laptop.text_content("#league-offline")
+        assert laptop.evaluate(HELD)[0]["token"] == new  # nothing lost
+        laptop_ctx.set_offline(False)
+        laptop.wait_for_selector("#director-tokens tbody tr", timeout=30_000)
         assert laptop.errors == []
 
         # The tablet, opening the league again, is told plainly, and may forget the league.
