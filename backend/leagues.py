@@ -159,15 +159,19 @@ def _lasting(league_id: str, now: int):
     )
 
 
-def _lock_league(league_id: str) -> League:
-    """A write transaction holding the league row's lock (checked again: the director token still valid)."""
+def _lock_league_as(league_id: str) -> tuple[League, Director]:
+    """A write transaction holding the league row's lock, and the director token checked again under it."""
     begin_write()
     league = db.session.execute(select(League).where(League.id == league_id).with_for_update()).scalar_one_or_none()
     if league is None:
         db.session.rollback()
         raise ApiError(404, "unknown-league", f"there is no league '{league_id[:40]}'")
-    authenticate_director(league_id)
-    return league
+    return league, authenticate_director(league_id)
+
+
+def _lock_league(league_id: str) -> League:
+    """A write transaction holding the league row's lock (checked again: the director token still valid)."""
+    return _lock_league_as(league_id)[0]
 
 
 def _organizer_proof(event_id: str, secret: str) -> str:
@@ -884,8 +888,8 @@ def rotate_director_token(league_id: str):
               schema: LeagueGrantSchema
     """
     authenticate_director(league_id)  # before the lock: no token, no wait for anyone
-    league = _lock_league(league_id)  # still valid under the lock
-    old = db.session.get(LeagueToken, authenticate_director(league_id).token_id)
+    league, director = _lock_league_as(league_id)  # still valid under the lock
+    old = db.session.get(LeagueToken, director.token_id)
     token, secret = _new_director_token(league_id, old.label)
     db.session.flush()
     now = now_ms()
