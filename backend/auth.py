@@ -28,6 +28,7 @@ __all__ = [
     "authenticate",
     "require_event",
     "token_lifetime_s",
+    "rotation_grace_ms",
     "TOKEN_DEFAULTS",
 ]
 
@@ -49,6 +50,12 @@ def token_lifetime_s(role: str) -> int | None:
         return None
     key = "ORGANIZER_TOKEN_TTL_S" if role == "organizer" else "STAFF_TOKEN_TTL_S"
     return int(current_app.config.get(key) or TOKEN_DEFAULTS[key])
+
+
+def rotation_grace_ms() -> int:
+    """Milliseconds a rotated token keeps working (an answer lost on a bad network is retried with it)."""
+    key = "TOKEN_ROTATION_GRACE_S"
+    return int(current_app.config.get(key) or TOKEN_DEFAULTS[key]) * 1000
 
 
 def hash_secret(secret: str) -> str:

@@ -9,7 +9,12 @@ as creating an event answers an organizer token. With it the director
   director who did not make the event asks its organizer to type it on the director's device, as the
   trekcc.org system asks the alternate TD to name the League Director as Secondary TD, OP Guide 12.2);
   removing needs only the director's token,
-* enters and removes bonus points (OP Guide 12.5), kept out of season and lifetime totals.
+* enters and removes bonus points (OP Guide 12.5), kept out of season and lifetime totals,
+* lists, adds, rotates and revokes the league's director tokens (a laptop and a tablet, a co-director, a
+  league handed over mid-season, a token pasted where it should not be), as an event's organizer does with
+  the event's tokens (backend/tokens.py): a rotated token works for ``TOKEN_ROTATION_GRACE_S`` more, then
+  stops; the last working director token cannot be revoked (there are no accounts: the league would be
+  orphaned).
 
 The league table (``GET /api/leagues/<id>/table``) is public, like an event's public standings: it is
 ``shared_rules.games.startrek.leagues.league_table`` of the league document and its events' current documents, cached
@@ -30,10 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, current_app, request
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret, new_id
+from backend.auth import hash_secret, new_id, rotation_grace_ms
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import cache_key, dumps, event_state
@@ -47,6 +52,9 @@ from backend.schemas import (
     LeagueGrantSchema,
     LeagueSchema,
     LeagueTableSchema,
+    LeagueTokenInSchema,
+    RevokeResponseSchema,
+    TokenListSchema,
     UpdateLeagueSchema,
 )
 from backend.schemas.leagues import SPRINTS
@@ -60,6 +68,8 @@ STAR_TREK_RULESETS = ("startrek-1e", "startrek-2e", "tribbles")
 MAX_LEAGUE_EVENTS = 100
 #: Bonus point entries one league may hold.
 MAX_BONUS_ENTRIES = 2000
+#: Working director tokens one league may hold (devices and co-directors; revoked and rotated ones not counted).
+MAX_DIRECTOR_TOKENS = 50
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
@@ -100,7 +110,9 @@ def authenticate_director(league_id: str) -> Director:
         raise ApiError(401, "missing-token", "send 'Authorization: Bearer <league director token>'")
     digest = hash_secret(secret)
     row = db.session.execute(
-        select(LeagueToken.id, LeagueToken.league_id, LeagueToken.revoked_at).where(LeagueToken.token_hash == digest)
+        select(LeagueToken.id, LeagueToken.league_id, LeagueToken.revoked_at, LeagueToken.expires_at).where(
+            LeagueToken.token_hash == digest
+        )
     ).first()
     if row is None:
         if db.session.scalar(select(Token.id).where(Token.token_hash == digest)) is not None:
@@ -110,20 +122,56 @@ def authenticate_director(league_id: str) -> Director:
         raise ApiError(401, "invalid-token", "this token is not valid")
     if row.revoked_at is not None:
         raise ApiError(401, "token-revoked", "this token was revoked")
+    if row.expires_at is not None and row.expires_at <= now_ms():
+        raise ApiError(
+            401,
+            "token-expired",
+            "this director token was replaced by a new one (rotated): use the new token, "
+            "or ask the league's director for one",
+        )
     if row.league_id != league_id:
         raise ApiError(403, "forbidden", "this token is another league's director token")
     return Director(row.id, row.league_id)
 
 
-def _lock_league(league_id: str) -> League:
-    """A write transaction holding the league row's lock (checked again: the director token still valid)."""
+def _new_director_token(league_id: str, label: str) -> tuple[LeagueToken, str]:
+    """A new director token row (added to the session) and its secret, shown once."""
+    secret = "tl_" + secrets.token_urlsafe(32)
+    token = LeagueToken(
+        id=new_id(),
+        league_id=league_id,
+        token_hash=hash_secret(secret),
+        role="director",
+        label=label,
+        created_at=now_ms(),
+    )
+    db.session.add(token)
+    return token, secret
+
+
+def _lasting(league_id: str, now: int):
+    """The league's director tokens that keep working: not revoked, not rotated away, not expired."""
+    return select(LeagueToken.id).where(
+        LeagueToken.league_id == league_id,
+        LeagueToken.revoked_at.is_(None),
+        LeagueToken.replaced_by.is_(None),
+        or_(LeagueToken.expires_at.is_(None), LeagueToken.expires_at > now),
+    )
+
+
+def _lock_league_as(league_id: str) -> tuple[League, Director]:
+    """A write transaction holding the league row's lock, and the director token checked again under it."""
     begin_write()
     league = db.session.execute(select(League).where(League.id == league_id).with_for_update()).scalar_one_or_none()
     if league is None:
         db.session.rollback()
         raise ApiError(404, "unknown-league", f"there is no league '{league_id[:40]}'")
-    authenticate_director(league_id)
-    return league
+    return league, authenticate_director(league_id)
+
+
+def _lock_league(league_id: str) -> League:
+    """A write transaction holding the league row's lock (checked again: the director token still valid)."""
+    return _lock_league_as(league_id)[0]
 
 
 def _organizer_proof(event_id: str, secret: str) -> str:
@@ -472,16 +520,7 @@ def create_league():
     league = League(id=league_id, name=data["name"], document=dumps(stored), created_at=now_ms(), version=1)
     db.session.add(league)
     db.session.flush()
-    secret = "tl_" + secrets.token_urlsafe(32)
-    token = LeagueToken(
-        id=new_id(),
-        league_id=league_id,
-        token_hash=hash_secret(secret),
-        role="director",
-        label=data["label"] or "league director",
-        created_at=now_ms(),
-    )
-    db.session.add(token)
+    token, secret = _new_director_token(league_id, data["label"] or "league director")
     db.session.commit()
     return respond(
         LeagueGrantSchema(),
@@ -491,6 +530,7 @@ def create_league():
             "token_id": token.id,
             "role": "director",
             "name": league.name,
+            "label": token.label,
             "server_time": now_ms(),
         },
         201,
@@ -734,6 +774,165 @@ def table(league_id: str):
     """
     league = require_league(league_id)
     return respond(LeagueTableSchema(), compute_table(league))
+
+
+# ------------------------------------------------------------------ the director's tokens
+
+
+def _grant(league: League, token: LeagueToken, secret: str) -> Any:
+    return respond(
+        LeagueGrantSchema(),
+        {
+            "league_id": league.id,
+            "token": secret,
+            "token_id": token.id,
+            "role": token.role,
+            "name": league.name,
+            "label": token.label,
+            "server_time": now_ms(),
+        },
+        201,
+    )
+
+
+@bp.get("/<league_id>/tokens")
+def list_director_tokens(league_id: str):
+    """List the league's director tokens.
+    ---
+    get:
+      summary: The league's director tokens (league director token), with each one's name (label) and whether
+        it made this request; secrets are never shown again
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: TokenListSchema
+    """
+    director = authenticate_director(league_id)
+    rows = db.session.execute(
+        select(LeagueToken).where(LeagueToken.league_id == league_id).order_by(LeagueToken.created_at, LeagueToken.id)
+    ).scalars()
+    now = now_ms()
+    return respond(
+        TokenListSchema(),
+        {
+            "tokens": [
+                {
+                    "token_id": t.id,
+                    "role": t.role,
+                    "player": None,
+                    "label": t.label,
+                    "created_at": t.created_at,
+                    "revoked": t.revoked_at is not None,
+                    "expires_at": t.expires_at,
+                    "expired": t.expires_at is not None and t.expires_at <= now,
+                    "replaced_by": t.replaced_by,
+                    "last_seen_at": None,
+                    "this_device": t.id == director.token_id,
+                }
+                for t in rows
+            ]
+        },
+    )
+
+
+@bp.post("/<league_id>/tokens")
+def add_director_token(league_id: str):
+    """Add a director token (director).
+    ---
+    post:
+      summary: A new director token for another device or a co-director (league director token); the secret is
+        shown once
+      security: [{bearer: []}]
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema: LeagueTokenInSchema
+      responses:
+        201:
+          content:
+            application/json:
+              schema: LeagueGrantSchema
+    """
+    authenticate_director(league_id)
+    no_body = not request.is_json and not request.content_length
+    data = LeagueTokenInSchema().load({}) if no_body else load_body(LeagueTokenInSchema())
+    league = _lock_league(league_id)
+    working = db.session.scalar(select(func.count()).select_from(_lasting(league_id, now_ms()).subquery()))
+    if working >= MAX_DIRECTOR_TOKENS:
+        db.session.rollback()
+        raise ApiError(
+            409,
+            "too-many-tokens",
+            f"a league holds at most {MAX_DIRECTOR_TOKENS} working director tokens: revoke one it no longer needs",
+        )
+    token, secret = _new_director_token(league_id, data["label"] or "league director")
+    db.session.commit()
+    return _grant(league, token, secret)
+
+
+@bp.post("/<league_id>/tokens/rotate")
+def rotate_director_token(league_id: str):
+    """Rotate this device's director token.
+    ---
+    post:
+      summary: Exchange the request's league director token for a new one (shown once); the old one works a few
+        more minutes (TOKEN_ROTATION_GRACE_S), then is refused
+      security: [{bearer: []}]
+      responses:
+        201:
+          content:
+            application/json:
+              schema: LeagueGrantSchema
+    """
+    authenticate_director(league_id)  # before the lock: no token, no wait for anyone
+    league, director = _lock_league_as(league_id)  # still valid under the lock
+    old = db.session.get(LeagueToken, director.token_id)
+    token, secret = _new_director_token(league_id, old.label)
+    db.session.flush()
+    now = now_ms()
+    old.replaced_by = token.id
+    grace_end = now + rotation_grace_ms()
+    old.expires_at = min(old.expires_at, grace_end) if old.expires_at is not None else grace_end
+    db.session.commit()
+    return _grant(league, token, secret)
+
+
+@bp.delete("/<league_id>/tokens/<token_id>")
+def revoke_director_token(league_id: str, token_id: str):
+    """Revoke a director token (director).
+    ---
+    delete:
+      summary: Revoke a league director token (league director token); the league's last working director
+        token cannot be revoked (409 last-director-token)
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: RevokeResponseSchema
+    """
+    authenticate_director(league_id)  # before the lock: no token, no wait for anyone
+    _lock_league(league_id)  # still valid under the lock
+    token = db.session.get(LeagueToken, token_id) if _ID.match(token_id) else None
+    if token is None or token.league_id != league_id:
+        db.session.rollback()
+        raise ApiError(404, "unknown-token", f"there is no director token '{token_id[:40]}' in this league")
+    if token.revoked_at is None:
+        others = db.session.execute(_lasting(league_id, now_ms()).where(LeagueToken.id != token.id)).first()
+        if others is None and token.replaced_by is None:
+            db.session.rollback()
+            raise ApiError(
+                409,
+                "last-director-token",
+                "this is the league's last working director token: add another (or rotate this one) before "
+                "revoking it, or the league would have no director",
+            )
+        token.revoked_at = now_ms()
+    db.session.commit()
+    return respond(RevokeResponseSchema(), {"token_id": token_id, "revoked": True})
 
 
 __all__ = ["bp", "STAR_TREK_RULESETS", "authenticate_director", "compute_table", "league_document"]

@@ -275,3 +275,7 @@ class LeagueToken(db.Model):
     label: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: A rotated token stops working at this instant (ms, the rotation grace period); NULL: it does not expire.
+    expires_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: The token this one was rotated into.
+    replaced_by: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -71,6 +71,10 @@ ENDPOINT_ERRORS = {
     "leagues.add_bonus": _TOKEN + _BODY + ("404", "409"),
     "leagues.remove_bonus": _TOKEN + ("404",),
     "leagues.table": ("404", "409"),
+    "leagues.list_director_tokens": _TOKEN + ("404",),
+    "leagues.add_director_token": _TOKEN + _BODY + ("404", "409"),
+    "leagues.rotate_director_token": _TOKEN + ("404",),
+    "leagues.revoke_director_token": _TOKEN + ("404", "409"),
 }
 
 #: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.

@@ -10,12 +10,12 @@ with it), then expires.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import OperationalError
 
 from backend.api import load_args, respond
-from backend.auth import STAFF, TOKEN_DEFAULTS, Principal, authenticate, new_token, token_lifetime_s
+from backend.auth import STAFF, Principal, authenticate, new_token, rotation_grace_ms, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import lock_event
@@ -122,7 +122,7 @@ def rotate_token(event_id: str):
     if old.role in STAFF:
         token.last_seen_at = now_ms()  # rotation happens during a sync
     db.session.flush()
-    grace_ms = int(current_app.config.get("TOKEN_ROTATION_GRACE_S") or TOKEN_DEFAULTS["TOKEN_ROTATION_GRACE_S"]) * 1000
+    grace_ms = rotation_grace_ms()
     now = now_ms()
     old.replaced_by = token.id
     old.expires_at = min(old.expires_at, now + grace_ms) if old.expires_at is not None else now + grace_ms

@@ -11,6 +11,7 @@ __all__ = [
     "CreateLeagueSchema",
     "UpdateLeagueSchema",
     "LeagueGrantSchema",
+    "LeagueTokenInSchema",
     "AddLeagueEventSchema",
     "BonusInSchema",
     "LeagueEventInfoSchema",
@@ -105,7 +106,16 @@ class LeagueGrantSchema(Schema):
     token_id = fields.String(required=True)
     role = fields.String(required=True, metadata={"description": "director"})
     name = fields.String(required=True)
+    label = fields.String(metadata={"description": "the token's name (the device or co-director it is for)"})
     server_time = _int(required=True)
+
+
+class LeagueTokenInSchema(Schema):
+    label = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": 'who or which device the new director token is for ("Tablet", "Co-director Kira")'},
+    )
 
 
 class AddLeagueEventSchema(Schema):

@@ -7,9 +7,13 @@
 //                             apart, playoff qualification and ranking with the 12.6 tiebreakers, Champions
 //                             League seeding (12.7); readable on a phone, printable.
 // The league lives on the server (it needs the network); the director's token is kept in this browser's storage.
+// Each device or co-director has its own director token: the director's page lists them ("Director access"),
+// adds one (shown once), replaces this device's (rotation: the old one works a few more minutes) and revokes
+// them. A device whose token was revoked says so and offers to forget the league or to paste a new token;
+// #/leagues adds a league from a director token someone gave this device.
 import { request } from "../api.js";
 import { allSessions } from "../db.js";
-import { announce, field, h, numberInput, replace, select } from "../ui.js";
+import { announce, field, h, numberInput, replace, select, when } from "../ui.js";
 
 const STORAGE_KEY = "topcut.leagues";
 const STAR_TREK = ["startrek-1e", "startrek-2e", "tribbles"];
@@ -43,6 +47,10 @@ function renameHeld(leagueId, name) {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(list));
 }
 
+function forgetHeld(leagueId) {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(heldLeagues().filter((l) => l.league_id !== leagueId)));
+}
+
 const grantOf = (leagueId) => heldLeagues().find((l) => l.league_id === leagueId) || null;
 
 // ---------------------------------------------------------------- the server's league resource
@@ -58,6 +66,58 @@ const removeEvent = (grant, eventId) =>
 const addBonus = (grant, body) => request(path(grant.league_id, "/bonus"), { method: "POST", body, token: grant.token });
 const removeBonus = (grant, bonusId) =>
   request(path(grant.league_id, `/bonus/${encodeURIComponent(bonusId)}`), { method: "DELETE", token: grant.token });
+const directorTokens = (grant) => request(path(grant.league_id, "/tokens"), { token: grant.token });
+const addDirectorToken = (grant, label) =>
+  request(path(grant.league_id, "/tokens"), { method: "POST", body: { label }, token: grant.token });
+const rotateDirectorToken = (grant) => request(path(grant.league_id, "/tokens/rotate"), { method: "POST", token: grant.token });
+const revokeDirectorToken = (grant, tokenId) =>
+  request(path(grant.league_id, `/tokens/${encodeURIComponent(tokenId)}`), { method: "DELETE", token: grant.token });
+
+/** A 401 answer: this device's director token no longer opens the league (revoked, replaced, unknown). */
+const lostAccess = (err) => err?.status === 401;
+const LEAGUE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+/**
+ * Check a director token someone gave this device against the server, then keep it: the league's grant.
+ * Throws an Error whose message says plainly what is wrong (revoked, another league's, not a token, offline).
+ */
+export async function adoptToken(leagueId, token) {
+  const id = leagueId.trim();
+  const secret = token.trim();
+  if (!LEAGUE_ID.test(id)) throw new Error("League id: letters, digits, - and _ only, as the director's page shows it.");
+  if (!secret) throw new Error("Director token: paste the token (it starts with tl_).");
+  let league;
+  try {
+    league = await getLeague({ league_id: id, token: secret });
+  } catch (err) {
+    if (err.code === "token-revoked") throw new Error("This director token was revoked: ask a league director for a new one.", { cause: err });
+    if (err.code === "token-expired") throw new Error("This director token was replaced by a newer one: ask for the new token.", { cause: err });
+    if (err.code === "unknown-league") throw new Error(`There is no league '${id}' on this server.`, { cause: err });
+    if (err.status === 401) throw new Error("This is not a director token of this server: check that it was pasted whole.", { cause: err });
+    if (err.status === 403) throw new Error(`This token does not direct league '${id}': ${err.message}`, { cause: err });
+    throw err;
+  }
+  const grant = { league_id: league.league_id, token: secret, name: league.name };
+  keepLeague(grant);
+  return grant;
+}
+
+/** Copy text to the clipboard; false when the browser refuses (the text stays selectable on screen). */
+async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    input?.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}
+
+const created = (ms) => new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
 /** "person points" lines -> {points: {person: n}} or {error}. */
 export function parseLifetime(text) {
@@ -116,37 +176,239 @@ async function leaguesScreen(root, { navigate }) {
         h("a", { href: `#/league/${l.league_id}` }, l.name || l.league_id), " — ",
         h("a", { href: `#/league/${l.league_id}/table` }, "league table"))))
         : h("p", {}, "None yet.")),
+    pasteTokenForm({ navigate }),
     form);
   return {};
 }
 
+/**
+ * "Add a league with a director token": a co-director, a new director or another device of the director's
+ * pastes the league id and the token a director made for them ("Add a director token" on the director's page).
+ * With `leagueId` (the director's page of a league this device cannot open) only the token is asked for.
+ */
+function pasteTokenForm({ navigate, leagueId = null, title = "Add a league with a director token" }) {
+  const error = h("p", { class: "error", role: "alert", id: "paste-token-error" });
+  const id = h("input", { type: "text", name: "paste-league-id", autocomplete: "off", spellcheck: false, required: true });
+  const token = h("input", { type: "password", name: "paste-token", autocomplete: "off", spellcheck: false, required: true,
+    placeholder: "tl_…" });
+  return h("form", {
+    class: "card", id: "paste-token-form", "aria-labelledby": "paste-token-title",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      error.textContent = "";
+      try {
+        const grant = await adoptToken(leagueId ?? id.value, token.value);
+        announce(`This device now directs ${grant.name}`);
+        navigate(`#/league/${grant.league_id}`);
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    },
+  }, h("h2", { id: "paste-token-title" }, title),
+  h("p", { class: "hint" }, "A league director makes a token for you on their director's page (Director access → Add a "
+    + "director token) and gives it to you with the league id. Paste it here: this device then directs the league "
+    + "too. Needs the network."),
+  leagueId ? null : field("League id", id),
+  field("Director token", token, "Keep it private: whoever holds it can change the league's table."),
+  h("button", { type: "submit", class: "primary", id: "paste-token-submit" }, leagueId ? "Use this token" : "Add league"),
+  error);
+}
+
 // ---------------------------------------------------------------- #/league/ID (director)
 
-async function directorScreen(root, { leagueId }) {
-  const grant = grantOf(leagueId);
+/** Why this device's stored director token no longer opens the league, in plain words. */
+function lostAccessText(err, name) {
+  if (err.code === "token-revoked") {
+    return `This device's director token for ${name} was revoked by a league director. This device can no longer `
+      + "change the league; its public table still opens.";
+  }
+  if (err.code === "token-expired") {
+    return `This device's director token for ${name} was replaced by a newer one that did not reach this device, `
+      + "and no longer works.";
+  }
+  return `The server no longer accepts this device's director token for ${name} (${err.message}).`;
+}
+
+async function directorScreen(root, { leagueId, navigate }) {
+  const tableLink = () => h("p", {}, h("a", { href: `#/league/${leagueId}/table`, id: "open-table" }, "Open the league table"),
+    " — public: anyone with the link can read it (no token).");
+  let grant = grantOf(leagueId);
   if (!grant) {
-    replace(root, h("h1", {}, "League"), h("p", {}, "This device does not direct this league. "),
-      h("p", {}, h("a", { href: `#/league/${leagueId}/table` }, "Open the league table")));
+    replace(root, h("h1", {}, "League"), h("p", { id: "not-held" }, "This device does not direct this league."),
+      tableLink(), pasteTokenForm({ navigate, leagueId, title: "Direct this league from this device" }));
     return {};
   }
   const message = h("p", { class: "error", role: "alert", id: "league-error" });
   const body = h("div");
-  replace(root, h("h1", { id: "league-title" }, grant.name || "League"),
-    h("p", {}, h("a", { href: `#/league/${leagueId}/table`, id: "open-table" }, "Open the league table"),
-      " — public: anyone with the link can read it (no token)."),
-    message, body);
+  replace(root, h("h1", { id: "league-title" }, grant.name || "League"), tableLink(), message, body);
 
   let league = null;
   let persons = {};  // event id -> [[person, name]]
   let removing = null;  // the league event whose "Remove" was pressed once
+  let closed = false;
+
+  /** This device's token no longer opens the league: say so, and offer to forget it or paste a new token. */
+  const showLost = (err) => {
+    closed = true;
+    replace(root, h("h1", { id: "league-title" }, grant.name || "League"),
+      h("section", { class: "card", id: "league-access-lost", "aria-labelledby": "lost-title" },
+        h("h2", { id: "lost-title" }, "This device no longer directs this league"),
+        h("p", { class: "warning", id: "lost-reason", dataset: { code: err.code || "" } }, lostAccessText(err, grant.name || leagueId)),
+        h("p", {}, "Ask a league director for a new director token and paste it below, or forget the league on this device."),
+        h("p", {}, h("button", { type: "button", class: "danger", id: "forget-league", onclick: () => {
+          forgetHeld(leagueId);
+          announce(`${grant.name || leagueId} forgotten on this device`);
+          navigate("#/leagues");
+        } }, "Forget this league on this device"))),
+      pasteTokenForm({ navigate, leagueId, title: "Paste a new director token" }),
+      tableLink());
+  };
+
+  const failed = (err, where = message) => {
+    if (lostAccess(err)) showLost(err);
+    else where.textContent = err.message;
+  };
+
+  /** Send a change; true once it is made (a refusal is said, and the form keeps what was typed). */
   const run = async (fn, done) => {
     message.textContent = "";
     try {
       league = await fn();
-      if (done) announce(done);
-      await draw();
     } catch (err) {
-      message.textContent = err.message;
+      failed(err);
+      return false;
+    }
+    if (done) announce(done);
+    await draw();
+    return true;
+  };
+
+  // ---------------------------------------------------------------- Director access
+  const access = h("section", { class: "card", id: "director-access", "aria-labelledby": "access-title" });
+  const accessMessage = h("p", { class: "error", role: "alert", id: "access-error" });
+  const shownOnce = h("div", { id: "new-token-box", "aria-live": "polite" });
+  let tokens = null;
+  let confirming = null;  // the token whose "Revoke" was pressed once
+
+  const statusOf = (t) => (t.revoked ? "revoked" : t.expired ? "expired" : t.replaced_by ? "replaced" : "active");
+
+  const drawTokens = () => {
+    if (!tokens) return h("p", {}, "Loading…");
+    const shown = tokens.filter((t) => !t.revoked && !t.expired).sort((a, b) => Number(b.this_device) - Number(a.this_device));
+    const gone = tokens.length - shown.length;
+    const mine = tokens.find((t) => t.this_device)?.token_id;
+    return [h("div", { class: "table-wrap" }, h("table", { id: "director-tokens" },
+      h("caption", {}, `${shown.filter((t) => statusOf(t) === "active").length} working director token(s)`),
+      h("thead", {}, h("tr", {}, ["Name", "Created", "Status", ""].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, shown.map((t) => {
+        const status = statusOf(t);
+        const name = t.label || "league director";
+        const action = confirming === t.token_id
+          ? h("span", { class: "confirm-step" },
+            h("button", { type: "button", class: "small danger", dataset: { action: "confirm-revoke" }, onclick: () => revoke(t) },
+              t.this_device ? "Yes, revoke this device's token" : `Yes, revoke ${name}`),
+            " ", h("button", { type: "button", class: "small", dataset: { action: "cancel-revoke" },
+              onclick: () => { confirming = null; drawAccess(); } }, "Cancel"))
+          : h("button", { type: "button", class: "small", dataset: { action: "revoke" },
+            onclick: () => { confirming = t.token_id; drawAccess(); } }, "Revoke");
+        return h("tr", { dataset: { token: t.token_id, status, thisDevice: t.this_device ? "yes" : "no" } },
+          h("th", { scope: "row" }, name, t.this_device ? [" ", h("span", { class: "badge this-device" }, "this device")] : null,
+            mine && t.replaced_by === mine ? h("small", { class: "hint previous" }, " this device's previous token") : null),
+          h("td", {}, created(t.created_at)),
+          h("td", {}, status === "replaced" ? `replaced; works until ${when(t.expires_at)}` : status),
+          h("td", {}, action));
+      })))),
+    gone ? h("p", { class: "hint", id: "tokens-gone" }, `${gone} revoked or replaced token(s) no longer work.`) : null];
+  };
+
+  const label = h("input", { type: "text", name: "token-label", maxlength: "200", autocomplete: "off",
+    placeholder: "Tablet, or Co-director Kira" });
+  const addForm = h("form", {
+    id: "add-token-form", "aria-labelledby": "add-token-title",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      accessMessage.textContent = "";
+      try {
+        const fresh = await addDirectorToken(grant, label.value.trim());
+        label.value = "";
+        showSecret(fresh);
+        announce(`Director token ${fresh.label} added: copy it now, it will not be shown again`);
+        await loadTokens();
+      } catch (err) {
+        failed(err, accessMessage);  // the name typed stays in the field
+      }
+    },
+  }, h("h3", { id: "add-token-title" }, "Add a director token"),
+  field("Who it is for", label, "Another device of yours, or a co-director. Each gets their own token, revocable alone."),
+  h("button", { type: "submit", class: "primary", id: "add-token" }, "Add a director token"));
+
+  const showSecret = (fresh) => {
+    const secret = h("input", { type: "text", readOnly: true, value: fresh.token, id: "new-token-secret", class: "code",
+      "aria-label": "The new director token", spellcheck: false });
+    const copied = h("span", { class: "hint", id: "new-token-copied", "aria-live": "polite" });
+    replace(shownOnce, h("div", { class: "notice", id: "new-token" },
+      h("h3", {}, `New director token: ${fresh.label}`),
+      h("p", {}, h("strong", {}, "Copy it now: it will not be shown again."),
+        " Give it privately (not in a public chat): whoever holds it can change the league. On the other device: "
+        + "Leagues → Add a league with a director token, with this league id."),
+      field("League id", h("input", { type: "text", readOnly: true, value: leagueId, id: "new-token-league", class: "code" })),
+      field("Director token", secret),
+      h("p", {}, h("button", { type: "button", class: "primary", id: "copy-token", onclick: async () => {
+        copied.textContent = (await copyText(fresh.token, secret)) ? "Copied." : "Select the token and copy it by hand.";
+      } }, "Copy token"), " ", copied, " ",
+      h("button", { type: "button", class: "small", id: "dismiss-token", onclick: () => replace(shownOnce) }, "Done, hide it"))));
+  };
+
+  async function revoke(t) {
+    accessMessage.textContent = "";
+    try {
+      await revokeDirectorToken(grant, t.token_id);
+      confirming = null;
+      announce(`${t.label || "Director token"} revoked`);
+      if (t.this_device) {
+        showLost({ code: "token-revoked", message: "this token was revoked" });
+        return;
+      }
+      await loadTokens();
+    } catch (err) {
+      if (err.code === "last-director-token") accessMessage.textContent = `Not revoked: ${err.message}`;
+      else if (lostAccess(err)) showLost(err);
+      else accessMessage.textContent = `Not revoked: ${err.message}`;
+    }
+  }
+
+  const rotate = async () => {
+    accessMessage.textContent = "";
+    try {
+      const fresh = await rotateDirectorToken(grant);
+      grant = { league_id: leagueId, token: fresh.token, name: grant.name };
+      keepLeague(grant);  // this device goes on with the new token at once
+      announce("This device has a new director token; the old one stops working in a few minutes");
+      await loadTokens();
+    } catch (err) {
+      failed(err, accessMessage);
+    }
+  };
+
+  const drawAccess = () => {
+    if (closed) return;
+    replace(access, h("h2", { id: "access-title" }, "Director access"),
+      h("p", { class: "hint" }, "Every device or co-director that directs this league has its own director token. There are "
+        + "no accounts: to hand the league over, add a token for the new director, then revoke yours. A token seen by "
+        + "others (pasted in a public chat): revoke it. The last working token cannot be revoked."),
+      accessMessage, drawTokens(), shownOnce, addForm,
+      h("h3", {}, "Replace this device's token"),
+      h("p", { class: "hint" }, "Gives this device a new token and retires the old one, which keeps working a few minutes "
+        + "(for an answer lost on a bad network). A leaked token: revoke it in the list above, that stops it at once."),
+      h("button", { type: "button", id: "rotate-token", onclick: rotate }, "Replace this device's token"));
+  };
+
+  const loadTokens = async () => {
+    try {
+      tokens = (await directorTokens(grant)).tokens;
+      drawAccess();
+    } catch (err) {
+      failed(err, accessMessage);
     }
   };
 
@@ -183,7 +445,8 @@ async function directorScreen(root, { leagueId }) {
           return;
         }
         change.lifetime = carried.points;
-        run(() => patchLeague(grant, change), "League saved").then(() => {
+        run(() => patchLeague(grant, change), "League saved").then((saved) => {
+          if (!saved) return;
           renameHeld(leagueId, change.name);
           document.getElementById("league-title").textContent = change.name;
         });
@@ -294,12 +557,34 @@ async function directorScreen(root, { leagueId }) {
     } catch {
       persons = {};
     }
-    replace(body, h("div", { class: "grid" }, seasonForm(), await eventsSection()), bonusSection());
+    if (closed) return;
+    replace(body, h("div", { class: "grid" }, seasonForm(), await eventsSection()), bonusSection(), access);
     body.dataset.version = String(league.version);
   }
 
-  await run(() => getLeague(grant));
-  return {};
+  // The director's page is an online screen: offline, say so and open when the connection is back.
+  const open = async () => {
+    message.textContent = "";
+    try {
+      league = await getLeague(grant);
+    } catch (err) {
+      if (err.code === "offline" || !navigator.onLine) {
+        replace(body, h("p", { class: "warning", id: "league-offline" }, "Offline: the director's page needs the network. "
+          + "This league stays on this device and opens when the connection is back."),
+        h("button", { type: "button", id: "retry-league", onclick: open }, "Try again"));
+        return;
+      }
+      failed(err);
+      return;
+    }
+    drawAccess();
+    await draw();
+    await loadTokens();
+  };
+  const reopen = () => { if (!league && !closed) open(); };
+  globalThis.addEventListener("online", reopen);
+  await open();
+  return { destroy: () => globalThis.removeEventListener("online", reopen) };
 }
 
 // ---------------------------------------------------------------- #/league/ID/table (public)
@@ -397,7 +682,7 @@ async function tableScreen(root, { leagueId }) {
 async function mount(root, { navigate, leagueId, sub }) {
   if (!leagueId) return leaguesScreen(root, { navigate });
   if (sub === "table") return tableScreen(root, { leagueId });
-  return directorScreen(root, { leagueId });
+  return directorScreen(root, { leagueId, navigate });
 }
 
 export default { mount };

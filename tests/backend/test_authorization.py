@@ -270,11 +270,17 @@ def league(api):
         json={"event_id": eid, "sprint": "regular", "organizer_token": org},
     )
     assert r.status_code == 201, r.get_json()
+    r = api.client.post(
+        f"/api/leagues/{grant['league_id']}/tokens", headers=bearer(grant["token"]), json={"label": "Tablet"}
+    )
+    assert r.status_code == 201, r.get_json()
+    spare["director_token_id"] = r.get_json()["token_id"]
     return grant["league_id"], eid, spare, tokens
 
 
 def league_endpoints(lid: str, eid: str, spare: dict) -> list[tuple[str, str, dict | None, set, int]]:
-    """(method, path, body, holders allowed, success status) for every league endpoint."""
+    """(method, path, body, holders allowed, success status) for every league endpoint (``spare``: an event
+    the league may add, and a second director token of the league, ``director_token_id``, to revoke)."""
     everyone = set(LEAGUE_HOLDERS)
     return [
         ("post", "/api/leagues", {"name": "Another", "director": {"name": "Q"}}, everyone, 201),
@@ -291,13 +297,19 @@ def league_endpoints(lid: str, eid: str, spare: dict) -> list[tuple[str, str, di
             201,
         ),
         ("delete", f"/api/leagues/{lid}/events/{eid}", None, {"director"}, 200),
+        ("get", f"/api/leagues/{lid}/tokens", None, {"director"}, 200),
+        ("post", f"/api/leagues/{lid}/tokens", {"label": "Co-director"}, {"director"}, 201),
+        ("delete", f"/api/leagues/{lid}/tokens/{spare['director_token_id']}", None, {"director"}, 200),
+        ("post", f"/api/leagues/{lid}/tokens/rotate", None, {"director"}, 201),  # last: the director's token rotates
     ]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_league_endpoints_refuse_every_token_but_the_directors(api, league):
     lid, eid, spare, tokens = league
-    before = api.client.get(f"/api/leagues/{lid}", headers=bearer(tokens["director"])).get_json()
+    director = bearer(tokens["director"])
+    before = api.client.get(f"/api/leagues/{lid}", headers=director).get_json()
+    tokens_before = api.client.get(f"/api/leagues/{lid}/tokens", headers=director).get_json()
     checked = 0
     for method, path, body, allowed, _ in league_endpoints(lid, eid, spare):
         for holder in LEAGUE_HOLDERS:
@@ -311,9 +323,11 @@ def test_league_endpoints_refuse_every_token_but_the_directors(api, league):
             assert r.status_code == expected, (method, path, holder, r.get_json())
             assert r.get_json()["error"] == ("missing-token" if holder is None else "forbidden"), r.get_json()
             checked += 1
-    assert checked == 6 * 7
-    after = api.client.get(f"/api/leagues/{lid}", headers=bearer(tokens["director"])).get_json()
+    assert checked == 10 * 7
+    after = api.client.get(f"/api/leagues/{lid}", headers=director).get_json()
     assert after == before  # nothing changed
+    assert api.client.get(f"/api/leagues/{lid}/tokens", headers=director).get_json() == tokens_before
+    assert len(tokens_before["tokens"]) == 2  # no token added, none revoked or rotated
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -61,7 +61,7 @@ def _check_upgraded(database_url, tmp_path):
     new = _app(database_url, tmp_path / "new")  # starting the new release upgrades the database
     try:
         with new.app_context():
-            assert current_revision() == "0005_leagues"
+            assert current_revision() == "0006_league_token_rotation"
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
@@ -123,7 +123,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     second = _app(database_url, tmp_path / "b")
     try:
         with second.app_context():
-            assert current_revision() == "0005_leagues"
+            assert current_revision() == "0006_league_token_rotation"
     finally:
         dispose(first)
         dispose(second)
@@ -143,3 +143,44 @@ def test_sqlite_syncs_every_commit_unless_told_otherwise(sqlite_url, tmp_path):
             dispose(app)
     with pytest.raises(RuntimeError, match="SQLITE_SYNCHRONOUS must be one of FULL, NORMAL, EXTRA"):
         _app(sqlite_url, tmp_path / "bad", SQLITE_SYNCHRONOUS="OFF")
+
+
+def test_a_league_of_the_leagues_revision_keeps_its_director_token_after_the_upgrade(database_url, tmp_path):
+    """0006_league_token_rotation: a director token made before rotation existed keeps working, and rotates."""
+    from backend.auth import hash_secret
+
+    old = _app(database_url, tmp_path / "old", AUTO_MIGRATE=False)
+    with old.app_context():
+        upgrade_database("0005_leagues")
+        with db.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO leagues (id, name, document, created_at, version) VALUES ('lg1', 'Old League', "
+                    ":doc, 1, 1)"
+                ),
+                {
+                    "doc": '{"name": "Old League", "director": {"name": "Q"}, "season": {"name": "", '
+                    '"schedule": "truncated"}, "qualification": {"per_sprint": 2}, "bonus": []}'
+                },
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO league_tokens (id, league_id, token_hash, role, label, created_at) "
+                    "VALUES ('lt1', 'lg1', :hash, 'director', 'league director', 1)"
+                ),
+                {"hash": hash_secret("tl_old")},
+            )
+    dispose(old)
+    new = _app(database_url, tmp_path / "new")
+    try:
+        client = new.test_client()
+        assert client.get("/api/leagues/lg1", headers=bearer("tl_old")).get_json()["name"] == "Old League"
+        listed = client.get("/api/leagues/lg1/tokens", headers=bearer("tl_old")).get_json()["tokens"]
+        assert [(t["token_id"], t["expires_at"], t["replaced_by"], t["this_device"]) for t in listed] == [
+            ("lt1", None, None, True)
+        ]
+        r = client.post("/api/leagues/lg1/tokens/rotate", headers=bearer("tl_old"))
+        assert r.status_code == 201, r.get_json()
+        assert client.get("/api/leagues/lg1", headers=bearer(r.get_json()["token"])).status_code == 200
+    finally:
+        dispose(new)
