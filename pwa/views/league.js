@@ -51,6 +51,8 @@ function forgetHeld(leagueId) {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(heldLeagues().filter((l) => l.league_id !== leagueId)));
 }
 
+/** "1 thing" / "2 things". */
+const countOf = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const grantOf = (leagueId) => heldLeagues().find((l) => l.league_id === leagueId) || null;
 
 // ---------------------------------------------------------------- the server's league resource
@@ -298,7 +300,7 @@ async function directorScreen(root, { leagueId, navigate }) {
     const gone = tokens.length - shown.length;
     const mine = tokens.find((t) => t.this_device)?.token_id;
     return [h("div", { class: "table-wrap" }, h("table", { id: "director-tokens" },
-      h("caption", {}, `${shown.filter((t) => statusOf(t) === "active").length} working director token(s)`),
+      h("caption", {}, countOf(shown.filter((t) => statusOf(t) === "active").length, "working director token")),
       h("thead", {}, h("tr", {}, ["Name", "Created", "Status", ""].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, shown.map((t) => {
         const status = statusOf(t);
@@ -318,7 +320,7 @@ async function directorScreen(root, { leagueId, navigate }) {
           h("td", {}, status === "replaced" ? `replaced; works until ${when(t.expires_at)}` : status),
           h("td", {}, action));
       })))),
-    gone ? h("p", { class: "hint", id: "tokens-gone" }, `${gone} revoked or replaced token(s) no longer work.`) : null];
+    gone ? h("p", { class: "hint", id: "tokens-gone" }, `${countOf(gone, "revoked or replaced token")} no longer ${gone === 1 ? "works" : "work"}.`) : null];
   };
 
   const label = h("input", { type: "text", name: "token-label", maxlength: "200", autocomplete: "off",
