@@ -265,6 +265,7 @@ def lines_text(lines: Sequence[Standing]) -> str:
      ]
     }
     """
+    lines = list(lines)  # read twice when a line needs the general writer
     parts: list[str] = []
     append = parts.append
     for line in lines:

@@ -45,11 +45,7 @@ def find_match(rnd: dict[str, Any], table: int | None, index: int | None) -> tup
             f"round {rnd['number']}: name the match by table or by index (payload.table or payload.match)"
         )
     if table is not None:
-        matches = rnd["matches"]
-        guess = table - 1  # tables numbered 1..N in order (a round's tables are unique): no scan of the round
-        if 0 <= guess < len(matches) and matches[guess]["table"] == table and index in (None, guess):
-            return guess, matches[guess]
-        for i, m in enumerate(matches):
+        for i, m in enumerate(rnd["matches"]):
             if m["table"] == table and (index is None or index == i):
                 return i, m
         raise OperationRejected(f"round {rnd['number']} has no table {table}")
