@@ -174,6 +174,9 @@ class Game:
     player_division: Callable[[Player, int | None], str] | None = None
     #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.
     form_pods: Callable[[Event, int, Sequence[str], Sequence[str], int], list[list[str]]] | None = None
+    #: Checks ``settings.report``, the tournament report's details the organizer fills in (raises DocumentError);
+    #: None: the game has no tournament report (Star Trek OP Guide 8 has one, written after the event).
+    report_details: Callable[[Any], object] | None = None
 
     def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset configured by an event's settings."""

@@ -219,7 +219,7 @@ class EventConfigure:
 
 @_payload
 class EventClose:
-    """Close the event: nothing more is accepted."""
+    """Close the event: nothing more is accepted but the tournament report's details (``settings.report``)."""
 
 
 @_payload

@@ -135,6 +135,12 @@ def _event_configure(state: dict[str, Any], op: Operation) -> None:
         raise OperationRejected("event.configure: the ruleset cannot change once round 1 is paired")
     settings = _merge(state["settings"], p.settings) if p.settings is not None else state["settings"]
     ruleset_of(ruleset_id, settings)
+    check_report = game_of(ruleset_id).report_details
+    if check_report is not None and p.settings is not None and "report" in p.settings:
+        try:  # the report's details, as the report and a WCT league's table read them
+            check_report(settings.get("report"))
+        except DocumentError as exc:
+            raise OperationRejected(f"event.configure: {exc}") from None
     candidate = dict(state, ruleset=ruleset_id, settings=settings)
     if state["rounds"]:
         try:  # the results in hand must still fit the new settings (custom points, say)
@@ -196,7 +202,7 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
     entries = list(map(_ENTRY, state["players"]))
     entry = got.get("entry", max(entries, default=0) + 1)  # entry = next number (registration order)
     if entry in entries:
-        owner = state["players"][entries.index(entry)]["id"]
+        owner = state["players"][len(entries) - 1 - entries[::-1].index(entry)]["id"]  # the last holder
         raise OperationRejected(f"{label}: payload.player.entry: entry {entry} is already {owner}'s")
     started = current_round(state) is not None
     late = got.get("late", started)  # Pokémon TOP 3.1.3: arrived after round 1 started
@@ -833,13 +839,19 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
 }
 
 
-def _report_details_only(op: Operation) -> bool:
-    """Whether ``op`` only fills in the tournament report's details (``settings.report``), which a closed event
-    still accepts: the report is written after the event (Star Trek OP Guide 8), and changes no result."""
+def _report_details_only(state: dict[str, Any], op: Operation) -> bool:
+    """Whether ``op`` only fills in the tournament report's details (``settings.report``) of a game that has a
+    report, which a closed event still accepts: the report is written after the event (Star Trek OP Guide 8)."""
     if op.type != "event.configure":
         return False
     p = op.payload
-    return p.name is None and p.ruleset is None and p.settings is not None and p.settings.keys() == {"report"}
+    return (
+        p.name is None
+        and p.ruleset is None
+        and p.settings is not None
+        and p.settings.keys() == {"report"}
+        and game_of(state["ruleset"]).report_details is not None
+    )
 
 
 def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
@@ -849,7 +861,7 @@ def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
         raise OperationRejected(f"{op.type}: {op.op_id} was already applied (device {op.device} is at {last})")
     if op.type != "event.create" and state["ruleset"] is None:
         raise OperationRejected(f"{op.type}: no event yet; the first operation must be event.create")
-    if state["closed"] and not _report_details_only(op):
+    if state["closed"] and not _report_details_only(state, op):
         raise OperationRejected(f"{op.type}: the event is closed")
     authorize(state, op)
     HANDLERS[op.type](state, op)

@@ -173,23 +173,48 @@ class EventOperationsTest(unittest.TestCase):
         self.assertEqual("player.check_in: the event is closed", ev.why("player.check_in", {"player": "p1"}))
 
     def test_a_closed_event_still_takes_its_tournament_report_details_and_nothing_else(self) -> None:
-        ev = played_round_one()
-        ev.report(1, 1, ["win", "loss"])
-        ev.report(1, 2, ["win", "loss"])
+        ev = Event(4, ruleset="startrek-2e")
         ev.do("event.close")
         # Star Trek OP Guide 8: the report is submitted after the tournament's completion.
-        ev.do("event.configure", {"settings": {"report": {"city": "Bajor", "league_event": False}}})
-        self.assertEqual({"city": "Bajor", "league_event": False}, ev.state["settings"]["report"])
+        ev.do("event.configure", {"settings": {"report": {"region": "Bajor", "league_event": False}}})
+        self.assertEqual({"region": "Bajor", "league_event": False}, ev.state["settings"]["report"])
         self.assertTrue(ev.state["closed"])
         for payload in (
-            {"settings": {"report": {"city": "Cardassia"}, "rounds": 9}},
-            {"settings": {"report": {"city": "Cardassia"}}, "name": "Renamed"},
+            {"settings": {"report": {"region": "Cardassia"}, "rounds": 9}},
+            {"settings": {"report": {"region": "Cardassia"}}, "name": "Renamed"},
+            {"settings": {"report": {"region": "Cardassia"}}, "ruleset": "startrek-2e"},
             {"settings": {"rounds": 9}},
             {"name": "Renamed"},
         ):
             with self.subTest(payload=payload):
                 self.assertEqual("event.configure: the event is closed", ev.why("event.configure", payload))
-        self.assertEqual({"city": "Bajor", "league_event": False}, ev.state["settings"]["report"])
+        self.assertIn("may not", ev.why("event.configure", {"settings": {"report": {"region": "X"}}}, role="judge"))
+        self.assertEqual({"region": "Bajor", "league_event": False}, ev.state["settings"]["report"])
+        ev.do("event.configure", {"settings": {"report": None}})  # cleared, to be written again
+        self.assertNotIn("report", ev.state["settings"])
+
+    def test_a_closed_event_of_a_game_without_a_report_takes_nothing(self) -> None:
+        ev = Event(4)  # custom: no tournament report
+        ev.do("event.close")
+        reason = ev.why("event.configure", {"settings": {"report": {"region": "Bajor"}}})
+        self.assertEqual("event.configure: the event is closed", reason)
+
+    def test_report_details_are_checked_open_or_closed(self) -> None:
+        ev = Event(4, ruleset="tribbles")
+        bad = (
+            ("garbage", "settings.report: expected an object"),
+            ({"bogus": 1}, "settings.report.bogus: not a report field"),
+            ({"date": "20 Nov"}, "settings.report.date: expected a date YYYY-MM-DD"),
+            ({"league_event": "yes"}, "settings.report.league_event: expected true or false"),
+            ({"region": 7}, "settings.report.region: expected text"),
+        )
+        for closed in (False, True):
+            if closed:
+                ev.do("event.close")
+            for report, problem in bad:
+                with self.subTest(report=report, closed=closed):
+                    self.assertIn(problem, ev.why("event.configure", {"settings": {"report": report}}))
+        self.assertNotIn("report", ev.state["settings"])
 
 
 class PlayerOperationsTest(unittest.TestCase):

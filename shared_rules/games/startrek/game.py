@@ -73,6 +73,13 @@ PENALTIES = PenaltySystem(
 SCORES: Mapping[str, Any] = MappingProxyType({"legend": "Final scores", "min": None})
 
 
+def report_details(raw: Any) -> object:
+    """``settings.report`` checked (Star Trek OP Guide 8, Appendix A); the report module loads only when asked."""
+    from .report import check_report_details
+
+    return check_report_details(raw)
+
+
 def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
     def build(n: int, name: str) -> Structure:
         return structures.structure(ruleset_id, n, name)
@@ -92,6 +99,7 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
         time_called=TimeCalled(decide=time_called, inputs=inputs, uses="scores"),
         penalties=PENALTIES,
         result_form=ResultForm(scores=SCORES),
+        report_details=report_details,
     )
 
 

@@ -47,6 +47,7 @@ Finals" for the later rounds with each player's table of round 6 as seed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -59,7 +60,16 @@ from .scoring import differential
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Match, Round
 
-__all__ = ["REPORT_RULESETS", "RESULT_CODES", "REPORT_FIELDS", "tournament_report", "report_text"]
+__all__ = [
+    "REPORT_RULESETS",
+    "RESULT_CODES",
+    "REPORT_FIELDS",
+    "tournament_report",
+    "report_text",
+    "check_report_details",
+]
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 
 #: Star Trek OP Guide 8, Appendix A: the site takes First Edition, Second Edition and Tribbles events.
 REPORT_RULESETS: Mapping[str, str] = {
@@ -113,7 +123,21 @@ _SECTIONS = (("event", "Event information"), ("venue", "Venue details"), ("detai
 
 
 def _settings_report(event: Event) -> dict[str, Any]:
-    raw = event.settings.get("report", {})
+    return check_report_details(event.settings.get("report", {}))
+
+
+def check_report_details(raw: Any) -> dict[str, Any]:
+    """``settings.report``, the details the organizer fills in, checked (DocumentError names the field).
+
+    >>> check_report_details({"date": "2026-11-20", "league_event": True})
+    {'date': '2026-11-20', 'league_event': True}
+    >>> check_report_details({"date": "20 Nov"})
+    Traceback (most recent call last):
+    ...
+    shared_rules.errors.DocumentError: settings.report.date: expected a date YYYY-MM-DD, got '20 Nov'
+    """
+    if raw is None:
+        return {}
     if not isinstance(raw, Mapping):
         raise DocumentError("settings.report", "expected an object of the report's fields")
     known = {key for key, _, _ in REPORT_FIELDS}
@@ -126,6 +150,8 @@ def _settings_report(event: Event) -> dict[str, Any]:
                 raise DocumentError("settings.report.league_event", f"expected true or false, got {value!r}")
         elif not isinstance(value, str):
             raise DocumentError(f"settings.report.{key}", f"expected text, got {value!r}")
+        elif key == "date" and value and not _DATE.match(value):  # as the site's form and the league table read it
+            raise DocumentError("settings.report.date", f"expected a date YYYY-MM-DD, got {value!r}")
         out[key] = value
     return out
 

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
 from ..startrek import structures
-from ..startrek.game import PENALTIES
+from ..startrek.game import PENALTIES, report_details
 from . import (
     pods,
     ruleset,
@@ -43,6 +43,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             # Star Trek OP Guide 7.2: each player's points this round in the pod.
             result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
             form_pods=pods.form_pods,
+            report_details=report_details,  # Star Trek OP Guide 8: the site takes Tribbles events too
         )
     }
 )
