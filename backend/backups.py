@@ -56,7 +56,7 @@ from backend.api import load_body, respond
 from backend.auth import _bearer, authenticate, hash_secret, require_event
 from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
-from backend.ledger import SNAPSHOT_EVERY, dumps
+from backend.ledger import SNAPSHOT_EVERY, dumps, keep_summary
 from backend.models import Device, Event, Invitation, Operation, Person, PushSubscription, RosterLink, Token, now_ms
 from backend.people import new_person, person_json, surviving
 from backend.roster_links import matching_people
@@ -420,6 +420,7 @@ def restore(backup: dict[str, Any]) -> Restored:
         snapshot=dumps(state) if head >= SNAPSHOT_EVERY else None,
         snapshot_seq=head if head >= SNAPSHOT_EVERY else 0,
     )
+    keep_summary(event, state)  # the name and ruleset the log has now (a backup from before rows followed them)
     db.session.add(event)
     db.session.flush()
     for table, (model, columns) in _TABLES.items():

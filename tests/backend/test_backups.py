@@ -346,3 +346,21 @@ def test_a_damaged_links_or_people_section_is_refused_naming_the_field_and_write
             assert db.session.scalar(select(func.count()).select_from(Person)) == 1
     finally:
         dispose(rebuilt)
+
+
+def test_a_backup_from_before_renames_were_kept_restores_under_the_name_the_log_gives(app, api, database_url, tmp_path):
+    created = api.create(ruleset="custom", name="Spring Cup")
+    eid, org = created["event_id"], created["token"]
+    api.push_ok(
+        eid, org, "desk", [{"type": "event.configure", "payload": {"name": "Summer Cup", "ruleset": "doomtown"}}]
+    )
+    backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+    backup["event"].update(name="Spring Cup", ruleset="custom")  # what a server of before wrote: the creation's
+    rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
+    try:
+        new = Api(rebuilt.test_client())
+        _restore(new, backup, org)
+        summary = new.client.get(f"/api/events/{eid}", headers=bearer(org)).get_json()
+        assert (summary["name"], summary["ruleset"]) == ("Summer Cup", "doomtown")
+    finally:
+        dispose(rebuilt)
