@@ -60,9 +60,11 @@ $(VPY):
 
 # The editable install is a plain path in a .pth file (editable_mode=compat): setuptools' default
 # installs an import hook that loads pathlib, re and urllib at every interpreter start (about 20 ms
-# of each command line call, gunicorn worker and test subprocess on this machine).
+# of each command line call, gunicorn worker and test subprocess on this machine). setuptools calls
+# the compat mode transitional: should a future release drop it, the default editable install follows.
 $(PIP_STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -e '.[test]' --config-settings editable_mode=compat
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -e '.[test]' --config-settings editable_mode=compat \
+	  || $(VPY) -m pip install --disable-pip-version-check --progress-bar off -e '.[test]'
 	@touch $@
 
 $(NPM_STAMP): package-lock.json package.json
