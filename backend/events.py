@@ -18,6 +18,8 @@ from backend.models import (
     Device,
     Event,
     Invitation,
+    League,
+    LeagueEvent,
     Operation,
     PushOutbox,
     PushSubscription,
@@ -213,7 +215,7 @@ def get_event(event_id: str):
     """The event's name, ruleset and cursor, and the caller's role.
     ---
     get:
-      summary: Event summary (any token of the event)
+      summary: Event summary (any token of the event), with the WCT leagues of this server that count it
       security: [{bearer: []}]
       responses:
         200:
@@ -232,6 +234,15 @@ def get_event(event_id: str):
             "cursor": event.head_seq,
             "role": principal.role,
             "player": principal.player,
+            "leagues": [
+                {"league_id": league_id, "name": name}
+                for league_id, name in db.session.execute(
+                    select(League.id, League.name)
+                    .join(LeagueEvent, LeagueEvent.league_id == League.id)
+                    .where(LeagueEvent.event_id == event_id)
+                    .order_by(League.name, League.id)
+                )
+            ],
         },
     )
 

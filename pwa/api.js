@@ -50,6 +50,9 @@ export const staffDevices = (session) =>
   request(`/api/events/${session.event_id}/tokens?staff=true`, { token: session.token });
 export const revokeToken = (session, tokenId) =>
   request(`/api/events/${session.event_id}/tokens/${encodeURIComponent(tokenId)}`, { method: "DELETE", token: session.token });
+/** The event's summary on the server: name, ruleset, the caller's role, the WCT leagues that count it. */
+export const eventSummary = (session) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}`, { token: session.token });
 /** The document an imported event starts from (null for an event created from a ruleset). */
 export const eventBase = (grant) =>
   request(`/api/events/${encodeURIComponent(grant.event_id)}/pull?cursor=0&limit=1`, { token: grant.token })

@@ -115,6 +115,11 @@ class CreateEventResponseSchema(TokenGrantSchema):
     )
 
 
+class LeagueRefSchema(Schema):
+    league_id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
 class EventSummarySchema(Schema):
     event_id = fields.String(required=True)
     name = fields.String(required=True)
@@ -122,6 +127,11 @@ class EventSummarySchema(Schema):
     cursor = _int(required=True)
     role = fields.String(required=True, metadata={"description": "the caller's role"})
     player = fields.String(allow_none=True)
+    leagues = fields.List(
+        fields.Nested(LeagueRefSchema),
+        required=True,
+        metadata={"description": "the WCT leagues of this server that count the event (docs/leagues.md)"},
+    )
 
 
 class StateResponseSchema(Schema):

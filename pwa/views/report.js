@@ -3,6 +3,7 @@
 // worker's startrek_report (other games: its refusal is shown). Printable (print CSS), and downloadable as text.
 // The organizer fills in what the event cannot know (date, venue, TDs…): saved in settings.report by
 // event.configure, so every device's report has it.
+import { eventSummary } from "../api.js";
 import { rules } from "../rules-client.js";
 import { announce, field, h, refresh, replace } from "../ui.js";
 import { downloadText, fileName } from "./csv-import.js";
@@ -78,6 +79,11 @@ async function mount(root, { store, role }) {
     h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, "Print"), " ", download),
     message, fillBox, body);
 
+  // The WCT leagues of this server that count the event (asked once, online only; offline the form is the same
+  // without the hint): "League Event?" starts at Yes for such an event until the organizer saves an answer.
+  let leagues = [];
+  let lastReport = null;
+
   // The organizer fills in what the event cannot know; saved in the event (settings.report) for every device,
   // also once the event is closed (the report is written after the event: the rules accept these details then).
   const fillForm = (report) => {
@@ -86,8 +92,12 @@ async function mount(root, { store, role }) {
     const labels = new Map(report.tournaments[0]?.sections.flatMap((s) => s.fields.map((f) => [f.key, f.label])) || []);
     const inputs = FILL_IN.map((key) => [key, h("input", { type: key === "date" ? "date" : "text", name: `report-${key}`,
       value: given[key] || "", autocomplete: "off" })]);
+    const leagueEvent = given.league_event ?? (leagues.length ? true : undefined);
     const league = h("select", { name: "report-league_event" }, [["", "—"], ["yes", "Yes"], ["no", "No"]].map(([v, t]) =>
-      h("option", { value: v, selected: (given.league_event === true && v === "yes") || (given.league_event === false && v === "no") }, t)));
+      h("option", { value: v, selected: (leagueEvent === true && v === "yes") || (leagueEvent === false && v === "no") }, t)));
+    const leagueHint = leagues.length ? h("p", { class: "hint", id: "report-leagues" },
+      `On this server the event counts in ${leagues.map((l) => l.name || l.league_id).join(", ")}`
+      + (given.league_event === undefined ? ": League Event? is set to Yes until you save." : ".")) : null;
     return h("details", { class: "card", open: report.missing.length ? true : null },
       h("summary", {}, report.missing.length ? `Fill in what the event cannot know (${report.missing.length} missing)` : "Edit the report's details"),
       h("form", { id: "report-form", onsubmit: async (e) => {
@@ -98,10 +108,17 @@ async function mount(root, { store, role }) {
         const { refused } = await store.act("event.configure", { settings: { report: values } });
         message.textContent = refused || "";
         if (!refused) announce("Report details saved");
-      } }, h("div", { class: "grid" }, inputs.map(([key, input]) => field(labels.get(key) || key, input)),
+      } }, leagueHint, h("div", { class: "grid" }, inputs.map(([key, input]) => field(labels.get(key) || key, input)),
         field("League Event?", league)),
       h("button", { type: "submit", class: "primary", id: "save-report" }, "Save")));
   };
+
+  if (role === "organizer" && store.session) {
+    eventSummary(store.session).then((summary) => {
+      leagues = summary?.leagues || [];
+      if (leagues.length && lastReport) refresh(fillBox, fillForm(lastReport));
+    }, () => {});  // offline or refused: the form without the hint
+  }
 
   return {
     async update() {
@@ -116,6 +133,7 @@ async function mount(root, { store, role }) {
         return;
       }
       const report = out.report || out;
+      lastReport = report;
       text = out.text || "";
       download.disabled = !text;
       message.textContent = "";

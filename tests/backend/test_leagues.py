@@ -299,3 +299,21 @@ def test_a_bonus_whose_player_changed_identity_is_left_out_and_said(api, client)
     assert [p["problem"].split(":")[0] for p in body["problems"]] == [
         f"bonus entry {r.get_json()['document']['bonus'][0]['id']}"
     ]
+
+
+def test_an_event_summary_names_the_leagues_that_count_it(client, trek):
+    event = trek("Badlands Regional")
+    summary = client.get(f"/api/events/{event['event_id']}", headers=bearer(event["token"])).get_json()
+    assert summary["leagues"] == []
+    first, second = new_league(client, name="Neutral Zone League"), new_league(client, name="Badlands League")
+    for league in (first, second):
+        assert add(client, league, event, "regular").status_code == 201
+    summary = client.get(f"/api/events/{event['event_id']}", headers=bearer(event["token"])).get_json()
+    assert summary["leagues"] == [
+        {"league_id": second["league_id"], "name": "Badlands League"},
+        {"league_id": first["league_id"], "name": "Neutral Zone League"},
+    ]
+    r = client.delete(f"/api/leagues/{first['league_id']}/events/{event['event_id']}", headers=bearer(first["token"]))
+    assert r.status_code == 200
+    summary = client.get(f"/api/events/{event['event_id']}", headers=bearer(event["token"])).get_json()
+    assert summary["leagues"] == [{"league_id": second["league_id"], "name": "Badlands League"}]

@@ -74,6 +74,16 @@ def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(
     ops = trek_ops(PLAYERS[:4])
     assert ops[-1]["type"] == "event.close"
     played.push(*[(op["type"], op["payload"]) for op in ops])  # played and closed: the report comes after
+    # A WCT league of this server counts the event: the report form says so and starts League Event? at Yes.
+    league = played.api(
+        "/api/leagues",
+        {"name": "Badlands League", "director": {"name": "Q"}, "season": {"name": "2026", "schedule": "truncated"}},
+    )
+    played.api(
+        f"/api/leagues/{league['league_id']}/events",
+        {"event_id": played.eid, "sprint": "regular", "organizer_token": played.token},
+        league["token"],
+    )
     context, page = open_page(browser, accept_downloads=True)
     try:
         page.goto(f"{live_server.url}/#join={played.invite('organizer')}")
@@ -114,6 +124,9 @@ def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(
         )
         assert totals[0] == ["1", "Player 1", "3-0-0", "12", "+195"]
         # The organizer fills in what the event cannot know; every device's report has it.
+        page.wait_for_selector("#report-leagues")
+        assert "Badlands League" in page.text_content("#report-leagues")
+        assert page.input_value("#report-form select[name=report-league_event]") == "yes"
         page.fill("#report-form input[name=report-primary_td]", "Quark")
         page.fill("#report-form input[name=report-date]", "2026-11-20")
         page.fill("#report-form input[name=report-region]", "Bajor Sector")
