@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from backend.db import db
 from backend.errors import ApiError
-from backend.models import Event, Token, now_ms
+from backend.models import Event, LeagueToken, Token, now_ms
 
 __all__ = [
     "Principal",
@@ -178,3 +178,21 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
     if roles is not None and principal.role not in roles:
         raise ApiError(403, "forbidden", f"a {principal.role} may not do this (allowed: {', '.join(sorted(roles))})")
     return principal
+
+
+def token_info(token: Token | LeagueToken, caller_id: str, now: int) -> dict[str, object]:
+    """One row of a token list (TokenInfoSchema) for an event's token or a league director's: never the
+    secret nor its hash; ``this_device`` marks the caller's own token."""
+    return {
+        "token_id": token.id,
+        "role": token.role,
+        "player": getattr(token, "player", None),
+        "label": token.label,
+        "created_at": token.created_at,
+        "revoked": token.revoked_at is not None,
+        "expires_at": token.expires_at,
+        "expired": token.expires_at is not None and token.expires_at <= now,
+        "replaced_by": token.replaced_by,
+        "last_seen_at": getattr(token, "last_seen_at", None),
+        "this_device": token.id == caller_id,
+    }

@@ -38,7 +38,7 @@ from flask import Blueprint, current_app, request
 from sqlalchemy import func, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret, new_id, rotation_grace_ms
+from backend.auth import hash_secret, new_id, rotation_grace_ms, token_info
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import cache_key, dumps, event_state
@@ -816,24 +816,7 @@ def list_director_tokens(league_id: str):
     now = now_ms()
     return respond(
         TokenListSchema(),
-        {
-            "tokens": [
-                {
-                    "token_id": t.id,
-                    "role": t.role,
-                    "player": None,
-                    "label": t.label,
-                    "created_at": t.created_at,
-                    "revoked": t.revoked_at is not None,
-                    "expires_at": t.expires_at,
-                    "expired": t.expires_at is not None and t.expires_at <= now,
-                    "replaced_by": t.replaced_by,
-                    "last_seen_at": None,
-                    "this_device": t.id == director.token_id,
-                }
-                for t in rows
-            ]
-        },
+        {"tokens": [token_info(t, director.token_id, now) for t in rows]},
     )
 
 

@@ -15,7 +15,15 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import OperationalError
 
 from backend.api import load_args, respond
-from backend.auth import STAFF, Principal, authenticate, new_token, rotation_grace_ms, token_lifetime_s
+from backend.auth import (
+    STAFF,
+    Principal,
+    authenticate,
+    new_token,
+    rotation_grace_ms,
+    token_info,
+    token_lifetime_s,
+)
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import lock_event
@@ -80,24 +88,7 @@ def list_tokens(event_id: str):
     now = now_ms()
     return respond(
         TokenListSchema(),
-        {
-            "tokens": [
-                {
-                    "token_id": t.id,
-                    "role": t.role,
-                    "player": t.player,
-                    "label": t.label,
-                    "created_at": t.created_at,
-                    "revoked": t.revoked_at is not None,
-                    "expires_at": t.expires_at,
-                    "expired": t.expires_at is not None and t.expires_at <= now,
-                    "replaced_by": t.replaced_by,
-                    "last_seen_at": t.last_seen_at,
-                    "this_device": t.id == principal.token_id,
-                }
-                for t in rows
-            ]
-        },
+        {"tokens": [token_info(t, principal.token_id, now) for t in rows]},
     )
 
 
