@@ -273,6 +273,19 @@ def _finite(value: Any) -> bool:
     return kind is int or (kind is float and math.isfinite(value))
 
 
+_INTS = frozenset({int})
+
+
+def _finite_values(stats: dict[str, Any]) -> bool:
+    """Whether every value of a stats object is a finite number (whole numbers, the usual case, seen in C).
+
+    >>> _finite_values({"a": 1, "b": 2}), _finite_values({"a": 1.5}), _finite_values({"a": True}), _finite_values({})
+    (True, True, False, True)
+    """
+    values = stats.values()
+    return _INTS.issuperset(map(type, values)) or all(map(_finite, values))
+
+
 def _matches(
     raw: list[Any], path: str, ruleset: Any, known: Mapping[str, Player], passed: set[tuple[int, tuple[str, ...]]]
 ) -> tuple[Match, ...]:
@@ -341,10 +354,16 @@ def _matches(
                 fine = False
         stats = obj.get("stats")
         if fine and stats is not None:
-            if (
+            if stats.__class__ is list and len(stats) == count == 2:  # two seats: without generators
+                sa, sb = stats
+                if sa.__class__ is dict and sb.__class__ is dict and _finite_values(sa) and _finite_values(sb):
+                    stats = (MappingProxyType(dict(sa)), MappingProxyType(dict(sb)))
+                else:
+                    fine = False
+            elif (
                 stats.__class__ is list
                 and len(stats) == count
-                and all(s.__class__ is dict and all(map(_finite, s.values())) for s in stats)
+                and all(s.__class__ is dict and _finite_values(s) for s in stats)
             ):
                 stats = tuple(MappingProxyType(dict(s)) for s in stats)
             else:

@@ -33,6 +33,7 @@ Readings where the document is loose:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +142,7 @@ POLICIES: Mapping[str, Policy] = MappingProxyType(
 )
 
 _PAIRS = frozenset({("win", "loss"), ("loss", "win"), ("draw", "draw")})
+_STAT_VALUES = itemgetter(*STATS)  # a seat's statistics as a tuple, in STATS order
 
 
 def _whole(value: Any) -> bool:
@@ -222,15 +224,17 @@ def _plain(match: Match) -> bool:
     if outcomes is None or stats is None or len(outcomes) != 2 or match.ending in ("time", "concession"):
         return False
     a, b = stats
-    for seat in a, b:
-        for name in STATS:
-            value = seat.get(name)
-            if value.__class__ is not int or value < 0:
-                return False
+    try:
+        values = _STAT_VALUES(a) + _STAT_VALUES(b)  # both seats' Struggle Cards and Wounds
+    except KeyError:
+        return False
+    for value in values:
+        if value.__class__ is not int or value < 0:
+            return False
     pair = (outcomes[0], outcomes[1])
     if pair not in _PAIRS:
         return False
-    return pair[0] != "draw" or all(a[n] == b[n] for n in STATS)
+    return pair[0] != "draw" or _STAT_VALUES(a) == _STAT_VALUES(b)
 
 
 def check_event(event: Event) -> None:

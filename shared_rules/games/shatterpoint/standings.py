@@ -10,15 +10,19 @@ loss) counts 0. Any ruleset picking these keys gets the same definitions.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, cast
 
+from ...standings.context import Game
 from ...standings.metrics import ValueMetric, register
 from .ruleset import BYE_STATS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...standings.context import Game, StandingsContext
+    from ...standings.context import StandingsContext
 
 __all__ = ["game_stat", "StruggleCards", "WoundsInflicted"]
+
+_STATS = itemgetter(Game._fields.index("stats"))  # Game.stats, read by position for map()
 
 
 def game_stat(game: Game, name: str) -> float:
@@ -38,8 +42,14 @@ class _CumulativeStat(ValueMetric):
         # game_stat inlined: the same values added in the same order as sum() would.
         name = self.stat
         implied = BYE_STATS[name]
+        stat = itemgetter(name)
         out: dict[str, float] = {}
         for pid, games in ctx.history.items():
+            try:  # every game reports the statistic (the usual case): added in C
+                out[pid] = sum(map(stat, map(_STATS, games)))
+                continue
+            except (TypeError, KeyError):  # a game without stats (a bye, an unpaired loss) or without this one
+                pass
             total = 0
             for g in games:
                 stats = g.stats
