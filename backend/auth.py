@@ -29,6 +29,7 @@ __all__ = [
     "require_event",
     "token_lifetime_s",
     "rotation_grace_ms",
+    "retire_token",
     "TOKEN_DEFAULTS",
 ]
 
@@ -56,6 +57,14 @@ def rotation_grace_ms() -> int:
     """Milliseconds a rotated token keeps working (an answer lost on a bad network is retried with it)."""
     key = "TOKEN_ROTATION_GRACE_S"
     return int(current_app.config.get(key) or TOKEN_DEFAULTS[key]) * 1000
+
+
+def retire_token(old: Token | LeagueToken, successor_id: str, now: int) -> None:
+    """Mark ``old`` replaced by its successor at ``now``: it works for the rotation grace period more, never
+    longer than it would have."""
+    grace_end = now + rotation_grace_ms()
+    old.replaced_by = successor_id
+    old.expires_at = min(old.expires_at, grace_end) if old.expires_at is not None else grace_end
 
 
 def hash_secret(secret: str) -> str:

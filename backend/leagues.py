@@ -38,7 +38,7 @@ from flask import Blueprint, current_app, request
 from sqlalchemy import func, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret, new_id, rotation_grace_ms, token_info
+from backend.auth import hash_secret, new_id, retire_token, token_info
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import cache_key, dumps, event_state
@@ -875,10 +875,7 @@ def rotate_director_token(league_id: str):
     old = db.session.get(LeagueToken, director.token_id)
     token, secret = _new_director_token(league_id, old.label)
     db.session.flush()
-    now = now_ms()
-    old.replaced_by = token.id
-    grace_end = now + rotation_grace_ms()
-    old.expires_at = min(old.expires_at, grace_end) if old.expires_at is not None else grace_end
+    retire_token(old, token.id, now_ms())
     db.session.commit()
     return _grant(league, token, secret)
 

@@ -20,7 +20,7 @@ from backend.auth import (
     Principal,
     authenticate,
     new_token,
-    rotation_grace_ms,
+    retire_token,
     token_info,
     token_lifetime_s,
 )
@@ -113,10 +113,7 @@ def rotate_token(event_id: str):
     if old.role in STAFF:
         token.last_seen_at = now_ms()  # rotation happens during a sync
     db.session.flush()
-    grace_ms = rotation_grace_ms()
-    now = now_ms()
-    old.replaced_by = token.id
-    old.expires_at = min(old.expires_at, now + grace_ms) if old.expires_at is not None else now + grace_ms
+    retire_token(old, token.id, now_ms())
     db.session.execute(
         update(Device).where(Device.event_id == event_id, Device.token_id == old.id).values(token_id=token.id)
     )
