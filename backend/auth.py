@@ -72,7 +72,11 @@ def hash_secret(secret: str) -> str:
 
 
 def new_id(nbytes: int = 9) -> str:
-    return secrets.token_urlsafe(nbytes)
+    """A random id (URL-safe base64) that never starts with '-', so a command line never reads it as an option."""
+    while True:
+        text = secrets.token_urlsafe(nbytes)
+        if not text.startswith("-"):
+            return text
 
 
 def new_code() -> str:

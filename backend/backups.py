@@ -510,14 +510,34 @@ def restore_backup():
     )
 
 
+class _EventIdCommand(click.Command):
+    """A command whose unknown option is most likely an event id that starts with '-' (made before such ids
+    were no longer drawn): the error says how to pass it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # the parser consumes its list
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            word = next((a for a in given if a.startswith(exc.option_name)), exc.option_name)
+            exc.message = (
+                f"No such option '{exc.option_name}'. An event id that starts with '-' goes after '--': "
+                f"topcut-backup [OPTIONS] -- {word}"
+            )
+            raise
+
+
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
-    @app.cli.command("topcut-backup")
+    @app.cli.command("topcut-backup", cls=_EventIdCommand)
     @click.argument("event_id")
     @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write here, not stdout.")
     def backup_command(event_id: str, output: str | None) -> None:
-        """Write one event's backup (topcut-backup/1) as JSON."""
+        """Write one event's backup (topcut-backup/1) as JSON.
+
+        An EVENT_ID that starts with '-' goes after '--': topcut-backup -o event.json -- -AbC...
+        """
         event = db.session.get(Event, event_id)
         if event is None:
             raise click.ClickException(f"there is no event '{event_id}'")

@@ -7,7 +7,7 @@ import json
 
 from sqlalchemy import func, select
 
-from backend import create_app
+from backend import auth, create_app
 from backend.db import db
 from backend.models import Person
 from tests.backend.conftest import dispose, fresh_postgres_database
@@ -106,6 +106,26 @@ def test_a_damaged_backup_is_refused_naming_the_problem_and_writes_nothing(app, 
             assert new.client.get(f"/api/events/{eid}/state", headers=bearer(org)).status_code == 404
     finally:
         dispose(rebuilt)
+
+
+def test_an_event_id_that_starts_with_a_dash_is_backed_up_after_double_dash(app, api, tmp_path):
+    # Ids drawn before 2026-11-27 could start with '-' (one in 64); a device may also choose one.
+    eid, token = "-Zq4v9xk2mnpr7st", "tc_" + "a" * 43
+    api.create(event_id=eid, token=token)
+    path = tmp_path / "event.backup.json"
+    runner = app.test_cli_runner()
+    refused = runner.invoke(args=["topcut-backup", eid, "-o", str(path)])
+    assert refused.exit_code == 2 and not path.exists()
+    assert f"goes after '--': topcut-backup [OPTIONS] -- {eid}" in refused.output, refused.output
+    done = runner.invoke(args=["topcut-backup", "-o", str(path), "--", eid])
+    assert done.exit_code == 0, done.output
+    assert json.loads(path.read_text(encoding="utf-8"))["event_id"] == eid
+
+
+def test_new_ids_never_start_with_a_dash(monkeypatch):
+    drawn = iter(["-abc", "--de", "fg-h"])
+    monkeypatch.setattr(auth.secrets, "token_urlsafe", lambda nbytes: next(drawn))
+    assert auth.new_id(3) == "fg-h"
 
 
 def test_the_server_commands_back_up_and_restore(app, api, database_url, tmp_path):
