@@ -241,13 +241,12 @@ def operations_log(players: int, rounds: int, ruleset: str = "pokemon-tcg") -> l
     pair (by the rules engine), start and one result per table (the lower number wins)."""
     from shared_rules.event import load_event
     from shared_rules.pairing.next_round import pair_next_round_json
-    from shared_rules.state import apply, initial_state, to_event_document
+    from shared_rules.state import apply_in_place, initial_state, to_event_document
 
     ops: list[dict[str, Any]] = []
     state = initial_state()
 
     def add(type_: str, payload: dict[str, Any]) -> None:
-        nonlocal state
         op = {
             "type": type_,
             "op_id": f"bench:{len(ops) + 1}",
@@ -256,7 +255,7 @@ def operations_log(players: int, rounds: int, ruleset: str = "pokemon-tcg") -> l
             "at": 1_700_000_000_000 + len(ops),
             "payload": payload,
         }
-        state = apply(state, op)
+        apply_in_place(state, op)  # checked as it is written; in place: a copy per operation is quadratic
         ops.append(op)
 
     add("event.create", {"ruleset": ruleset, "name": f"Bench {players}", "seed": "bench"})

@@ -912,8 +912,8 @@ def replay(ops: Iterable[Any], state: dict[str, Any] | None = None, *, skip_reje
     work = clone(state) if state is not None else initial_state()
     for op in ops:
         if skip_rejected:
-            try:
-                work = apply(work, op)
+            try:  # a refused operation leaves ``work`` as it was (see apply_in_place): no copy per operation
+                _apply_in_place(work, op)
             except OperationRejected:
                 continue
         else:

@@ -940,6 +940,19 @@ class EnvelopeTest(unittest.TestCase):
             apply(ev.state, op)
         self.assertEqual(before, json.dumps(ev.state, sort_keys=True))
 
+    def test_replay_skipping_refusals_never_changes_its_input_and_folds_the_rest(self) -> None:
+        ev = played_round_one()
+        before = json.dumps(ev.state, sort_keys=True)
+        bad = ev.log.op("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]})
+        drop = ev.log.op("player.drop", {"player": "p4"})
+        also_bad = ev.log.op("player.drop", {"player": "nobody"})
+        extend = ev.log.op("timer.extend", {"seconds": 30})
+        folded = replay([bad, drop, also_bad, extend], ev.state, skip_rejected=True)
+        self.assertEqual(before, json.dumps(ev.state, sort_keys=True))
+        self.assertEqual(replay([drop, extend], ev.state), folded)
+        self.assertIsNone(check(replay([drop], ev.state), extend))  # both count: the fold is not the input
+        self.assertNotEqual(ev.state, folded)
+
     def test_a_refused_operation_leaves_no_trace_in_replay(self) -> None:
         ev = played_round_one()
         bad = ev.log.op("round.pair", {"number": 2, "matches": [{"players": ["p1", "p3"]}]})
