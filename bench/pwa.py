@@ -2,12 +2,14 @@
 512-player event on the device.
 
     .venv/bin/python -m bench.pwa [--runs 5] [--screen rounds] [--players 512] [--rounds 3] [--cold-only]
-                                  [--network-off] [--json RUNS.json]
+                                  [--network-off] [--no-snapshot] [--json RUNS.json]
 
 * offline cold start, as a tablet has it when the hall's server dies and the browser is started again: a
   persistent browser profile visits the app online and joins a 512-player, 3-round Pokémon event (1,287
   operations, put on a real gunicorn process beforehand) as an organizer's second device, syncs all of it and
-  opens the event's screen; the browser is closed and the server process is killed (SIGKILL). Then, ``--runs``
+  opens the event's screen, and waits until the tablet has saved its snapshot of the folded log (pwa/store.js;
+``--no-snapshot``: it keeps none, as before 2026-11-27, and every start folds from operation 1); the browser is
+closed and the server process is killed (SIGKILL). Then, ``--runs``
   times: the browser is started again on the same profile (server still dead; the network itself is up, so
   the page's sync attempts fail at once with "connection refused") and the time is taken from navigation
   start of ``/#/event/<id>/rounds`` until that screen is usable: ``body[data-ready]`` is set, the view's root
@@ -57,6 +59,9 @@ INSTRUMENT_JS = r"""(() => {
     if (this.name === "sessions" && !("session_read" in b)) {
       mark("session_read_start");
       request.addEventListener("success", () => mark("session_read"));
+    }
+    if (this.name === "snapshots" && !("snapshot_read" in b)) {
+      request.addEventListener("success", () => { mark("snapshot_read"); b.snapshot_cursor = request.result?.cursor; });
     }
     return request;
   };
@@ -119,6 +124,7 @@ PHASES = (
     ("shared_rules + rules_api imported", "imported"),
     ("page told: rules worker ready", "ready"),
     ("[IndexedDB] session read", "session_read"),
+    ("[IndexedDB] snapshot read", "snapshot_read"),
     ("[IndexedDB] event log read", "log_read"),
     ("fold sent to the rules worker", "fold_sent"),
     ("fold answered (state back in the page)", "fold_answered"),
@@ -148,8 +154,10 @@ def print_phases(runs: list[dict]) -> None:
         previous = at
     extra = runs[-1]
     if extra.get("log_rows") is not None:
+        snapshot = extra.get("snapshot_cursor")
         print(
-            f"  (log rows read: {extra['log_rows']}; fold request {extra.get('fold_request_chars', 0) / 1e3:.0f} kB, "
+            f"  (snapshot: {'none' if snapshot is None else f'at operation {snapshot}'}; log rows read: "
+            f"{extra['log_rows']}; fold request {extra.get('fold_request_chars', 0) / 1e3:.0f} kB, "
             f"answer {extra.get('fold_reply_chars', 0) / 1e3:.0f} kB of JSON)"
         )
 
@@ -211,6 +219,11 @@ def main() -> int:
         action="store_true",
         help="restart the browser with its network off too (default: only the server is dead)",
     )
+    parser.add_argument(
+        "--no-snapshot",
+        action="store_true",
+        help="the tablet keeps no snapshot of the folded log (as before 2026-11-27): every start folds from operation 1",
+    )
     parser.add_argument("--json", type=Path, help="write every run's phases (ms since navigation) to this file")
     args = parser.parse_args()
 
@@ -240,6 +253,8 @@ def main() -> int:
                     viewport={"width": 1280, "height": 800},
                 )
                 context.add_init_script(INSTRUMENT_JS)
+                if args.no_snapshot:
+                    context.add_init_script("localStorage.setItem('topcut.snapshotEvery', '1000000000')")
                 return context, (context.pages[0] if context.pages else context.new_page())
 
             # ---- online, once: join as a second organizer device, sync the whole event, open its screen
@@ -253,6 +268,14 @@ def main() -> int:
             page.goto(screen_url)
             wait_usable(page, args.screen, tables, args.rounds)
             page.wait_for_selector("#sync[data-online=online][data-waiting='0'][data-syncing=no]", timeout=60_000)
+            if not args.no_snapshot:  # a tablet in use has saved one by the time it restarts
+                snapshot_js = f"""async () => {{
+                  const {{ getSnapshot }} = await import('/pwa/db.js');
+                  return (await getSnapshot({json.dumps(eid)}))?.cursor ?? 0;
+                }}"""
+                while page.evaluate(snapshot_js) < len(ops):
+                    assert time.monotonic() < deadline + 60, "the tablet never saved a snapshot"
+                    time.sleep(0.2)
             context.close()
             server.kill()  # SIGKILL: the hall's server is gone
 

@@ -9,10 +9,13 @@
 //   outbox    key [event_id, seq]: {event_id, seq, op: {type, payload, at},
 //             status: "pending" | "sent" | "rejected", server_seq, reason, error, created_at}
 //             this device's operations not yet seen in the log.
+//   snapshots key event_id: {event_id, device, rules_build, with_base, cursor, state, saved_at}   (version 2)
+//             the log folded up to `cursor` (server_seq), by the rules build `rules_build`, for the session's
+//             `device`: a start folds from it and the log after it instead of from operation 1 (store.js).
 import { openDB } from "/vendor/idb.js";
 
 export const DB_NAME = "topcut";
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 let opening = null;
 
@@ -25,6 +28,7 @@ export function db() {
           database.createObjectStore("log", { keyPath: ["event_id", "server_seq"] });
           database.createObjectStore("outbox", { keyPath: ["event_id", "seq"] });
         }
+        if (oldVersion < 2) database.createObjectStore("snapshots", { keyPath: "event_id" });
       },
       blocking() {
         // A newer version of the app wants to upgrade the schema: let it.
@@ -84,6 +88,7 @@ export async function saveSession(grant, extra = {}) {
         + "for this event. Join again with a code for that role so they can be sent, or ask the organizer.");
     }
     await (await db()).delete("outbox", eventRange(grant.event_id));
+    await (await db()).delete("snapshots", grant.event_id);  // another device's fold (a new device id below)
   }
   const session = {
     event_id: grant.event_id,
@@ -120,11 +125,25 @@ export async function updateSession(eventId, changes) {
 }
 
 export async function forgetEvent(eventId) {
-  const tx = (await db()).transaction(["sessions", "log", "outbox"], "readwrite");
+  const tx = (await db()).transaction(["sessions", "log", "outbox", "snapshots"], "readwrite");
   await tx.objectStore("sessions").delete(eventId);
   await tx.objectStore("log").delete(eventRange(eventId));
   await tx.objectStore("outbox").delete(eventRange(eventId));
+  await tx.objectStore("snapshots").delete(eventId);
   await tx.done;
+}
+
+/** The event's saved fold (``snapshots`` store), or undefined. */
+export async function getSnapshot(eventId) {
+  return (await db()).get("snapshots", eventId);
+}
+
+export async function putSnapshot(snapshot) {
+  await (await db()).put("snapshots", snapshot);
+}
+
+export async function dropSnapshot(eventId) {
+  await (await db()).delete("snapshots", eventId);
 }
 
 /** Now in the server's time, as this device last measured it (its own clock plus the session's offset). */

@@ -11,7 +11,7 @@ const WORKER_URL = new URL("./rules-worker.js", import.meta.url);
 
 /** The functions rules_api answers (pwa/rules_api.py FUNCTIONS; a test keeps both lists equal). */
 export const RULES_FUNCTIONS = Object.freeze([
-  "fold", "state", "check_op", "standings", "pair_draft", "round_warnings", "swap_warnings", "structure", "rulesets",
+  "fold", "state", "confirmed", "check_op", "standings", "pair_draft", "round_warnings", "swap_warnings", "structure", "rulesets",
   "ruleset_info", "timer", "secret_time", "time_called", "round_minutes", "cut", "next_elimination", "bracket", "export",
   "new_event_document",
   "league", "csv_roster", "csv_standings", "csv_pairings", "startrek_report",
@@ -162,7 +162,8 @@ function watch() {
 
 /**
  * Start (once) the module worker that runs shared_rules in Pyodide.
- * Resolves with the worker's "ready" report: {worker, version, version_info, pyodide, boot_ms, call, phases}.
+ * Resolves with the worker's "ready" report: {worker, version, version_info, pyodide, boot_ms, call, phases,
+ * rules_build}.
  */
 export function startRulesWorker() {
   if (!started) {
@@ -176,6 +177,11 @@ export function startRulesWorker() {
 function checkedCall(fn, args = {}) {
   if (!RULES_FUNCTIONS.includes(fn)) return Promise.reject(new RulesError(`unknown rules function ${JSON.stringify(fn)}`));
   return call(fn, args);
+}
+
+/** Which rules the worker runs (a digest of shared_rules.zip): a snapshot folded by other rules is not used. */
+export async function rulesBuild() {
+  return (await startRulesWorker()).rules_build;
 }
 
 /** Call a rules_api function in the worker: `rules("standings", {event_id})`. */

@@ -32,6 +32,20 @@ async function fetchBytes(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/**
+ * Two 32-bit hashes (FNV-1a and djb2) and the length of the bytes, as text: tells builds apart (not a
+ * security check; crypto.subtle is missing where the page is not a secure context, e.g. http on a LAN).
+ */
+function buildOf(bytes) {
+  let fnv = 0x811c9dc5;
+  let djb = 5381;
+  for (let i = 0; i < bytes.length; i += 1) {
+    fnv = Math.imul(fnv ^ bytes[i], 0x01000193);
+    djb = (Math.imul(djb, 33) + bytes[i]) | 0;
+  }
+  return [fnv >>> 0, djb >>> 0, bytes.length].map((n) => n.toString(16)).join("-");
+}
+
 let call = null;
 let warm = null;
 
@@ -39,6 +53,10 @@ async function boot() {
   const started = performance.now();
   const rulesZip = fetchBytes("/shared_rules.zip");
   rulesZip.catch(() => {});  // reported by the await below
+  // Which rules this worker runs (hashed while Pyodide boots): a device keeps a folded
+  // state only for the rules that folded it (store.js snapshots).
+  const rulesBuild = rulesZip.then(buildOf);
+  rulesBuild.catch(() => {});
   const pyodide = await loadPyodide({
     indexURL: PYODIDE_URL,
     stdLibURL: `${PYODIDE_URL}python_stdlib.pyc.zip`,
@@ -62,7 +80,8 @@ json.dumps({"version": sys.version, "version_info": list(sys.version_info[:3])})
   call = api.call;
   warm = api.warm;
   mark("imported");
-  return { ...JSON.parse(about), pyodide: pyodide.version, boot_ms: Math.round(performance.now() - started), marks };
+  return { ...JSON.parse(about), pyodide: pyodide.version, boot_ms: Math.round(performance.now() - started), marks,
+           rules_build: await rulesBuild };
 }
 
 const queue = [];

@@ -56,6 +56,7 @@ def fold(
     confirmed: list[dict[str, Any]],
     pending: list[dict[str, Any]],
     with_state: bool = True,
+    snapshot: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Fold new confirmed operations into the cached state, then the pending ones on top.
 
@@ -63,20 +64,42 @@ def fold(
     ``pending``: full operations (envelope + payload) in device order. A pending
     operation the rules refuse is left out and reported in ``local_rejections`` as ``{op_id, reason, code}``
     (the server will refuse it too, with the same code; the device shows why where it happened).
+
+    ``snapshot``: with ``reset``, ``{cursor, state}`` saved by this device from :func:`confirmed` (same rules
+    build): the fold starts from it instead of the event's start, and ``confirmed`` holds the log after its
+    cursor. A snapshot that is not a state, or that the log does not fold onto, is not used: the answer is
+    then ``{"snapshot_refused": true}`` and the device folds again from the start.
     """
-    from shared_rules.state import OperationRejected, apply_in_place, from_event_document, initial_state, replay
+    from shared_rules.state import (
+        STATE_FORMAT,
+        OperationRejected,
+        apply_in_place,
+        from_event_document,
+        initial_state,
+        replay,
+    )
     from shared_rules.state.state import clone
 
     entry = _EVENTS.get(event_id)
     if reset or entry is None:
-        start = from_event_document(base) if base else initial_state()
-        entry = {"cursor": 0, "confirmed": start, "state": start}
+        if snapshot is not None:
+            start, at = snapshot.get("state"), snapshot.get("cursor")
+            if not (isinstance(start, dict) and start.get("format") == STATE_FORMAT and isinstance(at, int)):
+                _EVENTS.pop(event_id, None)
+                return {"snapshot_refused": True}
+        else:
+            start, at = (from_event_document(base) if base else initial_state()), 0
+        entry = {"cursor": at, "confirmed": start, "state": start}
         _EVENTS[event_id] = entry
     fresh = [row["op"] for row in confirmed if row["server_seq"] > entry["cursor"]]
     if fresh:
         try:  # the server accepted them: fold in place (one copy of the state)
             entry["confirmed"] = replay(fresh, entry["confirmed"])
-        except RulesError:  # a rules change on this device: keep what still folds
+        except RulesError:
+            if reset and snapshot is not None:  # the log does not fold onto this snapshot: fold from the start
+                _EVENTS.pop(event_id, None)
+                return {"snapshot_refused": True}
+            # a rules change on this device: keep what still folds
             entry["confirmed"] = replay(fresh, entry["confirmed"], skip_rejected=True)
         entry["cursor"] = max(row["server_seq"] for row in confirmed)
     state = entry["confirmed"]
@@ -103,6 +126,16 @@ def fold(
 
 def state(event_id: str) -> dict[str, Any]:
     return _current(event_id)
+
+
+def confirmed(event_id: str) -> dict[str, Any]:
+    """``{cursor, state}``: the server's log folded (without this device's waiting changes), for the device to
+    keep as a snapshot and start its next fold from (``fold(..., snapshot=)``)."""
+    try:
+        entry = _EVENTS[event_id]
+    except KeyError:
+        raise RulesError(f"event {event_id} is not loaded on this device") from None
+    return {"cursor": entry["cursor"], "state": entry["confirmed"]}
 
 
 def _code(exc: RulesError) -> str:
@@ -438,6 +471,7 @@ FUNCTIONS = {
     for f in (
         fold,
         state,
+        confirmed,
         check_op,
         standings,
         pair_draft,

@@ -58,3 +58,29 @@ def test_a_rules_failure_half_way_through_a_change_leaves_no_trace(monkeypatch):
     assert json.dumps(api.fold("e1", False, None, [], [])["state"], sort_keys=True) == json.dumps(
         ev.state, sort_keys=True
     )
+
+
+def test_a_start_from_a_snapshot_folds_the_same_state_as_the_whole_log():
+    api = _api()
+    ev = played_round_one()
+    rows = [{"server_seq": i, "op": op} for i, op in enumerate(ev.ops, start=1)]
+    api.fold("e1", True, None, rows[:5], [])
+    snapshot = json.loads(json.dumps(api.confirmed("e1")))  # as the device keeps it
+    assert snapshot["cursor"] == 5
+    whole = api.fold("e2", True, None, rows, [])
+    resumed = api.fold("e3", True, None, rows[5:], [], snapshot=snapshot)
+    assert resumed == whole and resumed["state"] == ev.state
+
+
+def test_a_snapshot_that_is_no_state_or_that_the_log_does_not_fold_onto_is_refused():
+    api = _api()
+    ev = played_round_one()
+    rows = [{"server_seq": i, "op": op} for i, op in enumerate(ev.ops, start=1)]
+    assert api.fold("e1", True, None, rows, [], snapshot={"cursor": 3, "state": {"rounds": []}}) == {
+        "snapshot_refused": True
+    }
+    api.fold("e2", True, None, rows[:2], [])
+    early = api.confirmed("e2")  # the log's first two operations: the rest does not fold onto the cursor it claims
+    late = {"cursor": len(rows) - 1, "state": early["state"]}
+    assert api.fold("e1", True, None, rows[-1:], [], snapshot=late) == {"snapshot_refused": True}
+    assert "e1" not in api._EVENTS

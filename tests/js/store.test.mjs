@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { deferred, newEventId } from "./support/app.mjs";
 
-const { saveSession } = await import("../../pwa/db.js");
+const { db, getSnapshot, putSnapshot, saveSession, updateSession } = await import("../../pwa/db.js");
 const outbox = await import("../../pwa/outbox.js");
 const { EventStore } = await import("../../pwa/store.js");
 
@@ -29,12 +29,20 @@ async function asked(calls, n) {
   assert.equal(calls.length, n, `expected ${n} fold calls`);
 }
 
-async function storeWith(call) {
+async function storeWith(call, options = {}) {
   const eventId = newEventId("store");
   const session = await saveSession({ event_id: eventId, token: "tc_test", role: "judge", clock_offset: 0 });
-  const store = new EventStore(eventId, { call });
+  const store = new EventStore(eventId, { call, build: async () => "build-1", ...options });
   store.session = session;
   return store;
+}
+
+/** The server's log of ``n`` operations on this device, the session's cursor at its end. */
+async function pulled(eventId, n) {
+  const tx = (await db()).transaction("log", "readwrite");
+  for (let seq = 1; seq <= n; seq += 1) await tx.store.put({ event_id: eventId, server_seq: seq, op: { type: "x", seq } });
+  await tx.done;
+  return updateSession(eventId, { cursor: n });
 }
 
 test("a change during a fold folds once more after it, never alongside it", async () => {
@@ -113,4 +121,86 @@ test("problems carry the refusal's code: the server's row error, or the rules' c
   fake.calls[0].answer.resolve(folded(1, "s", [{ op_id: opId, reason: "round 1's record cannot change", code: "round-frozen" }]));
   await done;
   assert.deepEqual(store.problems().map((p) => [p.seq, p.error, p.server]), [[1, "already-paired", true], [2, "round-frozen", false]]);
+});
+
+test("a start folds from this device's snapshot and the log after it", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const session = await pulled(store.eventId, 12);
+  await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
+                      cursor: 10, state: { label: "at 10" } });
+  const done = store.refold(true);
+  await asked(fake.calls, 1);
+  const { args } = fake.calls[0];
+  assert.equal(args.reset, true);
+  assert.deepEqual(args.snapshot, { cursor: 10, state: { label: "at 10" } });
+  assert.deepEqual(args.confirmed.map((r) => r.server_seq), [11, 12], "only the log after the snapshot");
+  fake.calls[0].answer.resolve(folded(12, "from snapshot"));
+  await done;
+  assert.equal(store.state.label, "from snapshot");
+});
+
+for (const [what, change] of [
+  ["another rules build", { rules_build: "build-0" }],
+  ["another device of this event", { device: "judge-someoneelse" }],
+  ["a fold without the event's starting document", { with_base: true }],
+  ["a cursor past this device's log", { cursor: 13 }],
+]) {
+  test(`a snapshot of ${what} is dropped and the fold starts from operation 1`, async () => {
+    const fake = fakeRules();
+    const store = await storeWith(fake.call);
+    const session = await pulled(store.eventId, 12);
+    await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
+                        cursor: 10, state: { label: "at 10" }, ...change });
+    const done = store.refold(true);
+    await asked(fake.calls, 1);
+    assert.equal(fake.calls[0].args.snapshot, undefined);
+    assert.equal(fake.calls[0].args.confirmed.length, 12);
+    fake.calls[0].answer.resolve(folded(12, "whole"));
+    await done;
+    assert.equal(await getSnapshot(store.eventId), undefined, "the unusable snapshot is gone");
+  });
+}
+
+test("a snapshot the log does not fold onto is forgotten and the fold starts again from operation 1", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const session = await pulled(store.eventId, 12);
+  await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
+                      cursor: 10, state: { label: "bad" } });
+  const done = store.refold(true);
+  await asked(fake.calls, 1);
+  fake.calls[0].answer.resolve({ snapshot_refused: true });
+  await asked(fake.calls, 2);
+  assert.equal(fake.calls[1].args.snapshot, undefined);
+  assert.equal(fake.calls[1].args.reset, true);
+  assert.equal(fake.calls[1].args.confirmed.length, 12);
+  fake.calls[1].answer.resolve(folded(12, "whole"));
+  await done;
+  assert.equal(store.state.label, "whole");
+  assert.equal(await getSnapshot(store.eventId), undefined);
+});
+
+test("a snapshot is saved once the log has grown enough past the last one, and only then", async () => {
+  const asks = [];
+  const call = async (fn, args) => {
+    asks.push(fn);
+    if (fn === "confirmed") return { cursor: 12, state: { label: "confirmed at 12" } };
+    return folded(args.confirmed.at(-1)?.server_seq ?? 0, "folded");
+  };
+  const store = await storeWith(call, { snapshotEvery: 10 });
+  const session = await pulled(store.eventId, 9);
+  await store.refold(true);
+  await store.savingSnapshot;
+  assert.deepEqual(asks, ["fold"], "9 operations: no snapshot yet");
+  await pulled(store.eventId, 12);
+  await store.refold();
+  await store.savingSnapshot;
+  assert.deepEqual(asks, ["fold", "fold", "confirmed"]);
+  const saved = await getSnapshot(store.eventId);
+  assert.deepEqual([saved.device, saved.rules_build, saved.with_base, saved.cursor, saved.state.label],
+                   [session.device, "build-1", false, 12, "confirmed at 12"]);
+  await store.refold();
+  await store.savingSnapshot;
+  assert.deepEqual(asks, ["fold", "fold", "confirmed", "fold"], "no second snapshot at the same place");
 });
