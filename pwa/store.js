@@ -153,8 +153,12 @@ export class EventStore extends EventTarget {
     }
     if (ticket < this.appliedTicket) {
       // A fold that read the log later has landed (a rules restart's): this one is older, so it is dropped
-      // and the worker folds once more from the newest log.
+      // and the worker folds once more from the newest log. A dropped reset has reset the worker to its older
+      // log (a call sent again to a new worker after the restart's recovery): the next fold starts again, or
+      // an incremental one would fold only the log after this store's newer cursor onto it (a hole, which
+      // a snapshot would then keep).
       this.foldAgain = true;
+      if (fresh) this.resetWanted = true;
       return;
     }
     this.appliedTicket = ticket;
