@@ -88,6 +88,9 @@ export async function saveSession(grant, extra = {}) {
         + "for this event. Join again with a code for that role so they can be sent, or ask the organizer.");
     }
     await (await db()).delete("outbox", eventRange(grant.event_id));
+    // The log as the old role pulled it: the new session pulls it again from 0 (a player's view stops before a
+    // draft round and aliases devices: rows of the old role's view past it would stay and be folded).
+    await (await db()).delete("log", eventRange(grant.event_id));
     await (await db()).delete("snapshots", grant.event_id);  // another device's fold (a new device id below)
   }
   const session = {

@@ -120,7 +120,10 @@ export class EventStore extends EventTarget {
     const session = await getSession(this.eventId);
     // The event's starting document arrives with the first pull (an imported event, or one made offline on
     // the organizer's device): a worker that folded without it folds again from it.
-    const fresh = reset || this.workerCursor < 0 || Boolean(session.base) !== this.foldedWithBase;
+    // So does a device that joined the event again with another role (a new device id, the log pulled again
+    // from 0) while this store was open: what the worker folded is the old role's log.
+    const fresh = reset || this.workerCursor < 0 || Boolean(session.base) !== this.foldedWithBase
+      || session.device !== this.session?.device;
     let snapshot = fresh ? await this.snapshotFor(session) : null;
     // The log is read while the worker tells its rules build (at a start: while Pyodide boots).
     let [build, confirmed] = await Promise.all([
@@ -153,8 +156,12 @@ export class EventStore extends EventTarget {
     }
     if (ticket < this.appliedTicket) {
       // A fold that read the log later has landed (a rules restart's): this one is older, so it is dropped
-      // and the worker folds once more from the newest log.
+      // and the worker folds once more from the newest log. A dropped reset has reset the worker to its older
+      // log (a call sent again to a new worker after the restart's recovery): the next fold starts again, or
+      // an incremental one would fold only the log after this store's newer cursor onto it (a hole, which
+      // a snapshot would then keep).
       this.foldAgain = true;
+      if (fresh) this.resetWanted = true;
       return;
     }
     this.appliedTicket = ticket;

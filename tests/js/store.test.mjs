@@ -204,3 +204,116 @@ test("a snapshot is saved once the log has grown enough past the last one, and o
   await store.savingSnapshot;
   assert.deepEqual(asks, ["fold", "fold", "confirmed", "fold"], "no second snapshot at the same place");
 });
+
+/**
+ * A model of pwa/rules_api.py's fold, per event: ``{cursor, seqs}`` (the server_seqs folded). ``hold(args)``
+ * true: the call is answered (and run in the worker) only when the test releases it.
+ */
+function modelRules(hold = () => false) {
+  const entries = new Map();
+  const held = [];
+  const run = (fn, args) => {
+    if (fn === "confirmed") {
+      const e = entries.get(args.event_id);
+      return { cursor: e.cursor, state: { seqs: [...e.seqs] } };
+    }
+    let e = entries.get(args.event_id);
+    if (args.reset || !e) {
+      e = args.snapshot ? { cursor: args.snapshot.cursor, seqs: [...args.snapshot.state.seqs] } : { cursor: 0, seqs: [] };
+      entries.set(args.event_id, e);
+    }
+    const fresh = args.confirmed.filter((r) => r.server_seq > e.cursor);
+    if (fresh.length) {
+      e.seqs.push(...fresh.map((r) => r.server_seq));
+      e.cursor = Math.max(...args.confirmed.map((r) => r.server_seq));
+    }
+    return { cursor: e.cursor, state: { seqs: [...e.seqs] }, local_rejections: [] };
+  };
+  const call = async (fn, args) => {
+    if (hold(fn, args)) {
+      const answer = deferred();
+      held.push({ release: () => answer.resolve(run(fn, args)) });
+      return answer.promise;
+    }
+    return run(fn, args);
+  };
+  return { call, held, entries };
+}
+
+test("a reset fold that lands after a rules restart's newer one makes the next fold start again", async () => {
+  // The worker hangs on a reset fold (the event's starting document arrived); the restart's recovery folds the
+  // newer log on the new worker, then the old call is sent again and resets the worker to the older log.
+  let holding = false;
+  const model = modelRules((fn, args) => holding && fn === "fold" && args.reset);
+  const store = await storeWith(model.call, { snapshotEvery: 5 });
+  await pulled(store.eventId, 10);
+  await store.refold(true);
+  assert.equal(store.workerCursor, 10);
+  await updateSession(store.eventId, { base: { format: "topcut-event/1" } });
+  holding = true;
+  const queued = store.refold();  // a reset: the fold with the starting document
+  for (let i = 0; i < 200 && !model.held.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.equal(model.held.length, 1);
+  holding = false;
+  await pulled(store.eventId, 15);  // syncs go on while the worker hangs
+  await store.refold(true, (fn, args) => model.call(fn, args));  // the restart's recovery, on the new worker
+  assert.equal(store.workerCursor, 15);
+  await pulled(store.eventId, 20);
+  model.held[0].release();  // the old call, sent again to the new worker after the recovery
+  await queued;
+  await store.savingSnapshot;
+  const all = Array.from({ length: 20 }, (_, i) => i + 1);
+  assert.deepEqual(model.entries.get(store.eventId).seqs, all, "the worker lost operations of the log");
+  const saved = await getSnapshot(store.eventId);
+  if (saved) assert.deepEqual(saved.state.seqs, all.slice(0, saved.cursor), "a snapshot with a hole was kept");
+});
+
+test("a device that joins the event again with another role folds the new role's log, and keeps no snapshot of the old", async () => {
+  // The page keeps the event's store open while the device joins again (home screen, another code): the log
+  // pulled as a judge must not stay under the player's session, folded or as a snapshot.
+  const folds = [];
+  const entries = new Map();
+  const call = async (fn, args) => {
+    if (fn === "confirmed") return { cursor: entries.get(args.event_id).cursor, state: { ops: [...entries.get(args.event_id).ops] } };
+    folds.push(args);
+    let e = entries.get(args.event_id);
+    if (args.reset || !e) {
+      e = args.snapshot ? { cursor: args.snapshot.cursor, ops: [...args.snapshot.state.ops] } : { cursor: 0, ops: [] };
+      entries.set(args.event_id, e);
+    }
+    const fresh = args.confirmed.filter((r) => r.server_seq > e.cursor);
+    if (fresh.length) {
+      e.ops.push(...fresh.map((r) => `${r.server_seq}:${r.op.view}`));
+      e.cursor = Math.max(...args.confirmed.map((r) => r.server_seq));
+    }
+    return { cursor: e.cursor, state: { ops: [...e.ops] }, local_rejections: [] };
+  };
+  const store = await storeWith(call, { snapshotEvery: 4 });
+  const put = async (from, to, view) => {
+    const tx = (await db()).transaction("log", "readwrite");
+    for (let seq = from; seq <= to; seq += 1) await tx.store.put({ event_id: store.eventId, server_seq: seq, op: { type: "x", view } });
+    await tx.done;
+    return updateSession(store.eventId, { cursor: to });
+  };
+  await put(1, 12, "judge");
+  await store.refold(true);
+  await store.savingSnapshot;
+  assert.equal(store.workerCursor, 12);
+  const player = await saveSession({ event_id: store.eventId, token: "tc_player", role: "player", player: "p1" });
+  assert.notEqual(player.device, store.session.device);
+  await put(1, 8, "player");  // the player's first pull: the log stops before a round still in draft
+  await store.refold();
+  await store.savingSnapshot;
+  const expected = Array.from({ length: 8 }, (_, i) => `${i + 1}:player`);
+  assert.deepEqual(entries.get(store.eventId).ops, expected, "the judge's log is still folded for the player");
+  const saved = await getSnapshot(store.eventId);
+  if (saved) {
+    assert.equal(saved.device, player.device);
+    assert.deepEqual(saved.state.ops, expected.slice(0, saved.cursor), "a snapshot of the judge's log for the player");
+  }
+  // And a start from it folds the same.
+  const again = new EventStore(store.eventId, { call, build: async () => "build-1", snapshotEvery: 4 });
+  again.session = player;
+  await again.refold(true);
+  assert.deepEqual(entries.get(store.eventId).ops, expected);
+});
