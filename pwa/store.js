@@ -183,7 +183,7 @@ export class EventStore extends EventTarget {
 
   /** This device's snapshot of the event if it was folded for this session (its rules build is checked after). */
   async snapshotFor(session) {
-    if (this.snapshotCursor === null) this.snapshotCursor = 0;
+    this.snapshotCursor = 0;  // a fold from the start: none kept until this one is used or one is saved
     let snapshot;
     try {
       snapshot = await getSnapshot(this.eventId);
