@@ -12,8 +12,8 @@ checks it); ``per op`` divides it by the log's length.
 
 ``waiting``: the fold a judge's tablet makes after each change and each sync attempt while it holds the last
 round's results unsent (offline for the round: one ``result.report`` per table, ``waiting ops``), on top of
-the server's log it already folded: ``pwa/rules_api.py``'s ``fold``, best of ``--repeat``. Before
-2026-11-27 it copied the whole state once per waiting change (9.5 s in CPython, 19.4 s in Pyodide for 256
+the server's log it already folded: ``pwa/rules_api.py``'s ``fold``, best of ``--repeat``. Until late on
+2026-11-26 it copied the whole state once per waiting change (9.5 s in CPython, 19.4 s in Pyodide for 256
 waiting results at 512 × 9); it copies it once per fold now (bench/README.md).
 """
 

@@ -8,7 +8,7 @@
   persistent browser profile visits the app online and joins a 512-player, 3-round Pokémon event (1,287
   operations, put on a real gunicorn process beforehand) as an organizer's second device, syncs all of it and
   opens the event's screen, and waits until the tablet has saved its snapshot of the folded log (pwa/store.js;
-``--no-snapshot``: it keeps none, as before 2026-11-27, and every start folds from operation 1); the browser is
+``--no-snapshot``: it keeps none, as until late on 2026-11-26, and every start folds from operation 1); the browser is
 closed and the server process is killed (SIGKILL). Then, ``--runs``
   times: the browser is started again on the same profile (server still dead; the network itself is up, so
   the page's sync attempts fail at once with "connection refused") and the time is taken from navigation
@@ -222,7 +222,7 @@ def main() -> int:
     parser.add_argument(
         "--no-snapshot",
         action="store_true",
-        help="the tablet keeps no snapshot of the folded log (as before 2026-11-27): every start folds from operation 1",
+        help="the tablet keeps no snapshot of the folded log (as until late on 2026-11-26): every start folds from operation 1",
     )
     parser.add_argument("--json", type=Path, help="write every run's phases (ms since navigation) to this file")
     args = parser.parse_args()

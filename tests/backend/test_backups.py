@@ -109,7 +109,7 @@ def test_a_damaged_backup_is_refused_naming_the_problem_and_writes_nothing(app, 
 
 
 def test_an_event_id_that_starts_with_a_dash_is_backed_up_after_double_dash(app, api, tmp_path):
-    # Ids drawn before 2026-11-27 could start with '-' (one in 64); a device may also choose one.
+    # Ids drawn until 2026-11-26 could start with '-' (one in 64); a device may also choose one.
     eid, token = "-Zq4v9xk2mnpr7st", "tc_" + "a" * 43
     api.create(event_id=eid, token=token)
     path = tmp_path / "event.backup.json"
