@@ -87,11 +87,10 @@ export async function saveSession(grant, extra = {}) {
       throw new Error(`This device holds ${waiting} unsent change${waiting === 1 ? "" : "s"} made as ${existing.role} `
         + "for this event. Join again with a code for that role so they can be sent, or ask the organizer.");
     }
-    await (await db()).delete("outbox", eventRange(grant.event_id));
-    // The log as the old role pulled it: the new session pulls it again from 0 (a player's view stops before a
-    // draft round and aliases devices: rows of the old role's view past it would stay and be folded).
-    await (await db()).delete("log", eventRange(grant.event_id));
-    await (await db()).delete("snapshots", grant.event_id);  // another device's fold (a new device id below)
+    // The outbox, the log as the old role pulled it and its snapshot: the new session pulls the log again from 0
+    // (a player's view stops before a draft round and aliases devices: rows of the old role's view past it would
+    // stay and be folded), under a new device id.
+    await clearEvent(grant.event_id);
   }
   const session = {
     event_id: grant.event_id,
@@ -127,13 +126,19 @@ export async function updateSession(eventId, changes) {
   return session;
 }
 
-export async function forgetEvent(eventId) {
-  const tx = (await db()).transaction(["sessions", "log", "outbox", "snapshots"], "readwrite");
-  await tx.objectStore("sessions").delete(eventId);
+/** Delete an event's log, outbox and snapshot (and its session, with ``session``) in one transaction. */
+async function clearEvent(eventId, { session = false } = {}) {
+  const stores = ["log", "outbox", "snapshots", ...(session ? ["sessions"] : [])];
+  const tx = (await db()).transaction(stores, "readwrite");
+  if (session) await tx.objectStore("sessions").delete(eventId);
   await tx.objectStore("log").delete(eventRange(eventId));
   await tx.objectStore("outbox").delete(eventRange(eventId));
   await tx.objectStore("snapshots").delete(eventId);
   await tx.done;
+}
+
+export async function forgetEvent(eventId) {
+  await clearEvent(eventId, { session: true });
 }
 
 /** The event's saved fold (``snapshots`` store), or undefined. */

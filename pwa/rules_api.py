@@ -39,11 +39,15 @@ def _event(state: dict[str, Any]) -> Any:
     return load_event(to_event_document(state, operational=False))
 
 
-def _current(event_id: str) -> dict[str, Any]:
+def _entry(event_id: str) -> dict[str, Any]:
     try:
-        return _EVENTS[event_id]["state"]
+        return _EVENTS[event_id]
     except KeyError:
         raise RulesError(f"event {event_id} is not loaded on this device") from None
+
+
+def _current(event_id: str) -> dict[str, Any]:
+    return _entry(event_id)["state"]
 
 
 # ---------------------------------------------------------------- the fold
@@ -131,10 +135,7 @@ def state(event_id: str) -> dict[str, Any]:
 def confirmed(event_id: str) -> dict[str, Any]:
     """``{cursor, state}``: the server's log folded (without this device's waiting changes), for the device to
     keep as a snapshot and start its next fold from (``fold(..., snapshot=)``)."""
-    try:
-        entry = _EVENTS[event_id]
-    except KeyError:
-        raise RulesError(f"event {event_id} is not loaded on this device") from None
+    entry = _entry(event_id)
     return {"cursor": entry["cursor"], "state": entry["confirmed"]}
 
 

@@ -137,20 +137,17 @@ export class EventStore extends EventTarget {
     }
     const rows = await outbox.rows(this.eventId);
     const pending = rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r, session));
-    let out = await call("fold", {
-      event_id: this.eventId, reset: fresh, base: session.base,
-      confirmed: confirmed.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
-      ...(snapshot ? { snapshot: { cursor: snapshot.cursor, state: snapshot.state } } : {}),
+    const fold = (reset, log, start) => call("fold", {
+      event_id: this.eventId, reset, base: session.base,
+      confirmed: log.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
+      ...(start ? { snapshot: { cursor: start.cursor, state: start.state } } : {}),
     });
+    let out = await fold(fresh, confirmed, snapshot);
     if (out.snapshot_refused) {
       // The log does not fold onto it (it should always): forget it and fold from the start.
       await dropSnapshot(this.eventId);
       this.snapshotCursor = 0;
-      const all = await logAfter(this.eventId, 0);
-      out = await call("fold", {
-        event_id: this.eventId, reset: true, base: session.base,
-        confirmed: all.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
-      });
+      out = await fold(true, await logAfter(this.eventId, 0), null);
     } else if (snapshot) {
       this.snapshotCursor = snapshot.cursor;
     }

@@ -123,12 +123,18 @@ test("problems carry the refusal's code: the server's row error, or the rules' c
   assert.deepEqual(store.problems().map((p) => [p.seq, p.error, p.server]), [[1, "already-paired", true], [2, "round-frozen", false]]);
 });
 
-test("a start folds from this device's snapshot and the log after it", async () => {
+/** A store (fake rules worker, build "build-1") whose device pulled 12 operations and saved a snapshot at 10. */
+async function withSnapshot(change) {
   const fake = fakeRules();
   const store = await storeWith(fake.call);
   const session = await pulled(store.eventId, 12);
   await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
-                      cursor: 10, state: { label: "at 10" } });
+                      cursor: 10, state: { label: "at 10" }, ...change });
+  return { fake, store };
+}
+
+test("a start folds from this device's snapshot and the log after it", async () => {
+  const { fake, store } = await withSnapshot({});
   const done = store.refold(true);
   await asked(fake.calls, 1);
   const { args } = fake.calls[0];
@@ -147,11 +153,7 @@ for (const [what, change] of [
   ["a cursor past this device's log", { cursor: 13 }],
 ]) {
   test(`a snapshot of ${what} is dropped and the fold starts from operation 1`, async () => {
-    const fake = fakeRules();
-    const store = await storeWith(fake.call);
-    const session = await pulled(store.eventId, 12);
-    await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
-                        cursor: 10, state: { label: "at 10" }, ...change });
+    const { fake, store } = await withSnapshot(change);
     const done = store.refold(true);
     await asked(fake.calls, 1);
     assert.equal(fake.calls[0].args.snapshot, undefined);
@@ -163,11 +165,7 @@ for (const [what, change] of [
 }
 
 test("a snapshot the log does not fold onto is forgotten and the fold starts again from operation 1", async () => {
-  const fake = fakeRules();
-  const store = await storeWith(fake.call);
-  const session = await pulled(store.eventId, 12);
-  await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
-                      cursor: 10, state: { label: "bad" } });
+  const { fake, store } = await withSnapshot({ state: { label: "bad" } });
   const done = store.refold(true);
   await asked(fake.calls, 1);
   fake.calls[0].answer.resolve({ snapshot_refused: true });
