@@ -11,6 +11,9 @@ const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 500
 // 11,283 operations: 3.4 s to fold from operation 1 on a tablet). One is saved once the log has grown this
 // many operations past the last one (tests lower it).
 const SNAPSHOT_EVERY = Number(globalThis.localStorage?.getItem("topcut.snapshotEvery")) || 500;
+// After a fold that left no spare copy of the server's state in the worker, one is made this long after the
+// screens drew (``prepareSpare``), out of the way of the calls that draw them.
+const SPARE_DELAY_MS = Number(globalThis.localStorage?.getItem("topcut.spareDelayMs")) || 1500;
 const stores = new Map();
 
 export function storeFor(eventId) {
@@ -30,12 +33,13 @@ export class EventStore extends EventTarget {
    * ``call``: the rules worker's entry point (``rules``; the JS unit tests give a fake one); ``build``: which
    * rules it runs (``rulesBuild``), the key of this device's snapshots.
    */
-  constructor(eventId, { call = rules, build = rulesBuild, snapshotEvery = SNAPSHOT_EVERY } = {}) {
+  constructor(eventId, { call = rules, build = rulesBuild, snapshotEvery = SNAPSHOT_EVERY, spareDelayMs = SPARE_DELAY_MS } = {}) {
     super();
     this.eventId = eventId;
     this.call = call;
     this.build = build;
     this.snapshotEvery = snapshotEvery;
+    this.spareDelayMs = spareDelayMs;
     this.snapshotCursor = null;  // the cursor of the snapshot saved or used (null: not known yet)
     this.savingSnapshot = null;
     this.session = null;
@@ -143,9 +147,10 @@ export class EventStore extends EventTarget {
       ...(start ? { snapshot: { cursor: start.cursor, state: start.state } } : {}),
     });
     let out = await fold(fresh, confirmed, snapshot);
-    if (out.snapshot_refused) {
-      // The log does not fold onto it (it should always): forget it and fold from the start.
-      await dropSnapshot(this.eventId);
+    if (out.snapshot_refused || out.refold) {
+      // The log does not fold onto the snapshot (it should always): forget it and fold from the start. So does
+      // a worker whose rules failed half-way through the new log (``refold``: what it held is gone).
+      if (out.snapshot_refused) await dropSnapshot(this.eventId);
       this.snapshotCursor = 0;
       out = await fold(true, await logAfter(this.eventId, 0), null);
     } else if (snapshot) {
@@ -176,6 +181,20 @@ export class EventStore extends EventTarget {
     }
     this.emit();
     this.maybeSaveSnapshot(call);
+    if (!out.spare && !pending.length) this.prepareSpare();
+  }
+
+  /**
+   * Once the screens have drawn, have the worker copy the server's state for the next change made here, so that
+   * change applies at once (a copy of a 2,048-player event takes a tablet about half a second).
+   */
+  prepareSpare() {
+    clearTimeout(this.spareTimer);
+    this.spareTimer = setTimeout(() => {
+      // Without a spare the next change copies the state itself: nothing to report.
+      Promise.resolve().then(() => this.call("prepare", { event_id: this.eventId })).catch(() => {});
+    }, this.spareDelayMs);
+    this.spareTimer?.unref?.();  // (Node, in the unit tests: no timer keeps the process up)
   }
 
   /** This device's snapshot of the event if it was folded for this session (its rules build is checked after). */

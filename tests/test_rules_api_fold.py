@@ -6,7 +6,9 @@ import importlib.util
 import json
 from pathlib import Path
 
-from shared_rules.state import replay
+from shared_rules.state import OperationRejected, apply_in_place, initial_state, replay
+from tests.rules.test_pairing_matching import _Lcg
+from tests.rules.test_state_in_place import _stream
 from tests.rules.test_state_reducer import played_round_one
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,7 +82,192 @@ def test_a_snapshot_that_is_no_state_or_that_the_log_does_not_fold_onto_is_refus
         "snapshot_refused": True
     }
     api.fold("e2", True, None, rows[:2], [])
-    early = api.confirmed("e2")  # the log's first two operations: the rest does not fold onto the cursor it claims
+    early = json.loads(
+        json.dumps(api.confirmed("e2"))
+    )  # the log's first two operations: the rest does not fold onto the cursor it claims
     late = {"cursor": len(rows) - 1, "state": early["state"]}
     assert api.fold("e1", True, None, rows[-1:], [], snapshot=late) == {"snapshot_refused": True}
     assert "e1" not in api._EVENTS
+
+
+class _Copies:
+    """Counts the copies of a whole state the fold makes (``clone``)."""
+
+    def __init__(self, monkeypatch):
+        from shared_rules.state import state
+
+        self.count = 0
+        real = state.clone
+
+        def counted(value):
+            self.count += isinstance(value, dict) and value.get("format") == state.STATE_FORMAT  # not its parts
+            return real(value)
+
+        monkeypatch.setattr(state, "clone", counted)
+
+
+def _rows(ops, start=1):
+    return [{"server_seq": n, "op": op} for n, op in enumerate(ops, start=start)]
+
+
+def test_a_change_on_top_of_the_same_waiting_changes_is_applied_alone_without_a_copy(monkeypatch):
+    api = _api()
+    ev = played_round_one()
+    api.fold("e1", True, None, _rows(ev.ops), [])
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="tab-2")
+    bad = ev.log.op("player.drop", {"player": "nobody"}, device="tab-2")
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="tab-2")
+    copies = _Copies(monkeypatch)
+    api.fold("e1", False, None, [], [drop])
+    assert copies.count == 1  # the first change: a copy of the server's state (no spare ready)
+    out = api.fold("e1", False, None, [], [drop, bad])
+    out = api.fold("e1", False, None, [], [drop, bad, extend])
+    assert copies.count == 1
+    assert out["state"] == replay([drop, extend], ev.state)
+    assert [r["op_id"] for r in out["local_rejections"]] == [bad["op_id"]]
+    # A dismissed change keeps its slot as another operation: everything is folded again, from a copy.
+    void = {**bad, "type": "device.void", "payload": {"dismissed": "player.drop"}}
+    out = api.fold("e1", False, None, [], [drop, void, extend])
+    assert copies.count == 2 and out["local_rejections"] == []
+    assert out["state"] == replay([drop, void, extend], ev.state)
+    # The server's part is untouched by all of it.
+    assert api.confirmed("e1")["state"] == ev.state
+
+
+def test_the_server_taking_exactly_the_waiting_changes_makes_them_the_log_and_leaves_a_spare(monkeypatch):
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    api.fold("e1", True, None, rows, [])
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="tab-2")
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="tab-2")
+    api.fold("e1", False, None, [], [drop, extend])
+    copies = _Copies(monkeypatch)
+    out = api.fold("e1", False, None, _rows([drop, extend], len(rows) + 1), [])
+    assert out["spare"] is True and copies.count == 0
+    assert out["cursor"] == len(rows) + 2 and out["state"] == replay([drop, extend], ev.state)
+    # The next change applies to the spare: no copy, and the server's state stays apart.
+    again = ev.log.op("player.reinstate", {"player": "p4"}, device="tab-2")
+    out = api.fold("e1", False, None, [], [again])
+    assert copies.count == 0 and out["spare"] is False
+    assert out["state"] == replay([drop, extend, again], ev.state)
+    assert api.confirmed("e1")["state"] == replay([drop, extend], ev.state)
+
+
+def test_a_spare_follows_the_log_and_other_devices_changes_come_before_this_ones(monkeypatch):
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    api.fold("e1", True, None, rows, [])
+    assert api.prepare("e1") == {"spare": True}
+    other = ev.log.op("timer.extend", {"seconds": 60}, device="desk")
+    copies = _Copies(monkeypatch)
+    out = api.fold("e1", False, None, _rows([other], len(rows) + 1), [])
+    assert out["spare"] is True and copies.count == 0
+    mine = ev.log.op("player.drop", {"player": "p2"}, device="tab-2")
+    out = api.fold("e1", False, None, [], [mine])
+    assert copies.count == 0 and out["state"] == replay([other, mine], ev.state)
+    # Another device's change reaches the server before this one: the log folds in place, no spare is left.
+    third = ev.log.op("player.drop", {"player": "p3"}, device="desk")
+    out = api.fold("e1", False, None, _rows([third, mine], len(rows) + 2), [])
+    assert out["spare"] is False and copies.count == 0
+    assert out["state"] == replay([other, third, mine], ev.state) == api.confirmed("e1")["state"]
+
+
+def test_a_rules_failure_half_way_through_the_log_asks_for_a_fold_from_the_start(monkeypatch):
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    api.fold("e1", True, None, rows, [])
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="desk")
+    from shared_rules.errors import RulesError
+    from shared_rules.state import reducer
+
+    def half_way(state, op):
+        state["name"] = "half-changed"
+        raise RulesError("timer.extend: failed half-way")
+
+    monkeypatch.setitem(reducer.HANDLERS, "timer.extend", half_way)
+    assert api.fold("e1", False, None, _rows([extend], len(rows) + 1), []) == {"refold": True}
+    assert "e1" not in api._EVENTS
+    # From the start, the same failure is the fold's error, as it always was.
+    try:
+        api.fold("e1", True, None, [*rows, *_rows([extend], len(rows) + 1)], [])
+    except RulesError as exc:
+        assert "failed half-way" in str(exc)
+    else:
+        raise AssertionError("a fold from the start that fails must say so")
+
+
+def test_random_hall_traffic_folds_as_the_whole_log_plus_the_waiting_changes(monkeypatch):
+    """Changes on this tablet, other devices' changes, syncs that take some or all of them, refusals, dismissals
+    and spares, in random order: every fold answers what a fold from operation 1 would."""
+    api = _api()
+    gen = _Lcg(20261127)
+    copies = _Copies(monkeypatch)
+    folds_with_waiting = copied_on_a_change = 0
+    for run in range(6):
+        stream = _stream(gen, 150)
+        setup, rest = stream[:9], stream[9:]  # event.create and the players, from the desk
+        server = initial_state()
+        for op in setup:
+            apply_in_place(server, op)
+        log = list(setup)
+        event = f"e{run}"
+        api.fold(event, True, None, _rows(log), [])
+        cursor, waiting = len(log), []
+
+        def fold(new_rows, waiting):
+            out = api.fold(event, False, None, new_rows, waiting)
+            assert "refold" not in out, out
+            folded = log[: out["cursor"]]  # what the device has pulled
+            expected = replay(folded, None, skip_rejected=True)
+            refused = []
+            for op in waiting:
+                try:
+                    apply_in_place(expected, op)
+                except OperationRejected:
+                    refused.append(op["op_id"])
+            assert out["state"] == expected
+            assert [r["op_id"] for r in out["local_rejections"]] == refused
+            assert api.confirmed(event)["state"] == replay(folded, None, skip_rejected=True)
+            if not out["spare"] and not waiting and gen.below(2):  # the device makes a spare when idle
+                api.prepare(event)
+            return out
+
+        def push(ops):
+            for op in ops:
+                try:
+                    apply_in_place(server, op)
+                except OperationRejected:
+                    continue
+                log.append(op)
+
+        for op in rest:
+            if op["device"] == "tab-1":  # this tablet's change
+                waiting = [*waiting, op]
+                before = copies.count
+                fold([], waiting)
+                folds_with_waiting += 1
+                copied_on_a_change += copies.count > before
+            else:  # another device's, straight to the server
+                push([op])
+            step = gen.below(6)
+            if step == 0 and waiting:  # a sync: the server takes every waiting change
+                push(waiting)
+                waiting = []
+            elif step == 1 and waiting:  # the server takes the first waiting changes only
+                k = 1 + gen.below(len(waiting))
+                push(waiting[:k])
+                waiting = waiting[k:]
+            elif step == 2 and waiting:  # a waiting change dismissed: its slot becomes a void operation
+                i = gen.below(len(waiting))
+                waiting = [*waiting[:i], {**waiting[i], "type": "device.void", "payload": {}}, *waiting[i + 1 :]]
+            if step <= 1 or gen.below(3) == 0:  # the device pulls what is new
+                fold(_rows(log[cursor:], cursor + 1), waiting)
+                cursor = len(log)
+            else:
+                fold([], waiting)
+    assert folds_with_waiting > 100
+    # Most changes apply alone, on top of the waiting ones or to a spare made when the device was idle.
+    assert copied_on_a_change < folds_with_waiting / 4, (copied_on_a_change, folds_with_waiting)

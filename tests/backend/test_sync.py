@@ -299,3 +299,21 @@ def test_a_device_joining_by_code_learns_the_events_name_and_game(api):
     eid, org = created["event_id"], created["token"]
     grant = api.redeem(api.invite(eid, org, "judge")["code"])
     assert (grant["name"], grant["ruleset"], grant["event_id"]) == ("Gomorra Showdown", "doomtown", eid)
+
+
+def test_a_staff_change_comes_back_in_the_log_as_the_tablet_folded_it(api):
+    """pwa/store.js folds a waiting change as ``{type, op_id, device, actor, at, payload}``; the log gives it back
+    the same, so the tablet's working state becomes the server's without folding again (pwa/rules_api.py)."""
+    eid, org = _event(api)
+    judge = api.staff_token(eid, org, "judge")
+    change = {**report(1, 1, ["win", "loss"]), "at": 1_790_000_000_000}
+    api.push_ok(eid, judge, "tab-1", [change])
+    folded_on_the_tablet = {
+        "type": change["type"],
+        "op_id": "tab-1:1",
+        "device": "tab-1",
+        "actor": {"role": "judge"},
+        "at": change["at"],
+        "payload": change["payload"],
+    }
+    assert api.pull(eid, judge)["ops"][-1]["op"] == folded_on_the_tablet

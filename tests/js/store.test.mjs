@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { deferred, newEventId } from "./support/app.mjs";
 
-const { db, getSnapshot, putSnapshot, saveSession, updateSession } = await import("../../pwa/db.js");
+const { db, getSession, getSnapshot, putSnapshot, saveSession, updateSession } = await import("../../pwa/db.js");
 const outbox = await import("../../pwa/outbox.js");
 const { EventStore } = await import("../../pwa/store.js");
 
@@ -177,6 +177,49 @@ test("a snapshot the log does not fold onto is forgotten and the fold starts aga
   await done;
   assert.equal(store.state.label, "whole");
   assert.equal(await getSnapshot(store.eventId), undefined);
+});
+
+test("a worker whose rules failed half-way through the new log folds again from operation 1, keeping the snapshot", async () => {
+  const { fake, store } = await withSnapshot({});
+  await pulled(store.eventId, 12);
+  store.workerCursor = 11;  // the worker folded up to 11: the next fold brings 12
+  store.session = await getSession(store.eventId);
+  store.foldedWithBase = false;
+  const done = store.refold();
+  await asked(fake.calls, 1);
+  assert.equal(fake.calls[0].args.reset, false);
+  fake.calls[0].answer.resolve({ refold: true });
+  await asked(fake.calls, 2);
+  assert.equal(fake.calls[1].args.reset, true);
+  assert.equal(fake.calls[1].args.confirmed.length, 12, "from operation 1");
+  fake.calls[1].answer.resolve(folded(12, "whole"));
+  await done;
+  assert.equal(store.state.label, "whole");
+  assert.equal((await getSnapshot(store.eventId))?.cursor, 10, "the snapshot is not what failed: it is kept");
+});
+
+test("once idle after a fold that left no spare and nothing waiting, the worker is asked for one", async () => {
+  const asks = [];
+  let spare = false;
+  const call = async (fn, args) => {
+    asks.push(fn);
+    if (fn === "prepare") return { spare: true };
+    return { ...folded(args.confirmed.at(-1)?.server_seq ?? 0, "folded"), spare };
+  };
+  const store = await storeWith(call, { spareDelayMs: 5 });
+  await pulled(store.eventId, 3);
+  await store.refold(true);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(asks, ["fold", "prepare"]);
+  spare = true;  // the worker has one: not asked again
+  await store.refold();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(asks, ["fold", "prepare", "fold"]);
+  spare = false;  // a change waits: it has its working state, no spare is needed until the server takes it
+  await outbox.enqueue(store.eventId, "result.report", { round: 1, table: 1 });
+  await store.refold();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(asks, ["fold", "prepare", "fold", "fold"]);
 });
 
 test("a snapshot is saved once the log has grown enough past the last one, and only then", async () => {
