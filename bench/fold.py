@@ -72,7 +72,7 @@ def measure(players: int, rounds: int, repeat: int) -> dict[str, float]:
         out = api.fold("bench", False, None, [], waiting, with_state=False)
         waiting_s = min(waiting_s, time.perf_counter() - start)
         assert not out["local_rejections"], out["local_rejections"][:1]
-    change_s, sync_s = _judge_change(api, ops, repeat)
+    change_s, sync_s, idle_s = _judge_change(api, ops, repeat)
     return {
         "players": players,
         "rounds": rounds,
@@ -82,19 +82,21 @@ def measure(players: int, rounds: int, repeat: int) -> dict[str, float]:
         "waiting_s": waiting_s,
         "change_s": change_s,
         "sync_s": sync_s,
+        "idle_s": idle_s,
     }
 
 
-def _judge_change(api: Any, ops: list[dict[str, Any]], repeat: int) -> tuple[float, float]:
+def _judge_change(api: Any, ops: list[dict[str, Any]], repeat: int) -> tuple[float, float, float]:
     """A judge's change on an online tablet, as the worker answers the page (from the request's JSON text to the
-    answer's, the state included): the fold that shows it (``change``), then the fold once the server took it
-    (``sync``); best of ``repeat``. Between two changes the tablet is idle, and the worker makes its spare copy then (``prepare``,
-    not timed; a worker without it copies the state at every change)."""
+    answer's, the state included): the fold that shows it (``change``), the fold once the server took it
+    (``sync``), and the timer's next sync, which brings nothing new (``idle``); best of ``repeat``. Between two
+    changes the tablet is idle and the worker makes its spare copy (``prepare``, not timed; a worker without
+    it copies the state at every change)."""
     import json
 
     api.fold("judge", True, None, [{"server_seq": n, "op": op} for n, op in enumerate(ops, start=1)], [], False)
     cursor = len(ops)
-    change_s = sync_s = float("inf")
+    change_s = sync_s = idle_s = float("inf")
     for n in range(1, repeat + 1):
         if "prepare" in api.FUNCTIONS:
             api.call(json.dumps({"fn": "prepare", "args": {"event_id": "judge"}}))
@@ -121,7 +123,14 @@ def _judge_change(api: Any, ops: list[dict[str, Any]], repeat: int) -> tuple[flo
         sync_s = min(sync_s, time.perf_counter() - start)
         answer = json.loads(text)
         assert answer["ok"], answer.get("error")
-    return change_s, sync_s
+        # The timer's next sync brings nothing new: the page holds this state already.
+        args = {**args, "confirmed": [], "known": answer["result"].get("revision")}
+        request = json.dumps({"fn": "fold", "args": args})
+        start = time.perf_counter()
+        text = api.call(request)
+        idle_s = min(idle_s, time.perf_counter() - start)
+        assert json.loads(text)["ok"]
+    return change_s, sync_s, idle_s
 
 
 def main() -> None:
@@ -135,14 +144,14 @@ def main() -> None:
     print(f"{runtime} {sys.version.split()[0]}: best of {args.repeat}")
     print(
         f"  {'players':>7} {'rounds':>6} {'ops':>6} {'fold s':>7} {'per op µs':>9} {'waiting ops':>11} {'waiting s':>9}"
-        f" {'change s':>8} {'sync s':>7}"
+        f" {'change s':>8} {'sync s':>7} {'idle s':>7}"
     )
     for rounds in args.rounds:
         row = measure(args.players, rounds, args.repeat)
         print(
             f"  {row['players']:>7} {row['rounds']:>6} {row['ops']:>6} {row['fold_s']:>7.3f}"
             f" {1e6 * row['fold_s'] / row['ops']:>9.0f} {row['waiting_ops']:>11} {row['waiting_s']:>9.3f}"
-            f" {row['change_s']:>8.3f} {row['sync_s']:>7.3f}"
+            f" {row['change_s']:>8.3f} {row['sync_s']:>7.3f} {row['idle_s']:>7.3f}"
         )
     if args.here or runtime == "pyodide":
         return

@@ -141,10 +141,12 @@ export class EventStore extends EventTarget {
     }
     const rows = await outbox.rows(this.eventId);
     const pending = rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r, session));
+    // The state this store holds is not sent again when the worker's is the same (``known``).
     const fold = (reset, log, start) => call("fold", {
       event_id: this.eventId, reset, base: session.base,
       confirmed: log.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
       ...(start ? { snapshot: { cursor: start.cursor, state: start.state } } : {}),
+      ...(reset || !this.foldRevision ? {} : { known: this.foldRevision }),
     });
     let out = await fold(fresh, confirmed, snapshot);
     if (out.snapshot_refused || out.refold) {
@@ -171,7 +173,8 @@ export class EventStore extends EventTarget {
     // One snapshot, set at once: the views draw from it and from nothing older.
     this.session = session;
     this.workerCursor = out.cursor;
-    this.state = out.state;
+    if (!out.same_state) this.state = out.state;
+    this.foldRevision = out.revision ?? null;
     this.rows = rows;
     this.localRejections = out.local_rejections;
     const signature = JSON.stringify([out.cursor, rows.map((r) => [r.seq, r.status]), out.local_rejections]);

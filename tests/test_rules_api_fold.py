@@ -71,6 +71,7 @@ def test_a_start_from_a_snapshot_folds_the_same_state_as_the_whole_log():
     assert snapshot["cursor"] == 5
     whole = api.fold("e2", True, None, rows, [])
     resumed = api.fold("e3", True, None, rows[5:], [], snapshot=snapshot)
+    assert resumed.pop("revision") != whole.pop("revision")  # two events' states
     assert resumed == whole and resumed["state"] == ev.state
 
 
@@ -271,3 +272,25 @@ def test_random_hall_traffic_folds_as_the_whole_log_plus_the_waiting_changes(mon
     assert folds_with_waiting > 100
     # Most changes apply alone, on top of the waiting ones or to a spare made when the device was idle.
     assert copied_on_a_change < folds_with_waiting / 4, (copied_on_a_change, folds_with_waiting)
+
+
+def test_a_state_the_device_already_holds_is_not_sent_again():
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    first = api.fold("e1", True, None, rows, [])
+    again = api.fold("e1", False, None, [], [], known=first["revision"])  # a sync that brought nothing
+    assert again["same_state"] is True and "state" not in again and again["revision"] == first["revision"]
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="tab-2")
+    changed = api.fold("e1", False, None, [], [drop], known=first["revision"])
+    assert changed["revision"] != first["revision"] and changed["state"] == replay([drop], ev.state)
+    same = api.fold("e1", False, None, [], [drop], known=changed["revision"])
+    assert same["same_state"] is True and same["local_rejections"] == []
+    # Anything new in the log is a new state; so is a change taken back; a revision of another worker never matches.
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="desk")
+    pulled = api.fold("e1", False, None, _rows([extend], len(rows) + 1), [drop], known=same["revision"])
+    assert pulled["state"] == replay([extend, drop], ev.state)
+    back = api.fold("e1", False, None, [], [], known=pulled["revision"])
+    assert back["state"] == replay([extend], ev.state)
+    other = _api()
+    assert other.fold("e1", True, None, rows, [])["revision"] != first["revision"]

@@ -198,6 +198,31 @@ test("a worker whose rules failed half-way through the new log folds again from 
   assert.equal((await getSnapshot(store.eventId))?.cursor, 10, "the snapshot is not what failed: it is kept");
 });
 
+test("a state the store holds is not sent again: the worker answers same_state to the revision it knows", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  await pulled(store.eventId, 2);
+  const start = store.refold(true);
+  await asked(fake.calls, 1);
+  assert.equal(fake.calls[0].args.known, undefined, "a fold from the start always gets the state");
+  fake.calls[0].answer.resolve({ ...folded(2, "big"), revision: "w:1" });
+  await start;
+  const version = store.snapshot.version;
+  const sync = store.refold();
+  await asked(fake.calls, 2);
+  assert.equal(fake.calls[1].args.known, "w:1");
+  fake.calls[1].answer.resolve({ cursor: 2, local_rejections: [], revision: "w:1", same_state: true });
+  await sync;
+  assert.equal(store.state.label, "big", "the state it held is kept");
+  assert.equal(store.snapshot.version, version, "nothing to draw again");
+  const reset = store.refold(true);
+  await asked(fake.calls, 3);
+  assert.equal(fake.calls[2].args.known, undefined);
+  fake.calls[2].answer.resolve({ ...folded(2, "again"), revision: "w2:1" });
+  await reset;
+  assert.equal(store.state.label, "again");
+});
+
 test("once idle after a fold that left no spare and nothing waiting, the worker is asked for one", async () => {
   const asks = [];
   let spare = false;
