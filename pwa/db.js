@@ -17,8 +17,21 @@ import { openDB } from "/vendor/idb.js";
 export const DB_NAME = "topcut";
 export const DB_VERSION = 2;
 
+const STORES = ["sessions", "log", "outbox", "snapshots"];
+
 let opening = null;
 
+function blocking() {
+  // A newer version of the app wants to upgrade the schema: let it.
+  opening?.then((d) => d.close());
+  opening = null;
+}
+
+/**
+ * The database, opened once. A newer version of the app may have upgraded it already (then this one came
+ * back: a server rolled back, or a page not reloaded since): a schema only ever adds stores, so it is opened as
+ * it is, provided it has every store this version uses.
+ */
 export function db() {
   if (!opening) {
     opening = openDB(DB_NAME, DB_VERSION, {
@@ -30,11 +43,20 @@ export function db() {
         }
         if (oldVersion < 2) database.createObjectStore("snapshots", { keyPath: "event_id" });
       },
-      blocking() {
-        // A newer version of the app wants to upgrade the schema: let it.
-        opening?.then((d) => d.close());
-        opening = null;
-      },
+      blocking,
+    }).catch(async (error) => {
+      if (error?.name !== "VersionError") throw error;
+      const newer = await openDB(DB_NAME, undefined, { blocking });
+      const missing = STORES.filter((name) => !newer.objectStoreNames.contains(name));
+      if (missing.length) {
+        newer.close();
+        throw new Error(`This device's storage was written by another version of Topcut (version ${newer.version}, `
+          + `without ${missing.join(", ")}): reload the page to get the current app.`);
+      }
+      return newer;
+    }).catch((error) => {
+      opening = null;  // the next call tries again
+      throw error;
     });
   }
   return opening;
