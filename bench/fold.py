@@ -124,7 +124,8 @@ def _judge_change(api: Any, ops: list[dict[str, Any]], repeat: int) -> tuple[flo
         answer = json.loads(text)
         assert answer["ok"], answer.get("error")
         # The timer's next sync brings nothing new: the page holds this state already.
-        args = {**args, "confirmed": [], "known": answer["result"].get("revision")}
+        revision = answer["result"].get("revision")  # (a worker of before 2026-11-27 knows none)
+        args = {**args, "confirmed": [], **({"known": revision} if revision else {})}
         request = json.dumps({"fn": "fold", "args": args})
         start = time.perf_counter()
         text = api.call(request)
