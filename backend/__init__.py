@@ -79,9 +79,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     security.init_app(app)  # CSP, nosniff, Referrer-Policy, frame-ancestors
 
-    from backend import limits
+    from backend import compression, limits
 
     limits.init_app(app)  # 429 on wrong-code guessing, event-creation floods, push floods
+    compression.init_app(app)  # gzip for answers over 1 KB (a first pull: 2.6 MB of JSON, 0.25 MB sent)
 
     @app.before_request
     def _refuse_nul():

@@ -8,6 +8,8 @@ from pathlib import Path, PurePosixPath
 
 from flask import Blueprint, Response, abort, current_app, send_from_directory
 
+from backend.compression import gzipped_name
+
 bp = Blueprint("shell", __name__)
 
 # Browsers insist on these for module scripts and streaming WebAssembly
@@ -32,11 +34,18 @@ VERSION_MARK = "__TOPCUT_VERSION__"
 
 
 def _send(folder_key: str, filename: str) -> Response:
-    """Send ``filename`` from the configured folder with an explicit type."""
+    """Send ``filename`` from the configured folder with an explicit type; gzipped as the build made it, when
+    there is such a copy and the client accepts gzip (backend/compression.py)."""
     mimetype = MIME_TYPES.get(PurePosixPath(filename).suffix.lower())
     if mimetype is None:
         abort(404)
-    return send_from_directory(current_app.config[folder_key], filename, mimetype=mimetype)
+    folder = current_app.config[folder_key]
+    gzipped = gzipped_name(folder, filename)
+    response = send_from_directory(folder, gzipped or filename, mimetype=mimetype)
+    if gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    return response
 
 
 def _no_cache(response: Response) -> Response:
