@@ -39,6 +39,9 @@ self.addEventListener("sync", (event) => {
   }
 });
 
-self.addEventListener("push", (event) => handlePush(event));
+self.addEventListener("push", (event) => {
+  handlePush(event);
+  event.waitUntil(tellClients({ type: "PUSHED" }));  // an open app syncs at once (a phone polls only now and then)
+});
 self.addEventListener("notificationclick", (event) => handleNotificationClick(event));
 self.addEventListener("pushsubscriptionchange", (event) => handlePushSubscriptionChange(event));

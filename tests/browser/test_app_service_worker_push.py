@@ -19,6 +19,12 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
     try:
         page.goto(origin + "/")
         wait_js(page, "() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        # An open app hears of every push, and syncs at once (pwa/store.js: a phone polls only now and then).
+        page.evaluate(
+            """() => navigator.serviceWorker.addEventListener("message", (event) => {
+                 if (event.data?.type === "PUSHED") window.pushedHeard = (window.pushedHeard || 0) + 1;
+               })"""
+        )
         payload = {
             "title": "Pallet Town Cup",
             "body": "Round 3 — table 12 vs Misty W.",
@@ -36,6 +42,7 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
                 "url": f"{origin}/#/event/ev1/player",
             }
         ]
+        wait_js(page, "() => window.pushedHeard >= 1", timeout=10_000)
         wired = page.evaluate("async () => (await (await fetch('/pwa/sw.js')).text())")
         for event in ("push", "notificationclick", "pushsubscriptionchange"):
             assert f'addEventListener("{event}"' in wired

@@ -383,3 +383,27 @@ test("a device that joins the event again with another role folds the new role's
   await again.refold(true);
   assert.deepEqual(entries.get(store.eventId).ops, expected);
 });
+
+test("the sync timer waits while the app is out of sight, and a player's phone asks a quarter as often", async () => {
+  const store = await storeWith(async () => folded(0, "x"));
+  let syncs = 0;
+  store.syncNow = () => { syncs += 1; store.lastSyncAt = now; };
+  let now = 1_000_000;
+  const every = 5000;  // SYNC_MS: no topcut.syncMs in these tests
+  store.session = { ...store.session, role: "judge" };
+  for (let i = 0; i < 4; i += 1) { now += every; store.tick(now); }
+  assert.equal(syncs, 4, "staff: every tick");
+  store.session = { ...store.session, role: "player", player: "p1" };
+  syncs = 0;
+  for (let i = 0; i < 8; i += 1) { now += every; store.tick(now); }
+  assert.equal(syncs, 2, "a player: every fourth tick");
+  globalThis.document = { visibilityState: "hidden" };
+  try {
+    syncs = 0;
+    store.session = { ...store.session, role: "judge" };
+    for (let i = 0; i < 4; i += 1) { now += every; store.tick(now); }
+    assert.equal(syncs, 0, "out of sight: none");
+  } finally {
+    delete globalThis.document;
+  }
+});
