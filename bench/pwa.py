@@ -2,7 +2,7 @@
 512-player event on the device.
 
     .venv/bin/python -m bench.pwa [--runs 5] [--screen rounds] [--players 512] [--rounds 3] [--cold-only]
-                                  [--network-off] [--no-snapshot] [--json RUNS.json]
+                                  [--network-off] [--no-snapshot] [--changes 5] [--json RUNS.json]
 
 * offline cold start, as a tablet has it when the hall's server dies and the browser is started again: a
   persistent browser profile visits the app online and joins a 512-player, 3-round Pokémon event (1,287
@@ -17,6 +17,8 @@ closed and the server process is killed (SIGKILL). Then, ``--runs``
   phase, median of the runs, with the machine's load average; the phases of the event (IndexedDB reads, the
   fold in the rules worker, the drawing) are taken by a script the bench adds to the page (nothing in the
   app measures itself beyond the rules worker's boot marks);
+* a change on the tablet, online, before the restarts (``--changes``, 3 s apart): from the tap until the screen
+  has drawn it, and until the server has it and the tablet has folded its answer;
 * the same, reloading the page in the running browser (the old "cold start": HTTP cache, compiled-code
   caches and the service worker all warm);
 * standings / pairing: the same event folded in the page's rules worker from the generated log (no IndexedDB),
@@ -207,6 +209,39 @@ def wait_usable(page, screen: str, tables: int, rounds: int) -> dict:
     return page.evaluate(PHASES_JS)
 
 
+#: Between two changes a judge reads, walks, talks: the tablet is idle (its worker makes its spare copy then).
+CHANGE_IDLE_MS = 3000
+
+#: ``n`` changes made on the open screen as a judge makes them (a warning to the first player), each timed from
+#: the tap (``store.act``) until the screen has drawn it (the view's ``data-version`` moves), and until the
+#: server has it and the tablet has folded its answer (nothing waiting, not syncing).
+CHANGES_JS = """async ([eid, n, idle]) => {
+  const { storeFor } = await import('/pwa/store.js');
+  const store = storeFor(eid);
+  const view = document.getElementById('view');
+  const until = async (ok) => { while (!ok()) await new Promise((r) => setTimeout(r, 5)); };
+  const player = store.state.players[0].id;
+  const out = [];
+  for (let i = 0; i < n; i += 1) {
+    await new Promise((r) => setTimeout(r, idle));
+    const before = Number(view.dataset.version);
+    const t = performance.now();
+    const acted = store.act('penalty.issue', { player, reason: 'bench ' + i, kind: 'warning' });
+    await until(() => Number(view.dataset.version) > before);
+    const shown = performance.now() - t;
+    await acted;
+    await until(() => document.querySelector("#sync[data-waiting='0'][data-syncing=no]"));
+    out.push({ shown, synced: performance.now() - t });
+  }
+  return out;
+}"""
+
+
+def judge_changes(page, eid: str, n: int) -> list[dict]:
+    """Time ``n`` changes made on the tablet's open screen, online (see CHANGES_JS)."""
+    return page.evaluate(CHANGES_JS, [eid, n, CHANGE_IDLE_MS])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="browser restarts (and reloads) to take the median of")
@@ -223,6 +258,9 @@ def main() -> int:
         "--no-snapshot",
         action="store_true",
         help="the tablet keeps no snapshot of the folded log (as until late on 2026-11-26): every start folds from operation 1",
+    )
+    parser.add_argument(
+        "--changes", type=int, default=5, help="changes made on the tablet online, before the restarts (0: none)"
     )
     parser.add_argument("--json", type=Path, help="write every run's phases (ms since navigation) to this file")
     args = parser.parse_args()
@@ -268,6 +306,7 @@ def main() -> int:
             page.goto(screen_url)
             wait_usable(page, args.screen, tables, args.rounds)
             page.wait_for_selector("#sync[data-online=online][data-waiting='0'][data-syncing=no]", timeout=60_000)
+            changes = judge_changes(page, eid, args.changes) if args.changes else []
             if not args.no_snapshot:  # a tablet in use has saved one by the time it restarts
                 snapshot_js = f"""async () => {{
                   const {{ getSnapshot }} = await import('/pwa/db.js');
@@ -331,6 +370,14 @@ def main() -> int:
                 "  (target <= 3 s)"
             )
             print_phases(runs)
+            if changes:
+                shown = [c["shown"] / 1000 for c in changes]
+                synced = [c["synced"] / 1000 for c in changes]
+                print(
+                    f"a change on the tablet (online, {CHANGE_IDLE_MS / 1000:.0f} s apart): on screen median "
+                    f"{statistics.median(shown):.3f} s (runs {', '.join(f'{x:.3f}' for x in shown)}), "
+                    f"sent and folded back median {statistics.median(synced):.3f} s"
+                )
             print(
                 f"same-browser reload (server dead; navigation -> screen usable): "
                 f"median {statistics.median(warm):.2f} s, runs {', '.join(f'{c:.2f}' for c in warm)}"

@@ -57,18 +57,35 @@ function entryPanel(store, { onClose }) {
   return { el: panel, open };
 }
 
+/** The round's refusals by table (``problemsAt``), and how many of this device's changes wait per table. */
+function tableNotes(store, round) {
+  const problems = new Map();
+  for (const p of problemsAt(store, round)) {
+    const table = p.op.payload?.table;
+    if (!problems.has(table)) problems.set(table, []);
+    problems.get(table).push(p);
+  }
+  const waiting = new Map();
+  for (const r of store.rows) {
+    if (r.status === "rejected" || r.op.payload?.round !== round) continue;
+    const table = r.op.payload?.table;
+    waiting.set(table, (waiting.get(table) || 0) + 1);
+  }
+  return { problems, waiting };
+}
+
 /** One match of the list: a button that opens it, its result once settled, and its refusals. */
-function matchCard(store, rnd, m, i, open) {
+function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
   const st = store.state;
-  const problems = m.table !== null ? problemsAt(store, rnd.number, m.table) : [];
-  const mine = store.rows.filter((r) => r.status !== "rejected" && r.op.payload?.round === rnd.number && r.op.payload?.table === m.table && m.table !== null);
+  const problems = m.table !== null ? allProblems.get(m.table) || [] : [];
+  const mine = m.table !== null ? waiting.get(m.table) || 0 : 0;
   return h("li", { class: `match-card status-${m.status}`, dataset: { table: m.table ?? "bye", status: m.status } },
     h("button", { type: "button", class: "match-open", onclick: () => open(rnd, i),
       "aria-label": `${tableName(m)}: ${m.players.map((p) => nameOf(st, p)).join(" versus ")}, ${m.status}` },
       h("span", { class: "table-no" }, m.table ?? "bye"),
       h("span", { class: "players" }, m.players.map((p) => nameOf(st, p)).join(" v ")),
       statusBadge(m.status),
-      mine.length ? h("span", { class: "badge waiting" }, "waiting to sync") : null),
+      mine ? h("span", { class: "badge waiting" }, "waiting to sync") : null),
     SETTLED.has(m.status) && h("p", { class: "result" }, resultText(st, m, m)),
     problems.map((p) => problemNotice(store, p)));
 }
@@ -95,9 +112,10 @@ function matchFinder(store, open) {
     const q = search.value.trim().toLowerCase();
     const shown = rnd.matches.map((m, i) => [m, i]).filter(([m]) =>
       !q || String(m.table) === q || m.players.some((p) => nameOf(st, p).toLowerCase().includes(q)));
+    const byTable = tableNotes(store, rnd.number);  // read once for the round, not once per card
     refresh(list,
       h("p", { class: "progress" }, `${rnd.matches.filter((m) => SETTLED.has(m.status)).length} of ${rnd.matches.length} results in`),
-      h("ul", { class: "cards" }, shown.map(([m, i]) => matchCard(store, rnd, m, i, open))));
+      h("ul", { class: "cards" }, shown.map(([m, i]) => matchCard(store, rnd, m, i, open, byTable))));
   }
 
   search.addEventListener("input", () => renderList());
