@@ -224,22 +224,32 @@ class LeagueRestored:
     tokens: int
 
 
+def _exists(league_id: str) -> bool:
+    return db.session.get(League, league_id) is not None
+
+
+def _taken(tokens: list[dict[str, Any]]) -> tuple[set[str], set[str]]:
+    """The backup's token ids a league token here has, and its hashes a league's or an event's token has."""
+    ids, hashes = [t["id"] for t in tokens], [t["token_hash"] for t in tokens]
+    taken_ids = set(db.session.scalars(select(LeagueToken.id).where(LeagueToken.id.in_(ids))))
+    taken_hashes = {
+        *db.session.scalars(select(LeagueToken.token_hash).where(LeagueToken.token_hash.in_(hashes))),
+        *db.session.scalars(select(Token.token_hash).where(Token.token_hash.in_(hashes))),
+    }
+    return taken_ids, taken_hashes
+
+
 def restore_league(backup: dict[str, Any]) -> LeagueRestored:
     """Write a league backup as the league it was (same id, document, version, events, director tokens); commits.
     422 for a malformed backup, 409 if the league id or one of its tokens is already on this server."""
     league_id, meta, events, tokens = _checked(backup)
     begin_write()
     try:
-        if db.session.get(League, league_id) is not None:
+        if _exists(league_id):
             raise ApiError(
                 409, "league-exists", f"league '{league_id}' already exists on this server; nothing was changed"
             )
-        ids, hashes = [t["id"] for t in tokens], [t["token_hash"] for t in tokens]
-        taken_ids = set(db.session.scalars(select(LeagueToken.id).where(LeagueToken.id.in_(ids))))
-        taken_hashes = {
-            *db.session.scalars(select(LeagueToken.token_hash).where(LeagueToken.token_hash.in_(hashes))),
-            *db.session.scalars(select(Token.token_hash).where(Token.token_hash.in_(hashes))),
-        }
+        taken_ids, taken_hashes = _taken(tokens)
         for i, token in enumerate(tokens):
             for key, taken in (("id", taken_ids), ("token_hash", taken_hashes)):
                 if token[key] in taken:

@@ -8,7 +8,7 @@ import copy
 import json
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from backend.auth import hash_secret
 from backend.db import db
@@ -347,3 +347,43 @@ def test_the_openapi_description_lists_the_league_backup_endpoints(client):
     assert restore["responses"]["201"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/LeagueRestoreResponse"
     }
+
+
+def test_a_restore_never_serves_a_table_cached_before_it(app, client, season):
+    """A league removed by hand from the database, then restored from an older backup with the same version
+    and events: this process's table cached for the id is dropped, not served."""
+    league_id = season["league"]["league_id"]
+    backup = _backup(client, league_id, season["director"])
+    assert table_of(client, season["league"])["table"]["league"]["name"] == "Neutral Zone League"  # cached
+    with app.app_context():
+        for model in (LeagueEvent, LeagueToken):
+            db.session.execute(delete(model).where(model.league_id == league_id))
+        db.session.execute(delete(League).where(League.id == league_id))
+        db.session.commit()
+    older = copy.deepcopy(backup)
+    _document(older, name="Old Name")
+    older["league"]["name"] = "Old Name"
+    assert _restore(client, older, season["director"]).status_code == 201
+    assert table_of(client, season["league"])["table"]["league"]["name"] == "Old Name"
+
+
+def test_two_restores_of_one_league_at_once_leave_one_and_refuse_the_other(app, client, season, monkeypatch):
+    """The second restore's check ran before the first committed (as two app servers at once on PostgreSQL):
+    the database refuses its rows, and it answers 409 having changed nothing."""
+    import backend.league_backups
+
+    league_id = season["league"]["league_id"]
+    backup = _backup(client, league_id, season["director"])
+    with app.app_context():
+        db.session.execute(delete(LeagueEvent).where(LeagueEvent.league_id == league_id))
+        db.session.execute(delete(LeagueToken).where(LeagueToken.league_id == league_id))
+        db.session.execute(delete(League).where(League.id == league_id))
+        db.session.commit()
+    assert _restore(client, backup, season["director"]).status_code == 201
+    restored = _everything(app)
+    monkeypatch.setattr(backend.league_backups, "_exists", lambda league_id: False)
+    monkeypatch.setattr(backend.league_backups, "_taken", lambda tokens: (set(), set()))
+    r = _restore(client, backup, season["director"])
+    assert (r.status_code, r.get_json()["error"]) == (409, "league-exists"), r.get_json()
+    assert "at the same time" in r.get_json()["message"]
+    assert _everything(app) == restored
