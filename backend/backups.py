@@ -17,6 +17,11 @@ request's token must be one of the backup's organizer tokens) over HTTP;
 ``flask --app backend topcut-backup EVENT_ID`` and ``topcut-restore FILE`` on the
 server itself.
 
+A league is backed up on its own (backend/league_backups.py: ``topcut-league-backup/1``,
+``GET /api/leagues/<id>/backup``, ``flask --app backend topcut-backup-league LEAGUE_ID``); ``topcut-restore``
+restores either kind, telling them apart by ``format``. To rebuild a server, restore every event's backup and
+every league's, in either order (a league restored before its events reports them absent until they are).
+
 **Players across events** (docs/people.md). A backup also carries the event's roster links
 (``roster_links``: player id, person id, when linked) and the records of the people they name (``people``:
 id, name, game ids, ``created_at``; a link to a merged duplicate names the person it was merged into, so a
@@ -57,7 +62,18 @@ from backend.auth import _bearer, authenticate, hash_secret, require_event
 from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
 from backend.ledger import SNAPSHOT_EVERY, dumps, keep_summary
-from backend.models import Device, Event, Invitation, Operation, Person, PushSubscription, RosterLink, Token, now_ms
+from backend.models import (
+    Device,
+    Event,
+    Invitation,
+    League,
+    Operation,
+    Person,
+    PushSubscription,
+    RosterLink,
+    Token,
+    now_ms,
+)
 from backend.people import new_person, person_json, surviving
 from backend.roster_links import matching_people
 from backend.schemas import BackupSchema, PersonInSchema, RestoreResponseSchema
@@ -514,6 +530,9 @@ class _EventIdCommand(click.Command):
     """A command whose unknown option is most likely an event id that starts with '-' (made before such ids
     were no longer drawn): the error says how to pass it."""
 
+    #: What the command's argument is, as the error names it.
+    what = "An event id"
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         given = list(args)  # the parser consumes its list
         try:
@@ -521,14 +540,23 @@ class _EventIdCommand(click.Command):
         except click.NoSuchOption as exc:
             word = next((a for a in given if a.startswith(exc.option_name)), exc.option_name)
             exc.message = (
-                f"No such option '{exc.option_name}'. An event id that starts with '-' goes after '--': "
-                f"topcut-backup [OPTIONS] -- {word}"
+                f"No such option '{exc.option_name}'. {self.what} that starts with '-' goes after '--': "
+                f"{ctx.info_name} [OPTIONS] -- {word}"
             )
             raise
 
 
+class _LeagueIdCommand(_EventIdCommand):
+    """The same for a league id (league ids are drawn as event ids are)."""
+
+    what = "A league id"
+
+
 def init_app(app: Flask) -> None:
+    from backend import league_backups
+
     app.register_blueprint(bp)
+    app.register_blueprint(league_backups.bp)  # GET /api/leagues/<id>/backup, POST /api/leagues/restore
 
     @app.cli.command("topcut-backup", cls=_EventIdCommand)
     @click.argument("event_id")
@@ -548,10 +576,33 @@ def init_app(app: Flask) -> None:
         else:
             click.echo(text)
 
+    @app.cli.command("topcut-backup-league", cls=_LeagueIdCommand)
+    @click.argument("league_id")
+    @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write here, not stdout.")
+    def backup_league_command(league_id: str, output: str | None) -> None:
+        """Write one league's backup (topcut-league-backup/1) as JSON.
+
+        Its events are not in it: back them up with topcut-backup. A LEAGUE_ID that starts with '-' goes
+        after '--': topcut-backup-league -o league.json -- -AbC...
+        """
+        league = db.session.get(League, league_id)
+        if league is None:
+            raise click.ClickException(f"there is no league '{league_id}'")
+        text = json.dumps(league_backups.league_backup_of(league), ensure_ascii=False)
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            click.echo(text)
+
     @app.cli.command("topcut-restore")
     @click.argument("path", type=click.Path(exists=True, dir_okay=False))
     def restore_command(path: str) -> None:
-        """Restore an event from its backup file, under its own id."""
+        """Restore an event or a league from its backup file, under its own id.
+
+        The file's format tells which: topcut-backup/1 (an event, topcut-backup) or topcut-league-backup/1
+        (a league, topcut-backup-league). A league and its events may be restored in either order.
+        """
         try:
             with open(path, encoding="utf-8") as fh:
                 backup = json.load(fh)
@@ -559,6 +610,13 @@ def init_app(app: Flask) -> None:
             raise click.ClickException(f"{path}: not JSON ({exc})") from None
         if not isinstance(backup, dict):
             raise click.ClickException(f"{path}: expected a JSON object")
+        if backup.get("format") == league_backups.FORMAT:
+            try:
+                restored = league_backups.restore_league(backup)
+            except ApiError as exc:
+                raise click.ClickException(exc.message) from None
+            click.echo(league_backups.restored_message(restored))
+            return
         try:
             done = restore(backup)
         except ApiError as exc:

@@ -20,6 +20,9 @@ The league table (``GET /api/leagues/<id>/table``) is public, like an event's pu
 ``shared_rules.games.startrek.leagues.league_table`` of the league document and its events' current documents, cached
 per process under the league's version and the events' head sequence numbers.
 
+A league is backed up and restored under its own id by backend/league_backups.py (``topcut-league-backup/1``:
+the league row, its events' rows and its director tokens as their hashes); its events have their own backups.
+
 Every change is checked whole by ``shared_rules.games.startrek.leagues.load_league`` before it is written: a bad
 request names the field and changes nothing.
 """
@@ -381,6 +384,10 @@ class _TableCache:
             while len(self._tables) > self._size:
                 self._tables.popitem(last=False)
 
+    def forget(self, league_id: str) -> None:
+        with self._lock:
+            self._tables.pop(league_id, None)
+
 
 def _table_cache() -> _TableCache:
     return current_app.extensions.setdefault("topcut_league_tables", _TableCache())
@@ -457,7 +464,12 @@ def compute_table(league: League) -> dict[str, Any]:
     for row in rows:
         event = events.get(row.event_id)
         if event is None:
-            problems.append({"event_id": row.event_id, "problem": "the event was deleted from this server"})
+            problems.append(
+                {
+                    "event_id": row.event_id,
+                    "problem": "the event is not on this server (deleted, or its backup not restored yet)",
+                }
+            )
             continue
         try:
             document = _event_document(event)

@@ -75,6 +75,8 @@ ENDPOINT_ERRORS = {
     "leagues.add_director_token": _TOKEN + _BODY + ("404", "409"),
     "leagues.rotate_director_token": _TOKEN + ("404",),
     "leagues.revoke_director_token": _TOKEN + ("404", "409"),
+    "league_backups.get_league_backup": _TOKEN + ("404",),
+    "league_backups.restore_league_backup": _TOKEN + _BODY + ("409",),
 }
 
 #: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.
@@ -99,6 +101,7 @@ API_BLUEPRINTS = (
     "people",
     "ratings",
     "leagues",
+    "league_backups",
 )
 
 

@@ -19,6 +19,8 @@ __all__ = [
     "LeagueTableSchema",
     "LeagueProblemSchema",
     "SeasonInSchema",
+    "LeagueBackupSchema",
+    "LeagueRestoreResponseSchema",
 ]
 
 #: Sprint ids of each schedule (Star Trek OP Guide 12.2), in season order, with their names.
@@ -151,7 +153,9 @@ class BonusInSchema(Schema):
 class LeagueEventInfoSchema(Schema):
     event_id = fields.String(required=True)
     sprint = fields.String(required=True)
-    present = fields.Boolean(required=True, metadata={"description": "false: the event was deleted from this server"})
+    present = fields.Boolean(
+        required=True, metadata={"description": "false: the event is not on this server (deleted, or not restored yet)"}
+    )
     name = fields.String(allow_none=True, required=True)
     ruleset = fields.String(allow_none=True, required=True)
     cursor = _int(allow_none=True, required=True)
@@ -180,3 +184,48 @@ class LeagueTableSchema(Schema):
         required=True,
         metadata={"description": "league events left out of the table, and why"},
     )
+
+
+# ------------------------------------------------------------------ league backups (backend/league_backups.py)
+
+
+class LeagueBackupSchema(Schema):
+    """``topcut-league-backup/1``: the league as the server holds it (backend/league_backups.py checks each
+    field and names the one it refuses)."""
+
+    format = fields.String(required=True, metadata={"description": "topcut-league-backup/1"})
+    league_id = fields.String(required=True, validate=[validate.Length(1, 32), NO_NUL])
+    league = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "the league row: name, document (JSON text, without its events), created_at, version"},
+    )
+    league_events = fields.List(
+        fields.Dict(keys=fields.String()),
+        required=True,
+        metadata={"description": "the league's events: event_id, sprint, position, added_at, proved_by"},
+    )
+    tokens = fields.List(
+        fields.Dict(keys=fields.String()),
+        required=True,
+        metadata={
+            "description": "the director tokens as stored (sha256 hashes, never secrets): id, token_hash, role, "
+            "label, created_at, revoked_at, expires_at, replaced_by"
+        },
+    )
+
+
+class LeagueRestoreResponseSchema(Schema):
+    league_id = fields.String(required=True)
+    name = fields.String(required=True)
+    version = _int(required=True, metadata={"description": "the league's version, as backed up"})
+    events = _int(required=True, metadata={"description": "league events restored"})
+    missing_events = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "league events not on this server (yet): reported as absent in the table until their "
+            "backups are restored"
+        },
+    )
+    tokens = _int(required=True, metadata={"description": "director tokens restored (revoked and rotated ones too)"})

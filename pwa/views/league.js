@@ -467,7 +467,7 @@ async function directorScreen(root, { leagueId, navigate }) {
     const schedule = league.document.season?.schedule || "standard";
     const sprintName = new Map(SPRINTS[schedule]);
     const rows = league.events.map((ev) => h("tr", { dataset: { event: ev.event_id } },
-      h("th", { scope: "row" }, ev.present ? ev.name || ev.event_id : `${ev.event_id} (deleted)`),
+      h("th", { scope: "row" }, ev.present ? ev.name || ev.event_id : `${ev.event_id} (not on this server)`),
       h("td", {}, sprintName.get(ev.sprint) || ev.sprint), h("td", {}, ev.ruleset || "—"),
       h("td", {}, removing === ev.event_id
         ? [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove-event" },

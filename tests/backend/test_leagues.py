@@ -250,7 +250,12 @@ def test_removing_an_event_takes_its_bonus_points_and_a_deleted_event_is_reporte
     )
     assert r.status_code == 200
     body = table_of(client, league)
-    assert body["problems"] == [{"event_id": second["event_id"], "problem": "the event was deleted from this server"}]
+    assert body["problems"] == [
+        {
+            "event_id": second["event_id"],
+            "problem": "the event is not on this server (deleted, or its backup not restored yet)",
+        }
+    ]
     assert body["events"][0]["present"] is False and body["table"]["season"] == []
 
 
