@@ -35,13 +35,13 @@ function blocking() {
 export function db() {
   if (!opening) {
     opening = openDB(DB_NAME, DB_VERSION, {
-      upgrade(database, oldVersion) {
-        if (oldVersion < 1) {
-          database.createObjectStore("sessions", { keyPath: "event_id" });
-          database.createObjectStore("log", { keyPath: ["event_id", "server_seq"] });
-          database.createObjectStore("outbox", { keyPath: ["event_id", "seq"] });
+      upgrade(database) {
+        // Every store it lacks, by name: a database made empty at version 1 (the open below, when a newer one
+        // was deleted meanwhile) has none of those of version 1.
+        const keys = { sessions: "event_id", log: ["event_id", "server_seq"], outbox: ["event_id", "seq"], snapshots: "event_id" };
+        for (const name of STORES) {
+          if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: keys[name] });
         }
-        if (oldVersion < 2) database.createObjectStore("snapshots", { keyPath: "event_id" });
       },
       blocking,
     }).catch(async (error) => {

@@ -78,7 +78,9 @@ def fold(
     build): the fold starts from it instead of the event's start, and ``confirmed`` holds the log after its
     cursor. A snapshot that is not a state, or that the log does not fold onto, is not used: the answer is
     then ``{"snapshot_refused": true}`` and the device folds again from the start. ``{"refold": true}``: the
-    rules failed half-way through the server's log (a bug), so the device folds again from the start.
+    rules failed half-way through the server's log (a bug), or the fold is not ``reset`` and the worker does not
+    hold the event (its entry was let go): ``confirmed`` is only the log after the device's cursor, so the device
+    folds again from the start.
 
     No fold copies the whole state when it can be helped (a 2,048-player event's state takes 0.2 s to copy in
     CPython, more on a tablet): the log is folded in place, a change made on top of the same waiting changes
@@ -92,6 +94,8 @@ def fold(
     from shared_rules.state import STATE_FORMAT, from_event_document, initial_state
 
     entry = _EVENTS.get(event_id)
+    if entry is None and not reset:  # folded onto nothing, the log after the device's cursor is a state with a hole
+        return {"refold": True}
     if reset or entry is None:
         if snapshot is not None:
             start, at = snapshot.get("state"), snapshot.get("cursor")
@@ -207,14 +211,19 @@ def _fold_pending(entry: dict[str, Any], pending: list[dict[str, Any]]) -> bool:
     else:
         working, entry["spare"] = (entry["spare"] or clone(confirmed)), None
         applied, rejections, todo = [], [], pending
-    for op in todo:
-        try:
-            apply_in_place(working, op)
-            applied.append(op)
-        except RulesError as exc:
-            rejections.append({"op_id": op.get("op_id"), "reason": str(exc), "code": _code(exc)})
-            if not isinstance(exc, OperationRejected):  # it may have stopped half-way: copy and fold again
-                working = replay(applied, confirmed)
+    try:
+        for op in todo:
+            try:
+                apply_in_place(working, op)
+                applied.append(op)
+            except RulesError as exc:
+                rejections.append({"op_id": op.get("op_id"), "reason": str(exc), "code": _code(exc)})
+                if not isinstance(exc, OperationRejected):  # it may have stopped half-way: copy and fold again
+                    working = replay(applied, confirmed)
+    except Exception:  # a bug (no rules error): the working state may be half-changed, and is let go
+        entry["state"], entry["pending"], entry["applied"], entry["rejections"] = confirmed, [], [], []
+        entry["revision"] = _revision()  # not the state the device holds
+        raise
     entry["state"], entry["pending"], entry["applied"], entry["rejections"] = working, pending, applied, rejections
     return True
 

@@ -187,7 +187,10 @@ export class EventStore extends EventTarget {
     }
     this.emit();
     this.maybeSaveSnapshot(call);
-    if (!out.spare && !pending.length) this.prepareSpare();
+    // A change waits: its working state is made, and no spare is wanted until the server takes it (one asked for
+    // when idle before it would be a third copy of the event in the worker, made while the judge works).
+    if (pending.length) clearTimeout(this.spareTimer);
+    else if (!out.spare) this.prepareSpare();
   }
 
   /**

@@ -294,3 +294,212 @@ def test_a_state_the_device_already_holds_is_not_sent_again():
     assert back["state"] == replay([extend], ev.state)
     other = _api()
     assert other.fold("e1", True, None, rows, [])["revision"] != first["revision"]
+
+
+def test_a_bug_half_way_through_a_change_on_top_of_waiting_ones_leaves_no_trace(monkeypatch):
+    """A handler that fails as no rules error does (a bug, a MemoryError in Pyodide) may leave the working state
+    half-changed: the next folds must not build on it, nor take it as the server's state."""
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    first = api.fold("e1", True, None, rows, [])
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="tab-2")
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="tab-2")
+    shown = api.fold("e1", False, None, [], [drop], known=first["revision"])  # what the device now shows
+    from shared_rules.state import reducer
+
+    real = reducer.HANDLERS["timer.extend"]
+
+    def half_way(state, op):
+        state["name"] = "half-changed"
+        raise KeyError("timer")
+
+    monkeypatch.setitem(reducer.HANDLERS, "timer.extend", half_way)
+    try:
+        api.fold("e1", False, None, [], [drop, extend], known=shown["revision"])
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("a bug in a handler reaches the device as the fold's error")
+    assert api.state("e1")["name"] != "half-changed"  # what standings, pairings... read in the meantime
+    monkeypatch.setitem(reducer.HANDLERS, "timer.extend", real)
+    # The server took the first change only: its log is the working state of before, never the half-changed one.
+    out = api.fold("e1", False, None, _rows([drop], len(rows) + 1), [extend], known=shown["revision"])
+    assert out["state"] == replay([drop, extend], ev.state)
+    assert api.confirmed("e1")["state"] == replay([drop], ev.state)
+
+
+def test_after_a_bug_half_way_through_a_change_the_device_is_sent_the_state_again(monkeypatch):
+    """The device keeps the state of its last fold; after a failed fold the worker's is another one."""
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    api.fold("e1", True, None, rows, [])
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="tab-2")
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="tab-2")
+    shown = api.fold("e1", False, None, [], [drop])
+    from shared_rules.state import reducer
+
+    def half_way(state, op):
+        state["name"] = "half-changed"
+        raise KeyError("timer")
+
+    monkeypatch.setitem(reducer.HANDLERS, "timer.extend", half_way)
+    try:
+        api.fold("e1", False, None, [], [drop, extend], known=shown["revision"])
+    except KeyError:
+        pass
+    # Both changes taken back (dismissed, refused by the server): the device must be told the state again.
+    out = api.fold("e1", False, None, [], [], known=shown["revision"])
+    assert out.get("state") == ev.state, out
+
+
+def test_a_fold_of_the_new_log_alone_onto_an_event_the_worker_let_go_asks_for_a_fold_from_the_start(monkeypatch):
+    """The worker drops an event whose log the rules fail on half-way (``refold``); when the fold from the start
+    fails too, the device's next fold still brings only the log after its cursor: folded onto nothing, that would
+    be a state without the event's first operations."""
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    api.fold("e1", True, None, rows, [])
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="desk")
+    from shared_rules.errors import RulesError
+    from shared_rules.state import reducer
+
+    def broken(state, op):
+        raise RulesError("timer.extend: a bug")
+
+    monkeypatch.setitem(reducer.HANDLERS, "timer.extend", broken)
+    new = _rows([extend], len(rows) + 1)
+    assert api.fold("e1", False, None, new, []) == {"refold": True}
+    try:
+        api.fold("e1", True, None, [*rows, *new], [])
+    except RulesError:
+        pass
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="desk")
+    out = api.fold("e1", False, None, _rows([drop], len(rows) + 2), [])
+    assert out == {"refold": True}, {k: v for k, v in out.items() if k != "state"}
+
+
+def _shared(a, b):
+    """The lists and dicts two values both hold (the same objects, not equal ones)."""
+
+    def ids(value, out):
+        if isinstance(value, (dict, list)):
+            out.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                ids(item, out)
+        return out
+
+    return ids(a, set()) & ids(b, set())
+
+
+def test_random_traffic_keeps_the_states_apart_and_the_device_shows_the_workers_latest(monkeypatch):
+    """Random hall traffic, a spare asked for at any moment (the store's timer), bugs half-way through a change,
+    and a device that keeps the state it was last sent (``known``): what the device shows is always the whole
+    log plus its waiting changes, the spare is an exact copy of the server's state, and no two states share
+    a part."""
+    from shared_rules.state import reducer
+
+    api = _api()
+    gen = _Lcg(20261128)
+    checked = same = bugs = 0
+    for run in range(8):
+        stream = _stream(gen, 160)
+        setup, rest = stream[:9], stream[9:]
+        server = initial_state()
+        for op in setup:
+            apply_in_place(server, op)
+        log = list(setup)
+        event = f"r{run}"
+        out = api.fold(event, True, None, _rows(log), [])
+        shown, known = json.loads(json.dumps(out["state"])), out["revision"]  # what the page keeps
+        cursor, waiting = len(log), []
+
+        def check(waiting):
+            nonlocal checked
+            folded = log[:cursor]
+            expected = replay(folded, None, skip_rejected=True)
+            for op in waiting:
+                try:
+                    apply_in_place(expected, op)
+                except OperationRejected:
+                    pass
+            assert shown == expected
+            entry = api._EVENTS[event]
+            assert entry["confirmed"] == replay(folded, None, skip_rejected=True)
+            if entry["spare"] is not None:
+                assert entry["spare"] == entry["confirmed"]
+                assert not _shared(entry["spare"], entry["confirmed"])
+                assert not _shared(entry["spare"], entry["state"])
+            if entry["state"] is not entry["confirmed"]:
+                assert not _shared(entry["state"], entry["confirmed"])
+            checked += 1
+
+        def fold(new_rows, waiting, bug=False):
+            nonlocal shown, known, same, bugs
+            if bug:
+                real = reducer.HANDLERS[waiting[-1]["type"]]
+
+                def half_way(state, op):
+                    state["name"] = "half-changed"
+                    raise KeyError(op.type)
+
+                monkeypatch.setitem(reducer.HANDLERS, waiting[-1]["type"], half_way)
+            try:
+                out = api.fold(event, False, None, new_rows, waiting, known=known)
+            except KeyError:
+                bugs += 1
+                return False  # the page keeps what it had
+            finally:
+                if bug:
+                    monkeypatch.setitem(reducer.HANDLERS, waiting[-1]["type"], real)
+            assert "refold" not in out, out
+            if out.get("same_state"):
+                same += 1
+            else:
+                shown = json.loads(json.dumps(out["state"]))
+            known = out["revision"]
+            if gen.below(3) == 0:  # the store's timer fires whenever it does
+                api.prepare(event)
+            return True
+
+        def push(ops):
+            for op in ops:
+                try:
+                    apply_in_place(server, op)
+                except OperationRejected:
+                    continue
+                log.append(op)
+
+        for op in rest:
+            if op["device"] == "tab-1":
+                bug = gen.below(4) == 0
+                if fold([], [*waiting, op], bug) or not bug:
+                    waiting = [*waiting, op]
+                    check(waiting)
+                else:  # the change that met the bug is not kept: the device shows what it showed
+                    check(waiting)
+                    if gen.below(2):
+                        fold([], waiting)
+                        check(waiting)
+            else:
+                push([op])
+            step = gen.below(6)
+            if step == 0 and waiting:
+                push(waiting)
+                waiting = []
+            elif step == 1 and waiting:
+                k = 1 + gen.below(len(waiting))
+                push(waiting[:k])
+                waiting = waiting[k:]
+            elif step == 2 and waiting:
+                i = gen.below(len(waiting))
+                waiting = [*waiting[:i], {**waiting[i], "type": "device.void", "payload": {}}, *waiting[i + 1 :]]
+            if step <= 1 or gen.below(3) == 0:
+                new, cursor = _rows(log[cursor:], cursor + 1), len(log)
+                assert fold(new, waiting)
+            else:
+                assert fold([], waiting)
+            check(waiting)
+    assert checked > 1000 and same > 100 and bugs > 10, (checked, same, bugs)

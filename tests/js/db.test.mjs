@@ -41,3 +41,28 @@ test("one without a store this app uses is refused with what to do, and the next
   await assert.rejects(db(), /without snapshots/);
   await removed();
 });
+
+test("a newer database deleted between the version check and the open leaves no empty one behind", async () => {
+  // Another tab of the newer app forgets everything at that moment: the open without a version makes an empty
+  // database at version 1, which the next call must upgrade with every store, not only those after version 1.
+  await createAt(4, ["sessions", "log", "outbox", "snapshots"]);
+  const realOpen = globalThis.indexedDB.open.bind(globalThis.indexedDB);
+  globalThis.indexedDB.open = (name, version) => {
+    if (version !== undefined) return realOpen(name, version);
+    globalThis.indexedDB.open = realOpen;
+    const gone = globalThis.indexedDB.deleteDatabase(name);  // queued before the open: it runs first
+    gone.onerror = () => {};
+    return realOpen(name);
+  };
+  try {
+    const { db, getSession, saveSession } = await import("../../pwa/db.js?deleted-meanwhile");
+    await assert.rejects(db(), /another version of Topcut \(version 1, without sessions, log, outbox, snapshots\)/);
+    await saveSession({ event_id: "e1", token: "tc_x", role: "judge", clock_offset: 0 });
+    assert.equal((await getSession("e1")).role, "judge");
+    assert.deepEqual([...(await db()).objectStoreNames].sort(), ["log", "outbox", "sessions", "snapshots"]);
+    (await db()).close();
+  } finally {
+    globalThis.indexedDB.open = realOpen;
+    await removed();
+  }
+});

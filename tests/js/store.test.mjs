@@ -247,6 +247,22 @@ test("once idle after a fold that left no spare and nothing waiting, the worker 
   assert.deepEqual(asks, ["fold", "prepare", "fold", "fold"]);
 });
 
+test("a change made before the idle timer fires cancels the spare: its working state is made already", async () => {
+  const asks = [];
+  const call = async (fn, args) => {
+    asks.push(fn);
+    if (fn === "prepare") return { spare: true };
+    return { ...folded(args.confirmed.at(-1)?.server_seq ?? 0, "folded"), spare: false };
+  };
+  const store = await storeWith(call, { spareDelayMs: 20 });
+  await pulled(store.eventId, 3);
+  await store.refold(true);  // idle, no spare: one is asked for in 20 ms
+  await outbox.enqueue(store.eventId, "result.report", { round: 1, table: 1 });
+  await store.refold();  // a judge's change before then
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.deepEqual(asks, ["fold", "fold"], "no third copy of the state in the worker while a change waits");
+});
+
 test("a snapshot is saved once the log has grown enough past the last one, and only then", async () => {
   const asks = [];
   const call = async (fn, args) => {
