@@ -188,17 +188,34 @@ def _fold_log(entry: dict[str, Any], fresh: list[dict[str, Any]], strict: bool) 
         entry["state"], entry["pending"], entry["applied"], entry["rejections"] = confirmed, [], [], []
 
 
+def _in_log(op: dict[str, Any], seen: dict[str, int]) -> bool:
+    """Whether the server's log already took this device operation (its sequence number is at or below the
+    device's last one in the folded log: the server handles a device's operations in order)."""
+    last = seen.get(op.get("device"))  # type: ignore[arg-type]
+    if last is None:
+        return False
+    try:
+        return int(str(op.get("op_id", "")).rpartition(":")[2]) <= last
+    except ValueError:
+        return False  # a malformed id: the rules say what is wrong with it
+
+
 def _fold_pending(entry: dict[str, Any], pending: list[dict[str, Any]]) -> bool:
     """This device's waiting changes on top of the confirmed state, into the entry's working state; whether
     that state changed.
 
     The same waiting changes as the last fold plus new ones after them (a change made on this device): only the
     new ones are applied, in place. Else a copy of the confirmed state (the spare, if ready) takes them all.
+    A waiting change the log already holds (the device wrote a pulled page before clearing its outbox, and a fold
+    fell in between) is not applied twice: it would read as refused ("already applied") until the next fold.
     """
     from shared_rules.state import OperationRejected, apply_in_place, replay
     from shared_rules.state.state import clone
 
     confirmed = entry["confirmed"]
+    seen = confirmed.get("devices") or {}
+    if pending and seen:
+        pending = [op for op in pending if not _in_log(op, seen)]
     if not pending:
         changed = entry["state"] is not confirmed
         entry["state"], entry["pending"], entry["applied"], entry["rejections"] = confirmed, [], [], []

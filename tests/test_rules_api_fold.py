@@ -503,3 +503,20 @@ def test_random_traffic_keeps_the_states_apart_and_the_device_shows_the_workers_
                 assert fold([], waiting)
             check(waiting)
     assert checked > 1000 and same > 100 and bugs > 10, (checked, same, bugs)
+
+
+def test_a_waiting_change_the_log_already_holds_is_not_applied_twice():
+    """The device writes a pulled page to its log, then clears its outbox: a fold in between sees the change in
+    both. It is the log's, and nothing reads as refused."""
+    api = _api()
+    ev = played_round_one()
+    rows = _rows(ev.ops)
+    drop = ev.log.op("player.drop", {"player": "p4"}, device="tab-2")
+    extend = ev.log.op("timer.extend", {"seconds": 30}, device="tab-2")
+    api.fold("e1", True, None, rows, [drop, extend])
+    out = api.fold("e1", False, None, _rows([drop], len(rows) + 1), [drop, extend])
+    assert out["local_rejections"] == []
+    assert out["state"] == replay([drop, extend], ev.state)
+    assert api.confirmed("e1")["state"] == replay([drop], ev.state)
+    again = api.fold("e1", False, None, [], [extend])  # the outbox cleared: the same state
+    assert again["local_rejections"] == [] and again["state"] == replay([drop, extend], ev.state)
