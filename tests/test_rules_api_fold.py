@@ -107,6 +107,16 @@ class _Copies:
         monkeypatch.setattr(state, "clone", counted)
 
 
+def _server_takes(server, log, ops):
+    """The server applies a device's operations in order; the accepted ones join its log."""
+    for op in ops:
+        try:
+            apply_in_place(server, op)
+        except OperationRejected:
+            continue
+        log.append(op)
+
+
 def _rows(ops, start=1):
     return [{"server_seq": n, "op": op} for n, op in enumerate(ops, start=start)]
 
@@ -236,14 +246,6 @@ def test_random_hall_traffic_folds_as_the_whole_log_plus_the_waiting_changes(mon
                 api.prepare(event)
             return out
 
-        def push(ops):
-            for op in ops:
-                try:
-                    apply_in_place(server, op)
-                except OperationRejected:
-                    continue
-                log.append(op)
-
         for op in rest:
             if op["device"] == "tab-1":  # this tablet's change
                 waiting = [*waiting, op]
@@ -252,14 +254,14 @@ def test_random_hall_traffic_folds_as_the_whole_log_plus_the_waiting_changes(mon
                 folds_with_waiting += 1
                 copied_on_a_change += copies.count > before
             else:  # another device's, straight to the server
-                push([op])
+                _server_takes(server, log, [op])
             step = gen.below(6)
             if step == 0 and waiting:  # a sync: the server takes every waiting change
-                push(waiting)
+                _server_takes(server, log, waiting)
                 waiting = []
             elif step == 1 and waiting:  # the server takes the first waiting changes only
                 k = 1 + gen.below(len(waiting))
-                push(waiting[:k])
+                _server_takes(server, log, waiting[:k])
                 waiting = waiting[k:]
             elif step == 2 and waiting:  # a waiting change dismissed: its slot becomes a void operation
                 i = gen.below(len(waiting))
@@ -464,14 +466,6 @@ def test_random_traffic_keeps_the_states_apart_and_the_device_shows_the_workers_
                 api.prepare(event)
             return True
 
-        def push(ops):
-            for op in ops:
-                try:
-                    apply_in_place(server, op)
-                except OperationRejected:
-                    continue
-                log.append(op)
-
         for op in rest:
             if op["device"] == "tab-1":
                 bug = gen.below(4) == 0
@@ -484,14 +478,14 @@ def test_random_traffic_keeps_the_states_apart_and_the_device_shows_the_workers_
                         fold([], waiting)
                         check(waiting)
             else:
-                push([op])
+                _server_takes(server, log, [op])
             step = gen.below(6)
             if step == 0 and waiting:
-                push(waiting)
+                _server_takes(server, log, waiting)
                 waiting = []
             elif step == 1 and waiting:
                 k = 1 + gen.below(len(waiting))
-                push(waiting[:k])
+                _server_takes(server, log, waiting[:k])
                 waiting = waiting[k:]
             elif step == 2 and waiting:
                 i = gen.below(len(waiting))
