@@ -324,10 +324,30 @@ def _saved(league: League, stored: dict[str, Any], rows: list[LeagueEvent], stat
 
 
 def _events_of(rows: list[LeagueEvent]) -> dict[str, Event]:
+    """The league's events on this server whose joining is proved: the organizer token that proved it
+    (``proved_by``) is a token of that event here. A league added here always has its proofs (tokens are only
+    deleted with their event); a restored league names its events and proofs itself (backend/league_backups.py),
+    and an event's own backup brings back its tokens, so only a made-up claim on someone's event stays out."""
     ids = [row.event_id for row in rows]
     if not ids:
         return {}
-    return {e.id: e for e in db.session.execute(select(Event).where(Event.id.in_(ids))).scalars()}
+    events = {e.id: e for e in db.session.execute(select(Event).where(Event.id.in_(ids))).scalars()}
+    proofs = {row.proved_by for row in rows if row.event_id in events}
+    proved = {
+        (token_id, event_id)
+        for token_id, event_id in db.session.execute(
+            select(Token.id, Token.event_id).where(Token.id.in_(proofs), Token.role == "organizer")
+        )
+    }
+    return {row.event_id: events[row.event_id] for row in rows if (row.proved_by, row.event_id) in proved}
+
+
+def _unproved(rows: list[LeagueEvent], events: dict[str, Event]) -> set[str]:
+    """The league's events on this server that ``_events_of`` left out: no organizer of theirs proved them."""
+    missing = [row.event_id for row in rows if row.event_id not in events]
+    if not missing:
+        return set()
+    return set(db.session.scalars(select(Event.id).where(Event.id.in_(missing))))
 
 
 def _event_rows(rows: list[LeagueEvent], events: dict[str, Event]) -> list[dict[str, Any]]:
@@ -461,8 +481,18 @@ def compute_table(league: League) -> dict[str, Any]:
 
     documents: dict[str, Any] = {}
     problems: list[dict[str, str]] = []
+    unproved = _unproved(rows, events)
     for row in rows:
         event = events.get(row.event_id)
+        if event is None and row.event_id in unproved:
+            problems.append(
+                {
+                    "event_id": row.event_id,
+                    "problem": "no organizer of the event made it a league event on this server (the organizer "
+                    "token named as its proof is not one of the event's): it does not count",
+                }
+            )
+            continue
         if event is None:
             problems.append(
                 {

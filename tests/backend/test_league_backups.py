@@ -387,3 +387,35 @@ def test_two_restores_of_one_league_at_once_leave_one_and_refuse_the_other(app, 
     assert (r.status_code, r.get_json()["error"]) == (409, "league-exists"), r.get_json()
     assert "at the same time" in r.get_json()["message"]
     assert _everything(app) == restored
+
+
+def test_a_made_up_backup_cannot_put_someone_elses_events_in_its_league(client, season):
+    """Anyone can make a backup with a director token of their own; the events a league names count only where an
+    organizer token of the event proved them (an event's own backup brings that token back on a rebuild)."""
+    backup = _backup(client, season["league"]["league_id"], season["director"])
+    forged = copy.deepcopy(backup)
+    forged["league_id"] = "forgedleague"
+    secret = "tl_" + "forger" * 8
+    forged["tokens"] = [
+        {
+            "id": "forgedtoken",
+            "token_hash": hash_secret(secret),
+            "role": "director",
+            "label": "",
+            "created_at": 1,
+            "revoked_at": None,
+            "expires_at": None,
+            "replaced_by": None,
+        }
+    ]
+    for row in forged["league_events"]:
+        row["proved_by"] = "madeupproof"
+    assert _restore(client, forged, secret).status_code == 201
+    table = table_of(client, {"league_id": "forgedleague"})
+    assert [e["present"] for e in table["events"]] == [False, False]
+    assert [p["event_id"] for p in table["problems"]] == [e["event_id"] for e in season["events"]]
+    assert all("no organizer of the event made it a league event" in p["problem"] for p in table["problems"])
+    assert table["table"]["season"] == []
+    # The league the organizers joined still counts both.
+    real = table_of(client, season["league"])
+    assert real["problems"] == [] and real["table"]["season"]
