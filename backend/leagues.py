@@ -323,14 +323,17 @@ def _saved(league: League, stored: dict[str, Any], rows: list[LeagueEvent], stat
     return respond(LeagueSchema(), _league_body(league, rows), status)
 
 
-def _events_of(rows: list[LeagueEvent]) -> dict[str, Event]:
-    """The league's events on this server whose joining is proved: the organizer token that proved it
-    (``proved_by``) is a token of that event here. A league added here always has its proofs (tokens are only
-    deleted with their event); a restored league names its events and proofs itself (backend/league_backups.py),
-    and an event's own backup brings back its tokens, so only a made-up claim on someone's event stays out."""
+def _events_here(rows: list[LeagueEvent]) -> tuple[dict[str, Event], set[str]]:
+    """The league's events on this server whose joining is proved, and the ids of those on this server whose is not.
+
+    Proved: the organizer token that proved it (``proved_by``) is a token of that event here. A league added here
+    always has its proofs (tokens are only deleted with their event); a restored league names its events and
+    proofs itself (backend/league_backups.py), and an event's own backup brings back its tokens, so only a
+    made-up claim on someone's event stays out.
+    """
     ids = [row.event_id for row in rows]
     if not ids:
-        return {}
+        return {}, set()
     events = {e.id: e for e in db.session.execute(select(Event).where(Event.id.in_(ids))).scalars()}
     proofs = {row.proved_by for row in rows if row.event_id in events}
     proved = {
@@ -339,15 +342,13 @@ def _events_of(rows: list[LeagueEvent]) -> dict[str, Event]:
             select(Token.id, Token.event_id).where(Token.id.in_(proofs), Token.role == "organizer")
         )
     }
-    return {row.event_id: events[row.event_id] for row in rows if (row.proved_by, row.event_id) in proved}
+    counted = {row.event_id: events[row.event_id] for row in rows if (row.proved_by, row.event_id) in proved}
+    return counted, set(events) - set(counted)
 
 
-def _unproved(rows: list[LeagueEvent], events: dict[str, Event]) -> set[str]:
-    """The league's events on this server that ``_events_of`` left out: no organizer of theirs proved them."""
-    missing = [row.event_id for row in rows if row.event_id not in events]
-    if not missing:
-        return set()
-    return set(db.session.scalars(select(Event.id).where(Event.id.in_(missing))))
+def _events_of(rows: list[LeagueEvent]) -> dict[str, Event]:
+    """The league's events that count here (``_events_here``)."""
+    return _events_here(rows)[0]
 
 
 def _event_rows(rows: list[LeagueEvent], events: dict[str, Event]) -> list[dict[str, Any]]:
@@ -464,7 +465,7 @@ def compute_table(league: League) -> dict[str, Any]:
     from shared_rules.games.startrek.leagues import league_table, load_league
 
     rows = _league_events(league.id)
-    events = _events_of(rows)
+    events, unproved = _events_here(rows)
     key = (
         league.version,
         tuple(
@@ -481,7 +482,6 @@ def compute_table(league: League) -> dict[str, Any]:
 
     documents: dict[str, Any] = {}
     problems: list[dict[str, str]] = []
-    unproved = _unproved(rows, events)
     for row in rows:
         event = events.get(row.event_id)
         if event is None and row.event_id in unproved:
