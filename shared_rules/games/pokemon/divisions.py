@@ -188,7 +188,8 @@ def division_problems(event: Event, present: Sequence[str]) -> list[str]:
     missing = [p for p in players if p not in given]
     if missing:
         problems.append(
-            f"{len(missing)} of {len(players)} players have no birth year ({_names(missing)}): "
+            f"{len(missing)} of {len(players)} players {'has' if len(missing) == 1 else 'have'} no birth year "
+            f"({_names(missing)}): "
             "enter each one's birth year on the Players screen"
         )
     by_year = [p for p in given if not isinstance(p.extra.get("division"), str)]
