@@ -91,6 +91,7 @@ async function mount(root, { store, role }) {
         ? [h("strong", {}, `Age divisions, ${ages.season.label} season`), ` (${basis[ages.season.basis] || ages.season.basis}): `,
           bandsLine(ages.bands), "."]
         : h("strong", {}, "Age divisions: the event has no season or date, so divisions cannot be told from birth years.")),
+      ages.note ? h("p", { class: "hint", id: "age-note" }, ages.note) : null,
       ages.problems.length ? h("div", { class: "warnings", id: "division-problems", role: "status" },
         h("p", {}, "Pairing is refused until this is fixed:"), h("ul", {}, ages.problems.map((t) => h("li", {}, t)))) : null);
   };

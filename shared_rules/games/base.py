@@ -180,6 +180,8 @@ class Game:
     division_view: Callable[[Event], dict[str, Any]] | None = None
     #: (settings, the event.create operation's ``at`` in ms) → the settings the event starts with.
     creation_settings: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+    #: (event, import time in ms) → the settings an imported event starts with, or None to keep its own.
+    import_settings: Callable[[Event, int], dict[str, Any] | None] | None = None
     #: The event settings a settings screen may offer (key → descriptor; rules_api ``ruleset_info()["settings"]``).
     settings_ui: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.

@@ -30,6 +30,7 @@ def test_divisions_show_at_registration_and_pairing_refuses_an_unknown_one(brows
     org.wait_for_selector("#age-season")
     assert f"Age divisions, {label} season" in org.inner_text("#age-season")
     assert f"Masters born {season - 16} or earlier" in org.inner_text("#age-season")
+    assert "one Masters division" in org.inner_text("#age-note")  # nobody registered yet
 
     # Typing a birth year shows the division it gives before the player is registered.
     org.get_by_label("Player name").fill("Ada")
@@ -55,6 +56,7 @@ def test_divisions_show_at_registration_and_pairing_refuses_an_unknown_one(brows
 
     org.wait_for_selector("#roster-table tr:has(th:text-is('Di')) td.division")
     assert [division(n) for n in ("Ada", "Bo", "Cy", "Di")] == ["Masters", "Junior", "Senior", "no birth year"]
+    assert org.locator("#age-note").count() == 0
     problems = org.locator("#division-problems")
     problems.wait_for()
     assert "1 of 7 players has no birth year (Di)" in problems.inner_text()

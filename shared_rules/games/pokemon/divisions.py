@@ -12,7 +12,9 @@ or earlier)"; RULES.md makes them season-relative):
   ``event.create`` gets ``settings.season`` from its ``date`` setting, else
   from the day of the operation's ``at`` (:func:`creation_settings`), so the
   server and every tablet derive the same season from the log, never from a
-  clock, and the organizer sees it in the settings.
+  clock, and the organizer sees it in the settings. A document imported on
+  the server without a season or date, with birth years, gets the season of
+  the day it is imported (:func:`import_settings`).
 - Divisions by birth year against the season (:func:`division_for`); a
   player's ``division`` field is the organizer's (or TOM's) word for it.
 - Pairing a Swiss round (3.1.1, 3.1.2) is refused, with every player named,
@@ -54,6 +56,7 @@ __all__ = [
     "check_divisions",
     "creation_settings",
     "division_view",
+    "import_settings",
 ]
 
 #: Pokémon TOP 3.1.1 divisions, in the order standings list them (TOM: Masters, Seniors, Juniors).
@@ -257,7 +260,8 @@ def division_view(event: Event) -> dict[str, Any]:
     """What the Players screen shows: the season, each division's birth years, each player's division, problems.
 
     ``players`` maps every player to their division, or None while it cannot be told (no birth year, or no
-    season); ``problems`` are what would stop the next Swiss round being paired (players still in the event).
+    season); ``problems`` are what would stop the next Swiss round being paired (players still in the event);
+    ``note`` says so when nobody's age is recorded (everyone is one Masters division).
     """
     season = event_season(event)
     players: dict[str, str | None] = {}
@@ -269,11 +273,29 @@ def division_view(event: Event) -> dict[str, Any]:
             players[p.id] = division_for(p.birth_year, season.year)
         else:
             players[p.id] = None
-    active = [p.id for p in event.players if p.dropped_after is None]
+    present = [p for p in event.players if p.dropped_after is None]
+    active = [p.id for p in present]
+    note = None
+    if not any(p.birth_year is not None or isinstance(p.extra.get("division"), str) for p in present):
+        note = "No player has a birth year yet: without them everyone is paired and placed as one Masters division."
     return {
         "season": None if season is None else {"year": season.year, "label": season.label, "basis": season.basis},
         "bands": division_bands(season.year) if season is not None else [],
         "labels": dict(DIVISION_LABELS),
         "players": players,
         "problems": division_problems(event, active),
+        "note": note,
     }
+
+
+def import_settings(event: Event, at_ms: int) -> dict[str, Any] | None:
+    """An imported event's settings with the season of the day it is imported, when birth years need one.
+
+    None (keep the document as it is) when the event has a season or a date, or when no player's division
+    hangs on a birth year; otherwise the settings :func:`creation_settings` gives for ``at_ms``.
+    """
+    if event_season(event) is not None:
+        return None
+    if not any(p.birth_year is not None and not isinstance(p.extra.get("division"), str) for p in event.players):
+        return None
+    return creation_settings(event.settings, at_ms)

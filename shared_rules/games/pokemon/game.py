@@ -73,6 +73,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         division_check=age.check_divisions,
         division_view=age.division_view,
         creation_settings=age.creation_settings,
+        import_settings=age.import_settings,
         settings_ui=SETTINGS_UI,
         penalties=GENERIC_PENALTIES,
         # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so

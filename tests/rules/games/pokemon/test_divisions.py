@@ -184,6 +184,12 @@ class PairingRefusesUnknownDivisions(unittest.TestCase):
         self.assertEqual(view["season"], {"year": 2026, "label": "2026-27", "basis": "date"})
         self.assertEqual(view["players"], {"p1": "masters", "p2": None})
         self.assertEqual(len(view["problems"]), 1)
+        self.assertIsNone(view["note"])
+
+    def test_the_players_screen_says_when_nobodys_age_is_recorded(self) -> None:
+        view = division_view(load_event(doc(born(None, None), date="2026-10-03")))
+        self.assertEqual((view["problems"], view["players"]), ([], {"p1": None, "p2": None}))
+        self.assertIn("everyone is paired and placed as one Masters division", view["note"])
 
 
 class KindSetting(unittest.TestCase):
