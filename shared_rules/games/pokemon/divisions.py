@@ -45,6 +45,7 @@ __all__ = [
     "DIVISION_LABELS",
     "SEASON_START_MONTH",
     "Season",
+    "DivisionsUnknown",
     "season_for",
     "season_label",
     "division_for",
@@ -67,6 +68,12 @@ SEASON_START_MONTH = 7
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
 #: At most this many players are named in one refusal; the rest are counted.
 _NAMED = 8
+
+
+class DivisionsUnknown(RulesError):
+    """Pairing refused: some present players' age divisions cannot be told (TOP 3.1.1)."""
+
+    code = "divisions-unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,10 +239,10 @@ def division_problems(event: Event, present: Sequence[str]) -> list[str]:
 
 
 def check_divisions(event: Event, present: Sequence[str], round_number: int) -> None:
-    """Raise RulesError, for the organizer, when the present players' divisions cannot all be told."""
+    """Raise DivisionsUnknown, for the organizer, when the present players' divisions cannot all be told."""
     problems = division_problems(event, present)
     if problems:
-        raise RulesError(
+        raise DivisionsUnknown(
             f"round {round_number} cannot be paired: Pokémon age divisions (TOP 3.1.1) pair every player in their "
             f"division, and {'; '.join(problems)}. Then pair again."
         )

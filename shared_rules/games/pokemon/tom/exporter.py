@@ -145,7 +145,7 @@ from ....event.model import Event
 from ....pairing.whole_event import next_round
 from ....standings import compute_standings
 from ....structures import suggest_structure
-from ..divisions import event_season_year, player_division
+from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
 __all__ = ["to_tdf", "GAMETYPES", "OUTCOME_CODES"]
@@ -301,6 +301,8 @@ class _Doc:
             return False
         try:
             next_round(self.event)
+        except DivisionsUnknown:  # more rounds to come once the divisions are known: not finalized
+            return False
         except RulesError:
             return True
         return False

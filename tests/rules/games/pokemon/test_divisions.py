@@ -16,6 +16,7 @@ from shared_rules.games.pokemon.divisions import (
     season_for,
 )
 from shared_rules.games.pokemon.ruleset import check_kind
+from shared_rules.games.pokemon.tom import to_tdf
 from shared_rules.pairing.next_round import pair_next_round
 from shared_rules.standings import standings_json
 from shared_rules.state import apply, initial_state, to_event_document
@@ -165,6 +166,20 @@ class PairingRefusesUnknownDivisions(unittest.TestCase):
         players = born(None, None)
         players[0]["division"], players[1]["division"] = "junior", "masters"
         self.assertEqual(len(pair_next_round(load_event(doc(players))).matches), 1)
+
+    def test_an_unfinished_event_with_a_missing_birth_year_exports_as_running_not_finalized(self) -> None:
+        d = doc(born(1990, 1991, None, 1985), date="2026-10-03")
+        d["rounds"] = [
+            {
+                "number": 1,
+                "stage": "swiss",
+                "matches": [
+                    {"table": 1, "players": ["p1", "p2"], "outcomes": ["win", "loss"]},
+                    {"table": 2, "players": ["p3", "p4"], "outcomes": ["win", "loss"]},
+                ],
+            }
+        ]
+        self.assertIn('stage="4"', to_tdf(d).splitlines()[1])
 
     def test_nobodys_age_recorded_pairs_one_pool_as_before(self) -> None:
         self.assertEqual(len(pair_next_round(load_event(doc(born(None, None, None, None)))).matches), 2)
