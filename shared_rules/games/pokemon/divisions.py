@@ -30,7 +30,7 @@ or earlier)"; RULES.md makes them season-relative):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -52,7 +52,6 @@ __all__ = [
     "division_bands",
     "player_division",
     "event_season",
-    "event_divisions",
     "division_problems",
     "check_divisions",
     "creation_settings",
@@ -174,13 +173,7 @@ def event_season_year(event: Event) -> int | None:
     return season.year if season is not None else None
 
 
-def event_divisions(event: Event) -> dict[str, str]:
-    """Every player's division in the event's season (see :func:`player_division`)."""
-    season = event_season_year(event)
-    return {p.id: player_division(p, season) for p in event.players}
-
-
-def _names(players: Sequence[Player], describe: Any = None) -> str:
+def _names(players: Sequence[Player], describe: Callable[[Player], str] | None = None) -> str:
     shown = [describe(p) if describe else p.name for p in players[:_NAMED]]
     more = len(players) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
@@ -195,7 +188,8 @@ def division_problems(event: Event, present: Sequence[str]) -> list[str]:
         return []  # nobody's age is recorded: one pool, everyone Masters (as before)
     season = event_season(event)
     problems = []
-    missing = [p for p in players if p not in given]
+    known = {p.id for p in given}
+    missing = [p for p in players if p.id not in known]
     if missing:
         problems.append(
             f"{len(missing)} of {len(players)} players {'has' if len(missing) == 1 else 'have'} no birth year "
@@ -211,6 +205,7 @@ def division_problems(event: Event, present: Sequence[str]) -> list[str]:
             )
         return problems
     late = [p for p in given if p.birth_year is not None and p.birth_year > season.year + 1]
+    unborn = {p.id for p in late}
     if late:
         problems.append(
             f"{_names(late, lambda p: f'{p.name} (born {p.birth_year})')}: born after the "
@@ -219,7 +214,7 @@ def division_problems(event: Event, present: Sequence[str]) -> list[str]:
     disagree = [
         p
         for p in given
-        if p not in late
+        if p.id not in unborn
         and p.birth_year is not None
         and isinstance(p.extra.get("division"), str)
         and p.extra["division"] != division_for(p.birth_year, season.year)

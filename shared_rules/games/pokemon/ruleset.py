@@ -39,8 +39,9 @@ binding; the metric readings are detailed in ``shared_rules.games.pokemon.standi
   event's season (``settings.season``, else the season of the event's date;
   Decision: Masters born <= season-16, Seniors season-15..season-12, Juniors
   >= season-11), else Masters (no birth year, or no season). Pairing refuses
-  while they cannot be told for everyone (:mod:`.divisions`). Pairing may cross divisions (Age-Modified, 3.1.2) and every
-  opponent counts in OWP, but each division is placed separately, as TOM's
+  while they cannot be told for everyone (:mod:`.divisions`). Pairing may
+  cross divisions (Age-Modified, 3.1.2) and every opponent counts in OWP,
+  but each division is placed separately, as TOM's
   ``<standings>`` does: ranks restart at 1 in each division (``rank`` is the
   place within ``division``, docs/event-format-additions.md "Standings
   output"), divisions are listed Masters, Seniors, Juniors, and each row
@@ -96,7 +97,6 @@ __all__ = [
     "player_division",
     "KINDS",
     "check_kind",
-    "kind_label",
     "build",
     "pokemon_standings",
 ]
@@ -240,18 +240,6 @@ def check_kind(value: Any) -> None:
         raise DocumentError(
             "settings.kind.mode", f"expected TOM's mode, capital letters such as TCG1DAY or LEAGUECHALLENGE ({example})"
         )
-
-
-def kind_label(value: Mapping[str, Any]) -> str:
-    """The kind's name (``League Cup``…), or TOM's codes for a kind this list does not know.
-
-    >>> kind_label({"type": 3, "mode": "TCG1DAY"}), kind_label({"type": 5, "mode": "X"})
-    ('League Cup', 'TOM type 5, mode X')
-    """
-    for kind_type, mode, label in KINDS:
-        if (value.get("type"), value.get("mode")) == (kind_type, mode):
-            return label
-    return f"TOM type {value.get('type')}, mode {value.get('mode')}"
 
 
 def _check_settings(ruleset_id: str, settings: Mapping[str, Any]) -> None:
