@@ -434,6 +434,20 @@ async function mount(root, { store, role }) {
     if (renaming && !st.players.some((p) => p.id === renaming)) renaming = null;
     if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
     const query = searchKey(search.value);
+    // Pokémon TOP 3.1.1: each player's division, and their birth year to enter or correct (player.edit).
+    const divisionCell = (p) => {
+      const year = numberInput({ value: p.birth_year ?? "", "aria-label": `Birth year of ${p.name}`, class: "narrow",
+                                 name: "birth-year", min: "1900", max: "2100", placeholder: "year" });
+      year.addEventListener("change", () => {
+        const value = Number(year.value);
+        if (Number.isInteger(value) && value >= 1900 && value <= 2100 && value !== p.birth_year) {
+          act("player.edit", { player: p.id, birth_year: value });
+        }
+      });
+      const division = ages.players[p.id];
+      return h("td", { class: "division", dataset: { division: division || "" } },
+        h("span", { class: "division-name" }, division ? ages.labels[division] : p.birth_year ? "—" : "no birth year"), " ", year);
+    };
     builtRows = st.players.map((p) => {
       const dropped = p.dropped_after !== null;
       const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow" });
@@ -442,8 +456,7 @@ async function mount(root, { store, role }) {
       const seat = seats.get(p.id);
       const tr = h("tr", { dataset: { player: p.id } },
         h("td", {}, p.entry), nameCell(p), h("td", {}, dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
-        ages && h("td", { class: "division", dataset: { division: ages.players[p.id] || "" } },
-          ages.players[p.id] ? ages.labels[ages.players[p.id]] : p.birth_year ? `born ${p.birth_year}` : "no birth year"),
+        ages && divisionCell(p),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
         recordCell(p),

@@ -52,7 +52,7 @@ def test_divisions_show_at_registration_and_pairing_refuses_an_unknown_one(brows
         _register(org, name, year, count)
 
     def division(name: str) -> str:
-        return org.inner_text(f"#roster-table tr:has(th:text-is('{name}')) td.division")
+        return org.inner_text(f"#roster-table tr:has(th:text-is('{name}')) td.division .division-name")
 
     org.wait_for_selector("#roster-table tr:has(th:text-is('Di')) td.division")
     assert [division(n) for n in ("Ada", "Bo", "Cy", "Di")] == ["Masters", "Junior", "Senior", "no birth year"]
@@ -70,17 +70,22 @@ def test_divisions_show_at_registration_and_pairing_refuses_an_unknown_one(brows
     org.wait_for_selector("p.error[role=alert]:has-text('round 1 cannot be paired')")
     text = alert.inner_text()
     assert "Pokémon age divisions (TOP 3.1.1)" in text and "no birth year (Di)" in text, text
-    assert "enter each one's birth year on the Players screen" in text, text
+    assert "enter each one's birth year in the roster on the Players screen" in text, text
     assert org.locator("#publish-round").count() == 0
     shot(org, "pokemon-pairing-refused-divisions")
 
-    # Di is a mistyped entry: removed, the event pairs (Age-Modified: 4 Masters, a Senior and a Junior, 3.1.2).
+    # Di's birth year, entered in the roster: Di is a Senior, nothing stops pairing any more, and the event
+    # pairs (Age-Modified: 4 Masters, 2 Seniors and a Junior, 3.1.2).
     org.goto(f"{app_process.url}/#/event/{eid}/players")
     wait_ready(org, "players")
-    org.click("#roster-table tr:has(th:text-is('Di')) [data-action=remove]")
-    org.click("#roster-table tr:has(th:text-is('Di')) [data-action=confirm-remove]")
-    org.wait_for_selector("caption:has-text('6 registered')")
+    year = org.locator("#roster-table tr:has(th:text-is('Di')) td.division input[name=birth-year]")
+    year.fill(str(season - 12))
+    year.press("Enter")
+    year.blur()
+    org.wait_for_selector("#roster-table tr:has(th:text-is('Di')) td.division[data-division=senior]")
+    assert division("Di") == "Senior"
     problems.wait_for(state="detached")
+    shot(org, "pokemon-roster-birth-year-entered")
     org.goto(f"{app_process.url}/#/event/{eid}/rounds")
     wait_ready(org, "rounds")
     org.click("#pair-next")

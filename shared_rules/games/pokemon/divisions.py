@@ -194,7 +194,7 @@ def division_problems(event: Event, present: Sequence[str]) -> list[str]:
         problems.append(
             f"{len(missing)} of {len(players)} players {'has' if len(missing) == 1 else 'have'} no birth year "
             f"({_names(missing)}): "
-            "enter each one's birth year on the Players screen"
+            "enter each one's birth year in the roster on the Players screen"
         )
     by_year = [p for p in given if not isinstance(p.extra.get("division"), str)]
     if season is None:

@@ -149,7 +149,7 @@ class PairingRefusesUnknownDivisions(unittest.TestCase):
     def test_a_player_without_a_birth_year_is_named(self) -> None:
         message = self.refusal(doc(born(1990, None, 2015, None), date="2026-10-03"))
         self.assertIn("2 of 4 players have no birth year (Player 2, Player 4)", message)
-        self.assertIn("enter each one's birth year on the Players screen", message)
+        self.assertIn("enter each one's birth year in the roster on the Players screen", message)
 
     def test_a_birth_year_after_the_season_fits_no_division(self) -> None:
         message = self.refusal(doc(born(1990, 2031), date="2026-10-03"))
