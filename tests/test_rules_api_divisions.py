@@ -54,6 +54,7 @@ def test_age_divisions_gives_the_season_each_players_division_and_what_stops_pai
     assert view["problems"] == [
         "1 of 4 players has no birth year (Di): enter each one's birth year in the roster on the Players screen"
     ]
+    assert view["counts"] == [["masters", 1], ["senior", 1], ["junior", 1], [None, 1]]
     refused = _call(api, "pair_draft", event_id="ev")
     assert not refused["ok"] and "no birth year (Di)" in refused["error"]
 

@@ -91,7 +91,8 @@ async function mount(root, { store, role }) {
         ? [h("strong", {}, `Age divisions, ${ages.season.label} season`), ` (${basis[ages.season.basis] || ages.season.basis}): `,
           bandsLine(ages.bands), "."]
         : h("strong", {}, "Age divisions: the event has no season or date, so divisions cannot be told from birth years.")),
-      ages.note ? h("p", { class: "hint", id: "age-note" }, ages.note) : null,
+      ages.note ? h("p", { class: "hint", id: "age-note" }, ages.note) : h("p", { id: "age-counts" }, "Players: ",
+        ages.counts.filter(([d, n]) => n || d).map(([d, n]) => `${d ? ages.labels[d] : "no division yet"} ${n}`).join(" · ")),
       ages.problems.length ? h("div", { class: "warnings", id: "division-problems", role: "status" },
         h("p", {}, "Pairing is refused until this is fixed:"), h("ul", {}, ages.problems.map((t) => h("li", {}, t)))) : null);
   };

@@ -60,6 +60,7 @@ def test_divisions_show_at_registration_and_pairing_refuses_an_unknown_one(brows
     problems = org.locator("#division-problems")
     problems.wait_for()
     assert "1 of 7 players has no birth year (Di)" in problems.inner_text()
+    assert org.inner_text("#age-counts") == "Players: Masters 4 · Senior 1 · Junior 1 · no division yet 1"
     shot(org, "pokemon-roster-divisions")
 
     org.goto(f"{app_process.url}/#/event/{eid}/rounds")

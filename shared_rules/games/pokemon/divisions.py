@@ -263,7 +263,8 @@ def division_view(event: Event) -> dict[str, Any]:
 
     ``players`` maps every player to their division, or None while it cannot be told (no birth year, or no
     season); ``problems`` are what would stop the next Swiss round being paired (players still in the event);
-    ``note`` says so when nobody's age is recorded (everyone is one Masters division).
+    ``note`` says so when nobody's age is recorded (everyone is one Masters division); ``counts`` are
+    ``[division or None, players still in the event]``, oldest division first.
     """
     season = event_season(event)
     players: dict[str, str | None] = {}
@@ -287,6 +288,8 @@ def division_view(event: Event) -> dict[str, Any]:
         "players": players,
         "problems": division_problems(event, active),
         "note": note,
+        # Players still in the event per division (Age-Separated needs 6 in each, 3.1.1), None: not told yet.
+        "counts": [[d, sum(1 for pid in active if players[pid] == d)] for d in (*DIVISIONS, None)],
     }
 
 
