@@ -37,6 +37,8 @@ from backend.schemas import (
     StateResponseSchema,
 )
 from shared_rules.errors import DocumentError, RulesError
+from shared_rules.event import load_event
+from shared_rules.games import game_of
 from shared_rules.state import WITHHELD_PREFIX, apply, from_event_document, initial_state, to_event_document
 
 
@@ -89,6 +91,15 @@ def _made_before(data: dict):
     )
 
 
+def _starting_settings(state: dict) -> None:
+    """What the game adds to an imported event's settings (a Pokémon season for birth years, TOP 3.1.1)."""
+    start = game_of(state["ruleset"]).import_settings
+    if start is not None:
+        settings = start(load_event(to_event_document(state, operational=False)), now_ms())
+        if settings is not None:
+            state["settings"] = settings
+
+
 @bp.post("")
 @create_limit
 def create_event():
@@ -116,6 +127,7 @@ def create_event():
     if data["document"] is not None:
         try:
             state = from_event_document(data["document"])
+            _starting_settings(state)
             if not state["seed"]:
                 state["seed"] = _new_seed()
             _check_seed(state["seed"], "document.seed", "invalid-document")

@@ -466,7 +466,21 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
         "endings": list(rs.endings),
         "match_sizes": list(rs.match_sizes),
         "time_limits": {str(k): v for k, v in rs.time_limits.items()},
+        # Event settings a settings screen may offer (Pokémon: the divisions' season, TOM's event kind).
+        "settings": game.settings_descriptor(),
     }
+
+
+def age_divisions(event_id: str) -> dict[str, Any] | None:
+    """The event's age divisions for the Players screen (season, birth years per division, each player's
+    division, what would stop pairing), or None for a game without age divisions."""
+    from shared_rules.games import game_of
+
+    st = _current(event_id)
+    if st["ruleset"] is None:
+        return None
+    view = game_of(st["ruleset"]).division_view
+    return view(_event(st)) if view is not None else None
 
 
 def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
@@ -613,6 +627,7 @@ FUNCTIONS = {
         structure,
         rulesets,
         ruleset_info,
+        age_divisions,
         timer,
         secret_time,
         time_called,

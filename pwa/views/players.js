@@ -10,6 +10,26 @@ import { rules } from "../rules-client.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui.js";
 import { csvImportCard } from "./csv-import.js";
 
+/**
+ * The division a birth year gives, from rules_api ``age_divisions`` (``bands``: each division's birth years, oldest
+ * first); a sentence for the registration form.
+ */
+export function divisionHint(ages, text) {
+  if (!ages) return "";
+  const year = Number(text);
+  if (!text || !Number.isInteger(year) || year < 1900) return "";
+  if (!ages.season) return "The event has no season yet, so the division cannot be told (set the event's season or date).";
+  const band = ages.bands.find((b) => (b.from === null || year >= b.from) && (b.to === null || year <= b.to));
+  if (!band) return `Born ${year}: after the ${ages.season.label} season, so in no division. Check the year.`;
+  return `Born ${year}: ${band.label} division in the ${ages.season.label} season.`;
+}
+
+/** "Masters born 2010 or earlier · Senior 2011–2014 · Junior 2015 or later" for a season's bands. */
+export function bandsLine(bands) {
+  return bands.map((b) => (b.from === null ? `${b.label} born ${b.to} or earlier`
+    : b === bands[bands.length - 1] ? `${b.label} ${b.from} or later` : `${b.label} ${b.from}–${b.to}`)).join(" · ");
+}
+
 /** Text as the roster search compares it: no accents, no case, single spaces. */
 export function searchKey(text) {
   return String(text).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
@@ -53,6 +73,29 @@ async function mount(root, { store, role }) {
   const birthYear = numberInput({ id: "birth-year", min: "1900", max: "2100", class: "narrow" });
   const gameIdField = field("Game id", gameId);
   const birthField = field("Birth year", birthYear);
+  // Pokémon TOP 3.1.1: the division a typed birth year gives, and the event's divisions (rules_api age_divisions).
+  let ages = null;
+  const birthDivision = h("p", { class: "hint", id: "birth-division", "aria-live": "polite" });
+  const showBirthDivision = () => { birthDivision.textContent = divisionHint(ages, birthYear.value.trim()); };
+  birthYear.addEventListener("input", showBirthDivision);
+  birthField.append(birthDivision);
+  const agesBox = h("div", { id: "age-divisions" });
+  const showAges = () => {
+    if (!ages) {
+      replace(agesBox);
+      return;
+    }
+    const basis = { "settings.season": "the event's season", date: "from the event's date", "settings.date": "from the event's date" };
+    replace(agesBox,
+      h("p", { id: "age-season" }, ages.season
+        ? [h("strong", {}, `Age divisions, ${ages.season.label} season`), ` (${basis[ages.season.basis] || ages.season.basis}): `,
+          bandsLine(ages.bands), "."]
+        : h("strong", {}, "Age divisions: the event has no season or date, so divisions cannot be told from birth years.")),
+      ages.note ? h("p", { class: "hint", id: "age-note" }, ages.note) : h("p", { id: "age-counts" }, "Players: ",
+        ages.counts.filter(([d, n]) => n || d).map(([d, n]) => `${d ? ages.labels[d] : "no division yet"} ${n}`).join(" · ")),
+      ages.problems.length ? h("div", { class: "warnings", id: "division-problems", role: "status" },
+        h("p", {}, "Pairing is refused until this is fixed:"), h("ul", {}, ages.problems.map((t) => h("li", {}, t)))) : null);
+  };
   const suggestions = h("ul", { id: "person-suggestions", class: "suggestions", "aria-live": "polite" });
   const pickedNote = h("p", { id: "picked-person", class: "hint", role: "status" });
   const makeRecord = h("input", { type: "checkbox", id: "make-record", checked: true });
@@ -130,6 +173,7 @@ async function mount(root, { store, role }) {
     picked = null;
     gameId.value = "";
     birthYear.value = "";
+    showBirthDivision();
     replace(suggestions);
     showPicked();
     announce(`${names.length} player${names.length === 1 ? "" : "s"} registered`);
@@ -391,6 +435,20 @@ async function mount(root, { store, role }) {
     if (renaming && !st.players.some((p) => p.id === renaming)) renaming = null;
     if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
     const query = searchKey(search.value);
+    // Pokémon TOP 3.1.1: each player's division, and their birth year to enter or correct (player.edit).
+    const divisionCell = (p) => {
+      const year = numberInput({ value: p.birth_year ?? "", "aria-label": `Birth year of ${p.name}`, class: "narrow",
+                                 name: "birth-year", min: "1900", max: "2100", placeholder: "year" });
+      year.addEventListener("change", () => {
+        const value = Number(year.value);
+        if (Number.isInteger(value) && value >= 1900 && value <= 2100 && value !== p.birth_year) {
+          act("player.edit", { player: p.id, birth_year: value });
+        }
+      });
+      const division = ages.players[p.id];
+      return h("td", { class: "division", dataset: { division: division || "" } },
+        h("span", { class: "division-name" }, division ? ages.labels[division] : p.birth_year ? "—" : "no birth year"), " ", year);
+    };
     builtRows = st.players.map((p) => {
       const dropped = p.dropped_after !== null;
       const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow" });
@@ -399,6 +457,7 @@ async function mount(root, { store, role }) {
       const seat = seats.get(p.id);
       const tr = h("tr", { dataset: { player: p.id } },
         h("td", {}, p.entry), nameCell(p), h("td", {}, dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
+        ages && divisionCell(p),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
         recordCell(p),
@@ -415,13 +474,14 @@ async function mount(root, { store, role }) {
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
-      h("thead", {}, h("tr", {}, ["#", "Name", "Status", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Player record", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["#", "Name", "Status", ages && "Division", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Player record", "Actions"]
+        .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, builtRows)));
     applyFilter();
   }
 
   replace(root, h("h1", {}, "Players"), problems,
-    h("div", { class: "grid" }, form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion)),
+    h("div", { class: "grid" }, form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion, agesBox)),
     registrar && csvImportCard(store),
     h("section", { class: "card", "aria-labelledby": "claims-title" }, h("h2", { id: "claims-title" }, "Claim codes"),
       h("p", { class: "hint" }, "Each player joins on their phone with their own code (or its QR code). Needs the network."),
@@ -447,6 +507,10 @@ async function mount(root, { store, role }) {
       if (navigator.onLine && Date.now() - linksLoaded > 30_000) loadLinks();
       flush();
       if (st.ruleset) {
+        ages = await rules("age_divisions", { event_id: store.eventId });
+        showAges();
+        showBirthDivision();
+        drawRoster();
         const active = st.players.filter((p) => p.dropped_after === null).length;
         const s = await rules("structure", { ruleset: st.ruleset, players: active });
         suggestion.textContent = s.error ? s.error : `${active} players: ${s.swiss_rounds} Swiss rounds`

@@ -172,6 +172,18 @@ class Game:
     secret_time: Callable[[str, int], int] | None = None
     #: (player, season or None) → the player's age division (Pokémon TOP 3.1.1), or None: no divisions.
     player_division: Callable[[Player, int | None], str] | None = None
+    #: event → the season its age divisions are told in (settings, else the event's date), or None.
+    division_season: Callable[[Event], int | None] | None = None
+    #: (event, present ids, round number) → raises RulesError when the divisions cannot be told (pairing).
+    division_check: Callable[[Event, Sequence[str], int], None] | None = None
+    #: event → what the Players screen shows of the age divisions (season, birth years, each player's), or None.
+    division_view: Callable[[Event], dict[str, Any]] | None = None
+    #: (settings, the event.create operation's ``at`` in ms) → the settings the event starts with.
+    creation_settings: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+    #: (event, import time in ms) → the settings an imported event starts with, or None to keep its own.
+    import_settings: Callable[[Event, int], dict[str, Any] | None] | None = None
+    #: The event settings a settings screen may offer (key → descriptor; rules_api ``ruleset_info()["settings"]``).
+    settings_ui: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.
     form_pods: Callable[[Event, int, Sequence[str], Sequence[str], int], list[list[str]]] | None = None
     #: Checks ``settings.report``, the tournament report's details the organizer fills in (raises DocumentError);
@@ -181,6 +193,10 @@ class Game:
     def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset configured by an event's settings."""
         return self.build(dict(settings or {}))
+
+    def settings_descriptor(self) -> dict[str, Any]:
+        """The settings a screen may offer for this game (plain JSON)."""
+        return dict(_plain(self.settings_ui))
 
     def ui(self) -> dict[str, Any]:
         """The UI descriptor: the PWA builds its result form, timer, round start and penalty form from it."""

@@ -46,12 +46,16 @@ AGE_SEPARATED_MINIMUM = 6
 
 def divisions_of(event: Event) -> dict[str, str]:
     """Every player's division under the game's rule (Pokémon: the ``division`` field, else birth year and
-    ``settings.season``, RULES.md Decision); RulesError for a game without age divisions."""
+    the event's season, RULES.md Decision); RulesError for a game without age divisions."""
     rule = game_of(event.ruleset).player_division
     if rule is None:
         raise RulesError(f"ruleset: {event.ruleset} has no age divisions")
-    season = event.settings.get("season")
-    season = season if isinstance(season, int) and not isinstance(season, bool) else None
+    game = game_of(event.ruleset)
+    if game.division_season is not None:
+        season = game.division_season(event)
+    else:
+        given = event.settings.get("season")
+        season = given if isinstance(given, int) and not isinstance(given, bool) else None
     return {p.id: rule(p, season) for p in event.players}
 
 

@@ -263,6 +263,9 @@ def pair_next_round(
     number = next_round_number(event)
     check_results_complete(event, number, policy)
     present = [p.id for p in event.players if p.active_in(number)]
+    division_check = game_of(event.ruleset).division_check
+    if policy.divisions and division_check is not None:
+        division_check(event, present, number)  # Pokémon TOP 3.1.1: never pair without the divisions
     divisions = _divisions(event, policy)
     started = _started_divisions(event, divisions)
     total = planned_rounds(event, started)

@@ -110,6 +110,10 @@ def _event_create(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     settings = p.settings or {}
     ruleset_of(p.ruleset, settings)
+    start = game_of(p.ruleset).creation_settings
+    if start is not None:  # e.g. Pokémon's season from the event's date or this operation's day (TOP 3.1.1)
+        settings = start(settings, op.at)
+        ruleset_of(p.ruleset, settings)
     state.update(ruleset=p.ruleset, name=p.name, seed=p.seed or op.op_id, settings=settings, created_by=op.device)
 
 

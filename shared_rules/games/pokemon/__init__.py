@@ -5,11 +5,11 @@ Document section                                 Implemented in
 ===============================================  ====================================================
 3.1, 3.1.3 outcomes, points, late losses         ``ruleset.OUTCOMES``, :mod:`.standings`
 3.1.4.1 tiebreakers (OWP, OOWP, H2H, last opp.)  ``ruleset.TIEBREAKERS``, :mod:`.standings`
-3.1.1 age divisions                              :func:`.ruleset.player_division`
+3.1.1 age divisions, season, pairing refusals    :mod:`.divisions`
 3.1, 3.1.1, 3.1.2, 3.3.3 pairing and byes        ``game.PAIRING``, :mod:`shared_rules.pairing`
 3.3.5 structures, day two                        :mod:`.structures`
 3.2, 3.3, 3.3.6 bracket (3rd/4th playoff)        ``game.BRACKETS``
-TOM save files (.tdf)                            :mod:`.tom` (importer, exporter)
+TOM save files (.tdf), event kind                :mod:`.tom` (importer, exporter), ``ruleset.KINDS``
 Penalties (generic)                              :data:`shared_rules.games.base.GENERIC_PENALTIES`
 ===============================================  ====================================================
 """

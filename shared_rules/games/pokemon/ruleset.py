@@ -35,11 +35,13 @@ binding; the metric readings are detailed in ``shared_rules.games.pokemon.standi
   re-applied until stable (the document's recursion); a player without an
   opponent ranks below; what remains tied keeps roster order.
 - Age divisions (3.1.1): the player's ``division`` field when present
-  (``junior``/``senior``/``masters``), else the birth year against
-  ``settings.season`` (Decision: Masters born <= season-16, Seniors
-  season-15..season-12, Juniors >= season-11), else Masters (no birth year or
-  no season). Pairing may cross divisions (Age-Modified, 3.1.2) and every
-  opponent counts in OWP, but each division is placed separately, as TOM's
+  (``junior``/``senior``/``masters``), else the birth year against the
+  event's season (``settings.season``, else the season of the event's date;
+  Decision: Masters born <= season-16, Seniors season-15..season-12, Juniors
+  >= season-11), else Masters (no birth year, or no season). Pairing refuses
+  while they cannot be told for everyone (:mod:`.divisions`). Pairing may
+  cross divisions (Age-Modified, 3.1.2) and every opponent counts in OWP,
+  but each division is placed separately, as TOM's
   ``<standings>`` does: ranks restart at 1 in each division (``rank`` is the
   place within ``division``, docs/event-format-additions.md "Standings
   output"), divisions are listed Masters, Seniors, Juniors, and each row
@@ -67,6 +69,7 @@ binding; the metric readings are detailed in ``shared_rules.games.pokemon.standi
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -76,10 +79,11 @@ from ...event.model import SWISS_STAGES
 from ...rulesets.base import Outcome, Policy, Ruleset
 from ...standings.context import StandingsContext, is_counted
 from ...standings.engine import Standing, format_record, standings_from_order
+from .divisions import DIVISIONS, division_for, event_season_year, player_division
 from .standings import elimination_depth, implied_late_record, late_losses, rank_universes
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...event.model import Event, Player
+    from ...event.model import Event
 
 __all__ = [
     "TITLES",
@@ -91,6 +95,8 @@ __all__ = [
     "STRUCTURES",
     "division_for",
     "player_division",
+    "KINDS",
+    "check_kind",
     "build",
     "pokemon_standings",
 ]
@@ -186,9 +192,6 @@ POLICIES: Mapping[str, Policy] = MappingProxyType(
     }
 )
 
-#: Pokémon TOP 3.1.1 divisions, in the order standings list them (TOM: Masters, Seniors, Juniors).
-DIVISIONS: tuple[str, ...] = ("masters", "senior", "junior")
-
 #: ``settings.structure`` names (Pokémon TOP 3.3.5 tables).
 STRUCTURES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -198,37 +201,51 @@ STRUCTURES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 
 
-def division_for(birth_year: int, season: int) -> str:
-    """Pokémon TOP 3.1.1 with RULES.md's season-relative Decision (the document's example is 2019).
-
-    >>> [division_for(y, 2019) for y in (2003, 2004, 2007, 2008)]
-    ['masters', 'senior', 'senior', 'junior']
-    """
-    if birth_year <= season - 16:
-        return "masters"
-    if birth_year >= season - 11:
-        return "junior"
-    return "senior"
-
-
-def player_division(player: Player, season: int | None) -> str:
-    """The player's ``division`` field, else by birth year and season, else Masters."""
-    given = player.extra.get("division")
-    if isinstance(given, str) and given in DIVISIONS:
-        return given
-    if player.birth_year is not None and season is not None:
-        return division_for(player.birth_year, season)
-    return "masters"
-
-
 def _whole(settings: Mapping[str, Any], key: str, minimum: int) -> None:
     value = settings.get(key)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < minimum):
         raise DocumentError(f"settings.{key}", f"expected a whole number of at least {minimum}")
 
 
+#: TOM's event kinds: ``settings.kind`` is the ``type`` and ``mode`` of a TOM save's ``<tournament>``
+#: (``tom/importer.py``), kept so a .tdf export reopens as the same kind of event; the labels are for screens.
+KINDS: tuple[tuple[int, str, str], ...] = (
+    (2, "LEAGUECHALLENGE", "League Challenge"),
+    (3, "TCG1DAY", "League Cup"),
+    (2, "TCG1DAY", "League Cup (new in TOM, not configured yet)"),
+)
+_MODE = re.compile(r"[A-Z0-9_]{1,40}\Z")
+
+
+def check_kind(value: Any) -> None:
+    """``settings.kind``: ``{"type": N, "mode": "WORD"}`` as TOM writes them (DocumentError otherwise).
+
+    >>> check_kind({"type": 3, "mode": "TCG1DAY"})
+    >>> check_kind("league-cup")
+    Traceback (most recent call last):
+    ...
+    shared_rules.errors.DocumentError: settings.kind: expected TOM's event type and mode, as {"type": 3, "mode": "TCG1DAY"} (League Cup) or {"type": 2, "mode": "LEAGUECHALLENGE"} (League Challenge)
+    """
+    example = (
+        'as {"type": 3, "mode": "TCG1DAY"} (League Cup) or {"type": 2, "mode": "LEAGUECHALLENGE"} (League Challenge)'
+    )
+    if not isinstance(value, Mapping) or set(value) != {"type", "mode"}:
+        raise DocumentError("settings.kind", f"expected TOM's event type and mode, {example}")
+    kind_type, mode = value["type"], value["mode"]
+    if not isinstance(kind_type, int) or isinstance(kind_type, bool) or not 1 <= kind_type <= 99:
+        raise DocumentError(
+            "settings.kind.type", f"expected TOM's event type, a whole number such as 2 or 3 ({example})"
+        )
+    if not isinstance(mode, str) or not _MODE.match(mode):
+        raise DocumentError(
+            "settings.kind.mode", f"expected TOM's mode, capital letters such as TCG1DAY or LEAGUECHALLENGE ({example})"
+        )
+
+
 def _check_settings(ruleset_id: str, settings: Mapping[str, Any]) -> None:
     _whole(settings, "season", 1900)
+    if settings.get("kind") is not None:
+        check_kind(settings["kind"])
     _whole(settings, "rounds", 0)
     cut = settings.get("cut")
     _whole(settings, "cut", 0)
@@ -309,8 +326,8 @@ def pokemon_standings(event: Event, ruleset: Ruleset) -> list[Standing]:
     stages = {r.stage for r in event.rounds}
     if "elimination" in stages and not stages & SWISS_STAGES:
         return _single_elimination(event, ruleset)
-    season = event.settings.get("season")
-    division = {p.id: player_division(p, season if isinstance(season, int) else None) for p in event.players}
+    season = event_season_year(event)
+    division = {p.id: player_division(p, season) for p in event.players}
     present = [d for d in DIVISIONS if d in division.values()]
     ctx = StandingsContext(event, ruleset)
     universes = [[p.id for p in event.players if division[p.id] == d] for d in present]

@@ -25,11 +25,13 @@ Root ``<tournament>``
     ``1.86``.  ``stage``: ``source.stage``; without one, 5 (finalized) when
     every match is reported and the engine has nothing left to pair
     (``pairing.whole_event.next_round`` refuses), 4 (running) with rounds, 1
-    (new) without.  ``type``/``mode`` (stand-in: the document does not
-    record the event kind): ``3``/``TCG1DAY`` (League Cup) when a division
-    has a top cut or an elimination round exists, else
-    ``2``/``LEAGUECHALLENGE`` (League Challenges have no top cut). No video
-    game save was available, so a ``pokemon-vg`` file uses the same codes.
+    (new) without.  ``type``/``mode``: ``settings.kind`` (``{"type",
+    "mode"}``, TOM's own, kept by the importer; a League Cup without a top
+    cut stays a League Cup); without it (stand-in: an event made here that
+    names no kind) ``3``/``TCG1DAY`` (League Cup) when a division has a top
+    cut or an elimination round exists, else ``2``/``LEAGUECHALLENGE``
+    (League Challenges have no top cut). No video game save was available,
+    so a ``pokemon-vg`` file uses the same codes.
 
 ``<data>``
     ``name``: ``name``.  ``id``: ``source.sanction_id``, else empty (TOM's
@@ -125,7 +127,7 @@ Root ``<tournament>``
     what TOM offered in every fixture), and the chosen cut; ``paired3rd4th`` from
     ``playoff_3rd_4th_by_division`` / ``playoff_3rd_4th``.
 
-Settings other than ``season``, ``rounds``, ``rounds_by_pod``, ``cut`` and
+Settings other than ``season``, ``kind``, ``rounds``, ``rounds_by_pod``, ``cut`` and
 ``playoff_3rd_4th`` (and their ``_by_division``) are not written; on import
 ``rounds`` becomes the Swiss rounds paired and ``structure`` ``single-day``.
 """
@@ -143,7 +145,7 @@ from ....event.model import Event
 from ....pairing.whole_event import next_round
 from ....standings import compute_standings
 from ....structures import suggest_structure
-from ..ruleset import player_division
+from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
 __all__ = ["to_tdf", "GAMETYPES", "OUTCOME_CODES"]
@@ -262,14 +264,18 @@ class _Doc:
             _xml_text(player.id, f"players[{i}].id")
             _xml_text(player.name, f"players[{i}].name")
         _xml_text(self.event.name, "name")
-        self.division = {p.id: player_division(p, self.season) for p in self.event.players}
+        self.division = {p.id: player_division(p, event_season_year(self.event)) for p in self.event.players}
         self.start_date = self._start_date()
         self.stamp = f"{_tom_date(self.start_date)} 00:00:00" if self.start_date else ""
         self.finals = self._finals()
         self.cup = any(cut > 0 for cut, _ in self.finals.values()) or any(
             r.stage == "elimination" for r in self.event.rounds
         )
-        self.kind = CUP if self.cup else CHALLENGE
+        kind = self.settings.get("kind")
+        if isinstance(kind, Mapping):  # TOM's own type and mode (the importer keeps them; checked by the ruleset)
+            self.kind = (str(kind["type"]), str(kind["mode"]))
+        else:
+            self.kind = CUP if self.cup else CHALLENGE
         self.stage = self._stage()
         self.finalized = self.stage == FINALIZED
 
@@ -295,6 +301,8 @@ class _Doc:
             return False
         try:
             next_round(self.event)
+        except DivisionsUnknown:  # more rounds to come once the divisions are known: not finalized
+            return False
         except RulesError:
             return True
         return False

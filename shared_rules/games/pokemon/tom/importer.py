@@ -15,7 +15,10 @@ Document
     5 finalized)}``.
 
 Settings
-    ``season``: see "Season" below.  ``structure``: ``single-day`` (TOM runs
+    ``season``: see "Season" below.  ``kind``: the root's ``type`` and
+    ``mode`` as TOM wrote them, ``{"type": 3, "mode": "TCG1DAY"}`` (League
+    Cup), ``{"type": 2, "mode": "LEAGUECHALLENGE"}`` (League Challenge); the
+    exporter writes them back.  ``structure``: ``single-day`` (TOM runs
     League Cups and Challenges in one day).
     ``rounds``: the number of Swiss rounds in the file (the most of any pod);
     omitted while nothing is paired. TOM does not store the planned number,
@@ -89,6 +92,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....errors import DocumentError
+from ..divisions import division_for, season_for
+from ..ruleset import check_kind
 
 __all__ = [
     "TomPod",
@@ -160,7 +165,6 @@ DROP_STATUSES: dict[int, bool | None] = {
 ELIMINATION_TYPE = "1"  # <round type="1">: single elimination; Swiss repeats the root type
 STAGE_ORDER: dict[str, int] = {"swiss": 0, "elimination": 1}
 DATE_RE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$")
-SEASON_START_MONTH = 7  # a Play! Pokémon season runs July-June
 
 
 @dataclass(frozen=True)
@@ -243,21 +247,6 @@ def _iso_date(value: str) -> str | None:
 
 
 # ---------- seasons and divisions ----------
-
-
-def season_for(iso_date: str) -> int:
-    """The project's season number for an event date (YYYY-MM-DD); see module docstring."""
-    year, month = int(iso_date[:4]), int(iso_date[5:7])
-    return year if month >= SEASON_START_MONTH else year - 1
-
-
-def division_for(birth_year: int, season: int) -> str:
-    """Pokémon TOP 3.1.1 as RULES.md decides it: Masters <= season-16, Juniors >= season-11."""
-    if birth_year <= season - 16:
-        return "masters"
-    if birth_year >= season - 11:
-        return "junior"
-    return "senior"
 
 
 def _within(division: str, allowed: tuple[str, ...]) -> str:
@@ -601,11 +590,27 @@ def _finals(root: ET.Element) -> dict[str, tuple[int, bool]]:
     return finals
 
 
+def _kind(root: ET.Element) -> dict[str, Any] | None:
+    """TOM's event type and mode (``settings.kind``), None when the root names neither."""
+    kind_type, mode = root.get("type"), root.get("mode")
+    if kind_type is None and mode is None:
+        return None
+    kind = {"type": _int(kind_type, "<tournament> type"), "mode": (mode or "").strip()}
+    try:
+        check_kind(kind)
+    except DocumentError as error:
+        raise _fail(f"<tournament type={kind_type!r} mode={mode!r}>: {error.problem}") from None
+    return kind
+
+
 def _settings(root: ET.Element, pods: list[TomPod], season: int | None) -> dict[str, Any]:
     """The document's settings."""
     settings: dict[str, Any] = {}
     if season is not None:
         settings["season"] = season
+    kind = _kind(root)
+    if kind is not None:
+        settings["kind"] = kind
     settings["structure"] = "single-day"
     rounds = max((pod.swiss_rounds for pod in pods), default=0)
     if rounds:

@@ -75,7 +75,7 @@ def carried(root: ET.Element) -> dict[str, Any]:
             "rounds": rounds,
         }
     return {
-        "root": {k: root.get(k) for k in ("stage", "version", "gametype")},
+        "root": {k: root.get(k) for k in ("type", "stage", "version", "gametype", "mode")},
         "data": {k: root.findtext(f"data/{k}") for k in ("name", "id", "startdate")},
         "players": players,
         "roster": [p.get("userid") for p in root.iterfind("players/player")],
@@ -112,6 +112,51 @@ class FixturesRoundTrip(unittest.TestCase):
                 self.assertEqual(again, document)
                 self.assertEqual(standings(again), standings(document))
                 self.assertEqual(to_tdf(again), text)  # deterministic, and a fixed point
+
+    def test_every_fixture_reexports_with_its_kind(self) -> None:
+        """TOM's event type and mode come back as they were: a League Cup stays a League Cup (issue 22)."""
+        fixtures = all_tdf()
+        self.assertEqual(len(fixtures), 19)
+        for relative in fixtures:
+            with self.subTest(fixture=relative):
+                original = ET.fromstring(read(relative))
+                document = import_tdf(read(relative))
+                self.assertEqual(
+                    document["settings"]["kind"], {"type": int(original.get("type")), "mode": original.get("mode")}
+                )
+                exported = ET.fromstring(to_tdf(document))
+                self.assertEqual(
+                    (exported.get("type"), exported.get("mode")), (original.get("type"), original.get("mode"))
+                )
+
+    def test_a_league_cup_without_a_cut_comes_back_a_league_cup_with_its_swiss_standings(self) -> None:
+        text = read("cup-finalized.tdf")
+        document = import_tdf(text)
+        self.assertEqual(document["settings"]["cut"], 0)
+        exported = to_tdf(document)
+        root = ET.fromstring(exported)
+        self.assertEqual((root.get("type"), root.get("mode")), ("3", "TCG1DAY"))
+        # Swiss rounds repeat the root type in TOM: they stay League Cup rounds, and the standings are TOM's.
+        self.assertEqual({r.get("type") for r in root.iterfind("pods/pod/rounds/round")}, {"3"})
+        self.assertEqual(tom_final_standings(exported), tom_final_standings(text))
+        self.assertEqual(standings(import_tdf(exported)), standings(document))
+
+    def test_an_event_made_here_writes_the_kind_it_names(self) -> None:
+        doc = {
+            "format": "topcut-event/1",
+            "ruleset": "pokemon-tcg",
+            "name": "Cup without a cut",
+            "seed": "s",
+            "settings": {"season": 2026, "rounds": 1, "cut": 0, "kind": {"type": 3, "mode": "TCG1DAY"}},
+            "players": [{"id": "1", "name": "Ash K", "entry": 1}, {"id": "2", "name": "Misty W", "entry": 2}],
+            "rounds": [{"number": 1, "stage": "swiss", "matches": [{"table": 1, "players": ["1", "2"]}]}],
+        }
+        root = ET.fromstring(to_tdf(doc))
+        self.assertEqual((root.get("type"), root.get("mode")), ("3", "TCG1DAY"))
+        without = copy.deepcopy(doc)
+        del without["settings"]["kind"]  # no kind named, no cut: the stand-in is a League Challenge
+        root = ET.fromstring(to_tdf(without))
+        self.assertEqual((root.get("type"), root.get("mode")), ("2", "LEAGUECHALLENGE"))
 
     def test_finalized_exports_keep_toms_final_order(self) -> None:
         for relative in FINALIZED:
@@ -230,7 +275,8 @@ class FromScratch(unittest.TestCase):
         # What the TOM file adds or replaces (module docstring of shared_rules.games.pokemon.tom.exporter):
         expected["seed"] = "tom:Pallet Town League Cup|07/01/2026"  # no sanction id: the importer's seed
         expected["source"] = {"program": "TOM", "version": "1.86", "start_date": "2026-07-01", "stage": 5}
-        expected["settings"].update(structure="single-day", playoff_3rd_4th=False)
+        # No settings.kind: the kind written is the stand-in (a top cut: a League Cup), and it reads back.
+        expected["settings"].update(structure="single-day", playoff_3rd_4th=False, kind={"type": 3, "mode": "TCG1DAY"})
         for player in expected["players"]:
             player.update(division="masters", pod="masters")
         for rnd in expected["rounds"]:

@@ -112,7 +112,14 @@ class CountsCheckedByHand(unittest.TestCase):
         )
         self.assertEqual(
             document["settings"],
-            {"season": 2026, "structure": "single-day", "rounds": 3, "cut": 0, "playoff_3rd_4th": False},
+            {
+                "season": 2026,
+                "kind": {"type": 3, "mode": "TCG1DAY"},  # a League Cup, though it has no top cut
+                "structure": "single-day",
+                "rounds": 3,
+                "cut": 0,
+                "playoff_3rd_4th": False,
+            },
         )
         self.assertEqual(
             matches_of(document, 1)[0],

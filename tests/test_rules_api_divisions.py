@@ -1,0 +1,76 @@
+"""The tablets' rules functions for Pokémon age divisions and event settings (pwa/rules_api.py), through ``call``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _api():
+    spec = importlib.util.spec_from_file_location("rules_api_divisions", ROOT / "pwa" / "rules_api.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _call(api, fn, **args):
+    return json.loads(api.call(json.dumps({"fn": fn, "args": args})))
+
+
+def _doc(ruleset: str = "pokemon-tcg") -> dict:
+    return {
+        "format": "topcut-event/1",
+        "ruleset": ruleset,
+        "name": "Cup",
+        "seed": "s",
+        "settings": {"season": 2019},
+        "players": [
+            {"id": "a", "name": "Ash", "entry": 1, "birth_year": 2003},
+            {"id": "b", "name": "Bea", "entry": 2, "birth_year": 2004},
+            {"id": "c", "name": "Cy", "entry": 3, "birth_year": 2008},
+            {"id": "d", "name": "Di", "entry": 4},
+        ],
+        "rounds": [],
+    }
+
+
+def test_age_divisions_gives_the_season_each_players_division_and_what_stops_pairing():
+    api = _api()
+    api.fold("ev", True, _doc(), [], [])
+    out = _call(api, "age_divisions", event_id="ev")
+    assert out["ok"], out
+    view = out["result"]
+    assert view["season"] == {"year": 2019, "label": "2019-20", "basis": "settings.season"}
+    # Pokémon TOP 3.1.1's own table for 2019: Masters 2003 or earlier, Senior 2004-2007, Junior 2008 or later.
+    assert [(b["division"], b["from"], b["to"]) for b in view["bands"]] == [
+        ("masters", None, 2003),
+        ("senior", 2004, 2007),
+        ("junior", 2008, 2020),
+    ]
+    assert view["players"] == {"a": "masters", "b": "senior", "c": "junior", "d": None}
+    assert view["problems"] == [
+        "1 of 4 players has no birth year (Di): enter each one's birth year in the roster on the Players screen"
+    ]
+    assert view["counts"] == [["masters", 1], ["senior", 1], ["junior", 1], [None, 1]]
+    refused = _call(api, "pair_draft", event_id="ev")
+    assert not refused["ok"] and "no birth year (Di)" in refused["error"]
+
+
+def test_a_game_without_age_divisions_has_none():
+    api = _api()
+    doc = _doc("doomtown")
+    doc["settings"] = {}
+    api.fold("dt", True, doc, [], [])
+    assert _call(api, "age_divisions", event_id="dt") == {"ok": True, "result": None}
+
+
+def test_ruleset_info_offers_the_season_and_toms_kinds_to_a_settings_screen():
+    api = _api()
+    info = _call(api, "ruleset_info", ruleset="pokemon-tcg")["result"]
+    assert set(info["settings"]) == {"season", "kind"}
+    assert {"type": 3, "mode": "TCG1DAY", "label": "League Cup"} in info["settings"]["kind"]["choices"]
+    assert {"type": 2, "mode": "LEAGUECHALLENGE", "label": "League Challenge"} in info["settings"]["kind"]["choices"]
+    assert _call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"] == {}
