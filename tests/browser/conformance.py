@@ -218,7 +218,9 @@ class Desk:
     def champion(self) -> str | None:
         """The bracket screen's champion, once the cut has one."""
         self.screen("bracket")
-        self.page.wait_for_selector(".bracket-round")
+        self.page.wait_for_selector(".bracket .bracket-round, .bracket > p")
+        if self.page.locator(".bracket .bracket-round").count() == 0:
+            raise StepFailed(f"the bracket after the cut: the screen says: {self.page.text_content('.bracket > p')}")
         text = self.page.locator(".champion").all_text_contents()
         return text[0].removeprefix("Champion: ") if text else None
 
@@ -274,10 +276,10 @@ class Desk:
             for seat, outcome in enumerate(entry.outcomes):
                 if not selects.nth(seat).is_disabled():  # a seat the form fills by itself keeps what it made
                     selects.nth(seat).select_option(outcome)
-        outcomes = tuple(selects.nth(i).input_value() for i in range(selects.count()))
-        self._fill_numbers(table, outcomes)
         if elimination:
-            self._fill_games(outcomes)
+            self._fill_games(tuple(selects.nth(i).input_value() for i in range(selects.count())))
+        outcomes = tuple(selects.nth(i).input_value() for i in range(selects.count()))  # as the games left them
+        self._fill_numbers(table, outcomes)
         page.click("#save-result")
         self.until(
             f"{what}, table {table}: save {entry} ({list(outcomes)})",
@@ -338,7 +340,7 @@ class Desk:
                 scores.nth(seat).fill(str(value))
 
     def _fill_games(self, outcomes: tuple[str, ...]) -> None:
-        """Best of three: the winner takes games 1 and 2."""
+        """Where the form asks for best-of-three games: the winner takes games 1 and 2."""
         page = self.page
         if page.locator("#entry fieldset.games").count() == 0:
             return
