@@ -451,34 +451,26 @@ def cli_standings(path: Path) -> list[dict]:
     return json.loads(run.stdout)["standings"]
 
 
-def as_screen_shows(line: dict, names: dict[str, str]) -> list[str]:
-    """A command line standing as the standings screen's row shows it (numbers to two decimals)."""
-
-    def number(value) -> str:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return str(value if value is not None else "")
-        return f"{value:.2f}"
-
-    def points(value) -> str:
-        return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-
-    return [
-        str(line["rank"]),
-        names[line["player"]] + (" (dropped)" if line["dropped"] else ""),
-        points(line["points"]),
-        line["record"],
-        *(number(v) for v in (line.get("tiebreakers") or {}).values()),
+def as_screen_shows(line: dict, names: dict[str, str]) -> list[str | float]:
+    """A command line standing as the standings screen's row has it: rank, name, points, record, then each
+    tiebreaker (numbers kept as numbers: the screen shows them to two decimals)."""
+    tiebreakers = [
+        v if isinstance(v, int | float) and not isinstance(v, bool) else str(v if v is not None else "")
+        for v in (line.get("tiebreakers") or {}).values()
     ]
+    name = names[line["player"]] + (" (dropped)" if line["dropped"] else "")
+    return [str(line["rank"]), name, float(line["points"]), line["record"], *tiebreakers]
 
 
-def same_standings(shown: list[list[str]], expected: list[list[str]]) -> list[str]:
-    """Where the screen's rows differ from the command line's (two decimals may round a half either way)."""
+def same_standings(shown: list[list[str]], expected: list[list[str | float]]) -> list[str]:
+    """Where the screen's rows differ from the command line's: text as is, points exactly, tiebreakers to
+    the two decimals the screen rounds them to (either way at a half: JavaScript's toFixed rounds 1.625 up)."""
 
-    def close(a: str, b: str) -> bool:
-        if a == b:
-            return True
+    def agrees(cell: str, want: str | float, column: int) -> bool:
+        if isinstance(want, str):
+            return cell == want
         try:
-            return abs(float(a) - float(b)) <= 0.0051
+            return abs(float(cell) - want) <= (1e-9 if column == 2 else 0.005 + 1e-9)
         except ValueError:
             return False
 
@@ -486,6 +478,6 @@ def same_standings(shown: list[list[str]], expected: list[list[str]]) -> list[st
     if len(shown) != len(expected):
         problems.append(f"{len(shown)} rows on screen, {len(expected)} from the command line")
     for i, (row, want) in enumerate(zip(shown, expected), 1):
-        if len(row) != len(want) or not all(close(a, b) for a, b in zip(row, want)):
+        if len(row) != len(want) or not all(agrees(c, w, k) for k, (c, w) in enumerate(zip(row, want))):
             problems.append(f"row {i}: screen {row} != command line {want}")
     return problems
