@@ -15,7 +15,7 @@ from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.hall import public_origin
 from backend.ledger import lock_event
-from backend.limits import redeem_limit
+from backend.limits import wrong_code
 from backend.models import Event, Invitation, now_ms
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
@@ -85,7 +85,6 @@ def invite(event_id: str):
 
 
 @bp.post("/invitations/redeem")
-@redeem_limit
 def redeem():
     """Redeem a one-time code (staff invitation or player claim code) for a token.
     ---
@@ -107,6 +106,17 @@ def redeem():
     digest = hash_secret(normalise_code(data["code"]))
     invitation = db.session.query(Invitation).filter_by(code_hash=digest).one_or_none()
     if invitation is None:
+        db.session.rollback()
+        limited = wrong_code()
+        if limited is not None:  # a right code from this address still works: only unknown ones are refused
+            limit, wait = limited
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"too many wrong codes from this address ({limit}): this code is not valid either; "
+                f"check it letter by letter and try again in {wait} s",
+                retry_after_s=wait,
+            )
         raise ApiError(
             404, "unknown-code", "this code is not valid: check it letter by letter (it looks like ABCD-EFGH-JKLM)"
         )

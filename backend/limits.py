@@ -2,8 +2,11 @@
 
 Each limit is counted per client address and, where a token is sent, per token:
 
-* redeeming a code: ``REDEEM_FAILURES_LIMIT`` *wrong* codes per address (a hall's
-  players behind one NAT redeem their right codes freely; guessing stops at once);
+* redeeming a code: ``REDEEM_FAILURES_LIMIT`` *unknown* codes per address. Only a code
+  no one was ever given counts (a slip scanned twice, 410, or a malformed body, 422, is
+  no guess), and a right code always works, past the limit too: a hall's players behind
+  one NAT, or a phone there sending wrong codes on purpose, never lock the others out.
+  Past the limit an unknown code gets 429 instead of 404 (``wrong_code``);
 * creating an event: ``CREATE_EVENT_LIMIT`` per address;
 * pushing: ``PUSH_LIMIT`` per token, and ``PUSH_ADDRESS_LIMIT`` per address.
 
@@ -15,19 +18,26 @@ Where the counts live: ``RATELIMIT_STORAGE_URI`` when set (``redis://...``, any
 worker process), and in the app's own PostgreSQL database (table ``rate_limits``)
 when several app servers share one PostgreSQL, so every server counts together.
 Behind a reverse proxy set ``PROXY_COUNT`` (the number of proxies) so the client's
-address is read from ``X-Forwarded-For`` (docs/deploy.md).
+address is read from ``X-Forwarded-For``, and ``TRUSTED_PROXIES`` (the proxies' own
+addresses or networks; loopback by default): forwarded headers are believed only from
+those, so a client reaching an app server directly cannot choose its own address
+(docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
+from limits import parse
 from limits.storage import Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from sqlalchemy import text
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -38,11 +48,12 @@ __all__ = [
     "init_app",
     "by_address",
     "by_token",
-    "redeem_limit",
+    "wrong_code",
     "create_limit",
     "push_limits",
     "AppStorage",
     "DatabaseStorage",
+    "TrustedProxyFix",
 ]
 
 DEFAULTS = {
@@ -51,6 +62,7 @@ DEFAULTS = {
     "PUSH_LIMIT": "300 per minute",
     "PUSH_ADDRESS_LIMIT": "20000 per minute",  # a flood guard: a whole hall may share one address
     "PROXY_COUNT": 0,
+    "TRUSTED_PROXIES": ["127.0.0.0/8", "::1"],  # where a reverse proxy on the same machine connects from
 }
 
 
@@ -73,18 +85,21 @@ def _config(key: str) -> str:
     return str(current_app.config.get(key) or DEFAULTS[key])
 
 
-def _failed(response: Response) -> bool:
-    return response.status_code in (404, 410, 422)
+def wrong_code() -> tuple[str, int] | None:
+    """Count an unknown code from the client's address: past ``REDEEM_FAILURES_LIMIT``, (the limit, seconds to wait).
+
+    Called only once the code was looked up and found nobody's, so a right code is never refused whatever its
+    address sent before.
+    """
+    item = parse(_config("REDEEM_FAILURES_LIMIT"))
+    counter = FixedWindowRateLimiter(AppStorage())
+    if counter.hit(item, "redeem", by_address()):
+        return None
+    reset = counter.get_window_stats(item, "redeem", by_address()).reset_time
+    return str(item), max(1, int(reset - time.time()))
 
 
 # The decorators the views use: values read from the config at request time.
-redeem_limit = limiter.limit(
-    lambda: _config("REDEEM_FAILURES_LIMIT"),
-    key_func=by_address,
-    deduct_when=_failed,
-    scope="redeem",
-    error_message="too many wrong codes from this address",
-)
 create_limit = limiter.limit(
     lambda: _config("CREATE_EVENT_LIMIT"),
     key_func=by_address,
@@ -237,12 +252,55 @@ def _backend_storage(app: Flask) -> tuple[str, Storage]:
         raise RuntimeError(f"RATELIMIT_STORAGE_URI={uri!r} is not a usable rate-limit storage: {exc}") from None
 
 
+class TrustedProxyFix:
+    """``X-Forwarded-*`` believed only from a trusted proxy's address; from anyone else they are dropped.
+
+    With ``PROXY_COUNT`` set, an app server reachable directly (a port bound on every interface) would
+    otherwise let a client name its own address for every rate limit, or a victim's (a hall's NAT) to
+    lock it out.
+    """
+
+    _FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_FORWARDED")
+
+    def __init__(self, app: Callable[..., Any], proxies: int, trusted: Iterable[str]) -> None:
+        self.app = app
+        self.fixed = ProxyFix(app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        self.trusted = [ipaddress.ip_network(str(net).strip(), strict=False) for net in trusted]
+
+    def _is_trusted(self, address: str | None) -> bool:
+        try:
+            ip = ipaddress.ip_address((address or "").strip("[]"))
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted if net.version == ip.version)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if self._is_trusted(environ.get("REMOTE_ADDR")):
+            return self.fixed(environ, start_response)
+        for key in self._FORWARDED:
+            environ.pop(key, None)
+        return self.app(environ, start_response)
+
+
+def _trusted_proxies(app: Flask) -> list[str]:
+    value = app.config["TRUSTED_PROXIES"]
+    networks = value.split(",") if isinstance(value, str) else list(value or [])
+    for net in networks:
+        try:
+            ipaddress.ip_network(str(net).strip(), strict=False)
+        except ValueError:
+            raise RuntimeError(
+                f"TRUSTED_PROXIES: {str(net)!r} is not an address or network (e.g. 10.0.0.5 or 10.0.0.0/24)"
+            ) from None
+    return [str(net).strip() for net in networks]
+
+
 def init_app(app: Flask) -> None:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     proxies = int(app.config["PROXY_COUNT"] or 0)
     if proxies > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, proxies, _trusted_proxies(app))  # type: ignore[method-assign]
     app.config["RATELIMIT_STORAGE_URI"], app.extensions["topcut_rate_limits"] = _backend_storage(app)
     limiter.init_app(app)
 

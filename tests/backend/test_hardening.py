@@ -79,6 +79,45 @@ def test_guessing_claim_codes_is_stopped_but_right_codes_were_never_counted(data
         dispose(app)
 
 
+def test_right_codes_from_an_address_past_its_wrong_code_limit_still_work(database_url, tmp_path):
+    """A hall's players share one address: 35 wrong codes (a phone guessing on purpose) lock nobody out."""
+    app = _app(database_url, tmp_path, REDEEM_FAILURES_LIMIT="30 per minute")
+    try:
+        api = Api(app.test_client())
+        created = api.create()
+        eid, org = created["event_id"], created["token"]
+        invitation = api.invite(eid, org, "judge")["code"]
+        api.push_ok(eid, org, "desk", register_ops()[:1])
+        claim = api.claims(eid, org)[register_ops()[0]["payload"]["player"]["id"]]
+        answers = [api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}) for _ in range(35)]
+        assert [r.status_code for r in answers[:30]] == [404] * 30
+        body = _error(answers[34], 429, "rate-limited")
+        assert "check it letter by letter" in body["message"]
+        assert api.client.post("/api/invitations/redeem", json={"code": claim}).status_code == 201
+        assert api.client.post("/api/invitations/redeem", json={"code": invitation}).status_code == 201
+        _error(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCD"}), 429, "rate-limited")
+    finally:
+        dispose(app)
+
+
+def test_a_slip_scanned_twice_and_malformed_codes_are_not_counted_as_guesses(database_url, tmp_path):
+    app = _app(database_url, tmp_path, REDEEM_FAILURES_LIMIT="3 per minute")
+    try:
+        api = Api(app.test_client())
+        created = api.create()
+        eid, org = created["event_id"], created["token"]
+        code = api.invite(eid, org, "judge")["code"]
+        assert api.client.post("/api/invitations/redeem", json={"code": code}).status_code == 201
+        for _ in range(5):
+            _error(api.client.post("/api/invitations/redeem", json={"code": code}), 410, "code-used")
+            assert api.client.post("/api/invitations/redeem", json={"code": 7}).status_code == 422
+        for _ in range(3):
+            _error(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 404, "unknown-code")
+        _error(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 429, "rate-limited")
+    finally:
+        dispose(app)
+
+
 def test_event_creation_is_limited_per_address(database_url, tmp_path):
     app = _app(database_url, tmp_path, CREATE_EVENT_LIMIT="3 per hour")
     try:
@@ -168,6 +207,54 @@ def test_behind_a_proxy_the_forwarded_address_is_counted(sqlite_url, tmp_path):
         _error(r, 404, "unknown-code")  # another phone in the hall, same proxy
     finally:
         dispose(app)
+
+
+def test_forwarded_addresses_from_a_client_reaching_an_app_server_directly_are_ignored(sqlite_url, tmp_path):
+    """The scale-out configuration: nginx at 10.0.0.2; a client at 203.0.113.9 on the app server's own port."""
+    app = _app(sqlite_url, tmp_path, PROXY_COUNT=1, TRUSTED_PROXIES=["10.0.0.2"], REDEEM_FAILURES_LIMIT="3 per minute")
+    try:
+        client = app.test_client()
+        direct = {"REMOTE_ADDR": "203.0.113.9"}
+        statuses = [
+            client.post(
+                "/api/invitations/redeem",
+                json={"code": "AAAA-BBBB-CCCC"},
+                headers={"X-Forwarded-For": f"198.51.100.{i}"},
+                environ_base=direct,
+            ).status_code
+            for i in range(6)
+        ]
+        assert statuses == [404, 404, 404, 429, 429, 429]  # counted as 203.0.113.9, whatever it claims
+        # It could not lock out the hall's NAT it named either: through the proxy that address is fine.
+        via_proxy = {"REMOTE_ADDR": "10.0.0.2"}
+        r = client.post(
+            "/api/invitations/redeem",
+            json={"code": "AAAA-BBBB-CCCC"},
+            headers={"X-Forwarded-For": "198.51.100.1"},
+            environ_base=via_proxy,
+        )
+        _error(r, 404, "unknown-code")
+        for _ in range(3):
+            client.post(
+                "/api/invitations/redeem",
+                json={"code": "AAAA-BBBB-CCCC"},
+                headers={"X-Forwarded-For": "198.51.100.7"},
+                environ_base=via_proxy,
+            )
+        r = client.post(
+            "/api/invitations/redeem",
+            json={"code": "AAAA-BBBB-CCCC"},
+            headers={"X-Forwarded-For": "198.51.100.7"},
+            environ_base=via_proxy,
+        )
+        _error(r, 429, "rate-limited")  # the proxy's forwarded address is believed
+    finally:
+        dispose(app)
+
+
+def test_a_trusted_proxies_setting_that_is_no_address_stops_the_start(sqlite_url, tmp_path):
+    with pytest.raises(RuntimeError, match="TRUSTED_PROXIES: 'nginx' is not an address"):
+        _app(sqlite_url, tmp_path, PROXY_COUNT=1, TRUSTED_PROXIES=["nginx"])
 
 
 # ---------------------------------------------------------------- token expiry and rotation
