@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+
 import pytest
 from sqlalchemy import update
 
@@ -43,6 +45,38 @@ def test_every_response_carries_the_security_headers(api):
         assert r.headers["X-Content-Type-Options"] == "nosniff"
         assert r.headers["Referrer-Policy"] == "no-referrer"
         assert r.headers["X-Frame-Options"] == "DENY"
+
+
+def test_hsts_is_sent_over_https_when_configured_and_never_over_plain_http(sqlite_url, tmp_path):
+    app = _app(sqlite_url, tmp_path, PROXY_COUNT=1, HSTS_MAX_AGE=31536000)
+    try:
+        client = app.test_client()
+        secure = client.get("/", headers={"X-Forwarded-Proto": "https"})
+        assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+        assert "Strict-Transport-Security" not in client.get("/").headers
+        forged = client.get("/", headers={"X-Forwarded-Proto": "https"}, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+        assert "Strict-Transport-Security" not in forged.headers  # not from a trusted proxy
+    finally:
+        dispose(app)
+    plain = _app(sqlite_url, tmp_path / "hall")  # make run's hall HTTPS port: none (docs/deploy.md: HSTS)
+    try:
+        r = plain.test_client().get("/", environ_base={"wsgi.url_scheme": "https"})
+        assert "Strict-Transport-Security" not in r.headers
+    finally:
+        dispose(plain)
+
+
+def test_answers_do_not_name_the_server_software(sqlite_url, tmp_path):
+    from tests.backend.livegunicorn import gunicorn
+
+    with gunicorn(sqlite_url, workers=1, tmp=tmp_path) as port:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/api/openapi.json")
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        assert response.status == 200
+        assert response.getheader("Server") == "topcut"
 
 
 def test_the_app_page_has_no_inline_script(api):
