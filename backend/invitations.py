@@ -10,7 +10,16 @@ from flask import Blueprint
 from sqlalchemy import update
 
 from backend.api import load_body, respond
-from backend.auth import authenticate, hash_secret, new_code, new_id, new_token, normalise_code, token_lifetime_s
+from backend.auth import (
+    authenticate,
+    code_hashes,
+    hash_code,
+    new_code,
+    new_id,
+    new_token,
+    normalise_code,
+    token_lifetime_s,
+)
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.hall import public_origin
@@ -59,7 +68,7 @@ def invite(event_id: str):
     invitation = Invitation(
         id=new_id(),
         event_id=event_id,
-        code_hash=hash_secret(code),
+        code_hash=hash_code(code),
         code=None,
         role=data["role"],
         label=data["label"].strip(),
@@ -103,8 +112,8 @@ def redeem():
     """
     data = load_body(RedeemRequestSchema())
     begin_write()
-    digest = hash_secret(normalise_code(data["code"]))
-    invitation = db.session.query(Invitation).filter_by(code_hash=digest).one_or_none()
+    digests = code_hashes(normalise_code(data["code"]))
+    invitation = db.session.query(Invitation).filter(Invitation.code_hash.in_(digests)).first()
     if invitation is None:
         db.session.rollback()
         limited = wrong_code()
