@@ -16,7 +16,9 @@ the app keeps the changes and retries (it shows "server busy").
 Where the counts live: ``RATELIMIT_STORAGE_URI`` when set (``redis://...``, any
 ``limits`` storage); otherwise in memory for SQLite (one machine, ``make run``'s one
 worker process), and in the app's own PostgreSQL database (table ``rate_limits``)
-when several app servers share one PostgreSQL, so every server counts together.
+when several app servers share one PostgreSQL, so every server counts together (an UNLOGGED
+table written without a WAL sync: a push's one durable commit stays its own; see
+``DatabaseStorage``).
 Behind a reverse proxy set ``PROXY_COUNT`` (the number of proxies) so the client's
 address is read from ``X-Forwarded-For``, and ``TRUSTED_PROXIES`` (the proxies' own
 addresses or networks; loopback by default): forwarded headers are believed only from
@@ -28,8 +30,11 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import re
+import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -125,13 +130,39 @@ def push_limits(view):
     return per_address(per_token(view))
 
 
+@dataclass
+class _Lease:
+    """Counts of one key's window this process has taken from the shared counter: ``next`` to ``last``."""
+
+    expires_at: float
+    next: int
+    last: int
+
+
+#: A process takes counts of a large limit in blocks of this share of it (one shared write per block).
+LEASE_SHARE = 200
+#: The key ``limits`` makes for a limit ends with its size, multiples and granularity.
+_KEY_LIMIT = re.compile(r"/(\d+)/\d+/[a-z]+$")
+
+
 class DatabaseStorage(Storage):
-    """Fixed-window counters in the app's own database (table ``rate_limits``), shared by every app server."""
+    """Fixed-window counters in the app's own database (table ``rate_limits``), shared by every app server.
+
+    What a push costs: the table is UNLOGGED (migration 0007) and each increment commits with
+    ``synchronous_commit`` off, so no counter waits for a WAL sync: a push's one durable commit is its own.
+    The count and window an increment returns are kept in this process, so reading them back for the answer's
+    headers costs no query. A limit of more than ``LEASE_SHARE`` a window (the per-address push flood guard, one
+    row a whole hall's NAT shares) is counted in blocks of 1/``LEASE_SHARE`` of it: a process takes a block in one
+    write and hands its counts out from memory, so that row is written once per block, and each of N processes
+    can hold at most one unused block, refusing at most (N - 1) blocks early. Smaller limits count every hit.
+    """
 
     STORAGE_SCHEME = ["topcut-db"]
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._leases: dict[str, _Lease] = {}
+        self._lock = threading.Lock()
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -145,23 +176,51 @@ class DatabaseStorage(Storage):
 
         return db.engine
 
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+    @staticmethod
+    def _block(key: str, amount: int) -> int:
+        match = _KEY_LIMIT.search(key)
+        return max(amount, int(match.group(1)) // LEASE_SHARE) if match else amount
+
+    def _take(self, key: str, expiry: int, amount: int) -> tuple[int, float]:
         now = time.time()
         with self._engine().begin() as conn:
-            return int(
-                conn.execute(
-                    text(
-                        "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
-                        "ON CONFLICT (key) DO UPDATE SET "
-                        "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
-                        "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
-                        "RETURNING count"
-                    ),
-                    {"key": key, "amount": amount, "until": now + expiry, "now": now},
-                ).scalar_one()
-            )
+            conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+            row = conn.execute(
+                text(
+                    "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
+                    "ON CONFLICT (key) DO UPDATE SET "
+                    "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
+                    "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
+                    "RETURNING count, expires_at"
+                ),
+                {"key": key, "amount": amount, "until": now + expiry, "now": now},
+            ).one()
+        return int(row.count), float(row.expires_at)
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        with self._lock:
+            lease = self._leases.get(key)
+            if lease is not None and lease.expires_at > now and lease.next + amount - 1 <= lease.last:
+                lease.next += amount
+                return lease.next - 1
+        block = self._block(key, amount)
+        count, expires_at = self._take(key, expiry, block)
+        with self._lock:
+            if len(self._leases) > 10_000:  # forget the windows that ended
+                self._leases = {k: v for k, v in self._leases.items() if v.expires_at > now}
+            self._leases[key] = _Lease(expires_at, count - block + amount + 1, count)
+        return count - block + amount
+
+    def _known(self, key: str) -> _Lease | None:
+        with self._lock:
+            lease = self._leases.get(key)
+        return lease if lease is not None and lease.expires_at > time.time() else None
 
     def get(self, key: str) -> int:
+        lease = self._known(key)
+        if lease is not None:
+            return lease.next - 1
         with self._engine().connect() as conn:
             value = conn.execute(
                 text("SELECT count FROM rate_limits WHERE key = :key AND expires_at > :now"),
@@ -170,6 +229,9 @@ class DatabaseStorage(Storage):
         return int(value or 0)
 
     def get_expiry(self, key: str) -> float:
+        lease = self._known(key)
+        if lease is not None:
+            return lease.expires_at
         with self._engine().connect() as conn:
             value = conn.execute(
                 text("SELECT expires_at FROM rate_limits WHERE key = :key AND expires_at > :now"),
@@ -186,10 +248,14 @@ class DatabaseStorage(Storage):
             return False
 
     def reset(self) -> int | None:
+        with self._lock:
+            self._leases.clear()
         with self._engine().begin() as conn:
             return conn.execute(text("DELETE FROM rate_limits")).rowcount
 
     def clear(self, key: str) -> None:
+        with self._lock:
+            self._leases.pop(key, None)
         with self._engine().begin() as conn:
             conn.execute(text("DELETE FROM rate_limits WHERE key = :key"), {"key": key})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import http.client
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from backend import create_app
 from backend.db import db
@@ -210,6 +210,28 @@ def test_app_servers_sharing_postgresql_count_together(postgres_server, tmp_path
     finally:
         dispose(first)
         dispose(second)
+
+
+def test_counting_pushes_on_postgresql_adds_no_durable_commit_and_spares_the_halls_row(postgres_server, tmp_path):
+    """The counters' table is UNLOGGED and each increment commits without a WAL sync; the per-address flood guard,
+    one row for a whole hall's NAT, is taken in blocks (bench.sync prints the WAL syncs per push: 1)."""
+    from tests.backend.conftest import fresh_postgres_database
+
+    url = fresh_postgres_database(postgres_server)
+    app = _app(url, tmp_path, PUSH_ADDRESS_LIMIT="2000 per minute")  # blocks of 2000 / 200 = 10
+    try:
+        api = Api(app.test_client())
+        created = api.create()
+        eid, org = created["event_id"], created["token"]
+        for i, op in enumerate(register_ops()[:5]):
+            api.push_ok(eid, org, "desk", [op], first_seq=i + 1)
+        with app.app_context():
+            assert db.session.scalar(text("SELECT relpersistence FROM pg_class WHERE relname = 'rate_limits'")) == "u"
+            rows = dict(db.session.execute(text("SELECT key, count FROM rate_limits")).all())
+        assert [n for k, n in rows.items() if ":push-address/" in k] == [10]  # one write for five pushes
+        assert [n for k, n in rows.items() if ":push-token/" in k] == [5]  # a small limit counts every push
+    finally:
+        dispose(app)
 
 
 def test_sqlite_counts_in_memory_unless_configured(sqlite_url, tmp_path):
