@@ -210,9 +210,9 @@ def test_a_restored_event_keeps_its_roster_links_history_and_ratings(app, api, d
     two, org2 = trek_event(api, "Regional II", "2026-04-01", players, [["full-win", "full-loss"]])
     kirk = person(api, org1, name="James Kirk", trekcc_id="4711", trekcc_handle="captain", other_ids={"decipher": "K1"})
     spock = person(api, org1, name="Spock")
-    for eid, org in ((one, org1), (two, org2)):
-        assert link(api, eid, org, "k", kirk["id"]).status_code == 200
-        assert link(api, eid, org, "s", spock["id"]).status_code == 200
+    for eid, org in ((one, org1), (two, org2)):  # the second: the organizer of the first vouches
+        assert link(api, eid, org, "k", kirk["id"], proof_tokens=[org1]).status_code == 200
+        assert link(api, eid, org, "s", spock["id"], proof_tokens=[org1]).status_code == 200
     before = api.client.get(f"/api/people/{kirk['id']}", headers=bearer(org2)).get_json()
     assert [e["name"] for e in before["events"]] == ["Regional I", "Regional II"]
     ratings = api.client.get("/api/ratings?game=startrek-1e").get_json()
