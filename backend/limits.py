@@ -6,7 +6,11 @@ Each limit is counted per client address and, where a token is sent, per token:
   no one was ever given counts (a slip scanned twice, 410, or a malformed body, 422, is
   no guess), and a right code always works, past the limit too: a hall's players behind
   one NAT, or a phone there sending wrong codes on purpose, never lock the others out.
-  Past the limit an unknown code gets 429 instead of 404 (``wrong_code``);
+  Past the limit an unknown code gets 429 instead of 404 (``wrong_code``). What stops
+  guessing is then the code's 60 bits: a right code is told apart from a wrong one, so a
+  guesser past the limit still learns which of its guesses hit, but at 1,000 guesses a
+  second (more than a server answers) against 10,000 unused codes, finding one takes
+  2^60 / 10^4 / 1,000 s, about 3,600 years, and every guess is a logged 429;
 * creating an event: ``CREATE_EVENT_LIMIT`` per address;
 * pushing: ``PUSH_LIMIT`` per token, and ``PUSH_ADDRESS_LIMIT`` per address.
 

@@ -9,6 +9,9 @@ older browsers), no MIME sniffing, no referrer leaking event ids to other
 sites. ``CONTENT_SECURITY_POLICY`` in the config replaces the policy (a
 deployment that serves the app under another origin, say).
 
+Every API answer says ``Cache-Control: no-store``: tokens, codes and histories
+are kept by no browser or proxy cache.
+
 ``HSTS_MAX_AGE`` (seconds; 0, the default, sends none) adds
 ``Strict-Transport-Security`` to answers given over HTTPS: the scale-out
 deployment sets it (docs/deploy.md). The hall network's HTTPS port of
@@ -52,6 +55,8 @@ def init_app(app: Flask) -> None:
         headers.setdefault("X-Frame-Options", "DENY")
         headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         headers.setdefault("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+        if request.path.startswith("/api/"):  # tokens, codes, histories: kept by no cache (OWASP ASVS 8.2.1)
+            headers.setdefault("Cache-Control", "no-store")
         if hsts > 0 and request.is_secure:  # behind a proxy: X-Forwarded-Proto from a trusted one (backend/limits.py)
             headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
         return response

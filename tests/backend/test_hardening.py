@@ -45,6 +45,8 @@ def test_every_response_carries_the_security_headers(api):
         assert r.headers["X-Content-Type-Options"] == "nosniff"
         assert r.headers["Referrer-Policy"] == "no-referrer"
         assert r.headers["X-Frame-Options"] == "DENY"
+        if path.startswith("/api/"):
+            assert r.headers["Cache-Control"] == "no-store", path
 
 
 def test_hsts_is_sent_over_https_when_configured_and_never_over_plain_http(sqlite_url, tmp_path):
