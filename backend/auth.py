@@ -8,6 +8,7 @@ token pushes — an actor claimed in a request body is ignored.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -69,6 +70,23 @@ def retire_token(old: Token | LeagueToken, successor_id: str, now: int) -> None:
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def hash_code(code: str) -> str:
+    """A one-time code's hash as stored: HMAC-SHA256 keyed by the server's ``SECRET_KEY``.
+
+    A code has 60 bits, few enough to search offline from a plain sha256; keyed, a leaked database or
+    backup gives nothing to guess against without the key.
+    """
+    key = hmac.new(
+        str(current_app.config["SECRET_KEY"]).encode("utf-8", "surrogatepass"), b"topcut one-time codes v1", "sha256"
+    ).digest()
+    return hmac.new(key, code.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
+
+def code_hashes(code: str) -> tuple[str, str]:
+    """The hashes a stored code may have: keyed (``hash_code``), or a plain sha256 made before codes were keyed."""
+    return hash_code(code), hash_secret(code)
 
 
 def new_id(nbytes: int = 9) -> str:

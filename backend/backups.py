@@ -39,9 +39,13 @@ restores with no links. A restore links each entry again, to a person found thus
    birth year with the Pokémon ID) and named in the answer's ``notes``, so no game id gets a second holder;
    if the two are one player, they can be merged (``POST /api/people/{id}/merge``).
 
+Each link carries ``proof``, this server's signature of it (backend/consent.py ``link_proof``). A link to a
+person found here whom another event here links already is written only when its proof is this server's
+signature (the link was made with the person's consent; a rebuilt server needs the old ``SECRET_KEY``):
+a made-up backup cannot link a stranger with a history, and such a link is left off and named in ``notes``.
 Restoring several events' backups one after the other joins each person's events again: the first
-restore creates the person under its id, the next ones find it. A restore links no one the restoring
-organizer could not link by hand (``PUT /api/events/{id}/players/{player}/person``). The sections are
+restore creates the person under its id, the next ones find it and carry the proofs. A restore links no
+one the restoring organizer could not link by hand (``PUT /api/events/{id}/players/{player}/person``). The sections are
 checked with the rest before anything is written: a link must name a player of the restored roster (once)
 and a person of ``people``; every person must be linked; a refused restore changes nothing.
 """
@@ -59,6 +63,7 @@ from sqlalchemy import insert, or_, select
 
 from backend.api import load_body, respond
 from backend.auth import _bearer, authenticate, hash_secret, require_event
+from backend.consent import link_proof, linked_elsewhere, proof_matches
 from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
 from backend.ledger import SNAPSHOT_EVERY, dumps, keep_summary
@@ -189,7 +194,7 @@ def backup_of(event: Event) -> dict[str, Any]:
 
 #: A backup's person record and roster link: their fields, and those a row must have.
 PERSON_FIELDS = ("id", "name", "pokemon_id", "birth_year", "trekcc_handle", "trekcc_id", "other_ids", "created_at")
-LINK_FIELDS = ("player_id", "person_id", "created_at")
+LINK_FIELDS = ("player_id", "person_id", "created_at", "proof")
 _PERSON_REQUIRED = ("id", "name")
 _LINK_REQUIRED = ("player_id", "person_id")
 
@@ -208,7 +213,14 @@ def _links_of(event_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
         if person is None:
             continue
         people.setdefault(person.id, _person_record(person))
-        links.append({"player_id": link.player_id, "person_id": person.id, "created_at": link.created_at})
+        links.append(
+            {
+                "player_id": link.player_id,
+                "person_id": person.id,
+                "created_at": link.created_at,
+                "proof": link_proof(event_id, link.player_id, person.id),
+            }
+        )
     return links, list(people.values())
 
 
@@ -350,25 +362,42 @@ def _person_here(record: dict[str, Any], notes: list[str]) -> tuple[str, bool]:
     return record["id"], True
 
 
-def _relink(event_id: str, links: list[dict[str, Any]], people: list[dict[str, Any]]) -> tuple[int, list[str]]:
-    """Write the backup's roster links, finding or creating their people; (people created, notes)."""
-    here, created, notes = {}, 0, []
+def _relink(event_id: str, links: list[dict[str, Any]], people: list[dict[str, Any]]) -> tuple[int, list[str], int]:
+    """Write the backup's roster links, finding or creating their people; (people created, notes, links written).
+
+    A link to a person another event here links is written only with its ``proof`` (this server's signature:
+    it was made with the person's consent, backend/consent.py); without one it is left off and noted.
+    """
+    here, created, notes, names = {}, 0, [], {}
+    fresh = set()
     for record in people:
         here[record["id"]], made = _person_here(record, notes)
+        names[record["id"]] = record["name"]
         created += made
+        if made or not linked_elsewhere(here[record["id"]], event_id):
+            fresh.add(record["id"])
     stamp = now_ms()
-    rows = [
-        {
-            "event_id": event_id,
-            "player_id": link["player_id"],
-            "person_id": here[link["person_id"]],
-            "created_at": link["created_at"] if link.get("created_at") is not None else stamp,
-        }
-        for link in links
-    ]
+    rows = []
+    for link in links:
+        record_id = link["person_id"]
+        if record_id not in fresh and not proof_matches(link.get("proof"), event_id, link["player_id"], record_id):
+            notes.append(
+                f"player {link['player_id']} was not linked to {names[record_id]} ({here[record_id]}): other "
+                "events here link that person and the backup does not prove their consent; link the entry "
+                "with their player record code"
+            )
+            continue
+        rows.append(
+            {
+                "event_id": event_id,
+                "player_id": link["player_id"],
+                "person_id": here[record_id],
+                "created_at": link["created_at"] if link.get("created_at") is not None else stamp,
+            }
+        )
     if rows:
         db.session.execute(insert(RosterLink), rows)
-    return created, notes
+    return created, notes, len(rows)
 
 
 def _folded(backup: dict[str, Any]) -> dict[str, Any]:
@@ -446,9 +475,9 @@ def restore(backup: dict[str, Any]) -> Restored:
         ]
         if rows:
             db.session.execute(insert(model), rows)
-    created, notes = _relink(event_id, links, people)
+    created, notes, linked = _relink(event_id, links, people)
     db.session.commit()
-    return Restored(event, len(links), created, tuple(notes))
+    return Restored(event, linked, created, tuple(notes))
 
 
 @bp.get("/<event_id>/backup")

@@ -1,13 +1,15 @@
 """Players' claim codes, kept so that staff can show them again: sealed (AES-256-GCM) at rest.
 
-A claim code is found by its sha256 (``invitations.code_hash``, as every code);
+A claim code is found by its hash (``invitations.code_hash``, as every code: HMAC-SHA256 keyed by
+``SECRET_KEY``, ``auth.hash_code``; a plain sha256 from before codes were keyed still works);
 ``invitations.code`` holds it sealed with a key derived from the app's
 ``SECRET_KEY``, bound to its row (event, player, invitation id), so that the
 organizer, head judge and scorekeeper (``CLAIM_READERS``) can list and print
 every player's code from any of their devices, while a copy of the database
 alone reveals none. A used or revoked code is wiped. A code sealed under
 another ``SECRET_KEY`` cannot be opened: it is listed as unknown ("issue a new
-code") and still redeems, since redemption only needs the hash.
+code"); it still redeems where its hash was made under this server's key
+(a server whose key changed since it made a code refuses that code).
 """
 
 from __future__ import annotations

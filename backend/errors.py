@@ -79,7 +79,10 @@ def validation_message(exc: ValidationError) -> str:
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
-        return error_response(exc.status, exc.error, exc.message, **exc.extra)
+        response = error_response(exc.status, exc.error, exc.message, **exc.extra)
+        if "retry_after_s" in exc.extra:
+            response.headers["Retry-After"] = str(exc.extra["retry_after_s"])
+        return response
 
     @app.errorhandler(ValidationError)
     def _validation(exc: ValidationError):

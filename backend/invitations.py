@@ -10,12 +10,21 @@ from flask import Blueprint
 from sqlalchemy import update
 
 from backend.api import load_body, respond
-from backend.auth import authenticate, hash_secret, new_code, new_id, new_token, normalise_code, token_lifetime_s
+from backend.auth import (
+    authenticate,
+    code_hashes,
+    hash_code,
+    new_code,
+    new_id,
+    new_token,
+    normalise_code,
+    token_lifetime_s,
+)
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.hall import public_origin
 from backend.ledger import lock_event
-from backend.limits import redeem_limit
+from backend.limits import wrong_code
 from backend.models import Event, Invitation, now_ms
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
@@ -59,7 +68,7 @@ def invite(event_id: str):
     invitation = Invitation(
         id=new_id(),
         event_id=event_id,
-        code_hash=hash_secret(code),
+        code_hash=hash_code(code),
         code=None,
         role=data["role"],
         label=data["label"].strip(),
@@ -85,7 +94,6 @@ def invite(event_id: str):
 
 
 @bp.post("/invitations/redeem")
-@redeem_limit
 def redeem():
     """Redeem a one-time code (staff invitation or player claim code) for a token.
     ---
@@ -104,9 +112,20 @@ def redeem():
     """
     data = load_body(RedeemRequestSchema())
     begin_write()
-    digest = hash_secret(normalise_code(data["code"]))
-    invitation = db.session.query(Invitation).filter_by(code_hash=digest).one_or_none()
+    digests = code_hashes(normalise_code(data["code"]))
+    invitation = db.session.query(Invitation).filter(Invitation.code_hash.in_(digests)).first()
     if invitation is None:
+        db.session.rollback()
+        limited = wrong_code()
+        if limited is not None:  # a right code from this address still works: only unknown ones are refused
+            limit, wait = limited
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"too many wrong codes from this address ({limit}): this code is not valid either; "
+                f"check it letter by letter and try again in {wait} s",
+                retry_after_s=wait,
+            )
         raise ApiError(
             404, "unknown-code", "this code is not valid: check it letter by letter (it looks like ABCD-EFGH-JKLM)"
         )

@@ -167,7 +167,7 @@ def _checked(backup: dict[str, Any]) -> tuple[str, dict[str, Any], list[dict[str
     for i, row in enumerate(events):
         _id(row["event_id"], f"league_events[{i}].event_id")
         if len(row["proved_by"]) > 32:
-            raise _refuse(f"league_events[{i}].proved_by: expected a token id of at most 32 characters")
+            raise _refuse(f"league_events[{i}].proved_by: expected a proof of at most 32 characters")
         if row["position"] > _MAX_INT32:
             raise _refuse(f"league_events[{i}].position: expected a whole number up to {_MAX_INT32}")
         for key in ("event_id", "position"):

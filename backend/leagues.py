@@ -29,6 +29,9 @@ request names the field and changes nothing.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -177,8 +180,31 @@ def _lock_league(league_id: str) -> League:
     return _lock_league_as(league_id)[0]
 
 
-def _organizer_proof(event_id: str, secret: str) -> str:
-    """The id of ``secret`` if it is a working organizer token of the event; 403 otherwise."""
+#: What a league event's proof starts with (the version of its signing).
+PROOF_PREFIX = "s1."
+
+
+def league_event_proof(league_id: str, event_id: str) -> str:
+    """The server's signature that the event's organizer made it an event of this league (32 characters).
+
+    Made only when an organizer token of the event is presented (``add_event``), keyed by the server's
+    ``SECRET_KEY`` and bound to both ids: a league backup carries it, but no one can make one for another
+    league or event without the key, so a made-up backup cannot count someone else's event.
+    """
+    key = hmac.new(
+        str(current_app.config["SECRET_KEY"]).encode("utf-8", "surrogatepass"), b"topcut league events v1", "sha256"
+    ).digest()
+    message = f"{league_id}\x00{event_id}".encode("utf-8", "surrogatepass")
+    mac = hmac.new(key, message, hashlib.sha256).digest()
+    return PROOF_PREFIX + base64.urlsafe_b64encode(mac).decode("ascii")[:29]
+
+
+def _proved(row: LeagueEvent) -> bool:
+    return hmac.compare_digest(row.proved_by.encode(), league_event_proof(row.league_id, row.event_id).encode())
+
+
+def _check_organizer(event_id: str, secret: str) -> None:
+    """403 unless ``secret`` is a working organizer token of the event (the organizer's consent)."""
     row = db.session.execute(
         select(Token.id, Token.event_id, Token.role, Token.revoked_at, Token.expires_at).where(
             Token.token_hash == hash_secret(secret)
@@ -197,7 +223,6 @@ def _organizer_proof(event_id: str, secret: str) -> str:
             f"organizer_token: not a working organizer token of event "
             f"'{event_id}': only the event's organizer can make it a league event",
         )
-    return row.id
 
 
 # ------------------------------------------------------------------ the league document
@@ -326,23 +351,15 @@ def _saved(league: League, stored: dict[str, Any], rows: list[LeagueEvent], stat
 def _events_here(rows: list[LeagueEvent]) -> tuple[dict[str, Event], set[str]]:
     """The league's events on this server whose joining is proved, and the ids of those on this server whose is not.
 
-    Proved: the organizer token that proved it (``proved_by``) is a token of that event here. A league added here
-    always has its proofs (tokens are only deleted with their event); a restored league names its events and
-    proofs itself (backend/league_backups.py), and an event's own backup brings back its tokens, so only a
-    made-up claim on someone's event stays out.
+    Proved: ``proved_by`` is this server's signature of the league and event ids (``league_event_proof``), made
+    when the event's organizer token was presented. A restored league brings its proofs back, and they hold on a
+    server with the same ``SECRET_KEY``; a made-up backup cannot make one, so a claim on someone's event stays out.
     """
     ids = [row.event_id for row in rows]
     if not ids:
         return {}, set()
     events = {e.id: e for e in db.session.execute(select(Event).where(Event.id.in_(ids))).scalars()}
-    proofs = {row.proved_by for row in rows if row.event_id in events}
-    proved = {
-        (token_id, event_id)
-        for token_id, event_id in db.session.execute(
-            select(Token.id, Token.event_id).where(Token.id.in_(proofs), Token.role == "organizer")
-        )
-    }
-    counted = {row.event_id: events[row.event_id] for row in rows if (row.proved_by, row.event_id) in proved}
+    counted = {row.event_id: events[row.event_id] for row in rows if row.event_id in events and _proved(row)}
     return counted, set(events) - set(counted)
 
 
@@ -488,8 +505,9 @@ def compute_table(league: League) -> dict[str, Any]:
             problems.append(
                 {
                     "event_id": row.event_id,
-                    "problem": "no organizer of the event made it a league event on this server (the organizer "
-                    "token named as its proof is not one of the event's): it does not count",
+                    "problem": "no organizer of the event made it a league event on this server (its proof is "
+                    "not this server's signature): it does not count until the event's organizer adds it "
+                    "to the league again",
                 }
             )
             continue
@@ -653,7 +671,7 @@ def add_event(league_id: str):
     event = db.session.get(Event, event_id) if _ID.match(event_id) else None
     if event is None:
         raise ApiError(404, "unknown-event", f"event_id: there is no event '{event_id[:40]}' on this server")
-    proof = _organizer_proof(event_id, data["organizer_token"])
+    _check_organizer(event_id, data["organizer_token"])
     if event.ruleset not in STAR_TREK_RULESETS:
         raise ApiError(
             422,
@@ -668,6 +686,19 @@ def add_event(league_id: str):
     except ApiError:
         db.session.rollback()
         raise
+    proof = league_event_proof(league_id, event_id)
+    unproved = next((row for row in rows if row.event_id == event_id and not _proved(row)), None)
+    if unproved is not None:  # named without a proof (an old or made-up backup): the organizer consents now
+        unproved.proved_by = proof
+        unproved.sprint = data["sprint"]
+        try:
+            _save(league, _stored(league), rows)
+        except ApiError:
+            db.session.rollback()
+            raise
+        db.session.commit()
+        _table_cache().forget(league_id)
+        return respond(LeagueSchema(), _league_body(league, _league_events(league_id)), 201)
     if any(row.event_id == event_id for row in rows):
         db.session.rollback()
         raise ApiError(

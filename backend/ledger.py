@@ -28,7 +28,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import func, insert, or_, select, update
 
-from backend.auth import Principal, hash_secret, new_code, new_id
+from backend.auth import Principal, hash_code, new_code, new_id
 from backend.claims import seal
 from backend.db import begin_write, db
 from backend.errors import ApiError
@@ -193,7 +193,7 @@ def create_claim(event_id: str, player: str, created_by: str | None) -> tuple[In
     invitation = Invitation(
         id=invitation_id,
         event_id=event_id,
-        code_hash=hash_secret(code),
+        code_hash=hash_code(code),
         code=seal(code, event_id, player, invitation_id),
         role="player",
         player=player,
@@ -216,7 +216,7 @@ def claim_rows_for(
             {
                 "id": invitation_id,
                 "event_id": event_id,
-                "code_hash": hash_secret(code),
+                "code_hash": hash_code(code),
                 "code": seal(code, event_id, pid, invitation_id),
                 "role": "player",
                 "player": pid,

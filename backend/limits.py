@@ -2,8 +2,15 @@
 
 Each limit is counted per client address and, where a token is sent, per token:
 
-* redeeming a code: ``REDEEM_FAILURES_LIMIT`` *wrong* codes per address (a hall's
-  players behind one NAT redeem their right codes freely; guessing stops at once);
+* redeeming a code: ``REDEEM_FAILURES_LIMIT`` *unknown* codes per address. Only a code
+  no one was ever given counts (a slip scanned twice, 410, or a malformed body, 422, is
+  no guess), and a right code always works, past the limit too: a hall's players behind
+  one NAT, or a phone there sending wrong codes on purpose, never lock the others out.
+  Past the limit an unknown code gets 429 instead of 404 (``wrong_code``). What stops
+  guessing is then the code's 60 bits: a right code is told apart from a wrong one, so a
+  guesser past the limit still learns which of its guesses hit, but at 1,000 guesses a
+  second (more than a server answers) against 10,000 unused codes, finding one takes
+  2^60 / 10^4 / 1,000 s, about 3,600 years, and every guess is a logged 429;
 * creating an event: ``CREATE_EVENT_LIMIT`` per address;
 * pushing: ``PUSH_LIMIT`` per token, and ``PUSH_ADDRESS_LIMIT`` per address.
 
@@ -13,21 +20,33 @@ the app keeps the changes and retries (it shows "server busy").
 Where the counts live: ``RATELIMIT_STORAGE_URI`` when set (``redis://...``, any
 ``limits`` storage); otherwise in memory for SQLite (one machine, ``make run``'s one
 worker process), and in the app's own PostgreSQL database (table ``rate_limits``)
-when several app servers share one PostgreSQL, so every server counts together.
+when several app servers share one PostgreSQL, so every server counts together (an UNLOGGED
+table written without a WAL sync: a push's one durable commit stays its own; see
+``DatabaseStorage``).
 Behind a reverse proxy set ``PROXY_COUNT`` (the number of proxies) so the client's
-address is read from ``X-Forwarded-For`` (docs/deploy.md).
+address is read from ``X-Forwarded-For``, and ``TRUSTED_PROXIES`` (the proxies' own
+addresses or networks; loopback by default): forwarded headers are believed only from
+those, so a client reaching an app server directly cannot choose its own address
+(docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import re
+import threading
 import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
+from limits import parse
 from limits.storage import Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from sqlalchemy import text
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -38,11 +57,12 @@ __all__ = [
     "init_app",
     "by_address",
     "by_token",
-    "redeem_limit",
+    "wrong_code",
     "create_limit",
     "push_limits",
     "AppStorage",
     "DatabaseStorage",
+    "TrustedProxyFix",
 ]
 
 DEFAULTS = {
@@ -51,6 +71,7 @@ DEFAULTS = {
     "PUSH_LIMIT": "300 per minute",
     "PUSH_ADDRESS_LIMIT": "20000 per minute",  # a flood guard: a whole hall may share one address
     "PROXY_COUNT": 0,
+    "TRUSTED_PROXIES": ["127.0.0.0/8", "::1"],  # where a reverse proxy on the same machine connects from
 }
 
 
@@ -73,18 +94,21 @@ def _config(key: str) -> str:
     return str(current_app.config.get(key) or DEFAULTS[key])
 
 
-def _failed(response: Response) -> bool:
-    return response.status_code in (404, 410, 422)
+def wrong_code() -> tuple[str, int] | None:
+    """Count an unknown code from the client's address: past ``REDEEM_FAILURES_LIMIT``, (the limit, seconds to wait).
+
+    Called only once the code was looked up and found nobody's, so a right code is never refused whatever its
+    address sent before.
+    """
+    item = parse(_config("REDEEM_FAILURES_LIMIT"))
+    counter = FixedWindowRateLimiter(AppStorage())
+    if counter.hit(item, "redeem", by_address()):
+        return None
+    reset = counter.get_window_stats(item, "redeem", by_address()).reset_time
+    return str(item), max(1, int(reset - time.time()))
 
 
 # The decorators the views use: values read from the config at request time.
-redeem_limit = limiter.limit(
-    lambda: _config("REDEEM_FAILURES_LIMIT"),
-    key_func=by_address,
-    deduct_when=_failed,
-    scope="redeem",
-    error_message="too many wrong codes from this address",
-)
 create_limit = limiter.limit(
     lambda: _config("CREATE_EVENT_LIMIT"),
     key_func=by_address,
@@ -110,13 +134,39 @@ def push_limits(view):
     return per_address(per_token(view))
 
 
+@dataclass
+class _Lease:
+    """Counts of one key's window this process has taken from the shared counter: ``next`` to ``last``."""
+
+    expires_at: float
+    next: int
+    last: int
+
+
+#: A process takes counts of a large limit in blocks of this share of it (one shared write per block).
+LEASE_SHARE = 200
+#: The key ``limits`` makes for a limit ends with its size, multiples and granularity.
+_KEY_LIMIT = re.compile(r"/(\d+)/\d+/[a-z]+$")
+
+
 class DatabaseStorage(Storage):
-    """Fixed-window counters in the app's own database (table ``rate_limits``), shared by every app server."""
+    """Fixed-window counters in the app's own database (table ``rate_limits``), shared by every app server.
+
+    What a push costs: the table is UNLOGGED (migration 0007) and each increment commits with
+    ``synchronous_commit`` off, so no counter waits for a WAL sync: a push's one durable commit is its own.
+    The count and window an increment returns are kept in this process, so reading them back for the answer's
+    headers costs no query. A limit of more than ``LEASE_SHARE`` a window (the per-address push flood guard, one
+    row a whole hall's NAT shares) is counted in blocks of 1/``LEASE_SHARE`` of it: a process takes a block in one
+    write and hands its counts out from memory, so that row is written once per block, and each of N processes
+    can hold at most one unused block, refusing at most (N - 1) blocks early. Smaller limits count every hit.
+    """
 
     STORAGE_SCHEME = ["topcut-db"]
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._leases: dict[str, _Lease] = {}
+        self._lock = threading.Lock()
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -130,23 +180,51 @@ class DatabaseStorage(Storage):
 
         return db.engine
 
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+    @staticmethod
+    def _block(key: str, amount: int) -> int:
+        match = _KEY_LIMIT.search(key)
+        return max(amount, int(match.group(1)) // LEASE_SHARE) if match else amount
+
+    def _take(self, key: str, expiry: int, amount: int) -> tuple[int, float]:
         now = time.time()
         with self._engine().begin() as conn:
-            return int(
-                conn.execute(
-                    text(
-                        "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
-                        "ON CONFLICT (key) DO UPDATE SET "
-                        "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
-                        "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
-                        "RETURNING count"
-                    ),
-                    {"key": key, "amount": amount, "until": now + expiry, "now": now},
-                ).scalar_one()
-            )
+            conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+            row = conn.execute(
+                text(
+                    "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
+                    "ON CONFLICT (key) DO UPDATE SET "
+                    "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
+                    "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
+                    "RETURNING count, expires_at"
+                ),
+                {"key": key, "amount": amount, "until": now + expiry, "now": now},
+            ).one()
+        return int(row.count), float(row.expires_at)
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        with self._lock:
+            lease = self._leases.get(key)
+            if lease is not None and lease.expires_at > now and lease.next + amount - 1 <= lease.last:
+                lease.next += amount
+                return lease.next - 1
+        block = self._block(key, amount)
+        count, expires_at = self._take(key, expiry, block)
+        with self._lock:
+            if len(self._leases) > 10_000:  # forget the windows that ended
+                self._leases = {k: v for k, v in self._leases.items() if v.expires_at > now}
+            self._leases[key] = _Lease(expires_at, count - block + amount + 1, count)
+        return count - block + amount
+
+    def _known(self, key: str) -> _Lease | None:
+        with self._lock:
+            lease = self._leases.get(key)
+        return lease if lease is not None and lease.expires_at > time.time() else None
 
     def get(self, key: str) -> int:
+        lease = self._known(key)
+        if lease is not None:
+            return lease.next - 1
         with self._engine().connect() as conn:
             value = conn.execute(
                 text("SELECT count FROM rate_limits WHERE key = :key AND expires_at > :now"),
@@ -155,6 +233,9 @@ class DatabaseStorage(Storage):
         return int(value or 0)
 
     def get_expiry(self, key: str) -> float:
+        lease = self._known(key)
+        if lease is not None:
+            return lease.expires_at
         with self._engine().connect() as conn:
             value = conn.execute(
                 text("SELECT expires_at FROM rate_limits WHERE key = :key AND expires_at > :now"),
@@ -171,10 +252,14 @@ class DatabaseStorage(Storage):
             return False
 
     def reset(self) -> int | None:
+        with self._lock:
+            self._leases.clear()
         with self._engine().begin() as conn:
             return conn.execute(text("DELETE FROM rate_limits")).rowcount
 
     def clear(self, key: str) -> None:
+        with self._lock:
+            self._leases.pop(key, None)
         with self._engine().begin() as conn:
             conn.execute(text("DELETE FROM rate_limits WHERE key = :key"), {"key": key})
 
@@ -237,12 +322,55 @@ def _backend_storage(app: Flask) -> tuple[str, Storage]:
         raise RuntimeError(f"RATELIMIT_STORAGE_URI={uri!r} is not a usable rate-limit storage: {exc}") from None
 
 
+class TrustedProxyFix:
+    """``X-Forwarded-*`` believed only from a trusted proxy's address; from anyone else they are dropped.
+
+    With ``PROXY_COUNT`` set, an app server reachable directly (a port bound on every interface) would
+    otherwise let a client name its own address for every rate limit, or a victim's (a hall's NAT) to
+    lock it out.
+    """
+
+    _FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_FORWARDED")
+
+    def __init__(self, app: Callable[..., Any], proxies: int, trusted: Iterable[str]) -> None:
+        self.app = app
+        self.fixed = ProxyFix(app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        self.trusted = [ipaddress.ip_network(str(net).strip(), strict=False) for net in trusted]
+
+    def _is_trusted(self, address: str | None) -> bool:
+        try:
+            ip = ipaddress.ip_address((address or "").strip("[]"))
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted if net.version == ip.version)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if self._is_trusted(environ.get("REMOTE_ADDR")):
+            return self.fixed(environ, start_response)
+        for key in self._FORWARDED:
+            environ.pop(key, None)
+        return self.app(environ, start_response)
+
+
+def _trusted_proxies(app: Flask) -> list[str]:
+    value = app.config["TRUSTED_PROXIES"]
+    networks = value.split(",") if isinstance(value, str) else list(value or [])
+    for net in networks:
+        try:
+            ipaddress.ip_network(str(net).strip(), strict=False)
+        except ValueError:
+            raise RuntimeError(
+                f"TRUSTED_PROXIES: {str(net)!r} is not an address or network (e.g. 10.0.0.5 or 10.0.0.0/24)"
+            ) from None
+    return [str(net).strip() for net in networks]
+
+
 def init_app(app: Flask) -> None:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     proxies = int(app.config["PROXY_COUNT"] or 0)
     if proxies > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, proxies, _trusted_proxies(app))  # type: ignore[method-assign]
     app.config["RATELIMIT_STORAGE_URI"], app.extensions["topcut_rate_limits"] = _backend_storage(app)
     limiter.init_app(app)
 

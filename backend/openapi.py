@@ -57,7 +57,7 @@ ENDPOINT_ERRORS = {
     "people.search_people": _TOKEN + ("422", "429"),
     "people.create_person": _TOKEN + _BODY + ("409",),
     "people.event_people": _TOKEN + ("404", "409"),
-    "people.link_player": _TOKEN + _BODY + ("404", "409"),
+    "people.link_player": _TOKEN + _BODY + ("404", "409", "429"),
     "people.unlink_player": _TOKEN + ("404", "409"),
     "people.my_history": _TOKEN + ("404", "409"),
     "people.person_history": _TOKEN + ("404", "409"),

@@ -6,8 +6,10 @@ follows from the events linking them (docs/people.md):
 * search and create: staff of any event (search: ``STAFF``; create: ``LINKERS``); search answers only ids,
   names and game ids — enough to pick the right person at registration, no history;
 * link or unlink a roster entry of an event to a person: that event's ``LINKERS`` (organizer, head judge,
-  scorekeeper); the server also links by itself when a ``player.register`` carries a game id exactly one
-  person holds (backend/roster_links.py);
+  scorekeeper), or the entry's own player; linking to a person another event links needs their consent
+  (backend/consent.py: their player record code, or a token of an event they played in). The server also
+  links by itself when a ``player.register`` carries a game id exactly one person holds, a person no event
+  links yet (backend/roster_links.py);
 * a person's history: the player (a player token whose entry is linked to the person), and staff of an event
   linking the person; nobody else;
 * merge a duplicate into another person: an organizer of an event linking both.
@@ -24,10 +26,11 @@ from sqlalchemy import func, or_, select, update
 
 from backend.api import load_args, load_body, respond
 from backend.auth import STAFF, Principal, authenticate, hash_secret, new_id
+from backend.consent import code_matches, linked_elsewhere, person_code, vouched
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import event_state, lock_event
-from backend.limits import by_token, limiter
+from backend.limits import by_token, limiter, wrong_code
 from backend.models import Event, Person, RosterLink, Token, now_ms
 from backend.ratings import RATED_RULESETS, event_date, game_ratings, person_key
 from backend.schemas import (
@@ -281,8 +284,10 @@ def link_player(event_id: str, player_id: str):
     """Link a roster entry to a person.
     ---
     put:
-      summary: Link the event's roster entry to a person (organizer, head judge, scorekeeper of the event);
-        linking again moves the link; a person is linked to one entry per event (409 person-linked)
+      summary: Link the event's roster entry to a person (organizer, head judge, scorekeeper of the event, or
+        the entry's own player); linking again moves the link; a person is linked to one entry per event (409
+        person-linked); a person another event links needs their consent (`code`, or one of `proof_tokens`;
+        403 consent-needed)
       security: [{bearer: []}]
       requestBody:
         required: true
@@ -295,14 +300,15 @@ def link_player(event_id: str, player_id: str):
             application/json:
               schema: LinkSchema
     """
-    authenticate(event_id, LINKERS)  # before the body and the lock
+    _linker(event_id, player_id)  # before the body and the lock
     data = load_body(LinkRequestSchema())
     event = lock_event(event_id)
-    authenticate(event_id, LINKERS)
+    _linker(event_id, player_id)
     names = _roster_names(event)
     if player_id not in names:
         raise ApiError(404, "unknown-player", f"player: there is no player '{player_id[:40]}' in this event")
     person = _find(data["person"])
+    _check_consent(person, event_id, player_id, data)
     other = db.session.execute(
         select(RosterLink.player_id)
         .where(RosterLink.event_id == event_id, RosterLink.person_id == person.id, RosterLink.player_id != player_id)
@@ -326,6 +332,47 @@ def link_player(event_id: str, player_id: str):
     return respond(
         LinkSchema(),
         {"event_id": event_id, "player": player_id, "name": names[player_id], "person": person_json(person)},
+    )
+
+
+def _linker(event_id: str, player_id: str) -> Principal:
+    """Who may link an entry: the event's ``LINKERS``, or the entry's own player (their phone, with a proof)."""
+    principal = authenticate(event_id, LINKERS | {"player"})
+    if principal.role == "player" and principal.player != player_id:
+        raise ApiError(403, "forbidden", "a player may link only their own entry to their player record")
+    return principal
+
+
+def _check_consent(person: Person, event_id: str, player_id: str, data: dict[str, Any]) -> None:
+    """403 ``consent-needed`` unless the person agrees to the link (backend/consent.py); a wrong code counts
+    as a wrong code from this address (429 past the limit)."""
+    if not linked_elsewhere(person.id, event_id):
+        return  # no other event links them: the link shows nobody any history
+    if data["code"]:
+        if code_matches(person.id, data["code"]):
+            return
+        db.session.rollback()
+        limited = wrong_code()
+        if limited is not None:
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"too many wrong codes from this address ({limited[0]}); try again in {limited[1]} s",
+                retry_after_s=limited[1],
+            )
+        raise ApiError(
+            403,
+            "wrong-person-code",
+            f"This is not {person.name}'s player record code: check it on their phone (My history) letter by letter",
+        )
+    if vouched(person.id, event_id, data["proof_tokens"]):
+        return
+    raise ApiError(
+        403,
+        "consent-needed",
+        f"{person.name} has played in other events: to link this entry to their record, enter their player "
+        "record code (on their phone, under My history), or link it from a device of an organizer of an event "
+        "they played in",
     )
 
 
@@ -443,7 +490,8 @@ def my_history():
         raise ApiError(
             404, "not-linked", "your entry in this event is not linked to a player record yet; ask the organizer"
         )
-    return respond(PersonHistorySchema(), history_of(_find(person_id)))
+    person = _find(person_id)
+    return respond(PersonHistorySchema(), {**history_of(person), "link_code": person_code(person.id)})
 
 
 @bp.get("/people/<person_id>")
@@ -475,7 +523,10 @@ def person_history(person_id: str):
         raise ApiError(
             403, "not-your-person", "only the player and staff of an event they played see a person's history"
         )
-    return respond(PersonHistorySchema(), history_of(person))
+    body = history_of(person)
+    if principal.role == "player":  # the person themselves: their code to consent to a new link
+        body["link_code"] = person_code(person.id)
+    return respond(PersonHistorySchema(), body)
 
 
 @bp.post("/people/<person_id>/merge")

@@ -4,7 +4,8 @@ A tablet registers players offline, so a roster entry is linked to a person when
 server (inside the push's transaction), or later by staff (backend/people.py). The automatic link never
 guesses on names: it needs a game id the op carries — ``pop_id`` (Play! Pokémon ID, with ``birth_year``
 agreeing when both are known) or ``rating_id`` (a Star Trek trekcc.org member id) — held by exactly one
-person, neither the entry nor the person being linked in the event already.
+person, neither the entry nor the person being linked in the event already, and the person linked by no
+other event (a game id is no proof of consent: anyone's staff can search it; backend/consent.py).
 """
 
 from __future__ import annotations
@@ -76,6 +77,15 @@ def auto_link(event_id: str, players: list[dict[str, Any]]) -> int:
     )
     if not candidates:
         return 0
+    # A game id is no proof of consent (staff of any event see it in a search): only a person no other event
+    # links yet is linked by it (backend/consent.py); a returning player is linked with their consent.
+    elsewhere = set(
+        db.session.execute(
+            select(RosterLink.person_id).where(
+                RosterLink.person_id.in_([p.id for p in candidates]), RosterLink.event_id != event_id
+            )
+        ).scalars()
+    )
     linked = db.session.execute(
         select(RosterLink.player_id, RosterLink.person_id).where(RosterLink.event_id == event_id)
     ).all()
@@ -85,7 +95,7 @@ def auto_link(event_id: str, players: list[dict[str, Any]]) -> int:
     stamp = now_ms()
     for player, pop_id, trekcc_id, birth_year in wanted:
         found = matching_people(candidates, pop_id, trekcc_id, birth_year)
-        if len(found) != 1 or player["id"] in taken_players or found[0].id in taken_people:
+        if len(found) != 1 or player["id"] in taken_players or found[0].id in taken_people or found[0].id in elsewhere:
             continue
         rows.append({"event_id": event_id, "player_id": player["id"], "person_id": found[0].id, "created_at": stamp})
         taken_players.add(player["id"])

@@ -22,7 +22,10 @@ round brings 256 results in its last 10-20 minutes, well under 1 push/s;
 Targets (SQLite): >= 1,000 accepted operations per second from 50 concurrent
 devices, and a pull of 20,000 operations in <= 0.3 s. The same figures are
 printed for PostgreSQL when a throwaway cluster can be started
-(scripts/postgres_for_tests.py). Not a test: nothing asserts, it prints.
+(scripts/postgres_for_tests.py), and then, on a PostgreSQL cluster that keeps
+its durability, the transactions and WAL syncs per one-operation push
+(``--commit-pushes``; goal: one durable commit per accepted push, the push's
+own). Not a test: nothing asserts, it prints.
 """
 
 from __future__ import annotations
@@ -137,6 +140,54 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
         print(
             f"[{label}] pull: {len(body['ops'])} operations ({len(raw) / 1e6:.1f} MB) "
             f"in best {min(pulls):.3f} s, median {statistics.median(pulls):.3f} s (5 pulls)"
+        )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _pg_counters(url: str) -> tuple[int, int, int]:
+    """(transactions committed, rolled back, WAL syncs) of the whole cluster so far (PostgreSQL 14+)."""
+    import psycopg
+
+    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
+        committed, rolled_back = conn.execute(
+            "SELECT sum(xact_commit), sum(xact_rollback) FROM pg_stat_database"
+        ).fetchone()
+        (syncs,) = conn.execute("SELECT wal_sync FROM pg_stat_wal").fetchone()
+    return int(committed), int(rolled_back), int(syncs)
+
+
+def run_commits(label: str, url: str, args: argparse.Namespace) -> None:
+    """Durable commits per accepted push on PostgreSQL: one tablet pushing one operation at a time.
+
+    The cluster keeps its durability (fsync, synchronous_commit on), so every commit that must reach the disk
+    costs a WAL sync; pushes go one after another, so no two commits share one. The rate limits are the
+    defaults (each push is counted per token and per address). The counters are read once the server has
+    stopped (a backend reports its statistics when it exits).
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-"))
+    pushes = args.commit_pushes
+    try:
+        eid, _org, tokens = prepare(url, tmp, 1)
+        time.sleep(1.5)  # the preparation's backends have exited and reported
+        before = _pg_counters(url)
+        with gunicorn(url, workers=1, tmp=tmp) as port:  # the real limits: they are what is measured
+            http = Http(port)
+            for seq in range(1, pushes + 1):
+                body = {
+                    "device": "tab-0",
+                    "ops": [{"seq": seq, "op": {"type": "timer.extend", "payload": {"seconds": 1}}}],
+                }
+                status, answer = http.call("POST", f"/api/events/{eid}/push", body, tokens[0])
+                assert status == 200 and answer["results"][0]["status"] == "accepted", answer
+            http.close()
+        time.sleep(1.5)
+        after = _pg_counters(url)
+        committed, rolled_back, syncs = (b - a for a, b in zip(before, after, strict=True))
+        print(
+            f"[{label}] durable commits: {pushes} one-operation pushes one after another: per accepted push "
+            f"{committed / pushes:.2f} transactions committed, {rolled_back / pushes:.2f} rolled back, "
+            f"{syncs / pushes:.2f} WAL syncs (goal: 1 durable commit, the push's own)"
         )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -328,6 +379,12 @@ def main() -> int:
         help="--growing: pushes per second from all tablets together (default: as fast as answered)",
     )
     parser.add_argument("--skip-postgres", action="store_true")
+    parser.add_argument(
+        "--commit-pushes",
+        type=int,
+        default=200,
+        help="PostgreSQL: one-operation pushes counted for durable commits (under PUSH_LIMIT's 300 a minute)",
+    )
     args = parser.parse_args()
     runner = run_growing if args.growing else run
     tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-sqlite-"))
@@ -344,6 +401,8 @@ def main() -> int:
     try:
         with pg.throwaway_cluster() as cluster:
             runner("postgresql", cluster.url, args)
+        with pg.throwaway_cluster(durable=True) as cluster:
+            run_commits("postgresql", cluster.url, args)
     except pg.PostgresUnavailable as exc:
         print(f"[postgresql] skipped: {exc}")
     return 0

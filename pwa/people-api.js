@@ -1,14 +1,28 @@
 // Players across events (backend/people.py): search, create, link a roster entry, history; and the links
 // registration asked for while the register op was not on the server yet (kept on this device until done).
 import { ApiError, request } from "./api.js";
+import { allSessions } from "./db.js";
 
 const enc = encodeURIComponent;
 
 export const searchPeople = (session, q) => request(`/api/people?q=${enc(q)}`, { token: session.token });
 export const createPerson = (session, body) => request("/api/people", { method: "POST", body, token: session.token });
 export const eventPeople = (session) => request(`/api/events/${enc(session.event_id)}/people`, { token: session.token });
-export const linkPlayer = (session, player, person) =>
-  request(`/api/events/${enc(session.event_id)}/players/${enc(player)}/person`, { method: "PUT", body: { person }, token: session.token });
+/**
+ * The tokens this device holds for other events that can prove a person's consent to a link (backend/consent.py):
+ * an organizer's (of an event the person played in), or a player's (the person's own phone). At most 20.
+ */
+export async function proofTokens(session) {
+  const sessions = await allSessions().catch(() => []);
+  return sessions.filter((s) => s.event_id !== session.event_id && (s.role === "organizer" || s.role === "player") && s.token)
+    .map((s) => s.token).slice(0, 20);
+}
+
+/** Link a roster entry to a person; `code`: the person's player record code, when they read it out. */
+export async function linkPlayer(session, player, person, { code = null } = {}) {
+  const body = { person, proof_tokens: await proofTokens(session), ...(code ? { code } : {}) };
+  return request(`/api/events/${enc(session.event_id)}/players/${enc(player)}/person`, { method: "PUT", body, token: session.token });
+}
 export const unlinkPlayer = (session, player) =>
   request(`/api/events/${enc(session.event_id)}/players/${enc(player)}/person`, { method: "DELETE", token: session.token });
 /** A person's history (a merged duplicate's id is redirected to the survivor by the server). */
@@ -45,7 +59,10 @@ export function personLine(p) {
 
 const KEY = (eventId) => `topcut.pendingLinks.${eventId}`;
 
-/** The links this device still has to make for an event: `[{player, person?, create?}]`. */
+/**
+ * The links this device still has to make for an event: `[{player, person?, create?, consent?}]`; `consent`
+ * (the person's name): the server asked for their consent, so the link waits for their player record code.
+ */
 export function pendingLinks(eventId) {
   try {
     const list = JSON.parse(globalThis.localStorage?.getItem(KEY(eventId)) || "[]");
@@ -60,9 +77,17 @@ function savePending(eventId, list) {
   else globalThis.localStorage?.removeItem(KEY(eventId));
 }
 
-/** Remember to link `player` to a person (`person`: an id; `create`: a new person's fields) once it syncs. */
+/**
+ * Remember to link `player` to a person (`person`: an id, `name`: theirs; `create`: a new person's fields) once
+ * it syncs.
+ */
 export function queueLink(eventId, entry) {
   savePending(eventId, [...pendingLinks(eventId).filter((e) => e.player !== entry.player), entry]);
+}
+
+/** Forget the waiting link of `player` (made another way, or given up). */
+export function dropLink(eventId, player) {
+  savePending(eventId, pendingLinks(eventId).filter((e) => e.player !== player));
 }
 
 /**
@@ -73,7 +98,7 @@ export function queueLink(eventId, entry) {
 export async function flushLinks(session, synced) {
   let made = 0;
   for (const entry of pendingLinks(session.event_id)) {
-    if (!synced(entry.player)) continue;
+    if (!synced(entry.player) || entry.consent) continue;
     try {
       let person = entry.person;
       if (!person) {
@@ -86,7 +111,14 @@ export async function flushLinks(session, synced) {
         }
         queueLink(session.event_id, { player: entry.player, person });  // created: never twice
       }
-      await linkPlayer(session, entry.player, person);
+      try {
+        await linkPlayer(session, entry.player, person);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === "consent-needed")) throw err;
+        // A returning player: kept until staff enter their player record code (the roster asks for it).
+        queueLink(session.event_id, { player: entry.player, person, consent: entry.name || entry.create?.name || "this player" });
+        continue;
+      }
       made += 1;
     } catch (err) {
       if (err instanceof ApiError && (err.status === 0 || err.status >= 500 || err.status === 429)) return made;  // later

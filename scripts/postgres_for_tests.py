@@ -84,8 +84,11 @@ class Cluster:
         self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop", check=False)
 
 
-def start(directory: str | os.PathLike | None = None) -> Cluster:
-    """Create and start a cluster in ``directory`` (a fresh temp dir if None); raises PostgresUnavailable."""
+def start(directory: str | os.PathLike | None = None, durable: bool = False) -> Cluster:
+    """Create and start a cluster in ``directory`` (a fresh temp dir if None); raises PostgresUnavailable.
+
+    ``durable`` keeps PostgreSQL's own durability (fsync, synchronous_commit on), for a benchmark that counts
+    WAL syncs; otherwise both are off, as the tests want."""
     bin_dir = find_bin_dir()
     if bin_dir is None:
         raise PostgresUnavailable(f"PostgreSQL server binaries (initdb, pg_ctl) not found: {INSTALL_HINT}")
@@ -114,10 +117,10 @@ def start(directory: str | os.PathLike | None = None) -> Cluster:
         )
     except subprocess.CalledProcessError as exc:
         raise PostgresUnavailable(f"initdb failed: {exc.stderr.strip()[-500:]}") from None
+    durability = "" if durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
     options = (
         f"-c listen_addresses=127.0.0.1 -c port={cluster.port} -c unix_socket_directories={base} "
-        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 "
-        "-c shared_buffers=64MB"
+        f"{durability}-c max_connections=200 -c shared_buffers=64MB"
     )
     try:
         cluster._run(
@@ -135,10 +138,10 @@ def start(directory: str | os.PathLike | None = None) -> Cluster:
 
 
 @contextmanager
-def throwaway_cluster(directory: str | os.PathLike | None = None) -> Iterator[Cluster]:
+def throwaway_cluster(directory: str | os.PathLike | None = None, durable: bool = False) -> Iterator[Cluster]:
     """A cluster started as by :func:`start` for the ``with`` block; afterwards it is stopped
     and its directory deleted. Raises PostgresUnavailable on entering when it cannot start."""
-    cluster = start(directory)
+    cluster = start(directory, durable)
     try:
         yield cluster
     finally:

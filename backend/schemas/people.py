@@ -113,6 +113,20 @@ class PeopleQuerySchema(Schema):
 
 class LinkRequestSchema(Schema):
     person = fields.String(required=True, validate=PERSON_ID, metadata={"description": "the person's id"})
+    code = fields.String(
+        load_default=None,
+        validate=validate.Length(max=40),
+        metadata={"description": "the person's player record code (their phone shows it under My history)"},
+    )
+    proof_tokens = fields.List(
+        fields.String(validate=validate.Length(max=200)),
+        load_default=list,
+        validate=validate.Length(max=20),
+        metadata={
+            "description": "tokens of other events held by this device: an organizer token of an event the person "
+            "played in, or the player token of their entry there, proves their consent"
+        },
+    )
 
 
 class LinkSchema(Schema):
@@ -168,6 +182,10 @@ class HistoryEntrySchema(Schema):
 
 class PersonHistorySchema(Schema):
     person = fields.Nested(PersonSchema, required=True)
+    link_code = fields.String(
+        load_default=None,
+        metadata={"description": "GET /api/people/me only: the player record code that consents to a new link"},
+    )
     merged = fields.List(fields.String(), required=True, metadata={"description": "ids merged into this person"})
     events = fields.List(fields.Nested(HistoryEntrySchema), required=True, metadata={"description": "oldest first"})
     ratings = fields.Dict(

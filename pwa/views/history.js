@@ -1,7 +1,8 @@
 // Player records: a player's own history across events (player phones), and for staff the people this
 // event's roster is linked to, each with their history (events, places, records; Star Trek ratings and
 // their change per event). Needs the network: histories live on the server (docs/people.md).
-import { eventPeople, gameIdsLine, myHistory, personHistory, personLine } from "../people-api.js";
+import { allSessions } from "../db.js";
+import { eventPeople, gameIdsLine, linkPlayer, myHistory, personHistory, personLine } from "../people-api.js";
 import { h, replace } from "../ui.js";
 
 const GAMES = { "startrek-1e": "Star Trek 1E", "startrek-2e": "Star Trek 2E", tribbles: "Tribbles" };
@@ -44,6 +45,33 @@ export function historyCard(body, { eventHref = null } = {}) {
       : h("p", {}, "No events yet."));
 }
 
+/** The player's own code: what they read out at a new event's desk to have their entry linked to this record. */
+function linkCodeCard(code) {
+  return h("section", { class: "card", id: "link-code-card" },
+    h("h2", {}, "Your player record code"),
+    h("p", { class: "code", id: "link-code" }, code),
+    h("p", { class: "hint" }, "At another event, give this code to the organizer so they can add that event to "
+      + "your history. Keep it to yourself otherwise: whoever has it can link an event entry to your record."));
+}
+
+/**
+ * The records of this phone's other events (`[{person, event}]`): a player who joined an earlier event on
+ * this phone can link their entry here to their record themselves (their earlier entry proves it is them).
+ */
+async function myOtherRecords(session) {
+  const found = new Map();
+  for (const other of await allSessions().catch(() => [])) {
+    if (other.event_id === session.event_id || other.role !== "player") continue;
+    try {
+      const body = await myHistory(other);
+      if (!found.has(body.person.id)) found.set(body.person.id, { person: body.person, event: other.name || other.event_id });
+    } catch {
+      // not linked there, or offline: nothing to offer from it
+    }
+  }
+  return [...found.values()];
+}
+
 async function mount(root, { store, role, sub }) {
   const body = h("div", { "aria-live": "polite" });
   const player = role === "player";
@@ -53,7 +81,30 @@ async function mount(root, { store, role, sub }) {
     replace(body, h("p", { class: "loading" }, "Loading…"));
     try {
       if (player) {
-        replace(body, historyCard(await myHistory(store.session), { eventHref: (e) => `#/public/${encodeURIComponent(e.event_id)}` }));
+        let mine;
+        try {
+          mine = await myHistory(store.session);
+        } catch (err) {
+          if (err.code !== "not-linked") throw err;
+          const records = await myOtherRecords(store.session);
+          if (!records.length) throw err;
+          const message = h("p", { class: "error", role: "alert", id: "self-link-error" });
+          replace(body, h("section", { class: "card", id: "self-link" },
+            h("p", {}, "Your entry in this event is not linked to your player record yet. This phone knows it:"),
+            h("ul", {}, records.map(({ person, event }) => h("li", {},
+              h("button", { type: "button", dataset: { action: "link-me", person: person.id }, onclick: async () => {
+                try {
+                  await linkPlayer(store.session, store.session.player, person.id);
+                  await load();
+                } catch (e) {
+                  message.textContent = e.message;
+                }
+              } }, `Link to my record: ${personLine(person)}`), ` (from ${event})`))),
+            message));
+          return;
+        }
+        replace(body, linkCodeCard(mine.link_code),
+          historyCard(mine, { eventHref: (e) => `#/public/${encodeURIComponent(e.event_id)}` }));
       } else if (sub) {
         replace(body, h("p", {}, h("a", { href: `#/event/${store.eventId}/history` }, "← This event's player records")),
           historyCard(await personHistory(store.session, sub), { eventHref: (e) => `#/public/${encodeURIComponent(e.event_id)}` }));

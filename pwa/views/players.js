@@ -3,7 +3,7 @@
 // (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print),
 // player records across events (while online: pick a returning player, link a roster entry; docs/people.md).
 import { claims, reissueClaim, revokeClaim } from "../api.js";
-import { eventPeople, flushLinks, gameIdFor, linkPlayer, pendingLinks, personLine, queueLink, searchPeople,
+import { dropLink, eventPeople, flushLinks, gameIdFor, linkPlayer, pendingLinks, personLine, queueLink, searchPeople,
   unlinkPlayer } from "../people-api.js";
 import { randomId } from "../db.js";
 import { rules } from "../rules-client.js";
@@ -160,7 +160,7 @@ async function mount(root, { store, role }) {
         const year = Number(birthYear.value);
         if (wanted && typedId) player[wanted.field] = typedId;
         if (wanted?.birthYear && Number.isInteger(year) && year >= 1900 && year <= 2100) player.birth_year = year;
-        if (picked) queueLink(store.eventId, { player: player.id, person: picked.id });
+        if (picked) queueLink(store.eventId, { player: player.id, person: picked.id, name: picked.name });
         else if (makeRecord.checked && navigator.onLine) {
           const create = { name: n };
           if (wanted && typedId) create[wanted.personField] = typedId;
@@ -261,6 +261,7 @@ async function mount(root, { store, role }) {
   let linking = null;     // the roster entry whose "Link to player record" is open
   let linkFound = [];     // the people its search found
   let linkMessage = "";
+  let consentFor = null;  // {player, person, name}: the link waits for the person's player record code
   let flushing = false;
   let linksLoaded = 0;
   const loadLinks = async () => {
@@ -268,6 +269,9 @@ async function mount(root, { store, role }) {
     try {
       const body = await eventPeople(store.session);
       links = new Map(body.links.map((l) => [l.player, l.person]));
+      for (const entry of pendingLinks(store.eventId)) {  // linked meanwhile (by the player's own phone, say)
+        if (entry.consent && links.has(entry.player)) dropLink(store.eventId, entry.player);
+      }
     } catch {
       return;  // offline: the roster shows what it knew
     }
@@ -281,6 +285,7 @@ async function mount(root, { store, role }) {
     flushing = true;
     try {
       if (await flushLinks(store.session, synced)) await loadLinks();
+      else drawRoster();  // a link may now wait for a player's consent
     } finally {
       flushing = false;
     }
@@ -301,6 +306,35 @@ async function mount(root, { store, role }) {
       linkFound = [];
       linkMessage = "";
       announce(`${p.name} is linked to the player record ${person.name}`);
+      await loadLinks();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
+    } catch (err) {
+      if (err.code === "consent-needed") {  // a returning player: their code says they agree
+        linking = null;
+        linkFound = [];
+        askCode(p, { player: p.id, person: person.id, name: person.name });
+        return;
+      }
+      linkMessage = err.message;
+      drawRoster();
+    }
+  };
+  const askCode = (p, wanted) => {
+    consentFor = wanted;
+    linkMessage = "";
+    drawRoster();
+    focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=person-code]`);
+  };
+  const linkWithCode = async (p, input) => {
+    const code = input.value.trim();
+    if (!code) return;
+    try {
+      await linkPlayer(store.session, p.id, consentFor.person, { code });
+      const name = consentFor.name;
+      consentFor = null;
+      linkMessage = "";
+      dropLink(store.eventId, p.id);
+      announce(`${p.name} is linked to the player record ${name}`);
       await loadLinks();
       focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
     } catch (err) {
@@ -331,7 +365,28 @@ async function mount(root, { store, role }) {
   };
   const recordCell = (p) => {
     const person = links.get(p.id);
-    const queued = pendingLinks(store.eventId).some((e) => e.player === p.id);
+    const pending = pendingLinks(store.eventId).find((e) => e.player === p.id);
+    const queued = Boolean(pending) && !pending.consent;
+    if (consentFor?.player === p.id && !person) {
+      const input = h("input", { type: "text", name: "person-code", autocomplete: "off", spellcheck: false,
+        autocapitalize: "characters", placeholder: "ABCD-EFGH-JKLM", "aria-label": `Player record code of ${consentFor.name}` });
+      return h("td", { class: "record" },
+        h("p", { class: "hint" }, `${consentFor.name} has played in other events: ask for their player record code `
+          + "(on their phone, under My history) to link this entry to their record."),
+        h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); linkWithCode(p, input); } },
+          input, h("button", { type: "submit", class: "small", dataset: { action: "link-with-code" } }, "Link"),
+          h("button", { type: "button", class: "small", dataset: { action: "cancel-code" },
+            onclick: () => { consentFor = null; linkMessage = ""; drawRoster(); } }, "Cancel")),
+        linkMessage && h("p", { class: "error", role: "alert" }, linkMessage));
+    }
+    if (pending?.consent && !person && linking !== p.id) {
+      return h("td", { class: "record" }, `${pending.consent}: consent needed `,
+        h("button", { type: "button", class: "small", dataset: { action: "enter-code" },
+          onclick: () => askCode(p, { player: p.id, person: pending.person, name: pending.consent }) }, "Enter their code"),
+        " ",
+        h("button", { type: "button", class: "small", dataset: { action: "forget-link" },
+          onclick: () => { dropLink(store.eventId, p.id); drawRoster(); } }, "Don't link"));
+    }
     if (linking === p.id) {
       const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
         placeholder: "Name or game id" });
@@ -359,7 +414,7 @@ async function mount(root, { store, role }) {
     let shown = 0;
     const onScreen = [...list.querySelectorAll("tbody tr[data-player]")];
     for (const tr of new Set([...onScreen, ...builtRows])) {
-      const match = rowMatches(query, tr.roster) || [renaming, removing, linking].includes(tr.dataset.player);
+      const match = rowMatches(query, tr.roster) || [renaming, removing, linking, consentFor?.player].includes(tr.dataset.player);
       tr.hidden = !match;
     }
     for (const tr of builtRows) if (!tr.hidden) shown += 1;
@@ -470,7 +525,7 @@ async function mount(root, { store, role }) {
             onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
           registrar && !referenced.has(p.id) && removeButtons(p)));
       tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
-      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, linking].includes(p.id);
+      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, linking, consentFor?.player].includes(p.id);
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 
 from sqlalchemy import func, select
 
 from backend import auth, create_app
+from backend.auth import hash_code
 from backend.db import db
 from backend.models import Person
 from tests.backend.conftest import dispose, fresh_postgres_database
@@ -67,6 +69,43 @@ def test_a_restored_event_carries_on_for_every_device(app, api, database_url, tm
         assert new.pull(eid, player, cursor=player_pull["cursor"])["cursor"] > player_pull["cursor"]
     finally:
         dispose(rebuilt)
+
+
+def test_a_backup_holds_codes_keyed_by_the_servers_secret_and_old_unkeyed_ones_still_redeem(
+    app, api, database_url, tmp_path
+):
+    """A leaked backup gives no plain sha256 of a 60-bit code to guess against offline."""
+    eid, org, _judge, _player = _event(api)
+    codes = {api.invite(eid, org, "scorekeeper")["code"], *api.claims(eid, org).values()}
+    backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+    stored = {row["code_hash"] for row in backup["invitations"]}
+    assert not stored & {hashlib.sha256(code.encode()).hexdigest() for code in codes}
+    with app.app_context():
+        assert {hash_code(code) for code in codes} <= stored
+    # A backup from before codes were keyed: plain sha256 hashes restore and redeem.
+    old = copy.deepcopy(backup)
+    with app.app_context():
+        by_keyed = {hash_code(code): code for code in codes}
+    for row in old["invitations"]:
+        if row["code_hash"] in by_keyed:
+            row["code_hash"] = hashlib.sha256(by_keyed[row["code_hash"]].encode()).hexdigest()
+    rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
+    try:
+        new = Api(rebuilt.test_client())
+        assert new.client.post("/api/events/restore", json=old, headers=bearer(org)).status_code == 201
+        for code in codes:
+            assert new.client.post("/api/invitations/redeem", json={"code": code}).status_code == 201
+    finally:
+        dispose(rebuilt)
+    # A server with another key cannot use the keyed hashes: the codes are unknown there, never someone else's.
+    other = _rebuilt_server(database_url, tmp_path / "other", "another-key-" + "y" * 32)
+    try:
+        client = other.test_client()
+        assert client.post("/api/events/restore", json=backup, headers=bearer(org)).status_code == 201
+        r = client.post("/api/invitations/redeem", json={"code": sorted(codes)[0]})
+        assert (r.status_code, r.get_json()["error"]) == (404, "unknown-code")
+    finally:
+        dispose(other)
 
 
 def test_a_restore_is_refused_without_an_organizer_token_or_over_an_existing_event(app, api):
@@ -171,9 +210,9 @@ def test_a_restored_event_keeps_its_roster_links_history_and_ratings(app, api, d
     two, org2 = trek_event(api, "Regional II", "2026-04-01", players, [["full-win", "full-loss"]])
     kirk = person(api, org1, name="James Kirk", trekcc_id="4711", trekcc_handle="captain", other_ids={"decipher": "K1"})
     spock = person(api, org1, name="Spock")
-    for eid, org in ((one, org1), (two, org2)):
-        assert link(api, eid, org, "k", kirk["id"]).status_code == 200
-        assert link(api, eid, org, "s", spock["id"]).status_code == 200
+    for eid, org in ((one, org1), (two, org2)):  # the second: the organizer of the first vouches
+        assert link(api, eid, org, "k", kirk["id"], proof_tokens=[org1]).status_code == 200
+        assert link(api, eid, org, "s", spock["id"], proof_tokens=[org1]).status_code == 200
     before = api.client.get(f"/api/people/{kirk['id']}", headers=bearer(org2)).get_json()
     assert [e["name"] for e in before["events"]] == ["Regional I", "Regional II"]
     ratings = api.client.get("/api/ratings?game=startrek-1e").get_json()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import http.client
+
 import pytest
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from backend import create_app
 from backend.db import db
@@ -43,6 +45,40 @@ def test_every_response_carries_the_security_headers(api):
         assert r.headers["X-Content-Type-Options"] == "nosniff"
         assert r.headers["Referrer-Policy"] == "no-referrer"
         assert r.headers["X-Frame-Options"] == "DENY"
+        if path.startswith("/api/"):
+            assert r.headers["Cache-Control"] == "no-store", path
+
+
+def test_hsts_is_sent_over_https_when_configured_and_never_over_plain_http(sqlite_url, tmp_path):
+    app = _app(sqlite_url, tmp_path, PROXY_COUNT=1, HSTS_MAX_AGE=31536000)
+    try:
+        client = app.test_client()
+        secure = client.get("/", headers={"X-Forwarded-Proto": "https"})
+        assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+        assert "Strict-Transport-Security" not in client.get("/").headers
+        forged = client.get("/", headers={"X-Forwarded-Proto": "https"}, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+        assert "Strict-Transport-Security" not in forged.headers  # not from a trusted proxy
+    finally:
+        dispose(app)
+    plain = _app(sqlite_url, tmp_path / "hall")  # make run's hall HTTPS port: none (docs/deploy.md: HSTS)
+    try:
+        r = plain.test_client().get("/", environ_base={"wsgi.url_scheme": "https"})
+        assert "Strict-Transport-Security" not in r.headers
+    finally:
+        dispose(plain)
+
+
+def test_answers_do_not_name_the_server_software(sqlite_url, tmp_path):
+    from tests.backend.livegunicorn import gunicorn
+
+    with gunicorn(sqlite_url, workers=1, tmp=tmp_path) as port:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/api/openapi.json")
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        assert response.status == 200
+        assert response.getheader("Server") == "topcut"
 
 
 def test_the_app_page_has_no_inline_script(api):
@@ -75,6 +111,45 @@ def test_guessing_claim_codes_is_stopped_but_right_codes_were_never_counted(data
             "/api/invitations/redeem", json={"code": codes[6]}, environ_base={"REMOTE_ADDR": "10.0.0.7"}
         )
         assert other.status_code == 201
+    finally:
+        dispose(app)
+
+
+def test_right_codes_from_an_address_past_its_wrong_code_limit_still_work(database_url, tmp_path):
+    """A hall's players share one address: 35 wrong codes (a phone guessing on purpose) lock nobody out."""
+    app = _app(database_url, tmp_path, REDEEM_FAILURES_LIMIT="30 per minute")
+    try:
+        api = Api(app.test_client())
+        created = api.create()
+        eid, org = created["event_id"], created["token"]
+        invitation = api.invite(eid, org, "judge")["code"]
+        api.push_ok(eid, org, "desk", register_ops()[:1])
+        claim = api.claims(eid, org)[register_ops()[0]["payload"]["player"]["id"]]
+        answers = [api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}) for _ in range(35)]
+        assert [r.status_code for r in answers[:30]] == [404] * 30
+        body = _error(answers[34], 429, "rate-limited")
+        assert "check it letter by letter" in body["message"]
+        assert api.client.post("/api/invitations/redeem", json={"code": claim}).status_code == 201
+        assert api.client.post("/api/invitations/redeem", json={"code": invitation}).status_code == 201
+        _error(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCD"}), 429, "rate-limited")
+    finally:
+        dispose(app)
+
+
+def test_a_slip_scanned_twice_and_malformed_codes_are_not_counted_as_guesses(database_url, tmp_path):
+    app = _app(database_url, tmp_path, REDEEM_FAILURES_LIMIT="3 per minute")
+    try:
+        api = Api(app.test_client())
+        created = api.create()
+        eid, org = created["event_id"], created["token"]
+        code = api.invite(eid, org, "judge")["code"]
+        assert api.client.post("/api/invitations/redeem", json={"code": code}).status_code == 201
+        for _ in range(5):
+            _error(api.client.post("/api/invitations/redeem", json={"code": code}), 410, "code-used")
+            assert api.client.post("/api/invitations/redeem", json={"code": 7}).status_code == 422
+        for _ in range(3):
+            _error(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 404, "unknown-code")
+        _error(api.client.post("/api/invitations/redeem", json={"code": "AAAA-BBBB-CCCC"}), 429, "rate-limited")
     finally:
         dispose(app)
 
@@ -139,6 +214,28 @@ def test_app_servers_sharing_postgresql_count_together(postgres_server, tmp_path
         dispose(second)
 
 
+def test_counting_pushes_on_postgresql_adds_no_durable_commit_and_spares_the_halls_row(postgres_server, tmp_path):
+    """The counters' table is UNLOGGED and each increment commits without a WAL sync; the per-address flood guard,
+    one row for a whole hall's NAT, is taken in blocks (bench.sync prints the WAL syncs per push: 1)."""
+    from tests.backend.conftest import fresh_postgres_database
+
+    url = fresh_postgres_database(postgres_server)
+    app = _app(url, tmp_path, PUSH_ADDRESS_LIMIT="2000 per minute")  # blocks of 2000 / 200 = 10
+    try:
+        api = Api(app.test_client())
+        created = api.create()
+        eid, org = created["event_id"], created["token"]
+        for i, op in enumerate(register_ops()[:5]):
+            api.push_ok(eid, org, "desk", [op], first_seq=i + 1)
+        with app.app_context():
+            assert db.session.scalar(text("SELECT relpersistence FROM pg_class WHERE relname = 'rate_limits'")) == "u"
+            rows = dict(db.session.execute(text("SELECT key, count FROM rate_limits")).all())
+        assert [n for k, n in rows.items() if ":push-address/" in k] == [10]  # one write for five pushes
+        assert [n for k, n in rows.items() if ":push-token/" in k] == [5]  # a small limit counts every push
+    finally:
+        dispose(app)
+
+
 def test_sqlite_counts_in_memory_unless_configured(sqlite_url, tmp_path):
     app = _app(sqlite_url, tmp_path)
     try:
@@ -168,6 +265,54 @@ def test_behind_a_proxy_the_forwarded_address_is_counted(sqlite_url, tmp_path):
         _error(r, 404, "unknown-code")  # another phone in the hall, same proxy
     finally:
         dispose(app)
+
+
+def test_forwarded_addresses_from_a_client_reaching_an_app_server_directly_are_ignored(sqlite_url, tmp_path):
+    """The scale-out configuration: nginx at 10.0.0.2; a client at 203.0.113.9 on the app server's own port."""
+    app = _app(sqlite_url, tmp_path, PROXY_COUNT=1, TRUSTED_PROXIES=["10.0.0.2"], REDEEM_FAILURES_LIMIT="3 per minute")
+    try:
+        client = app.test_client()
+        direct = {"REMOTE_ADDR": "203.0.113.9"}
+        statuses = [
+            client.post(
+                "/api/invitations/redeem",
+                json={"code": "AAAA-BBBB-CCCC"},
+                headers={"X-Forwarded-For": f"198.51.100.{i}"},
+                environ_base=direct,
+            ).status_code
+            for i in range(6)
+        ]
+        assert statuses == [404, 404, 404, 429, 429, 429]  # counted as 203.0.113.9, whatever it claims
+        # It could not lock out the hall's NAT it named either: through the proxy that address is fine.
+        via_proxy = {"REMOTE_ADDR": "10.0.0.2"}
+        r = client.post(
+            "/api/invitations/redeem",
+            json={"code": "AAAA-BBBB-CCCC"},
+            headers={"X-Forwarded-For": "198.51.100.1"},
+            environ_base=via_proxy,
+        )
+        _error(r, 404, "unknown-code")
+        for _ in range(3):
+            client.post(
+                "/api/invitations/redeem",
+                json={"code": "AAAA-BBBB-CCCC"},
+                headers={"X-Forwarded-For": "198.51.100.7"},
+                environ_base=via_proxy,
+            )
+        r = client.post(
+            "/api/invitations/redeem",
+            json={"code": "AAAA-BBBB-CCCC"},
+            headers={"X-Forwarded-For": "198.51.100.7"},
+            environ_base=via_proxy,
+        )
+        _error(r, 429, "rate-limited")  # the proxy's forwarded address is believed
+    finally:
+        dispose(app)
+
+
+def test_a_trusted_proxies_setting_that_is_no_address_stops_the_start(sqlite_url, tmp_path):
+    with pytest.raises(RuntimeError, match="TRUSTED_PROXIES: 'nginx' is not an address"):
+        _app(sqlite_url, tmp_path, PROXY_COUNT=1, TRUSTED_PROXIES=["nginx"])
 
 
 # ---------------------------------------------------------------- token expiry and rotation

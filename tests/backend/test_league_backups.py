@@ -12,7 +12,7 @@ from sqlalchemy import delete, select
 
 from backend.auth import hash_secret
 from backend.db import db
-from backend.models import League, LeagueEvent, LeagueToken
+from backend.models import League, LeagueEvent, LeagueToken, Token
 from tests.backend.conftest import dispose
 from tests.backend.helpers import bearer
 from tests.backend.test_backups import _rebuilt_server
@@ -387,6 +387,53 @@ def test_two_restores_of_one_league_at_once_leave_one_and_refuse_the_other(app, 
     assert (r.status_code, r.get_json()["error"]) == (409, "league-exists"), r.get_json()
     assert "at the same time" in r.get_json()["message"]
     assert _everything(app) == restored
+
+
+def _forged_league(backup: dict, league_id: str, secret: str) -> dict:
+    """A league backup of one's own making: another id, a director token of one's own."""
+    forged = copy.deepcopy(backup)
+    forged["league_id"] = league_id
+    forged["tokens"] = [
+        {
+            "id": "forgedtoken",
+            "token_hash": hash_secret(secret),
+            "role": "director",
+            "label": "",
+            "created_at": 1,
+            "revoked_at": None,
+            "expires_at": None,
+            "replaced_by": None,
+        }
+    ]
+    return forged
+
+
+def test_a_backup_naming_another_leagues_real_proof_does_not_count_its_events(client, season):
+    """The proofs of a real league's backup (token ids under the old rule) copied into a league of one's own."""
+    backup = _backup(client, season["league"]["league_id"], season["director"])
+    secret = "tl_" + "copier" * 8
+    assert _restore(client, _forged_league(backup, "copiedproofs", secret), secret).status_code == 201
+    table = table_of(client, {"league_id": "copiedproofs"})
+    assert [e["present"] for e in table["events"]] == [False, False]
+    assert all("no organizer of the event made it a league event" in p["problem"] for p in table["problems"])
+    assert table["table"]["season"] == []
+    # The organizer's own token ids, the proof the old rule took, do not count either.
+    with client.application.app_context():
+        organizer_ids = [
+            db.session.scalar(select(Token.id).where(Token.event_id == e["event_id"], Token.role == "organizer"))
+            for e in season["events"]
+        ]
+    forged = _forged_league(backup, "tokenproofs", secret + "x")
+    for row, token_id in zip(forged["league_events"], organizer_ids, strict=True):
+        row["proved_by"] = token_id
+    forged["tokens"][0]["id"] = "forgedtoken2"
+    assert _restore(client, forged, secret + "x").status_code == 201
+    assert [e["present"] for e in table_of(client, {"league_id": "tokenproofs"})["events"]] == [False, False]
+    # The event's organizer consenting makes it count: adding it again proves it.
+    league = {"league_id": "tokenproofs", "token": secret + "x"}
+    assert add(client, league, season["events"][0], "regular").status_code == 201
+    assert [e["present"] for e in table_of(client, league)["events"]] == [True, False]
+    assert add(client, league, season["events"][0], "regular").status_code == 409
 
 
 def test_a_made_up_backup_cannot_put_someone_elses_events_in_its_league(client, season):

@@ -15,9 +15,10 @@ def person(api, token, **fields):
     return r.get_json()
 
 
-def link(api, eid, token, player, person_id):
+def link(api, eid, token, player, person_id, **consent):
+    """Link a roster entry to a person; ``consent``: ``code`` or ``proof_tokens`` (backend/consent.py)."""
     return api.client.put(
-        f"/api/events/{eid}/players/{player}/person", json={"person": person_id}, headers=bearer(token)
+        f"/api/events/{eid}/players/{player}/person", json={"person": person_id, **consent}, headers=bearer(token)
     )
 
 
@@ -158,9 +159,9 @@ def test_star_trek_history_shows_the_rating_and_its_change_per_event(api):
     one, org1 = trek_event(api, "Regional I", "2026-03-01", players, [["full-win", "full-loss"]])
     two, org2 = trek_event(api, "Regional II", "2026-04-01", players, [["full-win", "full-loss"]])
     kirk, spock = person(api, org1, name="James Kirk"), person(api, org1, name="Spock")
-    for eid, org in ((one, org1), (two, org2)):
-        assert link(api, eid, org, "k", kirk["id"]).status_code == 200
-        assert link(api, eid, org, "s", spock["id"]).status_code == 200
+    for eid, org in ((one, org1), (two, org2)):  # the second: the organizer of the first vouches
+        assert link(api, eid, org, "k", kirk["id"], proof_tokens=[org1]).status_code == 200
+        assert link(api, eid, org, "s", spock["id"], proof_tokens=[org1]).status_code == 200
     body = history(api, org2, kirk["id"]).get_json()
     assert [e["name"] for e in body["events"]] == ["Regional I", "Regional II"]
     assert [e["date"] for e in body["events"]] == ["2026-03-01", "2026-04-01"]

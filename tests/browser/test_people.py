@@ -48,15 +48,22 @@ def rated_event(url: str, name: str, date: str) -> tuple[str, str]:
     return eid, org
 
 
-def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_change(browser, app_process):
+def test_a_returning_player_is_picked_linked_with_consent_and_their_history_shows_the_rating_change(
+    browser, app_process
+):
     url = app_process.url
     one, org1 = rated_event(url, "Regional I", "2026-03-01")
     two, org2 = rated_event(url, "Regional II", "2026-04-01")
     kirk = call(url, "POST", "/api/people", {"name": "James Kirk", "trekcc_id": "4711"}, org1)
     spock = call(url, "POST", "/api/people", {"name": "Spock"}, org1)
-    for eid, org in ((one, org1), (two, org2)):
+    for eid, org in ((one, org1), (two, org2)):  # Regional II's organizer: Regional I's vouches (docs/people.md)
         for player, person in (("k", kirk), ("s", spock)):
-            call(url, "PUT", f"/api/events/{eid}/players/{player}/person", {"person": person["id"]}, org)
+            body = {"person": person["id"], "proof_tokens": [org1]}
+            call(url, "PUT", f"/api/events/{eid}/players/{player}/person", body, org)
+    # Spock's phone (Regional I) shows him his player record code.
+    claims_one = call(url, "GET", f"/api/events/{one}/players/claims", token=org1)["claims"]
+    spock_phone = call(url, "POST", "/api/invitations/redeem", {"code": _code(claims_one, "s")})["token"]
+    spock_code = call(url, "GET", "/api/people/me", token=spock_phone)["link_code"]
 
     ctx, page = open_page(browser, {"width": 1280, "height": 1000})
     eid = create_event(page, url, "Regional III", "startrek-1e")
@@ -74,7 +81,7 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     assert "Returning player: Spock" in page.locator("#picked-person").inner_text()
     page.click("#register")
     page.wait_for_selector("caption:has-text('1 registered')")
-    # ... and by a game id: the server links it by itself (exactly one person holds trekcc id 4711)
+    # ... and by a game id
     page.fill("#game-id", "4711")
     page.wait_for_selector(f"#person-suggestions [data-person='{kirk['id']}']")
     page.click(f"#person-suggestions [data-person='{kirk['id']}']")
@@ -82,10 +89,21 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     page.click("#register")
     page.wait_for_selector("caption:has-text('2 registered')")
     wait_synced(page)
-    # once the register ops synced, both entries are linked to their records
+    # Both played elsewhere: this new organizer needs their consent. Spock reads out his code at the desk.
+    spock_row = "tr:has(th:text-is('Spock'))"
+    page.wait_for_selector(f"{spock_row} [data-action=enter-code]", timeout=30_000)
+    page.wait_for_selector("tr:has(th:text-is('James Kirk')) [data-action=enter-code]", timeout=30_000)
+    assert "Spock: consent needed" in page.locator(f"{spock_row} td.record").inner_text()
+    shot(page, "people-consent-needed")
+    page.click(f"{spock_row} [data-action=enter-code]")
+    page.fill(f"{spock_row} input[name=person-code]", "AAAA-BBBB-CCCC")
+    page.click(f"{spock_row} [data-action=link-with-code]")
+    page.wait_for_selector(f"{spock_row} .error:has-text('not Spock')")
+    assert "My history" in page.locator(f"{spock_row} td.record").inner_text()
+    shot(page, "people-consent-wrong-code")
+    page.fill(f"{spock_row} input[name=person-code]", spock_code.lower())
+    page.click(f"{spock_row} [data-action=link-with-code]")
     page.wait_for_selector(f"#roster-table a[data-person='{spock['id']}']", timeout=30_000)
-    page.wait_for_selector(f"#roster-table a[data-person='{kirk['id']}']", timeout=30_000)
-    shot(page, "people-roster-linked")
     # offline: the form registers as before, offers nobody and says linking can happen later
     page.context.set_offline(True)
     page.locator("form.card input[type=text]").first.fill("Uhura")
@@ -96,7 +114,7 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     page.wait_for_selector("tr:has(th:text-is('Uhura')) [data-action=link-person]")
     shot(page, "people-offline-registration")
     page.context.set_offline(False)
-    # back online, staff link her entry to her record from the roster
+    # back online, staff link her entry to her record from the roster (a record no event links: no consent)
     uhura = call(url, "POST", "/api/people", {"name": "Nyota Uhura", "trekcc_handle": "nyota"}, org1)
     wait_synced(page)
     page.click("tr:has(th:text-is('Uhura')) [data-action=link-person]")
@@ -104,17 +122,10 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     page.click("tr:has(th:text-is('Uhura')) [data-action=find-person]")
     page.click(f"tr:has(th:text-is('Uhura')) [data-action=pick-person][data-person='{uhura['id']}']")
     page.wait_for_selector(f"tr:has(th:text-is('Uhura')) a[data-person='{uhura['id']}']")
-    links = call(
-        url,
-        "GET",
-        f"/api/events/{eid}/people",
-        token=page.evaluate("(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid),
-    )["links"]
-    assert {(row["name"], row["person"]["name"]) for row in links} == {
-        ("Spock", "Spock"),
-        ("James Kirk", "James Kirk"),
-        ("Uhura", "Nyota Uhura"),
-    }
+    shot(page, "people-roster-linked")
+    org3 = page.evaluate("(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid)
+    links = call(url, "GET", f"/api/events/{eid}/people", token=org3)["links"]
+    assert {(row["name"], row["person"]["name"]) for row in links} == {("Spock", "Spock"), ("Uhura", "Nyota Uhura")}
 
     page.click(f"#roster-table a[data-person='{spock['id']}']")
     wait_ready(page, "history")
@@ -127,26 +138,54 @@ def test_a_returning_player_is_picked_linked_and_their_history_shows_the_rating_
     assert "Regional II" in texts[1] and "constructed: 14" in texts[1] and "(−" in texts[1]
     assert "Regional III" in texts[2]
     assert page.locator("#person-ratings tr[data-game='startrek-1e']").count() == 1
+    assert page.locator("#link-code").count() == 0  # staff never see a player's code
     shot(page, "people-history")
     assert page.errors == []
-    ctx.close()
 
-    # Kirk's phone, joined to Regional II: his own history, and nobody else's
+    # Kirk's phone, joined to Regional II: his own history and his code, and nobody else's
     claims = call(url, "GET", f"/api/events/{two}/players/claims", token=org2)["claims"]
-    code = next(c["code"] for c in claims if c["player"] == "k")
     phone, kirk_page = open_page(browser, {"width": 412, "height": 900})
-    kirk_page.goto(f"{url}/#join={code}")
+    kirk_page.goto(f"{url}/#join={_code(claims, 'k')}")
     wait_ready(kirk_page, "player")
     kirk_page.click("#tabs a[data-screen=history]")
     wait_ready(kirk_page, "history")
     kirk_page.wait_for_selector("#person-events")
     assert kirk_page.locator("#person-name").inner_text() == "James Kirk"
     mine = kirk_page.locator("#person-events tbody tr").all_inner_texts()
-    assert len(mine) == 3 and "1 of 2" in mine[0] and "constructed: 1514 (+14)" in mine[0]
+    assert len(mine) == 2 and "1 of 2" in mine[0] and "constructed: 1514 (+14)" in mine[0]
     assert "trekcc 4711" in kirk_page.locator("#person-ids").inner_text()
+    kirk_code = call(url, "GET", "/api/people/me", token=_phone_token(kirk_page, two))["link_code"]
+    assert kirk_page.locator("#link-code").inner_text() == kirk_code
     shot(kirk_page, "people-my-history")
     kirk_page.goto(f"{url}/#/event/{two}/history/{spock['id']}")  # another person's id: the player's own view only
     wait_ready(kirk_page, "history")
     assert kirk_page.locator("#person-name").inner_text() == "James Kirk"
+    # At Regional III he claims his slip on the same phone and links his entry to his record himself.
+    claims_three = call(url, "GET", f"/api/events/{eid}/players/claims", token=org3)["claims"]
+    kirk_entry = next(c for c in claims_three if c["name"] == "James Kirk")
+    kirk_page.goto(f"{url}/#join={kirk_entry['code']}")
+    wait_ready(kirk_page, "player")
+    kirk_page.click("#tabs a[data-screen=history]")
+    wait_ready(kirk_page, "history")
+    kirk_page.wait_for_selector(f"#self-link [data-action=link-me][data-person='{kirk['id']}']")
+    assert "from Regional II" in kirk_page.locator("#self-link").inner_text()
+    shot(kirk_page, "people-self-link")
+    kirk_page.click(f"#self-link [data-action=link-me][data-person='{kirk['id']}']")
+    kirk_page.wait_for_selector("#person-events")
+    assert len(kirk_page.locator("#person-events tbody tr").all_inner_texts()) == 3
     assert kirk_page.errors == []
     phone.close()
+    # The desk sees him linked at its next look.
+    page.goto(f"{url}/#/event/{eid}/players")
+    wait_ready(page, "players")
+    page.wait_for_selector(f"#roster-table a[data-person='{kirk['id']}']", timeout=30_000)
+    assert page.locator("[data-action=enter-code]").count() == 0
+    ctx.close()
+
+
+def _code(claims: list[dict], player: str) -> str:
+    return next(c["code"] for c in claims if c["player"] == player)
+
+
+def _phone_token(page, event_id: str) -> str:
+    return page.evaluate("(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", event_id)
