@@ -12,8 +12,9 @@ from types import MappingProxyType
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
-from ..base import GENERIC_PENALTIES, Game, ResultForm, fixed_structure
+from ..base import Game, ResultForm, fixed_structure
 from . import ruleset, structures
+from .penalties import PENALTIES
 
 __all__ = ["PAIRING", "BRACKETS", "GAMES"]
 
@@ -49,7 +50,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         division_structures=divisions,
         day_two_qualifiers=structures.day_two_qualifiers,
         player_division=ruleset.player_division,
-        penalties=GENERIC_PENALTIES,
+        penalties=PENALTIES,
         # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so
         # the result form offers games (best of three) in every round; the match result alone is enough.
         result_form=ResultForm(best_of_three="always"),
