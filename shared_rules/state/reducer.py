@@ -813,6 +813,7 @@ def _penalty_issue(state: dict[str, Any], op: Operation) -> None:
         player["ejected"] = True  # dropped now, and cannot rejoin
         if player["dropped_after"] is None:
             player["dropped_after"] = now
+            state["penalties"][-1]["dropped"] = now  # what the penalty did to the roster (players see only this)
 
 
 def _penalty_rescind(state: dict[str, Any], op: Operation) -> None:
