@@ -54,8 +54,9 @@ __all__ = [
 WARNING_ONLY: frozenset[str] = frozenset({"verbal-warning", "written-warning", "warning"})
 #: Effects that remove the player from the event for good.
 REMOVING = frozenset({"ejection", "disqualification"})
-#: Effects on the match being played (the judge enters its result) or on the player's place in the event.
-CONSEQUENTIAL = REMOVING | {"game-loss", "turn-loss"}
+#: Effects that decide a match (the judge enters its result) or the player's place in the event: the form
+#: asks to confirm these, naming what they do (a turn loss or a warning goes straight through).
+CONSEQUENTIAL = REMOVING | {"game-loss"}
 
 
 def standing(history: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -70,8 +70,6 @@ PENALTIES = PenaltySystem(
     source="Star Trek OP Guide Appendix B",
     consequences=MappingProxyType(
         {
-            "2": "Level 2 [Turn Loss]: assessed the next time the player would begin their turn; their opponent "
-            "begins a new turn instead (after time is called, the opponent receives another turn after the last).",
             "3": "Level 3 [Game Loss]: during a game, a Full Loss for the player now and a Full Win for their "
             "opponent; between games, it applies to the player's next game. Enter it at their table with Correct "
             "(ending: game loss).",

@@ -144,7 +144,7 @@ class DescriptorValuesTest(unittest.TestCase):
                 },
                 {k: pen[k] for k in ("system", "choices", "floor", "infraction_field", "hint")},
             )
-            self.assertEqual(["2", "3", "4"], sorted(pen["consequences"]))
+            self.assertEqual(["3", "4"], sorted(pen["consequences"]))
             self.assertIn("Full Loss", pen["consequences"]["3"])
             self.assertIn("forfeits all prizes", pen["consequences"]["4"])
             # Appendix B's index of penalties, each with the level its section gives
