@@ -23,6 +23,7 @@ function entryPanel(store, { onClose }) {
 
   async function open(rnd, index) {
     const st = store.state;
+    if (st.closed) return;  // a closed event's results are final (the cards are disabled; the banner says why)
     const match = rnd.matches[index];
     const target = match.table !== null ? { table: match.table } : { match: index };
     const settled = SETTLED.has(match.status);
@@ -80,7 +81,7 @@ function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
   const problems = m.table !== null ? allProblems.get(m.table) || [] : [];
   const mine = m.table !== null ? waiting.get(m.table) || 0 : 0;
   return h("li", { class: `match-card status-${m.status}`, dataset: { table: m.table ?? "bye", status: m.status } },
-    h("button", { type: "button", class: "match-open", onclick: () => open(rnd, i),
+    h("button", { type: "button", class: "match-open", onclick: () => open(rnd, i), disabled: Boolean(st.closed),
       "aria-label": `${tableName(m)}: ${m.players.map((p) => nameOf(st, p)).join(" versus ")}, ${m.status}` },
       h("span", { class: "table-no" }, m.table ?? "bye"),
       h("span", { class: "players" }, m.players.map((p) => nameOf(st, p)).join(" v ")),

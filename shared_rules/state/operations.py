@@ -29,6 +29,7 @@ __all__ = [
     "STAFF_ROLES",
     "OperationRejected",
     "NotAuthorized",
+    "EventClosed",
     "RoundFrozen",
     "AlreadyPaired",
     "Actor",
@@ -56,6 +57,12 @@ class OpenDispute(OperationRejected):
     """Pairing or closing while an earlier round has a disputed result: resolve it first."""
 
     code = "open-dispute"
+
+
+class EventClosed(OperationRejected):
+    """Any change to a closed event but the tournament report's details: nothing more is accepted."""
+
+    code = "event-closed"
 
 
 class NotAuthorized(OperationRejected):

@@ -36,7 +36,16 @@ from ..rulesets.base import Ruleset
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
-from .operations import CHECKS, AlreadyPaired, OpenDispute, Operation, OperationRejected, RoundFrozen, parse_operation
+from .operations import (
+    CHECKS,
+    AlreadyPaired,
+    EventClosed,
+    OpenDispute,
+    Operation,
+    OperationRejected,
+    RoundFrozen,
+    parse_operation,
+)
 from .state import (
     RESULT_FIELDS,
     SETTLED,
@@ -886,7 +895,7 @@ def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
     if op.type != "event.create" and state["ruleset"] is None:
         raise OperationRejected(f"{op.type}: no event yet; the first operation must be event.create")
     if state["closed"] and not _report_details_only(state, op):
-        raise OperationRejected(f"{op.type}: the event is closed")
+        raise EventClosed(f"{op.type}: the event is closed")
     authorize(state, op)
     HANDLERS[op.type](state, op)
     devices = dict(state["devices"], **{op.device: op.seq})

@@ -171,6 +171,9 @@ class EventOperationsTest(unittest.TestCase):
         ev.do("event.close")
         self.assertTrue(ev.state["closed"])
         self.assertEqual("player.check_in: the event is closed", ev.why("player.check_in", {"player": "p1"}))
+        self.assertEqual(
+            "event-closed", ev.refusal_code("result.correct", {"round": 1, "table": 1, "outcomes": ["loss", "win"]})
+        )
 
     def test_a_closed_event_still_takes_its_tournament_report_details_and_nothing_else(self) -> None:
         ev = Event(4, ruleset="startrek-2e")
