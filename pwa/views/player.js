@@ -39,6 +39,16 @@ export function myPenaltyNotice(st, me, rnd) {
   return null;
 }
 
+/** The player's own penalties, as the judges recorded them (a rescinded one says so). */
+function myPenalties(st, me) {
+  const mine = (st.penalties || []).filter((p) => p.player === me);
+  if (!mine.length) return null;
+  return [h("h2", {}, "My penalties"), h("ul", { class: "penalties", id: "my-penalties" }, mine.map((p) =>
+    h("li", { dataset: { kind: p.kind, rescinded: p.rescinded ? "yes" : "no" } },
+      `${penaltyText(p)} (${p.round ? `round ${p.round}` : "before round 1"}): ${p.reason}`,
+      p.rescinded ? ` — rescinded: ${p.rescinded.reason}` : "")))];
+}
+
 /** Whether an opponent has left the event (dropped or removed) while this match still waits for its result. */
 function opponentLeft(st, m, me) {
   const theirs = m.reports.some((r) => r.actor.role === "player" && r.actor.player !== me);
@@ -178,7 +188,8 @@ async function mount(root, { store }) {
       }
       replace(history, h("h2", {}, "My matches"), h("ol", { class: "history" }, mine.map(([rnd, m]) =>
         h("li", {}, `Round ${rnd.number}: `, m.players.filter((p) => p !== me).map((p) => nameOf(st, p)).join(", ") || "bye", " — ",
-          statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))));
+          statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))),
+      myPenalties(st, me));
       if (!reportOpen) replace(reportBox);
     },
     destroy() {

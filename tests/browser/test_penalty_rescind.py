@@ -92,6 +92,7 @@ def test_disqualify_confirm_phones_rescind_reinstate_and_pair_again(browser, liv
     cal_ctx, cal = phone(browser, url, claims["p3"])
     wait_js(cal, "(eid) => import('/pwa/store.js').then((m) => m.storeFor(eid).state?.penalties?.length === 1)", eid)
     assert [p["player"] for p in local_state(cal, eid)["penalties"]] == ["p3"]
+    cal.wait_for_selector("#my-penalties li:has-text('Warning (round 1): Slow play')")
 
     # ---- the judge enters table 1 (Bat wins), the other table is played; then the head judge rescinds
     hj.fill("#find-match", "1")
