@@ -88,7 +88,15 @@ function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
       statusBadge(m.status),
       mine ? h("span", { class: "badge waiting" }, "waiting to sync") : null),
     SETTLED.has(m.status) && h("p", { class: "result" }, resultText(st, m, m)),
+    !SETTLED.has(m.status) && removedNote(st, m),
     problems.map((p) => problemNotice(store, p)));
+}
+
+/** A match waiting for its result whose player a penalty removed (a disqualification): the judge enters it. */
+function removedNote(st, m) {
+  const out = m.players.filter((pid) => st.players.find((p) => p.id === pid)?.ejected);
+  return out.length ? h("p", { class: "warn removed" }, `${out.map((pid) => nameOf(st, pid)).join(", ")} removed by a `
+    + "penalty: enter this match's result.") : null;
 }
 
 /** The match finder: a search box, a round picker and the matches of the chosen round. */

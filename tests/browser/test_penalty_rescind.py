@@ -95,6 +95,7 @@ def test_disqualify_confirm_phones_rescind_reinstate_and_pair_again(browser, liv
     cal.wait_for_selector("#my-penalties li:has-text('Warning (round 1): Slow play')")
 
     # ---- the judge enters table 1 (Bat wins), the other table is played; then the head judge rescinds
+    hj.wait_for_selector(".match-card[data-table='1'] .removed:has-text('Annie Oakley removed by a penalty')")
     hj.fill("#find-match", "1")
     hj.click(".match-card[data-table='1'] .match-open")
     hj.click("#entry [data-quick='win-1']")
