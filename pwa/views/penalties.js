@@ -120,11 +120,18 @@ export function penaltiesPanel(store, role) {
         penaltyList(st, desc, null));
       return;
     }
+    // Another player or penalty picked while a confirmation is asked: the question no longer stands.
+    const withdraw = () => {
+      if (!pending) return;
+      pending = null;
+      update();
+    };
     const who = select(st.players.map((p) => [p.id, p.name]), { id: "penalty-player",
-      onchange: () => { picked.player = who.value; } });
+      onchange: (e) => { picked.player = who.value; if (!e.detail?.restored) withdraw(); } });
     if (picked.player && st.players.some((p) => p.id === picked.player)) who.value = picked.player;
     const choices = desc.choices.filter(([v]) => !floor || desc.floor.includes(v));
-    const kind = select(choices, { id: "penalty-kind", onchange: () => { picked.kind = kind.value; } });
+    const kind = select(choices, { id: "penalty-kind",
+      onchange: (e) => { picked.kind = kind.value; if (!e.detail?.restored) withdraw(); } });
     if (picked.kind && choices.some(([v]) => String(v) === picked.kind)) kind.value = picked.kind;
     const codes = desc.infractions.length
       ? h("datalist", { id: "infraction-codes" }, desc.infractions.map(([code, name, level]) =>
@@ -165,6 +172,21 @@ export function penaltiesPanel(store, role) {
     h("button", { type: "button", class: "danger", id: "penalty-confirm",
       onclick: () => issue(pending.payload, pending.levels) }, `Confirm ${pending.label}`),
     h("button", { type: "button", id: "penalty-back", onclick: () => { pending = null; update(); } }, "Back"));
+    const rescinder = {  // the list's Rescind buttons and form (head judge and organizer)
+      rescinding,
+      note: rescindNote,
+      rescind,
+      open: (op) => {
+        rescinding = op;
+        rescindNote = "";
+        update().then(() => document.getElementById("rescind-reason")?.focus());
+      },
+      cancel: () => {
+        rescinding = null;
+        rescindNote = "";
+        update();
+      },
+    };
     refresh(section, h("h2", {}, "Penalties"),
       floor && h("p", { class: "hint" }, "Floor judges issue warnings; harsher penalties go to the head judge."),
       desc.hint && h("p", { class: "hint" }, desc.hint),
@@ -174,8 +196,7 @@ export function penaltiesPanel(store, role) {
         field("Reason", reason)),
       !pending && h("button", { type: "submit" }, "Issue penalty"), h("p", { role: "status", id: "penalty-msg" }, note)),
       confirmBox,
-      penaltyList(st, desc, LEAD.has(role) ? { rescinding, note: rescindNote, open: (op) => { rescinding = op; rescindNote = ""; update().then(() => document.getElementById("rescind-reason")?.focus()); },
-        cancel: () => { rescinding = null; rescindNote = ""; update(); }, rescind } : null),
+      penaltyList(st, desc, LEAD.has(role) ? rescinder : null),
       store.problems().filter((p) => p.op.type.startsWith("penalty.")).map((p) => problemNotice(store, p)));
   }
 
