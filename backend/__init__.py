@@ -127,10 +127,10 @@ _WEAK_KEYS = {"dev", "development", "secret", "changeme", "change-me", "test"}
 
 
 def _secret_key(app: Flask) -> str:
-    """The HMAC key (it hides other players' penalty reasons): configured, or generated once per instance.
+    """The HMAC key (it keys device aliases and a withheld seed): configured, or generated once per instance.
 
     A configured key that is well known or shorter than 32 characters is refused outside tests: with
-    it a player could confirm a guess at a withheld reason offline.
+    it a player could confirm a guess at a withheld seed offline (and so learn Doomtown's secret time).
     """
     configured = app.config.get("SECRET_KEY") or os.environ.get("TOPCUT_SECRET_KEY")
     if configured:

@@ -592,8 +592,10 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         db.session.commit()
         _working().put(cache_key(event), head, state)  # only now: a failed push left no half-changed state cached
         # Players' pulls splice the shared view of these operations; make it now, outside any pull.
+        facts = penalty_facts(state)
         _player_views().put_many(
-            cache_key(event), {row["server_seq"]: _shared_view(event_id, row["op"]) for row in rows if row["accepted"]}
+            cache_key(event),
+            {row["server_seq"]: _shared_view(event_id, row["op"], facts) for row in rows if row["accepted"]},
         )
     else:
         head = event.head_seq
@@ -622,8 +624,13 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
 #    SECRET_KEY) in ``device`` and ``op_id``; a result.confirm naming a report by its aliased op_id is
 #    translated back when the player pushes it; ``devices`` lists only the player's own devices, and
 #    ``?device=`` must be one of them;
-# 3. the ``reason`` of another player's penalty is replaced by "withheld-" + a stable digest: equal
-#    reasons stay equal, so the escalation of repeated infractions folds the same;
+# 3. another player's penalties are not in it (issue 22: players' pulls carry only their own penalties):
+#    each ``penalty.issue`` and ``penalty.rescind`` about someone else becomes a ``device.void`` in the same
+#    slot (the device's sequence stays gapless), except that a penalty which dropped the player from the
+#    event (a disqualification, an ejection) becomes the ``player.drop`` it amounts to, so every phone folds
+#    the same roster; the player's own penalties come whole (reason and all), and a rescission of one names
+#    it by the op_id their pull shows. A penalty counts only its own player's history, so nothing a phone
+#    folds depends on the penalties it is not given;
 # 4. in an event with secret round time (Doomtown's d6, Floor Rules 3.A: "The exact length of rounds will
 #    not be announced to the players") the event's seed, from which every device draws the d6, is
 #    replaced by "withheld-" + a digest, in event.create and in an imported document; the player's
@@ -640,10 +647,6 @@ def _keyed(*parts: str) -> str:
 
 def device_alias(event_id: str, device: str) -> str:
     return "dev-" + _keyed("device", event_id, device)[:16]
-
-
-def _withheld(event_id: str, reason: Any) -> Any:
-    return WITHHELD_PREFIX + _keyed("reason", event_id, reason)[:12] if isinstance(reason, str) else reason
 
 
 def _withheld_seed(event_id: str, seed: Any) -> str:
@@ -717,9 +720,67 @@ def _hold_point(event: Event) -> int | None:
     return None
 
 
-def _player_op(event_id: str, text: str, player: str | None, own: set[str], hide_seed: bool) -> str:
+@dataclass(frozen=True)
+class _Penalty:
+    """What a player's view needs to know of a logged penalty: whose it is, and whether it dropped them."""
+
+    player: str
+    dropped: int | None
+
+
+def penalty_facts(state: dict[str, Any]) -> dict[str, _Penalty]:
+    """Penalty op_id -> its player and the round it dropped them after (None: it did not drop them)."""
+    facts = {}
+    for entry in state["penalties"]:
+        if isinstance(entry, dict) and isinstance(entry.get("op_id"), str):
+            dropped = entry.get("dropped")
+            facts[entry["op_id"]] = _Penalty(str(entry.get("player")), dropped if isinstance(dropped, int) else None)
+    return facts
+
+
+#: Roles that may drop a player (shared_rules/state/authorize.py): a drop shown in place of a penalty keeps
+#: its actor when it could have made the drop itself, else it is the head judge's (a floor judge's third
+#: Shatterpoint warning ejects by rule).
+_DROPPING_ROLES = frozenset({"organizer", "head-judge", "scorekeeper"})
+
+
+def _penalty_hidden(op: dict[str, Any], facts: dict[str, _Penalty]) -> dict[str, Any]:
+    """Another player's penalty operation as a player's pull shows it: the drop it made, or nothing."""
+    fact = facts.get(op.get("op_id", "")) if op.get("type") == "penalty.issue" else None
+    if fact is not None and fact.dropped is not None:
+        actor = op.get("actor") if isinstance(op.get("actor"), dict) else {}
+        role = actor.get("role") if actor.get("role") in _DROPPING_ROLES else "head-judge"
+        return dict(
+            op, type="player.drop", actor={"role": role}, payload={"player": fact.player, "after": fact.dropped}
+        )
+    return dict(op, type="device.void", payload={})
+
+
+def _penalized(op: dict[str, Any], facts: dict[str, _Penalty]) -> str | None:
+    """The player a penalty operation is about (None: not a penalty operation, or unknown to the state)."""
+    payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
+    if op.get("type") == "penalty.issue":
+        return payload.get("player") if isinstance(payload.get("player"), str) else None
+    if op.get("type") == "penalty.rescind":
+        fact = facts.get(payload.get("penalty", "")) if isinstance(payload.get("penalty"), str) else None
+        return fact.player if fact is not None else None
+    return None
+
+
+def _player_op(
+    event_id: str,
+    text: str,
+    player: str | None,
+    own: set[str],
+    hide_seed: bool,
+    facts: dict[str, _Penalty] | None = None,
+) -> str:
     """One logged operation as the player ``player`` sees it (their own devices ``own`` unaliased)."""
     op = json.loads(text)
+    if op.get("type") in ("penalty.issue", "penalty.rescind") and (
+        player is None or _penalized(op, facts or {}) != player
+    ):
+        op = _penalty_hidden(op, facts or {})
     if hide_seed and op.get("type") == "event.create":
         payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
         # no seed in the payload: the reducer uses the op_id, which is no secret either
@@ -731,23 +792,24 @@ def _player_op(event_id: str, text: str, player: str | None, own: set[str], hide
         op["op_id"] = f"{alias}:{op['op_id'].rpartition(':')[2]}"
     payload = op.get("payload")
     if isinstance(payload, dict):
-        if op["type"] == "penalty.issue" and (player is None or payload.get("player") != player):
-            op["payload"] = dict(payload, reason=_withheld(event_id, payload.get("reason")))
-        report = payload.get("report")
-        if op["type"] == "result.confirm" and isinstance(report, str):
-            name, _, seq = report.rpartition(":")
+        named = payload.get("report") if op["type"] == "result.confirm" else None
+        if op["type"] == "penalty.rescind":
+            named = payload.get("penalty")
+        if isinstance(named, str):
+            name, _, seq = named.rpartition(":")
             if name not in own and name != SERVER_DEVICE:
-                op["payload"] = dict(op["payload"], report=f"{device_alias(event_id, name)}:{seq}")
+                key = "report" if op["type"] == "result.confirm" else "penalty"
+                op["payload"] = dict(op["payload"], **{key: f"{device_alias(event_id, name)}:{seq}"})
     return dumps(op)
 
 
 @dataclass(frozen=True)
 class _SharedView:
-    """A logged operation as every player sees it unless it is theirs: all devices aliased, every penalty
-    reason withheld; plus what decides whether it is some player's own (then it is rendered for them)."""
+    """A logged operation as every player sees it unless it is theirs: all devices aliased, no penalty
+    shown; plus what decides whether it is some player's own (then it is rendered for them)."""
 
     text: str
-    penalized: str | None = None  # penalty.issue: the player penalized
+    penalized: str | None = None  # penalty.issue, penalty.rescind: the player penalized
     confirmed_device: str | None = None  # result.confirm: the device whose report it confirms
 
 
@@ -790,13 +852,17 @@ def _player_views() -> _PlayerViews:
     return current_app.extensions.setdefault("topcut_player_views", _PlayerViews())
 
 
-def _shared_view(event_id: str, text: str) -> _SharedView:
-    shared = _player_op(event_id, text, None, set(), False)
-    if text.startswith('{"type":"penalty.issue"') or text.startswith('{"type":"result.confirm"'):
+_PENALTY_PREFIXES = ('{"type":"penalty.issue"', '{"type":"penalty.rescind"')
+
+
+def _shared_view(event_id: str, text: str, facts: dict[str, _Penalty]) -> _SharedView:
+    """A logged operation's shared view; a penalty's never changes (its drop and its player are for good)."""
+    shared = _player_op(event_id, text, None, set(), False, facts)
+    if text.startswith(_PENALTY_PREFIXES) or text.startswith('{"type":"result.confirm"'):
         op = json.loads(text)
         payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
-        if op.get("type") == "penalty.issue":
-            return _SharedView(shared, penalized=payload.get("player"))
+        if op.get("type") in ("penalty.issue", "penalty.rescind"):
+            return _SharedView(shared, penalized=_penalized(op, facts))
         report = payload.get("report")
         if isinstance(report, str):
             return _SharedView(shared, confirmed_device=report.rpartition(":")[0])
@@ -812,18 +878,23 @@ def _player_rows(
     cache = _player_views()
     cached = cache.get_many(key, [seq for seq, _, _ in rows])
     made: dict[int, _SharedView] = {}
+    facts: dict[str, _Penalty] | None = None
     out = []
     for seq, device, text in rows:
+        if facts is None and text.startswith(_PENALTY_PREFIXES) and seq not in cached:
+            facts = penalty_facts(event_state(event)[1])  # the state's penalties: who, and what each dropped
         if device in own or text.startswith('{"type":"event.create"'):
-            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed)))
+            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed, facts)))
             continue
         view = cached.get(seq)
         if view is None:
-            view = made[seq] = _shared_view(event_id, text)
+            view = made[seq] = _shared_view(event_id, text, facts or {})
         if (view.penalized is not None and view.penalized == principal.player) or (
             view.confirmed_device is not None and view.confirmed_device in own
         ):
-            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed)))
+            if facts is None:
+                facts = penalty_facts(event_state(event)[1])
+            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed, facts)))
         else:
             out.append((seq, view.text))
     if made:
@@ -835,11 +906,9 @@ def _player_base(event_id: str, text: str, principal: Principal, hide_seed: bool
     doc = json.loads(text)
     if hide_seed:
         doc["seed"] = _withheld_seed(event_id, doc.get("seed", ""))
-    penalties = (doc.get("state") or {}).get("penalties") if isinstance(doc.get("state"), dict) else None
-    if isinstance(penalties, list):
-        for entry in penalties:
-            if isinstance(entry, dict) and entry.get("player") != principal.player:
-                entry["reason"] = _withheld(event_id, entry.get("reason"))
+    own = doc.get("state") if isinstance(doc.get("state"), dict) else None
+    if own is not None and isinstance(own.get("penalties"), list):
+        own["penalties"] = [p for p in own["penalties"] if isinstance(p, dict) and p.get("player") == principal.player]
     return dumps(doc)
 
 

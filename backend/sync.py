@@ -71,8 +71,10 @@ def pull_ops(event_id: str):
       description: >-
         Staff get the whole log. A player gets the player's view: the log up to (not including) the first
         operation that placed a round still in draft; other tokens' devices under stable aliases (also in
-        op_id); other players' penalty reasons replaced by stable placeholders; only their own devices in
-        `devices` and `?device=`. Folding it gives the server's state at `cursor` up to those renamings.
+        op_id); no other player's penalty (each such operation is a `device.void` in its slot, or the
+        `player.drop` a disqualification or ejection made); only their own devices in `devices` and
+        `?device=`. Folding it gives the server's state at `cursor` up to those renamings, less other
+        players' penalties.
         A cursor beyond the event's last operation is a 409 `cursor-ahead`.
       security: [{bearer: []}]
       parameters:

@@ -216,6 +216,7 @@ async function route() {
   if (activeStore) activeStore.removeEventListener("change", onStoreChange);
   activeStore = null;
   renderSync();
+  renderClosed();
   if (r.name === "home") {
     current = await home.mount(viewRoot, { navigate, join: r.join });
   } else if (r.name === "public") {
@@ -242,9 +243,22 @@ function renderTabCounts() {
   link.classList.toggle("has-open", n > 0);
 }
 
+/** A closed event says so on every screen of every device (input is refused locally: store.js closedRefusal). */
+function renderClosed() {
+  const banner = document.getElementById("closed-banner");
+  const closed = Boolean(activeStore?.state?.closed);
+  document.body.dataset.closed = closed ? "yes" : "no";
+  if (banner.hidden === !closed) return;
+  banner.hidden = !closed;
+  banner.textContent = closed
+    ? "This event is closed: the final standings stand. Results, players, rounds and penalties can no longer change on any device."
+    : "";
+}
+
 function onStoreChange() {
   renderSync();
   renderTabCounts();
+  renderClosed();
   if (activeStore?.state) eventTitle.textContent = activeStore.state.name || "";
   if (activeStore && activeStore.revision !== renderedRevision) {
     renderedRevision = activeStore.revision;

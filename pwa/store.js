@@ -31,6 +31,19 @@ onRulesRestart(async (call) => {
   }
 });
 
+/** What a closed event says to a change (shared_rules/state/reducer.py: only the report's details pass). */
+export const CLOSED_REASON = "The event is closed: results, players, rounds and penalties can no longer change on any "
+  + "device. The final standings stand; ask the organizer if something must be put right.";
+
+/** Why a change is refused because the event is closed, or null (not closed, or the report's details alone). */
+export function closedRefusal(state, type, payload) {
+  if (!state?.closed) return null;
+  const settings = payload?.settings;
+  const reportOnly = type === "event.configure" && payload?.name == null && payload?.ruleset == null
+    && settings && typeof settings === "object" && Object.keys(settings).length === 1 && "report" in settings;
+  return reportOnly ? null : CLOSED_REASON;
+}
+
 export class EventStore extends EventTarget {
   /**
    * ``call``: the rules worker's entry point (``rules``; the JS unit tests give a fake one); ``build``: which
@@ -259,8 +272,13 @@ export class EventStore extends EventTarget {
     this.dispatchEvent(new Event("change"));
   }
 
-  /** Apply a change on this device now; it waits in the outbox until the server has it. */
+  /**
+   * Apply a change on this device now; it waits in the outbox until the server has it. A closed event takes
+   * none (but the tournament report's details): the change is refused here, with the reason, and never queued.
+   */
   async act(type, payload) {
+    const closed = closedRefusal(this.state, type, payload);
+    if (closed) return { row: null, refused: closed, code: "event-closed" };
     const row = await outbox.enqueue(this.eventId, type, payload);
     await this.refold();
     const opId = `${this.session.device}:${row.seq}`;

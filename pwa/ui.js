@@ -93,6 +93,9 @@ export function statusBadge(status) {
 export function adviceFor(problem) {
   if (problem.error === "not-authorized") return "Your role may not do this: ask the head judge or the organizer.";
   if (problem.error === "round-frozen") return "This round is frozen: ask the head judge.";
+  if (problem.error === "event-closed") {
+    return "The event was closed before this change reached the server: it was not applied. Ask the organizer.";
+  }
   if (problem.error === "already-paired") return "Someone else did this first: check the screen and try again if needed.";
   if (!problem.server) return "The rules refuse this on this device: correct it and enter it again.";
   return "Check the details, enter it again if needed, then dismiss this message.";

@@ -23,6 +23,7 @@ function entryPanel(store, { onClose }) {
 
   async function open(rnd, index) {
     const st = store.state;
+    if (st.closed) return;  // a closed event's results are final (the cards are disabled; the banner says why)
     const match = rnd.matches[index];
     const target = match.table !== null ? { table: match.table } : { match: index };
     const settled = SETTLED.has(match.status);
@@ -80,14 +81,22 @@ function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
   const problems = m.table !== null ? allProblems.get(m.table) || [] : [];
   const mine = m.table !== null ? waiting.get(m.table) || 0 : 0;
   return h("li", { class: `match-card status-${m.status}`, dataset: { table: m.table ?? "bye", status: m.status } },
-    h("button", { type: "button", class: "match-open", onclick: () => open(rnd, i),
+    h("button", { type: "button", class: "match-open", onclick: () => open(rnd, i), disabled: Boolean(st.closed),
       "aria-label": `${tableName(m)}: ${m.players.map((p) => nameOf(st, p)).join(" versus ")}, ${m.status}` },
       h("span", { class: "table-no" }, m.table ?? "bye"),
       h("span", { class: "players" }, m.players.map((p) => nameOf(st, p)).join(" v ")),
       statusBadge(m.status),
       mine ? h("span", { class: "badge waiting" }, "waiting to sync") : null),
     SETTLED.has(m.status) && h("p", { class: "result" }, resultText(st, m, m)),
+    !SETTLED.has(m.status) && removedNote(st, m),
     problems.map((p) => problemNotice(store, p)));
+}
+
+/** A match waiting for its result whose player a penalty removed (a disqualification): the judge enters it. */
+function removedNote(st, m) {
+  const out = m.players.filter((pid) => st.players.find((p) => p.id === pid)?.ejected);
+  return out.length ? h("p", { class: "warn removed" }, `${out.map((pid) => nameOf(st, pid)).join(", ")} removed by a `
+    + "penalty: enter this match's result.") : null;
 }
 
 /** The match finder: a search box, a round picker and the matches of the chosen round. */

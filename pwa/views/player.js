@@ -5,6 +5,57 @@ import { resultForm, resultText } from "../result-form.js";
 import { subscribeToPush } from "../sw-push.js";
 import { timerPanel } from "../timer.js";
 import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
+import { penaltyText } from "./penalties.js";
+
+const REMOVING = new Set(["disqualification", "ejection"]);
+
+/**
+ * What the player's phone says about their own penalties (their pull carries no one else's: backend/ledger.py):
+ * a disqualification or ejection, a game loss at their table, a rescission; null when there is nothing to say.
+ */
+export function myPenaltyNotice(st, me, rnd) {
+  const mine = (st.penalties || []).filter((p) => p.player === me);
+  const player = st.players.find((p) => p.id === me);
+  const removing = mine.filter((p) => REMOVING.has(p.effect) && !p.rescinded).at(-1);
+  if (removing && player?.ejected) {
+    return h("div", { class: "penalty-notice", id: "my-penalty", role: "alert" },
+      h("p", {}, h("strong", {}, `You were removed from the event: ${penaltyText(removing)}`),
+        ` (${removing.round ? `round ${removing.round}` : "before round 1"}). Reason: ${removing.reason}`),
+      h("p", {}, "You will not be paired again. A judge enters the result of your match; ask the head judge if you "
+        + "want to appeal."));
+  }
+  const rescinded = mine.filter((p) => REMOVING.has(p.effect) && p.rescinded).at(-1);
+  if (rescinded && player && player.dropped_after !== null && !player.ejected) {
+    return h("div", { class: "penalty-notice", id: "my-penalty", role: "status" },
+      h("p", {}, h("strong", {}, `Your ${penaltyText(rescinded).toLowerCase()} was rescinded`), `: ${rescinded.rescinded.reason}`),
+      h("p", {}, "You are still dropped until the organizer or head judge reinstates you."));
+  }
+  const lost = rnd && mine.filter((p) => p.effect === "game-loss" && !p.rescinded && p.round === rnd.number).at(-1);
+  if (lost) {
+    return h("div", { class: "penalty-notice", id: "my-penalty", role: "alert" },
+      h("p", {}, h("strong", {}, `Penalty: ${penaltyText(lost)}`), ` in round ${lost.round}. Reason: ${lost.reason}`),
+      h("p", {}, "A judge enters the result of your match."));
+  }
+  return null;
+}
+
+/** The player's own penalties, as the judges recorded them (a rescinded one says so). */
+function myPenalties(st, me) {
+  const mine = (st.penalties || []).filter((p) => p.player === me);
+  if (!mine.length) return null;
+  return [h("h2", {}, "My penalties"), h("ul", { class: "penalties", id: "my-penalties" }, mine.map((p) =>
+    h("li", { dataset: { kind: p.kind, rescinded: p.rescinded ? "yes" : "no" } },
+      `${penaltyText(p)} (${p.round ? `round ${p.round}` : "before round 1"}): ${p.reason}`,
+      p.rescinded ? ` — rescinded: ${p.rescinded.reason}` : "")))];
+}
+
+/** Whether an opponent has left the event (dropped or removed) while this match still waits for its result. */
+function opponentLeft(st, m, me) {
+  const theirs = m.reports.some((r) => r.actor.role === "player" && r.actor.player !== me);
+  if (m.status !== "pending" && !(m.status === "reported" && !theirs)) return [];  // their report: confirm it
+  return m.players.filter((pid) => pid !== me)
+    .filter((pid) => st.players.find((p) => p.id === pid)?.dropped_after !== null);
+}
 
 /** Why this phone cannot take notifications at all, or null. */
 function pushBlocker() {
@@ -93,14 +144,27 @@ async function mount(root, { store }) {
       }
       const last = mine[mine.length - 1];
       if (!last) {
-        replace(current, h("h2", {}, "Waiting for pairings"), h("p", {}, "Your table shows here as soon as the round is posted."));
+        replace(current, h("h2", {}, "Waiting for pairings"), myPenaltyNotice(st, me, null)
+          || h("p", {}, "Your table shows here as soon as the round is posted."));
       } else {
         const [rnd, m] = last;
         const opponents = m.players.filter((p) => p !== me);
         const myReport = [...m.reports].reverse().find((r) => r.actor.player === me);
         const theirs = [...m.reports].reverse().find((r) => r.actor.role === "player" && r.actor.player !== me);
         const actions = [];
-        if (rnd.status === "started" || rnd.status === "complete") {
+        const notice = myPenaltyNotice(st, me, rnd);
+        const left = opponentLeft(st, m, me);
+        const removed = Boolean(st.players.find((p) => p.id === me)?.ejected);
+        if (st.closed) {
+          actions.push(h("p", { id: "event-closed" }, "The event is closed: these are the final results."),
+            m.outcomes ? h("p", { id: "final-result" }, "Result: ", resultText(st, m, m)) : null);
+        } else if (removed) {
+          // Nothing to report: a judge enters the match of a player removed from the event.
+        } else if (left.length && (rnd.status === "started" || rnd.status === "complete")) {
+          actions.push(h("p", { class: "warn", id: "opponent-left" },
+            `Your opponent ${left.map((pid) => nameOf(st, pid)).join(", ")} has left the event. A judge will enter the `
+            + "result of this match: stay at your table or go to the judges' desk."));
+        } else if (rnd.status === "started" || rnd.status === "complete") {
           if (m.status === "reported" && theirs && !myReport) {
             actions.push(h("p", {}, "Your opponent reported: ", h("strong", { id: "their-report" }, resultText(st, m, theirs.result))),
               h("button", { type: "button", class: "primary big", id: "confirm-result",
@@ -120,11 +184,12 @@ async function mount(root, { store }) {
           h("h2", {}, `Round ${rnd.number}`),
           h("p", { class: "table-big", id: "table-number" }, m.table !== null ? `Table ${m.table}` : "Bye"),
           opponents.length ? h("p", { class: "opponent", id: "opponent" }, "Opponent: ", h("strong", {}, opponents.map((p) => nameOf(st, p)).join(", "))) : null,
-          statusBadge(m.status), problemsAt(store, rnd.number, m.table).map((p) => problemNotice(store, p)), actions);
+          statusBadge(m.status), notice, problemsAt(store, rnd.number, m.table).map((p) => problemNotice(store, p)), actions);
       }
       replace(history, h("h2", {}, "My matches"), h("ol", { class: "history" }, mine.map(([rnd, m]) =>
         h("li", {}, `Round ${rnd.number}: `, m.players.filter((p) => p !== me).map((p) => nameOf(st, p)).join(", ") || "bye", " — ",
-          statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))));
+          statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))),
+      myPenalties(st, me));
       if (!reportOpen) replace(reportBox);
     },
     destroy() {

@@ -58,6 +58,7 @@ export function referencedPlayers(state) {
 async function mount(root, { store, role }) {
   // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
   const registrar = role === "organizer" || role === "scorekeeper";
+  const lead = role === "organizer" || role === "head-judge";  // rescinding and re-admissions (authorize.py)
   const list = h("div", { class: "table-wrap" });
   const problems = h("div");
   const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });
@@ -445,6 +446,56 @@ async function mount(root, { store, role }) {
     focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`);
   };
 
+  // Reinstating a player a penalty removed (a disqualification, an ejection): the head judge or organizer
+  // rescinds that penalty, with the reason, and reinstates them, in one confirmed step.
+  let reinstating = null;  // the id of the ejected player whose reinstatement is being confirmed
+  let reinstateError = "";
+  const removingPenalty = (st, pid) => (st.penalties || [])
+    .filter((x) => x.player === pid && !x.rescinded && (x.effect === "disqualification" || x.effect === "ejection")).at(-1);
+  const reinstateEjected = async (p, input) => {
+    const reason = input.value.trim();
+    if (!reason) {
+      reinstateError = "Give the reason for rescinding the penalty (an appeal upheld, a mistaken ruling…).";
+      drawRoster();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rescind-reason]`);
+      return;
+    }
+    const penalty = removingPenalty(store.state, p.id);
+    const rescinded = penalty ? await act("penalty.rescind", { penalty: penalty.op_id, reason }) : { refused: null };
+    const { refused } = rescinded.refused ? rescinded : await act("player.reinstate", { player: p.id });
+    reinstateError = refused ? withNames(store.state, refused) : "";
+    if (!refused) {
+      reinstating = null;
+      rosterMessage.textContent = "";
+      announce(`${p.name} is reinstated and will be paired in the next round`);
+    }
+    drawRoster();
+  };
+
+  const reinstateButtons = (p) => {
+    const row = `tr[data-player="${CSS.escape(p.id)}"]`;
+    if (!p.ejected) {
+      return h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate");
+    }
+    if (!lead) return null;
+    if (reinstating !== p.id) {
+      return h("button", { type: "button", class: "small", dataset: { action: "reinstate-ejected" },
+        onclick: () => { reinstating = p.id; reinstateError = ""; drawRoster(); focusLater(`${row} input[name=rescind-reason]`); } }, "Reinstate");
+    }
+    const penalty = removingPenalty(store.state, p.id);
+    const input = h("input", { type: "text", name: "rescind-reason", autocomplete: "off", "aria-required": "true",
+      "aria-label": "Reason for rescinding", "aria-invalid": reinstateError ? "true" : null });
+    return h("form", { class: "reinstate-ejected", onsubmit: (e) => { e.preventDefault(); reinstateEjected(p, input); } },
+      h("p", { class: "warn" }, penalty
+        ? `${p.name} was removed by a penalty (${penalty.kind.replace(/-/g, " ")}, round ${penalty.round}): reinstating rescinds it. `
+          + "It stays on record, marked rescinded, and they are paired again from the next round."
+        : `${p.name} was removed from the event: reinstating brings them back from the next round.`),
+      h("label", {}, "Reason for rescinding ", input),
+      h("button", { type: "submit", class: "small danger", dataset: { action: "confirm-reinstate" } }, `Rescind and reinstate ${p.name}`),
+      h("button", { type: "button", class: "small", onclick: () => { reinstating = null; reinstateError = ""; drawRoster(); } }, "Cancel"),
+      reinstateError && h("p", { class: "error", role: "alert" }, reinstateError));
+  };
+
   const remove = async (p) => {
     removing = null;
     const { refused } = await act("player.remove", { player: p.id });
@@ -490,10 +541,11 @@ async function mount(root, { store, role }) {
     if (renaming && !st.players.some((p) => p.id === renaming)) renaming = null;
     if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
     const query = searchKey(search.value);
+    const closed = Boolean(st.closed);  // a closed event: the roster is final (shown, not changed)
     // Pokémon TOP 3.1.1: each player's division, and their birth year to enter or correct (player.edit).
     const divisionCell = (p) => {
       const year = numberInput({ value: p.birth_year ?? "", "aria-label": `Birth year of ${p.name}`, class: "narrow",
-                                 name: "birth-year", min: "1900", max: "2100", placeholder: "year" });
+                                 name: "birth-year", min: "1900", max: "2100", placeholder: "year", disabled: closed });
       year.addEventListener("change", () => {
         const value = Number(year.value);
         if (Number.isInteger(value) && value >= 1900 && value <= 2100 && value !== p.birth_year) {
@@ -506,24 +558,26 @@ async function mount(root, { store, role }) {
     };
     builtRows = st.players.map((p) => {
       const dropped = p.dropped_after !== null;
-      const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow" });
+      const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow",
+        disabled: closed });
       fixed.addEventListener("change", () =>
         act("player.edit", { player: p.id, fields: { fixed_table: fixed.value ? Number(fixed.value) : null } }));
       const seat = seats.get(p.id);
       const tr = h("tr", { dataset: { player: p.id } },
-        h("td", {}, p.entry), nameCell(p), h("td", {}, dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
+        h("td", {}, p.entry), nameCell(p), h("td", {}, p.ejected ? `removed by a penalty (round ${p.dropped_after})`
+          : dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
         ages && divisionCell(p),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
         recordCell(p),
         h("td", { class: "actions" },
-          !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
+          !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
             p.checked_in ? "Undo check-in" : "Check in"),
-          !dropped && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
-          dropped && !p.ejected && h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate"),
-          registrar && renaming !== p.id && h("button", { type: "button", class: "small", dataset: { action: "rename" },
+          !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
+          dropped && !closed && reinstateButtons(p),
+          registrar && !closed && renaming !== p.id && h("button", { type: "button", class: "small", dataset: { action: "rename" },
             onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
-          registrar && !referenced.has(p.id) && removeButtons(p)));
+          registrar && !closed && !referenced.has(p.id) && removeButtons(p)));
       tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
       tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, linking, consentFor?.player].includes(p.id);
       return tr;
@@ -551,6 +605,9 @@ async function mount(root, { store, role }) {
     async update() {
       const st = store.state;
       if (!st) return;
+      // A closed event takes no more registrations (the rules refuse them; say so before anyone types).
+      for (const el of form.elements) el.disabled = Boolean(st.closed);
+      form.hidden = Boolean(st.closed);
       replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
         .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
       const wanted = gameIdFor(st.ruleset);

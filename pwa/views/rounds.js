@@ -54,6 +54,9 @@ function nextActions(screen, st) {
   const { store, lead, run, act } = screen;
   const rnd = latestRound(st);
   const out = [];
+  if (st.closed) {
+    return [h("p", { class: "hint", id: "rounds-closed" }, "The event is closed: no more rounds are paired, started or changed.")];
+  }
   if (!lead) return out;
   const swissDone = !rnd || rnd.status === "complete";
   if (st.disputes.length && swissDone) {

@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Game",
     "GENERIC_PENALTIES",
+    "GAME_LOSS_CONSEQUENCE",
+    "DISQUALIFICATION_CONSEQUENCE",
     "PenaltySystem",
     "ResultForm",
     "TimeCalled",
@@ -64,6 +66,9 @@ class PenaltySystem:
     ``levels`` maps a level to ``(kind, effect, label)``; ``kinds`` maps a kind to
     ``(effect, label)``. ``ejection_warnings``: this many warnings eject the player.
     ``floor`` are the choices a floor judge may issue; ``hint`` is shown beside the form.
+    ``consequences`` maps a choice (a kind, or a level as text) to what it does to the player and
+    their match, in the document's words: the form asks to confirm these before issuing.
+    ``infractions`` is the document's index of infractions, ``(code, name, level)``.
     """
 
     name: str
@@ -74,6 +79,8 @@ class PenaltySystem:
     infraction_field: bool = False
     hint: str | None = None
     source: str = ""
+    consequences: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    infractions: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def uses_levels(self) -> bool:
@@ -96,8 +103,23 @@ class PenaltySystem:
             "floor": list(self.floor),
             "infraction_field": self.infraction_field,
             "hint": self.hint,
+            "consequences": dict(self.consequences),
+            "infractions": [[code, name, level] for code, name, level in self.infractions],
+            "ejection_warnings": self.ejection_warnings,
+            "source": self.source,
         }
 
+
+#: What a game loss does where the document says no more: the judge enters the lost game.
+GAME_LOSS_CONSEQUENCE = (
+    "The player loses the game in progress (between games: their next game). Enter that result at their "
+    "table with Correct."
+)
+#: What a disqualification does where the document says no more.
+DISQUALIFICATION_CONSEQUENCE = (
+    "The player is dropped from the event at once and is not paired again unless the penalty is rescinded. "
+    "Enter the result of their match with Correct."
+)
 
 #: The usual penalty system where a game's documents name no other: warning, game loss, disqualification.
 GENERIC_PENALTIES = PenaltySystem(
@@ -111,6 +133,9 @@ GENERIC_PENALTIES = PenaltySystem(
     ),
     floor=("warning",),
     source="generic",
+    consequences=MappingProxyType(
+        {"game-loss": GAME_LOSS_CONSEQUENCE, "disqualification": DISQUALIFICATION_CONSEQUENCE}
+    ),
 )
 
 

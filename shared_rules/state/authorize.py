@@ -9,7 +9,8 @@ Shatterpoint "Arbiters", Pokémon 4):
   disputes and penalties (Doomtown 2.B, AGoT Marshal, Shatterpoint Lead
   Arbiters) — so pairing, the cut, resolving disputes and penalties are
   organizer or head judge only, as are re-admissions (Doomtown 3.G: re-entry at
-  the TO's discretion).
+  the TO's discretion) and rescinding a penalty (Doomtown 6.B: "The Head Judge
+  and TO are the final word at the roundup").
 - **judge** (floor judge, arbiter): enters and corrects results, runs the clock
   (time extensions for rulings), checks players in, and issues *warnings* only
   (Doomtown 2.C; Star Trek levels 0-1; Shatterpoint warnings — a third warning
@@ -63,6 +64,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "result.resolve": _LEAD,  # Doomtown 2.B, AGoT Marshal
     "cut.make": _LEAD,
     "penalty.issue": _LEAD | {"judge"},  # judges: warnings only
+    "penalty.rescind": _LEAD,  # Doomtown 6.B: the head judge and TO are the final word on penalties
     "device.void": _ALL,  # a dismissed change's slot: changes nothing
 }
 

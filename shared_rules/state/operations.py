@@ -29,6 +29,7 @@ __all__ = [
     "STAFF_ROLES",
     "OperationRejected",
     "NotAuthorized",
+    "EventClosed",
     "RoundFrozen",
     "AlreadyPaired",
     "Actor",
@@ -56,6 +57,12 @@ class OpenDispute(OperationRejected):
     """Pairing or closing while an earlier round has a disputed result: resolve it first."""
 
     code = "open-dispute"
+
+
+class EventClosed(OperationRejected):
+    """Any change to a closed event but the tournament report's details: nothing more is accepted."""
+
+    code = "event-closed"
 
 
 class NotAuthorized(OperationRejected):
@@ -259,7 +266,7 @@ class PlayerDrop:
 
 @_payload
 class PlayerReinstate:
-    """Bring a dropped (not ejected) player back before the cut."""
+    """Bring a dropped player back before the cut (an ejected one once their removing penalty is rescinded)."""
 
     player: str = req("name")
 
@@ -430,6 +437,14 @@ class PenaltyIssue:
 
 
 @_payload
+class PenaltyRescind:
+    """Take back a penalty (``penalty``: the op_id that issued it), with the reason; it stays on record."""
+
+    penalty: str = req("name")
+    reason: str = req("name", cap=Cap(chars=2_000))  # why it is taken back (an appeal, a mistaken ruling)
+
+
+@_payload
 class DeviceVoid:
     """Nothing: a device's sequence slot whose change the user dismissed before it was sent (no holes)."""
 
@@ -461,6 +476,7 @@ PAYLOADS: dict[str, type] = {
     "cut.make": CutMake,
     "device.void": DeviceVoid,
     "penalty.issue": PenaltyIssue,
+    "penalty.rescind": PenaltyRescind,
     "event.close": EventClose,
 }
 OPERATION_TYPES: tuple[str, ...] = tuple(PAYLOADS)

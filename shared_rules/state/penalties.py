@@ -8,13 +8,24 @@
   Level 0 is kept (so repeats can be counted) but marked off the score card.
 - Shatterpoint — Arbiters: ``warning``; three warnings → ejection; or
   ``ejection`` outright.
-- Every other ruleset: ``warning``, ``game-loss``, ``disqualification``.
+- Every other ruleset: ``warning``, ``game-loss``, ``disqualification``, labelled in
+  its document's words where it has them (Doomtown 6.B also names the
+  ``written-warning`` and the "Roundup Disqualification"; AGoT's is the
+  organizer's "remove players from the tournament"; Pokémon TOP 3.2).
 
 Ejection and disqualification drop the player (after the current round) and
-they cannot be reinstated (Shatterpoint "ejected players can't rejoin"; Star
-Trek Level 4 "immediately dropped"). A game loss's result is entered by the
-judge with ``result.correct`` (ending ``game-loss`` where the ruleset has one);
-the reducer only records the penalty.
+they cannot be reinstated while the penalty stands (Shatterpoint "ejected
+players can't rejoin"; Star Trek Level 4 "immediately dropped"). A game loss's
+result is entered by the judge with ``result.correct`` (ending ``game-loss``
+where the ruleset has one); the reducer only records the penalty.
+
+A penalty given in error, or overturned on appeal, is rescinded
+(``penalty.rescind``, head judge or organizer, with a reason): it stays on
+record, marked ``rescinded``, but no longer counts — not for a repeat's
+upgrade, not for a warning count — and a rescinded ejection or
+disqualification leaves the player dropped but free to be reinstated
+(Doomtown 6.B: the head judge and TO are the final word at the roundup).
+A later penalty that an earlier one upgraded keeps what it was given.
 """
 
 from __future__ import annotations
@@ -27,18 +38,46 @@ from ..games.base import GENERIC_PENALTIES as GENERIC
 from ..games.base import PenaltySystem
 from .operations import OperationRejected
 
-__all__ = ["GENERIC", "WARNING_ONLY", "REMOVING", "system_of", "requested_kind", "decide"]
+__all__ = [
+    "GENERIC",
+    "WARNING_ONLY",
+    "REMOVING",
+    "CONSEQUENTIAL",
+    "system_of",
+    "requested_kind",
+    "decide",
+    "standing",
+    "removing_penalty",
+]
 
 #: What a floor judge may issue (see authorize.py): warnings only.
 WARNING_ONLY: frozenset[str] = frozenset({"verbal-warning", "written-warning", "warning"})
 #: Effects that remove the player from the event for good.
 REMOVING = frozenset({"ejection", "disqualification"})
+#: Effects that decide a match (the judge enters its result) or the player's place in the event: the form
+#: asks to confirm these, naming what they do (a turn loss or a warning goes straight through).
+CONSEQUENTIAL = REMOVING | {"game-loss"}
+
+
+def standing(history: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The penalties that count: those not rescinded.
+
+    >>> [p["kind"] for p in standing([{"kind": "warning"}, {"kind": "game-loss", "rescinded": {"reason": "x"}}])]
+    ['warning']
+    """
+    return [p for p in history if not p.get("rescinded")]
+
+
+def removing_penalty(history: list[Mapping[str, Any]], player: str) -> Mapping[str, Any] | None:
+    """The standing penalty that removed ``player`` from the event (the latest), or None."""
+    found = [p for p in standing(history) if p.get("player") == player and p.get("effect") in REMOVING]
+    return found[-1] if found else None
 
 
 def system_of(ruleset_id: str) -> PenaltySystem:
     """The penalty system of a ruleset.
 
-    >>> system_of("startrek-2e").name, system_of("doomtown").name
+    >>> system_of("startrek-2e").name, system_of("custom").name
     ('levels', 'generic')
     """
     return game_of(ruleset_id).penalties
@@ -91,7 +130,7 @@ def decide(
     'ejection'
     """
     asked = requested_kind(ruleset_id, kind, level)
-    mine = [p for p in history if p["player"] == player]
+    mine = [p for p in standing(history) if p["player"] == player]  # a rescinded penalty never counts
     system = system_of(ruleset_id)
     if system.uses_levels:
         assert level is not None

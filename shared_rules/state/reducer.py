@@ -36,7 +36,16 @@ from ..rulesets.base import Ruleset
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
-from .operations import CHECKS, AlreadyPaired, OpenDispute, Operation, OperationRejected, RoundFrozen, parse_operation
+from .operations import (
+    CHECKS,
+    AlreadyPaired,
+    EventClosed,
+    OpenDispute,
+    Operation,
+    OperationRejected,
+    RoundFrozen,
+    parse_operation,
+)
 from .state import (
     RESULT_FIELDS,
     SETTLED,
@@ -273,7 +282,12 @@ def _player_reinstate(state: dict[str, Any], op: Operation) -> None:
     if player["dropped_after"] is None:
         raise OperationRejected(f"player.reinstate: player {player['id']} has not dropped")
     if player["ejected"]:
-        raise OperationRejected(f"player.reinstate: player {player['id']} was ejected and cannot rejoin")
+        removing = penalties.removing_penalty(state["penalties"], player["id"])
+        named = f" ({removing['kind']}, {removing['op_id']})" if removing is not None else ""
+        raise OperationRejected(
+            f"player.reinstate: player {player['id']} was removed from the event by a penalty{named}: "
+            "rescind that penalty first (penalty.rescind), then reinstate"
+        )
     if any(r["stage"] == "elimination" for r in state["rounds"]):
         raise OperationRejected("player.reinstate: no re-entry after the cut (Doomtown 3.G)")
     missed = _missed_round_outcome(_ruleset(state))
@@ -812,6 +826,24 @@ def _penalty_issue(state: dict[str, Any], op: Operation) -> None:
         player["ejected"] = True  # dropped now, and cannot rejoin
         if player["dropped_after"] is None:
             player["dropped_after"] = now
+            state["penalties"][-1]["dropped"] = now  # what the penalty did to the roster (players see only this)
+
+
+def _penalty_rescind(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    entry = next((e for e in state["penalties"] if e.get("op_id") == p.penalty), None)
+    if entry is None:
+        raise OperationRejected(f"penalty.rescind: payload.penalty: there is no penalty {p.penalty} on record")
+    done = entry.get("rescinded")
+    if done:
+        raise OperationRejected(
+            f"penalty.rescind: the {entry['kind']} of {entry['player']} ({p.penalty}) was already rescinded "
+            f"by the {done['by']['role']}: {done['reason']}"
+        )
+    player = find_player(state, entry["player"])
+    entry["rescinded"] = {"op_id": op.op_id, "at": op.at, "by": op.actor.to_json(), "reason": p.reason}
+    if entry["effect"] in penalties.REMOVING and penalties.removing_penalty(state["penalties"], player["id"]) is None:
+        player["ejected"] = False  # still dropped: player.reinstate brings them back (missed rounds and all)
 
 
 #: Operation type -> handler (mutates the working copy it is given).
@@ -838,6 +870,7 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
     "result.resolve": _result_resolve,
     "cut.make": _cut_make,
     "penalty.issue": _penalty_issue,
+    "penalty.rescind": _penalty_rescind,
     "event.close": _event_close,
     "device.void": lambda state, op: None,  # keeps the device's sequence gapless; changes nothing
 }
@@ -866,7 +899,7 @@ def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
     if op.type != "event.create" and state["ruleset"] is None:
         raise OperationRejected(f"{op.type}: no event yet; the first operation must be event.create")
     if state["closed"] and not _report_details_only(state, op):
-        raise OperationRejected(f"{op.type}: the event is closed")
+        raise EventClosed(f"{op.type}: the event is closed")
     authorize(state, op)
     HANDLERS[op.type](state, op)
     devices = dict(state["devices"], **{op.device: op.seq})

@@ -9,7 +9,9 @@ Shape (every key always present, in this order)::
      "rounds": [{"number", "stage", "status", "paired_by", "timer", "matches", "extra"}],
      "disputes": [{"round", "stage", "match", "table", "players", "reports"}],
      "penalties": [{"op_id", "at", "by", "player", "round", "kind", "level",
-                    "infraction", "reason", "effect"}],
+                    "infraction", "reason", "effect", "scorecard"}
+                   + "dropped": round, when the penalty dropped the player
+                   + {"rescinded": {"op_id", "at", "by", "reason"}} once rescinded],
      "cut": None | size, "closed": False, "created_by": None | device,
      "devices": {device: last sequence applied}, "extra": {}}
 

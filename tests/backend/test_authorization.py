@@ -32,6 +32,7 @@ PAYLOADS = {
     "result.resolve": {"round": 1, "table": 1, "result": {"outcomes": ["win", "loss"]}},
     "cut.make": {"size": 2, "matches": [{"players": ["p1", "p2"]}]},
     "penalty.issue": {"player": "p2", "reason": "slow play", "kind": "game-loss"},
+    "penalty.rescind": {"penalty": "desk:1", "reason": "appeal upheld"},
     "device.void": {"dismissed": "timer.resume"},
 }
 #: Beyond the role table: what a role may do only for itself (the player is p1, at table 1).

@@ -1,6 +1,6 @@
 """Players' pulls splice cached shared views of the log: the same answer as rendering every operation.
 
-The shared view (every device aliased, every penalty reason withheld) is cached per operation; a
+The shared view (every device aliased, no penalty shown) is cached per operation; a
 player's own operations (their devices, their penalties, confirmations of their reports) and the
 event's creation (its seed may be secret) are rendered for them. Whatever order players pull in,
 whatever the cache holds, each player gets exactly their own view.
@@ -69,8 +69,7 @@ def test_each_player_gets_their_own_view_whatever_the_cache_holds(app, api) -> N
         who: {op["payload"]["player"]: op["payload"]["reason"] for op in o if op["type"] == "penalty.issue"}
         for who, o in ops.items()
     }
-    assert reasons["p1"]["p1"] == "marked sleeves" and reasons["p2"]["p1"].startswith("withheld-")
-    assert reasons["p1"]["p3"] == reasons["p2"]["p3"] != "slow play"
+    assert reasons == {"p1": {"p1": "marked sleeves"}, "p2": {}}  # only one's own penalties
     own = {
         who: {op["device"] for op in o if not op["device"].startswith("dev-") and op["device"] != "server"}
         for who, o in ops.items()

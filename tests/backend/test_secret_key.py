@@ -1,4 +1,4 @@
-"""The HMAC key that hides other players' penalty reasons is never a well-known default."""
+"""The HMAC key that aliases devices and withholds a secret seed is never a well-known default."""
 
 from __future__ import annotations
 

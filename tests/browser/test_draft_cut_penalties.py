@@ -277,7 +277,7 @@ def test_penalties_star_trek_levels_and_floor_judge_warnings_only(browser, live_
     assert (
         head.locator("ul.penalties li")
         .all_text_contents()[1]
-        .startswith("Worf: Level 2 — turn loss (before round 1) [A3]")
+        .startswith("Worf: Level 2 — turn loss (before round 1) [A3 Procedural error, severe]")
     )
     shot(head, "penalty-01-startrek-head-judge")
 

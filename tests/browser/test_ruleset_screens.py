@@ -83,9 +83,17 @@ def test_tribbles_pod_scores_for_a_pod_of_three(browser, live_server) -> None:
 
 
 def test_pokemon_plays_best_of_three_in_swiss_and_doomtown_does_not(browser, live_server) -> None:
-    for ruleset, names, games, rows in (
-        ("pokemon-tcg", ("Ash", "Misty"), 1, []),
-        ("doomtown", ("Hank", "Lula"), 0, ["control", "influence", "bullets"]),
+    generic = ["warning: Warning", "game-loss: Game loss", "disqualification: Disqualification"]
+    # Doomtown Floor Rules 6.B names a Written Warning and the Roundup Disqualification
+    doomtown = [
+        *generic[:1],
+        "written-warning: Written Warning",
+        generic[1],
+        "disqualification: Roundup Disqualification",
+    ]
+    for ruleset, names, games, rows, penalties in (
+        ("pokemon-tcg", ("Ash", "Misty"), 1, [], generic),
+        ("doomtown", ("Hank", "Lula"), 0, ["control", "influence", "bullets"], doomtown),
     ):
         remote = Remote(live_server.url, ruleset, f"{ruleset} night")
         remote.push(*register(names))
@@ -95,7 +103,7 @@ def test_pokemon_plays_best_of_three_in_swiss_and_doomtown_does_not(browser, liv
         open_table(page, 1)
         assert page.locator("#entry fieldset.games legend:text-is('Games (best of three)')").count() == games, ruleset
         assert helper_rows(page) == rows, ruleset
-        assert options(page) == ["warning: Warning", "game-loss: Game loss", "disqualification: Disqualification"]
+        assert options(page) == penalties, ruleset
         assert page.locator("#penalty-infraction").count() == 0
         assert page.errors == []
         context.close()

@@ -71,6 +71,12 @@ def _dropped() -> base.Event:
     return ev
 
 
+def _penalized() -> base.Event:
+    ev = base.Event(4)
+    ev.do("penalty.issue", {"player": "p2", "kind": "disqualification", "reason": "cheating"}, device="hj")
+    return ev
+
+
 _RESULT = {"round": 1, "table": 1, "outcomes": ["win", "loss"]}
 
 #: Operation type -> (state builder, payload an allowed role could apply, the player a player actor is).
@@ -98,6 +104,7 @@ SCENARIOS: dict[str, tuple[Callable[[], Any], dict[str, Any], str]] = {
     "result.resolve": (_disputed, {"round": 1, "table": 1, "result": {"outcomes": ["tie", "tie"]}}, "p1"),
     "cut.make": (_complete, {"size": 2, "matches": [{"players": ["p1", "p3"]}]}, "p1"),
     "penalty.issue": (_registered, {"player": "p2", "kind": "warning", "reason": "slow play"}, "p1"),
+    "penalty.rescind": (_penalized, {"penalty": "hj:1", "reason": "appeal upheld"}, "p1"),
     "device.void": (_started, {"dismissed": "timer.resume"}, "p1"),
 }
 
@@ -136,7 +143,8 @@ class RoleTableTest(unittest.TestCase):
                     self.assertIsNone(check(state, op))
 
     def test_the_lead_roles_alone_pair_cut_resolve_and_reinstate(self) -> None:
-        for op_type in ("round.pair", "round.swap", "round.discard", "cut.make", "result.resolve", "player.reinstate"):
+        lead_only = ("round.pair", "round.swap", "round.discard", "cut.make", "result.resolve", "player.reinstate")
+        for op_type in (*lead_only, "penalty.rescind"):
             self.assertEqual({"organizer", "head-judge"}, set(ALLOWED[op_type]), op_type)
 
     def test_refusal_is_a_rules_error_with_one_line(self) -> None:

@@ -81,7 +81,11 @@ def _stream(gen: _Lcg, length: int) -> list[dict[str, Any]]:
             ("round.swap", {"number": rnd, "a": pick(PLAYERS), "b": pick(PLAYERS)}),
             ("round.discard", {"number": rnd}),
             ("player.remove", {"player": player}),
-            ("penalty.issue", {"player": player, "reason": "slow play", "kind": pick(["warning", "game-loss"])}),
+            (
+                "penalty.issue",
+                {"player": player, "reason": "slow play", "kind": pick(["warning", "game-loss", "disqualification"])},
+            ),
+            ("penalty.rescind", {"penalty": pick(["desk", "tab-2"]) + f":{1 + gen.below(60)}", "reason": "appeal"}),
             ("device.void", {}),
             ("event.configure", {"name": "Renamed"}),
             ("cut.make", {"size": 4, "matches": matches[:2]}),

@@ -171,6 +171,9 @@ class EventOperationsTest(unittest.TestCase):
         ev.do("event.close")
         self.assertTrue(ev.state["closed"])
         self.assertEqual("player.check_in: the event is closed", ev.why("player.check_in", {"player": "p1"}))
+        self.assertEqual(
+            "event-closed", ev.refusal_code("result.correct", {"round": 1, "table": 1, "outcomes": ["loss", "win"]})
+        )
 
     def test_a_closed_event_still_takes_its_tournament_report_details_and_nothing_else(self) -> None:
         ev = Event(4, ruleset="startrek-2e")
@@ -855,11 +858,96 @@ class PenaltyTest(unittest.TestCase):
         self.assertEqual(["warning", "disqualification"], [p["kind"] for p in ev.state["penalties"]])
         self.assertEqual((1, True), (ev.player("p2")["dropped_after"], ev.player("p2")["ejected"]))
         self.assertEqual(
-            "player.reinstate: player p2 was ejected and cannot rejoin", ev.why("player.reinstate", {"player": "p2"})
+            "player.reinstate: player p2 was removed from the event by a penalty (disqualification, desk:9): "
+            "rescind that penalty first (penalty.rescind), then reinstate",
+            ev.why("player.reinstate", {"player": "p2"}),
         )
         ev.report(1, 1, ["win", "loss"])
         ev.report(1, 2, ["win", "loss"])
         self.assertIn("player p2 has dropped", ev.why("round.pair", {"number": 2, "matches": [{"players": ["p2"]}]}))
+
+    def test_a_rescinded_disqualification_lets_the_player_be_reinstated_and_paired_again(self) -> None:
+        ev = played_round_one()
+        ev.do(
+            "penalty.issue", {"player": "p2", "kind": "disqualification", "reason": "marked cards"}, role="head-judge"
+        )
+        dq = ev.state["penalties"][-1]["op_id"]
+        ev.do("result.correct", {"round": 1, "table": 1, "outcomes": ["win", "loss"], "reason": "DQ"}, role="judge")
+        ev.report(1, 2, ["win", "loss"])
+        ev.do("penalty.rescind", {"penalty": dq, "reason": "appeal: the sleeves were the venue's"}, role="head-judge")
+        entry = ev.state["penalties"][-1]
+        self.assertEqual("appeal: the sleeves were the venue's", entry["rescinded"]["reason"])
+        self.assertEqual({"role": "head-judge"}, entry["rescinded"]["by"])
+        self.assertEqual("disqualification", entry["kind"])  # it stays on record
+        self.assertEqual((1, False), (ev.player("p2")["dropped_after"], ev.player("p2")["ejected"]))
+        self.assertIn("player p2 has dropped", ev.why("round.pair", {"number": 2, "matches": [{"players": ["p2"]}]}))
+        ev.do("player.reinstate", {"player": "p2"}, role="head-judge")
+        ev.pair(2, [["p1", "p2"], ["p3", "p4"]])
+        self.assertEqual(["p1", "p2"], ev.round(2)["matches"][0]["players"])
+
+    def test_rescinding_is_for_the_head_judge_and_organizer_with_a_reason(self) -> None:
+        ev = played_round_one()
+        ev.do("penalty.issue", {"player": "p1", "kind": "game-loss", "reason": "slow play"}, role="head-judge")
+        issued = ev.state["penalties"][-1]["op_id"]
+        self.assertIn(
+            "a judge may not do this", ev.why("penalty.rescind", {"penalty": issued, "reason": "x"}, role="judge")
+        )
+        self.assertIn(
+            "a scorekeeper may not do this",
+            ev.why("penalty.rescind", {"penalty": issued, "reason": "x"}, role="scorekeeper"),
+        )
+        self.assertEqual(
+            "penalty.rescind: payload.reason: missing required field",
+            ev.why("penalty.rescind", {"penalty": issued}, role="head-judge"),
+        )
+        self.assertEqual(
+            "penalty.rescind: payload.reason: must not be empty",
+            ev.why("penalty.rescind", {"penalty": issued, "reason": "  "}, role="head-judge"),
+        )
+        self.assertEqual(
+            "penalty.rescind: payload.penalty: there is no penalty tab-9:4 on record",
+            ev.why("penalty.rescind", {"penalty": "tab-9:4", "reason": "x"}, role="organizer"),
+        )
+        ev.do("penalty.rescind", {"penalty": issued, "reason": "wrong table"}, role="organizer")
+        self.assertEqual(
+            f"penalty.rescind: the game-loss of p1 ({issued}) was already rescinded by the organizer: wrong table",
+            ev.why("penalty.rescind", {"penalty": issued, "reason": "again"}, role="head-judge"),
+        )
+        self.assertIn("the event is closed", self._closed_rescind())
+
+    def _closed_rescind(self) -> str:
+        ev = played_round_one()
+        ev.do("penalty.issue", {"player": "p1", "kind": "warning", "reason": "slow play"}, role="judge")
+        warning = ev.state["penalties"][-1]["op_id"]
+        ev.report(1, 1, ["win", "loss"])
+        ev.report(1, 2, ["win", "loss"])
+        ev.do("event.close")
+        return ev.why("penalty.rescind", {"penalty": warning, "reason": "x"}) or ""
+
+    def test_a_rescinded_penalty_no_longer_counts_for_repeats_or_warnings(self) -> None:
+        trek = Event(4, ruleset="startrek-2e")
+        trek.do("penalty.issue", {"player": "p1", "level": 2, "infraction": "C3", "reason": "stalling"})
+        first = trek.state["penalties"][-1]["op_id"]
+        trek.do("penalty.rescind", {"penalty": first, "reason": "it was a judge call"})
+        trek.do("penalty.issue", {"player": "p1", "level": 2, "infraction": "C3", "reason": "stalling"})
+        self.assertEqual("turn-loss", trek.state["penalties"][-1]["kind"])  # not upgraded to a game loss
+        sp = Event(4, ruleset="shatterpoint")
+        for _ in range(2):
+            sp.do("penalty.issue", {"player": "p1", "kind": "warning", "reason": "slow"}, role="judge")
+        sp.do("penalty.rescind", {"penalty": sp.state["penalties"][0]["op_id"], "reason": "misheard"})
+        sp.do("penalty.issue", {"player": "p1", "kind": "warning", "reason": "slow"}, role="judge")
+        self.assertEqual(None, sp.state["penalties"][-1]["effect"])  # two standing warnings: no ejection
+        self.assertFalse(sp.player("p1")["ejected"])
+        sp.do("penalty.issue", {"player": "p1", "kind": "warning", "reason": "slow"}, role="judge")
+        self.assertEqual(("ejection", True), (sp.state["penalties"][-1]["effect"], sp.player("p1")["ejected"]))
+
+    def test_an_ejected_player_stays_ejected_while_another_removing_penalty_stands(self) -> None:
+        ev = played_round_one()
+        for why in ("marked cards", "threats"):
+            ev.do("penalty.issue", {"player": "p3", "kind": "disqualification", "reason": why}, role="head-judge")
+        ev.do("penalty.rescind", {"penalty": ev.state["penalties"][0]["op_id"], "reason": "appeal"})
+        self.assertTrue(ev.player("p3")["ejected"])
+        self.assertIn("rescind that penalty first", ev.why("player.reinstate", {"player": "p3"}))
 
     def test_penalty_refusals_name_the_field(self) -> None:
         ev = Event(2)

@@ -9,7 +9,7 @@ Swiss Rounds (pairing, no rematch)          ``game.GAMES[...].pairing``
 Structures (basic, advanced)                :mod:`.structures`
 Single Elimination Rounds (game numbers)    ``game.BRACKETS``
 Time called (most power)                    :mod:`.game_end`
-Penalties (generic)                         :data:`shared_rules.games.base.GENERIC_PENALTIES`
+Penalties                                   :mod:`.penalties`
 ==========================================  =========================================================
 """
 

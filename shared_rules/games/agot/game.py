@@ -11,12 +11,13 @@ from typing import Any
 
 from ...brackets.rules import GAME_NUMBERS, BracketRules
 from ...pairing.policies import PairingPolicy
-from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
+from ..base import Game, ResultForm, TimeCalled, fixed_structure
 from . import (
     game_end,
     ruleset,
     structures,
 )
+from .penalties import PENALTIES
 
 __all__ = ["BRACKETS", "GAMES"]
 
@@ -44,7 +45,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             structure_names=structures.NAMES,
             structure=fixed_structure("agot", structures.structure),
             time_called=TimeCalled(decide=_time_called, inputs=("power",)),
-            penalties=GENERIC_PENALTIES,
+            penalties=PENALTIES,
             result_form=ResultForm(),
         )
     }

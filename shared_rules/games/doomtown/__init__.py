@@ -11,7 +11,7 @@ Document section                       Implemented in
 5.B structures (rounds and cut)        :mod:`.structures`
 3.G, 5.B, 5.C bracket (Top 2 Bo3)      ``game.BRACKETS``
 4 time called                          :mod:`.game_end`
-Penalties (generic)                    :data:`shared_rules.games.base.GENERIC_PENALTIES`
+Penalties                              :mod:`.penalties`
 =====================================  ==============================================================
 """
 

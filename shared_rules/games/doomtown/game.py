@@ -11,12 +11,13 @@ from typing import Any
 
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
-from ..base import GENERIC_PENALTIES, Game, ResultForm, TimeCalled, fixed_structure
+from ..base import Game, ResultForm, TimeCalled, fixed_structure
 from . import (
     game_end,
     ruleset,
     structures,
 )
+from .penalties import PENALTIES
 
 __all__ = ["BRACKETS", "GAMES"]
 
@@ -45,7 +46,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             structure=fixed_structure("doomtown", structures.structure),
             # Doomtown Floor Rules 4: control, then influence, then bullets decide at time.
             time_called=TimeCalled(decide=_time_called, inputs=("control", "influence", "bullets")),
-            penalties=GENERIC_PENALTIES,
+            penalties=PENALTIES,
             result_form=ResultForm(),
             # Doomtown Floor Rules 3.A, 5.C: the secret d6, rolled once per roundup.
             secret_time=ruleset.secret_d6,

@@ -10,7 +10,7 @@ Document section                                 Implemented in
 3.3.5 structures, day two                        :mod:`.structures`
 3.2, 3.3, 3.3.6 bracket (3rd/4th playoff)        ``game.BRACKETS``
 TOM save files (.tdf), event kind                :mod:`.tom` (importer, exporter), ``ruleset.KINDS``
-Penalties (generic)                              :data:`shared_rules.games.base.GENERIC_PENALTIES`
+Penalties                                        :mod:`.penalties`
 ===============================================  ====================================================
 """
 

@@ -13,9 +13,10 @@ from typing import Any
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
-from ..base import GENERIC_PENALTIES, Game, ResultForm, fixed_structure
+from ..base import Game, ResultForm, fixed_structure
 from . import divisions as age
 from . import ruleset, structures
+from .penalties import PENALTIES
 
 __all__ = ["PAIRING", "BRACKETS", "GAMES", "SETTINGS_UI"]
 
@@ -75,7 +76,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         creation_settings=age.creation_settings,
         import_settings=age.import_settings,
         settings_ui=SETTINGS_UI,
-        penalties=GENERIC_PENALTIES,
+        penalties=PENALTIES,
         # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so
         # the result form offers games (best of three) in every round; the match result alone is enough.
         result_form=ResultForm(best_of_three="always"),

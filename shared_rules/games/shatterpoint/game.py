@@ -33,6 +33,12 @@ PENALTIES = PenaltySystem(
     ejection_warnings=3,
     floor=("warning",),
     source="Shatterpoint: Arbiters",
+    consequences=MappingProxyType(
+        {
+            "ejection": "Ejected players are removed from the event and cannot rejoin (Shatterpoint: Pairings), "
+            "unless the ejection is rescinded. Enter the result of their match with Correct.",
+        }
+    ),
 )
 
 

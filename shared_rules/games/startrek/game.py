@@ -68,6 +68,34 @@ PENALTIES = PenaltySystem(
     infraction_field=True,
     hint="Star Trek OP Guide Appendix B: a repeat of the same infraction is upgraded one level.",
     source="Star Trek OP Guide Appendix B",
+    consequences=MappingProxyType(
+        {
+            "3": "Level 3 [Game Loss]: during a game, a Full Loss for the player now and a Full Win for their "
+            "opponent; between games, it applies to the player's next game. Enter it at their table with Correct "
+            "(ending: game loss).",
+            "4": "Level 4 [Disqualification]: the player is dropped from the tournament at once, dismissed from the "
+            "venue and forfeits all prizes; during a game, a Full Loss for them and a Full Win for their opponent "
+            "(enter it with Correct). Report it to your Organized Play Coordinator and the Director of Organized "
+            "Play.",
+        }
+    ),
+    # Appendix B, Index of Penalties (the level each section gives; B3 is "Level 3 Level 4": 3 is offered).
+    # C3 Stalling: the index says Level 1, its section "C3. Stalling [Level 2]": the section is followed.
+    infractions=(
+        ("A1", "Procedural error, minor", 0),
+        ("A2", "Procedural error, major", 1),
+        ("A3", "Procedural error, severe", 2),
+        ("B1", "Misconduct, minor", 1),
+        ("B2", "Misconduct, major", 2),
+        ("B3", "Misconduct, severe", 3),
+        ("C1", "Contempt: deception", 4),
+        ("C2", "Contempt: collusion", 4),
+        ("C3", "Contempt: stalling", 2),
+        ("D1", "Deck error: illegal deck", 2),
+        ("D2", "Deck error: illegal deck list", 2),
+        ("D3", "Deck error: non-random presentation", 0),
+        ("D4", "Deck error: marked cards", 1),
+    ),
 )
 # Star Trek OP Guide 7.3: each player's final score goes on the scorecard.
 SCORES: Mapping[str, Any] = MappingProxyType({"legend": "Final scores", "min": None})

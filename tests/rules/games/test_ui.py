@@ -55,10 +55,44 @@ class DescriptorShapeTest(unittest.TestCase):
                     self.assertKeys({"at_or_below_ms", "text"}, note, "timer note")
                 self.assertKeys({"attack_dice"}, d["round_start"], "round_start")
                 pen = d["penalties"]
-                self.assertKeys({"system", "choices", "floor", "infraction_field", "hint"}, pen, "penalties")
+                self.assertKeys(
+                    {
+                        "system",
+                        "choices",
+                        "floor",
+                        "infraction_field",
+                        "hint",
+                        "consequences",
+                        "infractions",
+                        "ejection_warnings",
+                        "source",
+                    },
+                    pen,
+                    "penalties",
+                )
                 self.assertIn(pen["system"], ("levels", "kinds"))
-                self.assertTrue(set(pen["floor"]) <= {c[0] for c in pen["choices"]}, "floor choices are choices")
+                values = {c[0] for c in pen["choices"]}
+                self.assertTrue(set(pen["floor"]) <= values, "floor choices are choices")
                 self.assertTrue(all(len(c) == 2 for c in pen["choices"]))
+                self.assertTrue(set(pen["consequences"]) <= values - set(pen["floor"]), "warnings need no confirm")
+                self.assertTrue(pen["source"], "every system names its document")
+                for code, _name, level in pen["infractions"]:
+                    self.assertIn(str(level), values, code)
+
+    def test_every_choice_that_removes_or_costs_a_game_names_its_consequence(self) -> None:
+        from shared_rules.state.penalties import CONSEQUENTIAL
+
+        for rid in RULESET_IDS:
+            system = game_of(rid).penalties
+            effects = (
+                {str(level): effect for level, (_, effect, _) in system.levels.items()}
+                if system.uses_levels
+                else {kind: effect for kind, (effect, _) in system.kinds.items()}
+            )
+            for value, effect in effects.items():
+                if effect in CONSEQUENTIAL:
+                    with self.subTest(rid, choice=value):
+                        self.assertIn(value, system.consequences)
 
 
 class DescriptorValuesTest(unittest.TestCase):
@@ -78,6 +112,7 @@ class DescriptorValuesTest(unittest.TestCase):
         self.assertEqual({"inputs": [], "uses": "stats"}, d["result"]["time_called"])
         self.assertEqual([{"at_or_below_ms": 1_800_000, "text": "Mission Critical"}], d["timer"]["notes"])
         self.assertEqual({"attack_dice": 5}, d["round_start"])
+        pen = d["penalties"]
         self.assertEqual(
             {
                 "system": "kinds",
@@ -85,15 +120,20 @@ class DescriptorValuesTest(unittest.TestCase):
                 "floor": ["warning"],
                 "infraction_field": False,
                 "hint": None,
+                "infractions": [],
+                "ejection_warnings": 3,
+                "source": "Shatterpoint: Arbiters",
             },
-            d["penalties"],
+            {k: v for k, v in pen.items() if k != "consequences"},
         )
+        self.assertIn("cannot rejoin", pen["consequences"]["ejection"])
 
     def test_star_trek_asks_for_final_scores_and_uses_appendix_b_levels(self) -> None:
         for rid, inputs in (("startrek-1e", []), ("startrek-2e", ["planet_missions", "space_missions"])):
             d = ui(rid)
             self.assertEqual({"legend": "Final scores", "min": None}, d["result"]["scores"])
             self.assertEqual({"inputs": inputs, "uses": "scores"}, d["result"]["time_called"])
+            pen = d["penalties"]
             self.assertEqual(
                 {
                     "system": "levels",
@@ -102,8 +142,17 @@ class DescriptorValuesTest(unittest.TestCase):
                     "infraction_field": True,
                     "hint": LEVELS_HINT,
                 },
-                d["penalties"],
+                {k: pen[k] for k in ("system", "choices", "floor", "infraction_field", "hint")},
             )
+            self.assertEqual(["3", "4"], sorted(pen["consequences"]))
+            self.assertIn("Full Loss", pen["consequences"]["3"])
+            self.assertIn("forfeits all prizes", pen["consequences"]["4"])
+            # Appendix B's index of penalties, each with the level its section gives
+            codes = {code: (name, level) for code, name, level in pen["infractions"]}
+            self.assertEqual(13, len(codes))
+            self.assertEqual(("Procedural error, severe", 2), codes["A3"])
+            self.assertEqual(("Contempt: deception", 4), codes["C1"])
+            self.assertEqual(("Deck error: non-random presentation", 0), codes["D3"])
 
     def test_tribbles_asks_for_pod_scores_and_has_no_time_called_helper(self) -> None:
         d = ui("tribbles")
@@ -124,14 +173,37 @@ class DescriptorValuesTest(unittest.TestCase):
             expected = "always" if rid.startswith("pokemon") else "elimination"
             self.assertEqual(expected, ui(rid)["result"]["best_of_three"], rid)
 
-    def test_other_games_use_the_generic_penalties_and_no_timer_notes_or_dice(self) -> None:
+    def test_each_game_names_its_penalties_in_its_documents_words(self) -> None:
+        doomtown = ui("doomtown")["penalties"]
+        self.assertEqual(
+            [
+                ["warning", "Warning"],
+                ["written-warning", "Written Warning"],
+                ["game-loss", "Game loss"],
+                ["disqualification", "Roundup Disqualification"],
+            ],
+            doomtown["choices"],
+        )
+        self.assertIn("PBE investigates", doomtown["consequences"]["disqualification"])
+        self.assertEqual("Doomtown Floor Rules 6.B", doomtown["source"])
+        agot = ui("agot")["penalties"]
+        self.assertEqual(["disqualification", "Removal from the tournament (unsporting conduct)"], agot["choices"][-1])
+        for rid in ("pokemon-tcg", "pokemon-vg"):
+            pokemon = ui(rid)["penalties"]
+            self.assertEqual(GENERIC, pokemon["choices"], rid)
+            self.assertIn("(TOP 3.2)", pokemon["consequences"]["disqualification"], rid)
+        self.assertEqual(GENERIC, ui("custom")["penalties"]["choices"])
+
+    def test_other_games_use_the_generic_penalty_form_and_no_timer_notes_or_dice(self) -> None:
         for rid in ("pokemon-tcg", "pokemon-vg", "doomtown", "agot", "custom"):
             d = ui(rid)
+            pen = d["penalties"]
             self.assertEqual(
-                {"system": "kinds", "choices": GENERIC, "floor": ["warning"], "infraction_field": False, "hint": None},
-                d["penalties"],
+                {"system": "kinds", "floor": ["warning"], "infraction_field": False, "infractions": []},
+                {k: pen[k] for k in ("system", "floor", "infraction_field", "infractions")},
                 rid,
             )
+            self.assertEqual(["game-loss", "disqualification"], sorted(pen["consequences"], reverse=True), rid)
             self.assertEqual([], d["timer"]["notes"], rid)
             self.assertEqual({"attack_dice": 0}, d["round_start"], rid)
             self.assertIsNone(d["result"]["stats"], rid)
