@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any
 
-from ..errors import DocumentError
+from ..errors import DocumentError, RulesError
 from ..event.document import load_event
 from ..event.model import STAGES
 from ..games import game_of
@@ -400,7 +400,7 @@ _MATCH_FORBIDDEN = ("scores", "stats", "ending", "games", "disputed", "state", "
 
 
 def _pairings(
-    state: dict[str, Any], op: Operation, label: str, number: int, raw_matches: list[dict[str, Any]]
+    state: dict[str, Any], op: Operation, label: str, number: int, raw_matches: list[dict[str, Any]], stage: str
 ) -> list[dict[str, Any]]:
     """Validate explicit pairings and build the matches (a one-player match may carry its bye)."""
     if not raw_matches:
@@ -431,7 +431,13 @@ def _pairings(
             player = roster.get(pid)
             if player is None:
                 raise OperationRejected(f"{path}.players[{j}]: unknown player '{pid}'")
-            if player["ejected"] or (player["dropped_after"] is not None and number > player["dropped_after"]):
+            gone = player["ejected"] or (player["dropped_after"] is not None and number > player["dropped_after"])
+            # A bracket keeps a dropped winner's slot as a one-player match marked "dropped" (Doomtown 3.G).
+            # Pokémon TOP 3.2: or the dropped player of a game the bracket marks lost ("dropped": their id).
+            placeholder = stage == "elimination" and (
+                (len(ids) == 1 and raw.get("dropped") is True) or (len(ids) == 2 and raw.get("dropped") == pid)
+            )
+            if gone and not placeholder:
                 raise OperationRejected(f"{path}.players[{j}]: player {pid} has dropped")
             if pid in seen:
                 raise OperationRejected(f"{path}.players[{j}]: player {pid} is already in matches[{seen[pid]}]")
@@ -447,7 +453,8 @@ def _pairings(
             tables[table] = i
         reports = []
         if raw.get("outcomes") is not None:
-            if len(ids) != 1:
+            forfeit = stage == "elimination" and len(ids) == 2 and raw.get("dropped") in ids
+            if len(ids) != 1 and not forfeit:
                 raise OperationRejected(f"{path}.outcomes: results are reported, not paired (only a bye may be)")
             result = _result(ruleset, ids, {"outcomes": raw["outcomes"]}, f"{path}.")
             reports.append(_report(op, "pairing", result))
@@ -468,7 +475,7 @@ def _place(
     if stage not in STAGES:
         raise OperationRejected(f"{label}: payload.stage: '{stage}' is not a stage (use {', '.join(STAGES)})")
     i = _slot(state, label, number, stage, replace)
-    matches = _pairings(state, op, label, number, raw_matches)
+    matches = _pairings(state, op, label, number, raw_matches, stage)
     rnd = new_round(
         number, stage, matches, status="draft", paired_by={"device": op.device, "op_id": op.op_id, "at": op.at}
     )
@@ -680,7 +687,7 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     try:
         ruleset.check_outcomes(tuple(players), tuple(outcomes), f"{label}payload.outcomes")
     except DocumentError as exc:
-        raise OperationRejected(str(exc)) from None
+        raise OperationRejected(f"{label}{exc.problem}") from None  # in words for the judge, without a field path
     result: dict[str, Any] = {"outcomes": list(outcomes)}
     for key in ("scores", "stats"):
         if raw.get(key) is not None:
@@ -704,6 +711,67 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     if raw.get("games") is not None:
         result["games"] = clone(raw["games"])
     return result
+
+
+def _check_in_event(state: dict[str, Any], match: dict[str, Any], result: dict[str, Any], label: str) -> None:
+    """Refuse a result the game's whole-event checks would refuse once it counts (scores a differential
+    needs, Shatterpoint's statistics, an ending that does not go with the outcomes, an earned bye too many).
+
+    So a result the reducer accepts never leaves an event whose standings or next pairing fail. The check
+    loads a small document: every round (numbers must run on), with this match under its new result and
+    the settled one-player matches of its players (what the checks count across rounds), and no other.
+    """
+    ids = set(match["players"])
+    rounds = []
+    for rnd in state["rounds"]:
+        rows = []
+        for m in rnd["matches"]:
+            if m is match:
+                rows.append({"players": list(m["players"]), **result, **clone(m["extra"])})
+            elif len(m["players"]) == 1 and m["players"][0] in ids and m["status"] in SETTLED:
+                row = {"players": list(m["players"]), **{k: m[k] for k in RESULT_FIELDS if m[k] is not None}}
+                rows.append({**row, **clone(m["extra"])})
+        rounds.append({"number": rnd["number"], "stage": rnd["stage"], "matches": rows})
+    players = [
+        {k: p[k] for k in ("id", "name", "entry", "birth_year", "earned_byes", "dropped_after") if p[k] is not None}
+        for p in state["players"]
+        if p["id"] in ids
+    ]
+    doc = {"ruleset": state["ruleset"], "settings": state["settings"], "players": players, "rounds": rounds}
+    try:
+        event = load_event(doc)
+    except DocumentError as exc:
+        raise OperationRejected(f"{label}{exc.problem}") from None
+    rnd = next(r for r in state["rounds"] if any(m is match for m in r["matches"]))
+    if rnd["stage"] == "elimination" and len(match["players"]) == 2:
+        _check_decides(state, rnd, match, event, label)
+
+
+def _check_decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any, label: str) -> None:
+    """An elimination match's result must say who goes on (or that nobody does: a double loss)."""
+    from ..brackets.rules import bracket_rules
+    from ..brackets.winner import match_winner
+
+    rules = bracket_rules(state["ruleset"], state["settings"])
+    if match["extra"].get("playoff"):
+        best_of = rules.best_of
+    else:
+        slots = rnd["extra"].get("bracket", {}).get("slots") or sum(
+            1 for m in rnd["matches"] if not m["extra"].get("playoff")
+        )
+        best_of = rules.best_of_for(2 * slots)
+    mini = next(
+        m
+        for r in event.rounds
+        if r.number == rnd["number"] and r.stage == "elimination"
+        for m in r.matches
+        if list(m.players) == match["players"]
+    )
+    try:
+        match_winner(event, mini, best_of=best_of, rules=rules)
+    except RulesError as exc:
+        problem = str(exc).split(": ", 1)[-1] if str(exc).startswith(("outcomes: ", "games: ")) else str(exc)
+        raise OperationRejected(f"{label}{problem}") from None
 
 
 def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[str, Any], str]:
@@ -730,6 +798,7 @@ def _flat_result(p: Any) -> dict[str, Any]:
 def _result_report(state: dict[str, Any], op: Operation) -> None:
     rnd, match, label = _target(state, op)
     result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
+    _check_in_event(state, match, result, label)
     match["reports"].append(_report(op, "report", result))
     _changed(state, rnd, match)
 
@@ -755,6 +824,7 @@ def _result_confirm(state: dict[str, Any], op: Operation) -> None:
 def _result_correct(state: dict[str, Any], op: Operation) -> None:
     rnd, match, label = _target(state, op)
     result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
+    _check_in_event(state, match, result, label)
     match["reports"].append(_report(op, "correct", result, op.payload.reason))
     _changed(state, rnd, match)
 
@@ -776,6 +846,7 @@ def _result_resolve(state: dict[str, Any], op: Operation) -> None:
             except OperationRejected as exc:
                 raise OperationRejected(f"{label}{exc}") from None
     result = _result(_ruleset(state), match["players"], raw, label + "result.")
+    _check_in_event(state, match, result, label)
     match["reports"].append(_report(op, "resolve", result, op.payload.reason))
     _changed(state, rnd, match)
 

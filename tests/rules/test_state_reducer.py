@@ -622,11 +622,12 @@ class ResultOperationsTest(unittest.TestCase):
         cases = {
             'result.report: round 1 table 1: payload.outcomes: "draw" is not an outcome of custom': ["draw", "draw"],
             "result.report: round 1 table 1: payload.outcomes: expected 2 entries (one per player), got 1": ["win"],
-            "result.report: round 1 table 1: payload.outcomes: ['win', 'win'] cannot both be the result of one game": [
+            "result.report: round 1 table 1: win against win is not a result of one Custom (house rules) game; "
+            "one game ends in win / loss, tie or double loss (the event's house rules)": [
                 "win",
                 "win",
             ],
-            "result.report: round 1 table 1: payload.outcomes: 'bye' is for a one-player match, not a table of 2": [
+            "result.report: round 1 table 1: 'bye' is for a one-player match, not a table of 2": [
                 "bye",
                 "loss",
             ],
