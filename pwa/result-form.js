@@ -204,3 +204,22 @@ export function resultText(state, match, result) {
     (result.stats ? ` (${result.stats[i].struggle} SC, ${result.stats[i].wounds} W)` : ""));
   return parts.join(" · ") + (result.ending ? ` · ${label(result.ending)}` : "") + (result.games ? ` · games: ${result.games.map((g) => (g === "tie" ? "tie" : nameOf(state, g))).join(", ")}` : "");
 }
+
+/** Who made a report, in words: "Ada (player)", "judge on tab-1". */
+export function reporterText(state, report) {
+  const { role, player } = report.actor;
+  return role === "player" ? `${nameOf(state, player)} (player)` : `${label(role)} on ${report.device}`;
+}
+
+/** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */
+export function disputeVersions(state, rnd, match) {
+  const index = rnd.matches.indexOf(match);
+  const dispute = state.disputes.find((d) => d.round === rnd.number && d.stage === rnd.stage && d.match === index);
+  return dispute ? match.reports.filter((r) => dispute.reports.includes(r.op_id)) : [];
+}
+
+/** A disputed match's versions as a list: who reported what (the judge's card, the correction form). */
+export function versionsList(state, rnd, match) {
+  return h("ul", { class: "versions" }, disputeVersions(state, rnd, match).map((r) =>
+    h("li", { class: "version", dataset: { role: r.actor.role } }, `${reporterText(state, r)}: `, h("strong", {}, resultText(state, match, r.result)))));
+}
