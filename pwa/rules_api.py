@@ -464,9 +464,7 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
         "document": rs.document,
         "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo} for o in rs.outcomes],
         # The results one two-player game can end in, in the document's words (the form offers only these).
-        "pairs": [
-            {"outcomes": [p.first, p.second], "label": p.label, "quick": p.quick} for p in rs.result_pairs
-        ],
+        "pairs": [{"outcomes": [p.first, p.second], "label": p.label, "quick": p.quick} for p in rs.result_pairs],
         "pairs_source": rs.pairs_source,
         "endings": list(rs.endings),
         "match_sizes": list(rs.match_sizes),

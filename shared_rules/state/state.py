@@ -263,7 +263,9 @@ def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict
             return "disputed", None, [last["op_id"]]
         if last["kind"] == "correct":
             after = [
-                r for r in _effective(r for r in reports if r["kind"] not in FINAL_KINDS) if r.get("at", 0) > last.get("at", 0)
+                r
+                for r in _effective(r for r in reports if r["kind"] not in FINAL_KINDS)
+                if r.get("at", 0) > last.get("at", 0)
             ]
             contrary = [r["op_id"] for r in after if r["result"] != last["result"]]
             if contrary:
