@@ -205,10 +205,12 @@ export function resultText(state, match, result) {
   return parts.join(" · ") + (result.ending ? ` · ${label(result.ending)}` : "") + (result.games ? ` · games: ${result.games.map((g) => (g === "tie" ? "tie" : nameOf(state, g))).join(", ")}` : "");
 }
 
-/** Who made a report, in words: "Ada (player)", "judge on tab-1". */
+/** Who made a report, in words: "Ada (player)", "Judge on tab-1". */
 export function reporterText(state, report) {
   const { role, player } = report.actor;
-  return role === "player" ? `${nameOf(state, player)} (player)` : `${label(role)} on ${report.device}`;
+  if (role === "player") return `${nameOf(state, player)} (player)`;
+  const who = label(role);
+  return `${who.charAt(0).toUpperCase()}${who.slice(1)} on ${report.device}`;
 }
 
 /** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */

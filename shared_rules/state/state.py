@@ -219,11 +219,12 @@ def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict
        the latest one in the log decides (``resolved`` for a judge's correction or resolution,
        ``confirmed`` otherwise) against every report made before it, wherever those stand in the
        log (a report the judge saw, or one made before the correction that a phone or tablet
-       pushed later, does not reopen it). Only a *judge's correction* can be contested: a report
-       made after it (``at`` later than the correction's, by the devices' clocks) with another
-       result reopens the match as ``disputed`` (the correction and that report); a report after
-       it with the same result changes nothing. A head judge's resolution, and the pairing's,
-       late, missed-round and imported results, are never reopened;
+       pushed later, does not reopen it). Only a *judge's correction* can be contested, by a
+       player: a player's report made after it (``at`` later than the correction's, by the
+       devices' clocks) with another result reopens the match as ``disputed`` (the correction
+       and that report); one with the same result changes nothing. Staff who disagree with a
+       correction correct it again (a staff entry after it is ignored). A head judge's
+       resolution, and the pairing's, late, missed-round and imported results, are never reopened;
     2. else staff reports (judge, scorekeeper, head judge, organizer): two that differ →
        ``disputed``; one distinct result → ``confirmed`` unless a player's report differs from it,
        in either order (a player's contrary report against a judge's entry, or a judge's entry
@@ -262,11 +263,8 @@ def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict
         if last["kind"] == "import-disputed":
             return "disputed", None, [last["op_id"]]
         if last["kind"] == "correct":
-            after = [
-                r
-                for r in _effective(r for r in reports if r["kind"] not in FINAL_KINDS)
-                if r.get("at", 0) > last.get("at", 0)
-            ]
+            own_after = (r for r in reports if r["kind"] not in FINAL_KINDS and r["actor"]["role"] == "player")
+            after = [r for r in _effective(own_after) if r.get("at", 0) > last.get("at", 0)]
             contrary = [r["op_id"] for r in after if r["result"] != last["result"]]
             if contrary:
                 return "disputed", None, [last["op_id"], *contrary]

@@ -711,10 +711,12 @@ class ResultOperationsTest(unittest.TestCase):
         # An entry made before the correction (pushed late by a tablet that was offline) does not reopen it.
         ev.report(1, 1, ["win", "loss"], device="tab-9", at=match["reports"][-1]["at"] - 1)
         self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
-        # One made after it with another result does not undo it either: it disputes it, both versions kept.
-        ev.report(1, 1, ["win", "loss"], device="tab-8")
+        ev.report(1, 1, ["win", "loss"], device="tab-8")  # a staff entry after it: staff correct again instead
+        self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+        # A player's report made after it with another result does not undo it either: it disputes it.
+        ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
         self.assertEqual(("disputed", None), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
-        self.assertEqual([match["reports"][-1]["op_id"], "tab-8:1"], ev.state["disputes"][0]["reports"])
+        self.assertEqual([match["reports"][-1]["op_id"], "phone-1:1"], ev.state["disputes"][0]["reports"])
         ev.do(
             "result.correct", {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "checked"}, role="judge"
         )
