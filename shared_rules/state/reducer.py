@@ -713,42 +713,109 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     return result
 
 
-def _check_in_event(state: dict[str, Any], match: dict[str, Any], result: dict[str, Any], label: str) -> None:
+#: Verdicts of :func:`_check_in_event` for two-player matches (problem text, or None: accepted), by what the
+#: whole-event checks read of such a match: the ruleset and settings, the round, the result and the match's
+#: fields (the players' ids only name them; matches whose players dropped, or share an entry, are not cached).
+_VERDICTS: dict[tuple[Any, ...], str | None] = {}
+
+
+#: The roster list last looked up and each player's position in it (checked at every use, rebuilt when stale).
+_ROSTER: list[Any] = [None, {}]
+
+
+def _player_rows(state: dict[str, Any], ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The rows of these players, without a scan of the roster per result (a fold checks thousands)."""
+    players = state["players"]
+    if _ROSTER[0] is not players:
+        _ROSTER[0], _ROSTER[1] = players, {p["id"]: i for i, p in enumerate(players)}
+    out = {}
+    for pid in ids:
+        at = _ROSTER[1].get(pid)
+        if at is None or at >= len(players) or players[at]["id"] != pid:
+            _ROSTER[1] = {p["id"]: i for i, p in enumerate(players)}
+            at = _ROSTER[1].get(pid)
+            if at is None:
+                raise OperationRejected(f"unknown player '{pid}'")
+        out[pid] = players[at]
+    return out
+
+
+def _check_in_event(
+    state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], result: dict[str, Any], label: str
+) -> None:
     """Refuse a result the game's whole-event checks would refuse once it counts (scores a differential
-    needs, Shatterpoint's statistics, an ending that does not go with the outcomes, an earned bye too many).
+    needs, Shatterpoint's statistics, an ending that does not go with the outcomes, an earned bye too many,
+    an elimination result that says nobody goes on).
 
     So a result the reducer accepts never leaves an event whose standings or next pairing fail. The check
-    loads a small document: every round (numbers must run on), with this match under its new result and
-    the settled one-player matches of its players (what the checks count across rounds), and no other.
+    loads a small document: every round (numbers must run on), with this match under its new result and,
+    for a one-player match, the settled one-player matches of its player (what the checks count across
+    rounds), and no other. Two-player verdicts are cached (``_VERDICTS``): a fold checks thousands alike.
     """
+    ids = match["players"]
+    rows = _player_rows(state, ids)
+    gone = any(p["dropped_after"] is not None and p["dropped_after"] < rnd["number"] for p in rows.values())
+    cacheable = len(ids) == 2 and not gone and rows[ids[0]]["entry"] != rows[ids[1]]["entry"]
+    key: tuple[Any, ...] = ()
+    if cacheable:
+        key = (
+            id(_ruleset(state)),  # the configured ruleset, cached once per id and settings (ruleset_of)
+            rnd["number"],
+            rnd["stage"],
+            json.dumps(result, sort_keys=True),
+            json.dumps(match["extra"], sort_keys=True) if match["extra"] else "",
+        )
+        if key in _VERDICTS:
+            problem = _VERDICTS[key]
+            if problem is not None:
+                raise OperationRejected(f"{label}{problem}")
+            return
+    problem = _event_problem(state, rnd, match, result, rows)
+    if cacheable:
+        if len(_VERDICTS) > 4096:
+            _VERDICTS.clear()
+        _VERDICTS[key] = problem
+    if problem is not None:
+        raise OperationRejected(f"{label}{problem}")
+
+
+def _event_problem(
+    state: dict[str, Any],
+    rnd: dict[str, Any],
+    match: dict[str, Any],
+    result: dict[str, Any],
+    rows: dict[str, dict[str, Any]],
+) -> str | None:
+    """What the whole-event checks say of ``match`` under ``result`` (None: nothing)."""
     ids = set(match["players"])
+    solo = len(ids) == 1
     rounds = []
-    for rnd in state["rounds"]:
-        rows = []
-        for m in rnd["matches"]:
-            if m is match:
-                rows.append({"players": list(m["players"]), **result, **clone(m["extra"])})
-            elif len(m["players"]) == 1 and m["players"][0] in ids and m["status"] in SETTLED:
-                row = {"players": list(m["players"]), **{k: m[k] for k in RESULT_FIELDS if m[k] is not None}}
-                rows.append({**row, **clone(m["extra"])})
-        rounds.append({"number": rnd["number"], "stage": rnd["stage"], "matches": rows})
+    for r in state["rounds"]:
+        matches = []
+        if r is rnd:
+            matches.append({"players": list(match["players"]), **result, **clone(match["extra"])})
+        if solo:
+            for m in r["matches"]:
+                if m is not match and len(m["players"]) == 1 and m["players"][0] in ids and m["status"] in SETTLED:
+                    row = {"players": list(m["players"]), **{k: m[k] for k in RESULT_FIELDS if m[k] is not None}}
+                    matches.append({**row, **clone(m["extra"])})
+        rounds.append({"number": r["number"], "stage": r["stage"], "matches": matches})
     players = [
         {k: p[k] for k in ("id", "name", "entry", "birth_year", "earned_byes", "dropped_after") if p[k] is not None}
-        for p in state["players"]
-        if p["id"] in ids
+        for p in rows.values()
     ]
     doc = {"ruleset": state["ruleset"], "settings": state["settings"], "players": players, "rounds": rounds}
     try:
         event = load_event(doc)
     except DocumentError as exc:
-        raise OperationRejected(f"{label}{exc.problem}") from None
-    rnd = next(r for r in state["rounds"] if any(m is match for m in r["matches"]))
+        return exc.problem
     if rnd["stage"] == "elimination" and len(match["players"]) == 2:
-        _check_decides(state, rnd, match, event, label)
+        return _decides(state, rnd, match, event)
+    return None
 
 
-def _check_decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any, label: str) -> None:
-    """An elimination match's result must say who goes on (or that nobody does: a double loss)."""
+def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any) -> str | None:
+    """Why an elimination match's result does not say who goes on (None: it does, or that nobody does)."""
     from ..brackets.rules import bracket_rules
     from ..brackets.winner import match_winner
 
@@ -770,8 +837,8 @@ def _check_decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, 
     try:
         match_winner(event, mini, best_of=best_of, rules=rules)
     except RulesError as exc:
-        problem = str(exc).split(": ", 1)[-1] if str(exc).startswith(("outcomes: ", "games: ")) else str(exc)
-        raise OperationRejected(f"{label}{problem}") from None
+        return str(exc).split(": ", 1)[-1] if str(exc).startswith(("outcomes: ", "games: ")) else str(exc)
+    return None
 
 
 def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[str, Any], str]:
@@ -798,7 +865,7 @@ def _flat_result(p: Any) -> dict[str, Any]:
 def _result_report(state: dict[str, Any], op: Operation) -> None:
     rnd, match, label = _target(state, op)
     result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
-    _check_in_event(state, match, result, label)
+    _check_in_event(state, rnd, match, result, label)
     match["reports"].append(_report(op, "report", result))
     _changed(state, rnd, match)
 
@@ -824,7 +891,7 @@ def _result_confirm(state: dict[str, Any], op: Operation) -> None:
 def _result_correct(state: dict[str, Any], op: Operation) -> None:
     rnd, match, label = _target(state, op)
     result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
-    _check_in_event(state, match, result, label)
+    _check_in_event(state, rnd, match, result, label)
     match["reports"].append(_report(op, "correct", result, op.payload.reason))
     _changed(state, rnd, match)
 
@@ -846,7 +913,7 @@ def _result_resolve(state: dict[str, Any], op: Operation) -> None:
             except OperationRejected as exc:
                 raise OperationRejected(f"{label}{exc}") from None
     result = _result(_ruleset(state), match["players"], raw, label + "result.")
-    _check_in_event(state, match, result, label)
+    _check_in_event(state, rnd, match, result, label)
     match["reports"].append(_report(op, "resolve", result, op.payload.reason))
     _changed(state, rnd, match)
 

@@ -204,7 +204,7 @@ class AcceptedOperationsKeepTheEventWorkingTest(unittest.TestCase):
         for ruleset in RULESET_IDS:
             with self.subTest(ruleset=ruleset):
                 accepted: dict[str, int] = {}
-                for stream in range(3):
+                for stream in range(6):
                     run = _Run(ruleset, 20261127 + stream)
                     run.op(
                         "event.create",
