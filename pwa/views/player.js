@@ -67,19 +67,20 @@ function disputeNote(st, rnd, m, me) {
 }
 
 /**
- * A settled match: its result, what this player reported if it differs, and (while a judge's entry or
- * correction can still be contested) a way to report a different result, which asks a judge to come.
+ * A settled match: its result, what this player reported if it differs, and (when a judge's entry or
+ * correction decided it and this player has not reported the same) a way to report a different result.
  */
-function settledNote(st, rnd, m, me, myReport, report) {
+function settledNote(st, m, myReport, report) {
   const out = [h("p", { id: "final-result" }, "Result: ", resultText(st, m, m))];
   const finals = m.reports.filter((r) => FINAL.has(r.kind));
   const deciding = finals[finals.length - 1] || null;
   const byStaff = deciding ? deciding.kind === "correct" : m.reports.some((r) => r.actor.role !== "player");
-  if (myReport && !sameResult(myReport.result.outcomes, m.outcomes)) {
+  const agreed = myReport && sameResult(myReport.result.outcomes, m.outcomes);
+  if (myReport && !agreed) {
     out.push(h("p", { id: "my-report" }, "You reported: ", h("strong", {}, resultText(st, m, myReport.result)),
       "; the judge's result stands."));
   }
-  if (byStaff && rnd.status !== "draft") {
+  if (byStaff && !agreed) {
     out.push(h("button", { type: "button", id: "contest-result", onclick: report }, "That is not right — report mine"));
   }
   return out;
@@ -151,7 +152,7 @@ async function mount(root, { store }) {
           } else if (m.status === "disputed") {
             actions.push(disputeNote(st, rnd, m, me));
           } else if (m.outcomes) {
-            actions.push(...settledNote(st, rnd, m, me, myReport, () => openReport(rnd, m)));
+            actions.push(...settledNote(st, m, myReport, () => openReport(rnd, m)));
           }
         }
         refresh(current,

@@ -116,6 +116,7 @@ def test_contrary_reports_with_each_device_offline_become_disputes_everywhere(br
     tab.wait_for_selector(".match-card[data-table='1'][data-status=resolved]", timeout=30_000)
     bat.wait_for_selector("#final-result", timeout=30_000)
     assert "Bat Masterson: win" in bat.text_content("#final-result")
+    assert bat.locator("#contest-result").count() == 0  # the judge's result is Bat's own: nothing to contest
     shot(bat, "contrary-06-bat-after-correction")
     server = api(url, f"/api/events/{eid}/pairings")["rounds"][0]["matches"]
     assert [m["status"] for m in server] == ["resolved", "disputed"]
