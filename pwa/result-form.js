@@ -12,33 +12,68 @@ const STAT_ACTION = { struggle: "claimed by", wounds: "inflicted by" };
 const statAria = (stat, name) => `${stat.label} ${STAT_ACTION[stat.key] || "of"} ${name}`;
 const optionalNumber = (value) => (value === null || value === undefined ? null : String(value));
 
-function firstOf(outcomes, result) {
-  return outcomes.find((o) => !o.solo && o.result === result)?.key;
+/** The outcome words one two-player game can pair with `word` (the game's declared ``pairs``). */
+function partnersOf(pairs, word) {
+  const out = [];
+  for (const { outcomes: [a, b] } of pairs) {
+    if (a === word && !out.includes(b)) out.push(b);
+    if (b === word && !out.includes(a)) out.push(a);
+  }
+  return out;
+}
+
+/** The quick buttons' pairs: each declared quick pair; a win for either seat, a draw-like pair once. */
+function quickPairs(pairs) {
+  const quick = pairs.filter((p) => p.quick);
+  const wins = quick.filter((p) => p.outcomes[0] !== p.outcomes[1]);
+  const even = quick.filter((p) => p.outcomes[0] === p.outcomes[1]);
+  return { wins, even };
 }
 
 /**
  * Build a form for one match. `onSubmit(result)` gets {outcomes, scores?, stats?, ending?, games?}.
  * `initial`: a result to start from.
+ *
+ * A two-player table offers only the results its game declares (``ruleset_info().pairs``): the quick
+ * buttons make the declared quick pairs, and when one seat's outcome changes the other takes a partner of
+ * it (unless its choice still fits), so the selects cannot build a pair the game's document does not allow.
  */
 export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "Save result", initial = null, helpers = true }) {
   const info = await rulesetInfo(state);
   const players = match.players;
-  const paired = info.outcomes.filter((o) => !o.solo);
+  const pairs = players.length === 2 ? info.pairs || [] : [];
+  const words = pairs.length
+    ? info.outcomes.filter((o) => pairs.some((p) => p.outcomes.includes(o.key))).map((o) => o.key)
+    : info.outcomes.filter((o) => !o.solo).map((o) => o.key);
+  const optionsOf = (keys) => [["", "—"], ...keys.map((k) => [k, label(k)])];
   const outcomeSelects = players.map((pid, i) =>
-    select([["", "—"], ...paired.map((o) => [o.key, label(o.key)])], { "aria-label": `Outcome for ${nameOf(state, pid)}`, name: `outcome-${i}`, required: true }));
-  const setOutcomes = (words) => words.forEach((w, i) => { if (outcomeSelects[i]) outcomeSelects[i].value = w; });
+    select(optionsOf(words), { "aria-label": `Outcome for ${nameOf(state, pid)}`, name: `outcome-${i}`, required: true }));
+  /** After seat `i`'s outcome changes, the other seat takes a partner of it unless its choice still fits. */
+  const follow = (i) => {
+    if (!pairs.length) return;
+    const other = outcomeSelects[1 - i];
+    const word = outcomeSelects[i].value;
+    if (!word) return;
+    const keys = partnersOf(pairs, word);
+    if (!keys.includes(other.value)) other.value = keys[0] ?? "";
+  };
+  outcomeSelects.forEach((s, i) => s.addEventListener("change", () => follow(i)));
+  const setOutcomes = (given) => given.forEach((w, i) => { if (outcomeSelects[i]) outcomeSelects[i].value = w; });
   const error = h("p", { class: "error", role: "alert" });
   const sections = [];
+  const { wins, even } = quickPairs(pairs);
 
-  // Quick buttons for a two-player table.
-  if (players.length === 2) {
-    const win = firstOf(paired, "win");
-    const loss = firstOf(paired, "loss");
-    const tie = firstOf(paired, "tie");
+  // Quick buttons for a two-player table: the game's quick pairs, in its own words.
+  if (players.length === 2 && (wins.length || even.length)) {
     sections.push(h("div", { class: "quick", role: "group", "aria-label": "Quick result" },
-      players.map((pid, i) => h("button", { type: "button", class: "big", dataset: { quick: `win-${i}` },
-        onclick: () => setOutcomes(i === 0 ? [win, loss] : [loss, win]) }, `${nameOf(state, pid)} wins`)),
-      tie && h("button", { type: "button", class: "big", dataset: { quick: "draw" }, onclick: () => setOutcomes([tie, tie]) }, label(tie))));
+      wins.map((pair, k) => players.map((pid, i) => h("button", {
+        type: "button", class: "big", dataset: { quick: k === 0 ? `win-${i}` : `${pair.outcomes[0]}-${i}` },
+        title: pair.label, onclick: () => setOutcomes(i === 0 ? pair.outcomes : [pair.outcomes[1], pair.outcomes[0]]),
+      }, k === 0 ? `${nameOf(state, pid)} wins` : `${nameOf(state, pid)}: ${label(pair.outcomes[0])}`))),
+      even.map((pair, k) => h("button", {
+        type: "button", class: "big", dataset: { quick: k === 0 ? "draw" : pair.outcomes[0] },
+        onclick: () => setOutcomes(pair.outcomes),
+      }, label(pair.outcomes[0])))));
   }
   sections.push(h("fieldset", {}, h("legend", {}, "Outcome per player"),
     players.map((pid, i) => field(nameOf(state, pid), outcomeSelects[i]))));
@@ -58,10 +93,10 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
     games = [1, 2, 3].map((n) => select(opts, { "aria-label": `Winner of game ${n}` }));
     const fromGames = () => {
       const won = players.map((p) => games.filter((g) => g.value === p).length);
-      const win = firstOf(paired, "win");
-      const loss = firstOf(paired, "loss");
-      if (won[0] >= 2) setOutcomes([win, loss]);
-      else if (won[1] >= 2) setOutcomes([loss, win]);
+      const decided = wins[0]?.outcomes;
+      if (!decided) return;
+      if (won[0] >= 2) setOutcomes(decided);
+      else if (won[1] >= 2) setOutcomes([decided[1], decided[0]]);
     };
     games.forEach((g) => g.addEventListener("change", fromGames));
     sections.push(h("fieldset", { class: "games" }, h("legend", {}, "Games (best of three)"), games.map((g, i) => field(`Game ${i + 1}`, g))));
@@ -87,6 +122,12 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
       const result = { outcomes: outcomeSelects.map((s) => s.value) };
       if (result.outcomes.some((o) => !o)) {
         error.textContent = "Choose an outcome for every player.";
+        return;
+      }
+      const [a, b] = result.outcomes;
+      if (pairs.length && !partnersOf(pairs, a).includes(b)) {
+        error.textContent = `${label(a)} against ${label(b)} is not a result of one game: choose `
+          + `${pairs.map((p) => p.label).join(", ")}.`;
         return;
       }
       if (stats && stats.some((s) => Object.values(s).some((input) => input.value !== ""))) {
@@ -162,4 +203,25 @@ export function resultText(state, match, result) {
     (result.scores ? ` (${result.scores[i]})` : "") +
     (result.stats ? ` (${result.stats[i].struggle} SC, ${result.stats[i].wounds} W)` : ""));
   return parts.join(" · ") + (result.ending ? ` · ${label(result.ending)}` : "") + (result.games ? ` · games: ${result.games.map((g) => (g === "tie" ? "tie" : nameOf(state, g))).join(", ")}` : "");
+}
+
+/** Who made a report, in words: "Ada (player)", "Judge on tab-1". */
+export function reporterText(state, report) {
+  const { role, player } = report.actor;
+  if (role === "player") return `${nameOf(state, player)} (player)`;
+  const who = label(role);
+  return `${who.charAt(0).toUpperCase()}${who.slice(1)} on ${report.device}`;
+}
+
+/** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */
+export function disputeVersions(state, rnd, match) {
+  const index = rnd.matches.indexOf(match);
+  const dispute = state.disputes.find((d) => d.round === rnd.number && d.stage === rnd.stage && d.match === index);
+  return dispute ? match.reports.filter((r) => dispute.reports.includes(r.op_id)) : [];
+}
+
+/** A disputed match's versions as a list: who reported what (the judge's card, the correction form). */
+export function versionsList(state, rnd, match) {
+  return h("ul", { class: "versions" }, disputeVersions(state, rnd, match).map((r) =>
+    h("li", { class: "version", dataset: { role: r.actor.role } }, `${reporterText(state, r)}: `, h("strong", {}, resultText(state, match, r.result)))));
 }

@@ -451,7 +451,7 @@ def rulesets() -> list[dict[str, Any]]:
 
 
 def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What a result form needs: outcomes (solo or not), endings, table sizes, time limits, and the
+    """What a result form needs: outcomes (solo or not), the results one game can end in (``pairs``), endings, table sizes, time limits, and the
     game's UI descriptor (``ui``: result form, timer notes, round start, penalty form)."""
     from shared_rules.games import game_of
 
@@ -463,6 +463,9 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
         "title": rs.title,
         "document": rs.document,
         "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo} for o in rs.outcomes],
+        # The results one two-player game can end in, in the document's words (the form offers only these).
+        "pairs": [{"outcomes": [p.first, p.second], "label": p.label, "quick": p.quick} for p in rs.result_pairs],
+        "pairs_source": rs.pairs_source,
         "endings": list(rs.endings),
         "match_sizes": list(rs.match_sizes),
         "time_limits": {str(k): v for k, v in rs.time_limits.items()},

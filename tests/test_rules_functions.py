@@ -175,3 +175,24 @@ def test_ruleset_info_carries_the_games_ui_descriptor():
     trek = api.ruleset_info("startrek-2e", {"variant": "slipstream"})["ui"]
     assert trek["penalties"]["system"] == "levels" and trek["penalties"]["floor"] == ["0", "1"]
     assert trek["result"]["scores"] == {"legend": "Final scores", "min": None}
+
+
+def _rules_api():
+    spec = importlib.util.spec_from_file_location("rules_api_pairs", PWA / "rules_api.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ruleset_info_gives_the_result_form_each_games_pairs_in_its_own_words():
+    info = _rules_api().ruleset_info
+    assert info("agot")["pairs"] == [
+        {"outcomes": ["win", "loss"], "label": "win / loss", "quick": True},
+        {"outcomes": ["modified-win", "modified-loss"], "label": "modified win / modified loss", "quick": False},
+        {"outcomes": ["draw", "draw"], "label": "draw", "quick": True},
+    ]
+    assert info("startrek-2e")["pairs"][0]["label"] == "Full Win / Full Loss"
+    assert info("agot")["pairs_source"] == "AGoT Tournament Regulations, End of Round"
+    for ruleset in ("pokemon-tcg", "pokemon-vg", "doomtown", "shatterpoint", "startrek-1e", "custom"):
+        assert any(p["quick"] for p in info(ruleset)["pairs"]), ruleset
+    assert info("tribbles")["pairs"] == []

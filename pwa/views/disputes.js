@@ -1,6 +1,6 @@
 // The dispute queue: matches whose reports disagree. The head judge (or the
 // organizer) upholds one report or rules a different result.
-import { resultForm, resultText } from "../result-form.js";
+import { reporterText, resultForm, resultText } from "../result-form.js";
 import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui.js";
 
 async function mount(root, { store, role }) {
@@ -47,7 +47,7 @@ async function mount(root, { store, role }) {
         cards.push(h("li", { class: "card dispute", dataset: { table: d.table ?? "bye", round: d.round } },
           h("h2", {}, `Round ${d.round} · Table ${d.table ?? "—"}: ${d.players.map((p) => nameOf(st, p)).join(" v ")}`),
           h("ul", {}, reports.map((r) => h("li", { class: "report" },
-            h("span", {}, `${r.actor.role}${r.actor.player ? ` ${nameOf(st, r.actor.player)}` : ""} on ${r.device}: `),
+            h("span", {}, `${reporterText(st, r)}${r.kind === "correct" ? " (correction)" : ""}: `),
             h("strong", {}, resultText(st, match, r.result)),
             lead && h("button", { type: "button", class: "small uphold", onclick: () => resolve(d, r.result, `upheld the report from ${r.device}`) }, "Uphold this")))),
           lead && h("button", { type: "button", class: "small", onclick: async () => {

@@ -1,7 +1,7 @@
 // Judge tablet: find a match by table or name, enter its result with the
 // ruleset's fields, time-called helpers, penalties. Entries apply at once and
 // wait in the outbox when offline; refusals show on the match they concern.
-import { resultForm, resultText } from "../result-form.js";
+import { resultForm, resultText, versionsList } from "../result-form.js";
 import { timerPanel } from "../timer.js";
 import { announce, field, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
 import { penaltiesPanel } from "./penalties.js";
@@ -27,14 +27,16 @@ function entryPanel(store, { onClose }) {
     const match = rnd.matches[index];
     const target = match.table !== null ? { table: match.table } : { match: index };
     const settled = SETTLED.has(match.status);
+    const disputed = match.status === "disputed";
+    const correcting = settled || disputed;  // a correction replaces the result, and ends a dispute
     const reason = h("input", { type: "text", id: "correct-reason", placeholder: "Why the result changes" });
     const form = await resultForm(st, rnd, match, {
-      submitLabel: settled ? "Correct result" : "Save result",
+      submitLabel: correcting ? "Correct result" : "Save result",
       initial: settled ? { outcomes: match.outcomes, scores: match.scores, stats: match.stats, ending: match.ending } : null,
       onSubmit: async (result, error) => {
-        const type = settled ? "result.correct" : "result.report";
+        const type = correcting ? "result.correct" : "result.report";
         const payload = { round: rnd.number, stage: rnd.stage, ...target, ...result };
-        if (settled && reason.value.trim()) payload.reason = reason.value.trim();
+        if (correcting && reason.value.trim()) payload.reason = reason.value.trim();
         const { refused } = await store.act(type, payload);
         if (refused) {
           error.textContent = refused;
@@ -48,7 +50,10 @@ function entryPanel(store, { onClose }) {
       h("h2", { id: "entry-title" }, `Round ${rnd.number} · ${tableName(match)}: `,
         match.players.map((p) => nameOf(st, p)).join(" v ")),
       settled && h("p", {}, "Current result: ", resultText(st, match, match), field("Reason for the correction", reason)),
-      match.status === "disputed" && h("p", { class: "warn" }, "This match is disputed: the head judge resolves it on the Disputes screen."),
+      disputed && h("div", { class: "dispute-note", id: "entry-dispute" },
+        h("p", { class: "warn" }, "The reports disagree. Talk to both players: a correction here ends the dispute, "
+          + "or leave it to the head judge on the Disputes screen."),
+        versionsList(st, rnd, match), field("Reason for the correction", reason)),
       form,
       h("button", { type: "button", onclick: close }, "Cancel"));
     panel.hidden = false;
@@ -89,6 +94,8 @@ function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
       mine ? h("span", { class: "badge waiting" }, "waiting to sync") : null),
     SETTLED.has(m.status) && h("p", { class: "result" }, resultText(st, m, m)),
     !SETTLED.has(m.status) && removedNote(st, m),
+    m.status === "disputed" && h("div", { class: "dispute-note" },
+      h("p", { class: "warn" }, "Disputed: the reports disagree"), versionsList(st, rnd, m)),
     problems.map((p) => problemNotice(store, p)));
 }
 

@@ -1,7 +1,7 @@
 // Player phone: my table and opponent, report my result, confirm my opponent's
 // report, my matches, notifications.
 import { request } from "../api.js";
-import { resultForm, resultText } from "../result-form.js";
+import { disputeVersions, resultForm, resultText } from "../result-form.js";
 import { subscribeToPush } from "../sw-push.js";
 import { timerPanel } from "../timer.js";
 import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
@@ -101,6 +101,45 @@ async function turnOnNotifications(store, button, out) {
   }
 }
 
+const sameResult = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A disputed match on the player's phone: what the judge (or the opponent) recorded, what this player did. */
+function disputeNote(st, rnd, m, me) {
+  const versions = disputeVersions(st, rnd, m);
+  const staff = [...versions].reverse().find((r) => r.actor.role !== "player");
+  const mine = [...versions].reverse().find((r) => r.actor.player === me);
+  const other = [...versions].reverse().find((r) => r.actor.role === "player" && r.actor.player !== me);
+  const lines = [];
+  if (staff) lines.push(h("p", { id: "judge-recorded" }, "The judge recorded: ", h("strong", {}, resultText(st, m, staff.result)), "."));
+  else if (other) lines.push(h("p", { id: "their-report" }, "Your opponent reported: ", h("strong", {}, resultText(st, m, other.result)), "."));
+  if (mine) lines.push(h("p", { id: "my-report" }, "You reported: ", h("strong", {}, resultText(st, m, mine.result)), "."));
+  return h("div", { class: "dispute-note", id: "dispute-note" }, lines,
+    h("p", { class: "warn" }, "The results disagree: a judge will come to your table."));
+}
+
+/**
+ * A settled match: its result, what this player reported if it differs, and (when a judge's entry or
+ * correction decided it and this player has not reported the same) a way to report a different result.
+ */
+function settledNote(st, m, myReport, report) {
+  const out = [h("p", { id: "final-result" }, "Result: ", resultText(st, m, m))];
+  const finals = m.reports.filter((r) => FINAL.has(r.kind));
+  const deciding = finals[finals.length - 1] || null;
+  const byStaff = deciding ? deciding.kind === "correct" : m.reports.some((r) => r.actor.role !== "player");
+  const agreed = myReport && sameResult(myReport.result.outcomes, m.outcomes);
+  if (myReport && !agreed) {
+    out.push(h("p", { id: "my-report" }, "You reported: ", h("strong", {}, resultText(st, m, myReport.result)),
+      "; the judge's result stands."));
+  }
+  if (byStaff && !agreed) {
+    out.push(h("button", { type: "button", id: "contest-result", onclick: report }, "That is not right — report mine"));
+  }
+  return out;
+}
+
+// Report kinds that decide a match outright (shared_rules/state/state.py FINAL_KINDS).
+const FINAL = new Set(["correct", "resolve", "pairing", "late", "missed", "import", "import-disputed"]);
+
 async function mount(root, { store }) {
   const me = store.session.player;
   const clockBox = timerPanel(store);
@@ -175,9 +214,9 @@ async function mount(root, { store }) {
           } else if (m.status === "pending" && m.players.length > 1) {
             actions.push(h("button", { type: "button", class: "primary big", id: "report-result", onclick: () => openReport(rnd, m) }, "Report the result"));
           } else if (m.status === "disputed") {
-            actions.push(h("p", { class: "warn" }, "The reports disagree: a judge is coming to your table."));
+            actions.push(disputeNote(st, rnd, m, me));
           } else if (m.outcomes) {
-            actions.push(h("p", { id: "final-result" }, "Result: ", resultText(st, m, m)));
+            actions.push(...settledNote(st, m, myReport, () => openReport(rnd, m)));
           }
         }
         refresh(current,

@@ -148,6 +148,8 @@ def next_elimination_round(event: Event) -> Round:
         raise RulesError(f"round {last.number}: the bracket is finished" + (f"; '{champion}' won" if champion else ""))
     seeds = seed_map(event)
     winners: list[str | None] = [r.winner for r in results]
+    if not any(winners):
+        raise RulesError(f"round {last.number}: the bracket is finished: nobody goes on (double losses or drops)")
     if scheme == MCINTYRE:
         # Reading of Star Trek OP Guide 10.2 (Modified McIntyre): re-seed every round, the
         # highest surviving seed meeting the lowest.

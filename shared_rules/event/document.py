@@ -485,7 +485,15 @@ def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset
                 path = f"rounds[{i}].matches[{j}].players[{k}]"
                 # A one-player loss (a Missed Game, Star Trek 7.5.1) may stand for a round after a drop.
                 solo_loss = len(match.players) == 1 and match.outcomes is not None and match.outcomes[0] in losses
-                if not solo_loss:
+                # So may a bracket's placeholder keeping a dropped winner's slot (Doomtown 3.G: no replacement).
+                # Pokémon TOP 3.2: or marked the loser of the game they dropped from.
+                placeholder = rnd.stage == "elimination" and (
+                    (len(match.players) == 1 and match.extra.get("dropped") is True)
+                    or (
+                        match.extra.get("dropped") == pid and match.outcomes is not None and match.outcomes[k] in losses
+                    )
+                )
+                if not solo_loss and not placeholder:
                     index, last = dropped[pid]
                     raise DocumentError(
                         path,

@@ -76,7 +76,7 @@ def round_json(rnd: Round) -> dict[str, Any]:
         if m.table is not None:
             row["table"] = m.table
         row["players"] = list(m.players)
-        if m.outcomes is not None and len(m.players) == 1:
+        if m.outcomes is not None:  # a bye, or a game a dropped player forfeits (Pokémon TOP 3.2)
             row["outcomes"] = list(m.outcomes)
         row.update({k: v for k, v in dict(m.extra).items() if k not in ("state", "disputed")})
         matches.append(row)

@@ -13,7 +13,7 @@ from ..errors import DocumentError
 if TYPE_CHECKING:  # pragma: no cover
     from ..event.model import Event
 
-__all__ = ["Outcome", "Policy", "Ruleset"]
+__all__ = ["Outcome", "Policy", "ResultPair", "Ruleset", "pairs_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,40 @@ class Policy:
 
     rule: str
     source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultPair:
+    """One way a two-player game can end: the first seat's outcome, its opponent's, and the document's words.
+
+    ``quick``: the result form offers it as a one-tap button. The reverse seat order is allowed too.
+
+    >>> ResultPair("win", "loss", "win / loss", quick=True).seats(1)
+    ('loss', 'win')
+    """
+
+    first: str
+    second: str
+    label: str
+    quick: bool = False
+
+    def seats(self, winner: int) -> tuple[str, str]:
+        """The outcomes per seat when seat ``winner`` (0 or 1) takes ``first``."""
+        return (self.first, self.second) if winner == 0 else (self.second, self.first)
+
+
+def pairs_text(pairs: tuple[ResultPair, ...]) -> str:
+    """The declared results in words, for a refusal.
+
+    >>> pairs_text((ResultPair("win", "loss", "win / loss"), ResultPair("draw", "draw", "draw")))
+    'win / loss or draw'
+    """
+    words = [p.label for p in pairs]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _words(key: str) -> str:
+    return key.replace("-", " ")
 
 
 def _no_event_check(event: Event) -> None:
@@ -69,6 +103,10 @@ class Ruleset:
     #: Output names follow EVENT-FORMAT.md (``sos`` is Star Trek's ``startrek-sos`` metric, say).
     reported: tuple[tuple[str, str], ...] = ()
     settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: The results one two-player game can end in (either seat order), in the document's words; empty: the
+    #: generic check (no win against a win or a tie, no tie against a loss). ``pairs_source`` cites them.
+    result_pairs: tuple[ResultPair, ...] = ()
+    pairs_source: str = ""
     #: Derived: outcome key → Outcome, for fast look-ups.
     outcome_map: Mapping[str, Outcome] = field(init=False, repr=False, compare=False)
     #: Derived: the vocabulary.
@@ -113,10 +151,32 @@ class Ruleset:
             return
         if solo:
             raise DocumentError(path, f"'{solo[0]}' is for a one-player match, not a table of {len(players)}")
+        if len(players) == 2 and self.result_pairs:
+            if not self.allows_pair(outcomes[0], outcomes[1]):
+                raise DocumentError(path, self.pair_refusal(outcomes[0], outcomes[1]))
+            return
         if len(players) == 2:
             a, b = omap[outcomes[0]].result, omap[outcomes[1]].result
             if (a, b) in {("win", "win"), ("tie", "win"), ("win", "tie"), ("tie", "loss"), ("loss", "tie")}:
                 raise DocumentError(path, f"{list(outcomes)} cannot both be the result of one game")
+
+    def allows_pair(self, first: str, second: str) -> bool:
+        """Whether one two-player game can give these two outcomes (in either seat order).
+
+        >>> rs = Ruleset("x", "X", "doc", (Outcome("win", 3, "win"), Outcome("loss", 0, "loss")), (),
+        ...              result_pairs=(ResultPair("win", "loss", "win / loss"),))
+        >>> rs.allows_pair("loss", "win"), rs.allows_pair("win", "win")
+        (True, False)
+        """
+        return any((p.first, p.second) in ((first, second), (second, first)) for p in self.result_pairs)
+
+    def pair_refusal(self, first: str, second: str) -> str:
+        """Why two outcomes cannot be one game's result, in words a judge reads."""
+        cite = f" ({self.pairs_source})" if self.pairs_source else ""
+        return (
+            f"{_words(first)} against {_words(second)} is not a result of one {self.title} game; "
+            f"one game ends in {pairs_text(self.result_pairs)}{cite}"
+        )
 
     def check_event(self, event: Event) -> None:
         """Whole-event validation beyond the shape of each match."""

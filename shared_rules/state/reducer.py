@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any
 
-from ..errors import DocumentError
+from ..errors import DocumentError, RulesError
 from ..event.document import load_event
 from ..event.model import STAGES
 from ..games import game_of
@@ -418,7 +418,7 @@ _MATCH_FORBIDDEN = ("scores", "stats", "ending", "games", "disputed", "state", "
 
 
 def _pairings(
-    state: dict[str, Any], op: Operation, label: str, number: int, raw_matches: list[dict[str, Any]]
+    state: dict[str, Any], op: Operation, label: str, number: int, raw_matches: list[dict[str, Any]], stage: str
 ) -> list[dict[str, Any]]:
     """Validate explicit pairings and build the matches (a one-player match may carry its bye)."""
     if not raw_matches:
@@ -449,7 +449,13 @@ def _pairings(
             player = roster.get(pid)
             if player is None:
                 raise OperationRejected(f"{path}.players[{j}]: unknown player '{pid}'")
-            if player["ejected"] or (player["dropped_after"] is not None and number > player["dropped_after"]):
+            gone = player["ejected"] or (player["dropped_after"] is not None and number > player["dropped_after"])
+            # A bracket keeps a dropped winner's slot as a one-player match marked "dropped" (Doomtown 3.G).
+            # Pokémon TOP 3.2: or the dropped player of a game the bracket marks lost ("dropped": their id).
+            placeholder = stage == "elimination" and (
+                (len(ids) == 1 and raw.get("dropped") is True) or (len(ids) == 2 and raw.get("dropped") == pid)
+            )
+            if gone and not placeholder:
                 raise OperationRejected(f"{path}.players[{j}]: player {pid} has dropped")
             if pid in seen:
                 raise OperationRejected(f"{path}.players[{j}]: player {pid} is already in matches[{seen[pid]}]")
@@ -465,7 +471,8 @@ def _pairings(
             tables[table] = i
         reports = []
         if raw.get("outcomes") is not None:
-            if len(ids) != 1:
+            forfeit = stage == "elimination" and len(ids) == 2 and raw.get("dropped") in ids
+            if len(ids) != 1 and not forfeit:
                 raise OperationRejected(f"{path}.outcomes: results are reported, not paired (only a bye may be)")
             result = _result(ruleset, ids, {"outcomes": raw["outcomes"]}, f"{path}.")
             reports.append(_report(op, "pairing", result))
@@ -486,7 +493,7 @@ def _place(
     if stage not in STAGES:
         raise OperationRejected(f"{label}: payload.stage: '{stage}' is not a stage (use {', '.join(STAGES)})")
     i = _slot(state, label, number, stage, replace)
-    matches = _pairings(state, op, label, number, raw_matches)
+    matches = _pairings(state, op, label, number, raw_matches, stage)
     rnd = new_round(
         number, stage, matches, status="draft", paired_by={"device": op.device, "op_id": op.op_id, "at": op.at}
     )
@@ -698,7 +705,7 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     try:
         ruleset.check_outcomes(tuple(players), tuple(outcomes), f"{label}payload.outcomes")
     except DocumentError as exc:
-        raise OperationRejected(str(exc)) from None
+        raise OperationRejected(f"{label}{exc.problem}") from None  # in words for the judge, without a field path
     result: dict[str, Any] = {"outcomes": list(outcomes)}
     for key in ("scores", "stats"):
         if raw.get(key) is not None:
@@ -722,6 +729,134 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
     if raw.get("games") is not None:
         result["games"] = clone(raw["games"])
     return result
+
+
+#: Verdicts of :func:`_check_in_event` for two-player matches (problem text, or None: accepted), by what the
+#: whole-event checks read of such a match: the ruleset and settings, the round, the result and the match's
+#: fields (the players' ids only name them; matches whose players dropped, or share an entry, are not cached).
+_VERDICTS: dict[tuple[Any, ...], str | None] = {}
+
+
+#: The roster list last looked up and each player's position in it (checked at every use, rebuilt when stale).
+_ROSTER: list[Any] = [None, {}]
+
+
+def _player_rows(state: dict[str, Any], ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The rows of these players, without a scan of the roster per result (a fold checks thousands)."""
+    players = state["players"]
+    if _ROSTER[0] is not players:
+        _ROSTER[0], _ROSTER[1] = players, {p["id"]: i for i, p in enumerate(players)}
+    out = {}
+    for pid in ids:
+        at = _ROSTER[1].get(pid)
+        if at is None or at >= len(players) or players[at]["id"] != pid:
+            _ROSTER[1] = {p["id"]: i for i, p in enumerate(players)}
+            at = _ROSTER[1].get(pid)
+            if at is None:
+                raise OperationRejected(f"unknown player '{pid}'")
+        out[pid] = players[at]
+    return out
+
+
+def _check_in_event(
+    state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], result: dict[str, Any], label: str
+) -> None:
+    """Refuse a result the game's whole-event checks would refuse once it counts (scores a differential
+    needs, Shatterpoint's statistics, an ending that does not go with the outcomes, an earned bye too many,
+    an elimination result that says nobody goes on).
+
+    So a result the reducer accepts never leaves an event whose standings or next pairing fail. The check
+    loads a small document: every round (numbers must run on), with this match under its new result and,
+    for a one-player match, the settled one-player matches of its player (what the checks count across
+    rounds), and no other. Two-player verdicts are cached (``_VERDICTS``): a fold checks thousands alike.
+    """
+    ids = match["players"]
+    rows = _player_rows(state, ids)
+    gone = any(p["dropped_after"] is not None and p["dropped_after"] < rnd["number"] for p in rows.values())
+    cacheable = len(ids) == 2 and not gone and rows[ids[0]]["entry"] != rows[ids[1]]["entry"]
+    key: tuple[Any, ...] = ()
+    if cacheable:
+        key = (
+            id(_ruleset(state)),  # the configured ruleset, cached once per id and settings (ruleset_of)
+            rnd["number"],
+            rnd["stage"],
+            json.dumps(result, sort_keys=True),
+            json.dumps(match["extra"], sort_keys=True) if match["extra"] else "",
+        )
+        if key in _VERDICTS:
+            problem = _VERDICTS[key]
+            if problem is not None:
+                raise OperationRejected(f"{label}{problem}")
+            return
+    problem = _event_problem(state, rnd, match, result, rows)
+    if cacheable:
+        if len(_VERDICTS) > 4096:
+            _VERDICTS.clear()
+        _VERDICTS[key] = problem
+    if problem is not None:
+        raise OperationRejected(f"{label}{problem}")
+
+
+def _event_problem(
+    state: dict[str, Any],
+    rnd: dict[str, Any],
+    match: dict[str, Any],
+    result: dict[str, Any],
+    rows: dict[str, dict[str, Any]],
+) -> str | None:
+    """What the whole-event checks say of ``match`` under ``result`` (None: nothing)."""
+    ids = set(match["players"])
+    solo = len(ids) == 1
+    rounds = []
+    for r in state["rounds"]:
+        matches = []
+        if r is rnd:
+            matches.append({"players": list(match["players"]), **result, **clone(match["extra"])})
+        if solo:
+            for m in r["matches"]:
+                if m is not match and len(m["players"]) == 1 and m["players"][0] in ids and m["status"] in SETTLED:
+                    row = {"players": list(m["players"]), **{k: m[k] for k in RESULT_FIELDS if m[k] is not None}}
+                    matches.append({**row, **clone(m["extra"])})
+        rounds.append({"number": r["number"], "stage": r["stage"], "matches": matches})
+    players = [
+        {k: p[k] for k in ("id", "name", "entry", "birth_year", "earned_byes", "dropped_after") if p[k] is not None}
+        for p in rows.values()
+    ]
+    doc = {"ruleset": state["ruleset"], "settings": state["settings"], "players": players, "rounds": rounds}
+    try:
+        event = load_event(doc)
+    except DocumentError as exc:
+        return exc.problem
+    if rnd["stage"] == "elimination" and len(match["players"]) == 2:
+        return _decides(state, rnd, match, event)
+    return None
+
+
+def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any) -> str | None:
+    """Why an elimination match's result does not say who goes on (None: it does, or that nobody does)."""
+    from ..brackets.rules import bracket_rules
+    from ..brackets.winner import match_winner
+
+    rules = bracket_rules(state["ruleset"], state["settings"])
+    if match["extra"].get("playoff"):
+        best_of = rules.best_of
+    else:
+        slots = rnd["extra"].get("bracket", {}).get("slots") or sum(
+            1 for m in rnd["matches"] if not m["extra"].get("playoff")
+        )
+        best_of = rules.best_of_for(2 * slots)
+    mini = next(
+        m
+        for r in event.rounds
+        if r.number == rnd["number"] and r.stage == "elimination"
+        for m in r.matches
+        if list(m.players) == match["players"]
+    )
+    try:
+        match_winner(event, mini, best_of=best_of, rules=rules)
+    except RulesError as exc:
+        return str(exc).split(": ", 1)[-1] if str(exc).startswith(("outcomes: ", "games: ")) else str(exc)
+    return None
 
 
 def _target(state: dict[str, Any], op: Operation) -> tuple[dict[str, Any], dict[str, Any], str]:
@@ -748,6 +883,7 @@ def _flat_result(p: Any) -> dict[str, Any]:
 def _result_report(state: dict[str, Any], op: Operation) -> None:
     rnd, match, label = _target(state, op)
     result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
+    _check_in_event(state, rnd, match, result, label)
     match["reports"].append(_report(op, "report", result))
     _changed(state, rnd, match)
 
@@ -773,6 +909,7 @@ def _result_confirm(state: dict[str, Any], op: Operation) -> None:
 def _result_correct(state: dict[str, Any], op: Operation) -> None:
     rnd, match, label = _target(state, op)
     result = _result(_ruleset(state), match["players"], _flat_result(op.payload), label)
+    _check_in_event(state, rnd, match, result, label)
     match["reports"].append(_report(op, "correct", result, op.payload.reason))
     _changed(state, rnd, match)
 
@@ -794,6 +931,7 @@ def _result_resolve(state: dict[str, Any], op: Operation) -> None:
             except OperationRejected as exc:
                 raise OperationRejected(f"{label}{exc}") from None
     result = _result(_ruleset(state), match["players"], raw, label + "result.")
+    _check_in_event(state, rnd, match, result, label)
     match["reports"].append(_report(op, "resolve", result, op.payload.reason))
     _changed(state, rnd, match)
 

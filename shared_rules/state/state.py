@@ -213,14 +213,25 @@ def _distinct(reports: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict[str, Any] | None, list[str]]:
     """A match's status, official result and conflicting report ids, from its reports.
 
-    The dispute table (order-independent except among final reports):
+    The dispute table. Disagreement is never silent: like Tabbycat's double-entry ballots and
+    Companion's disputed results, two versions of one game become a dispute with both kept, for the
+    head judge to settle (``result.resolve``) or a judge to correct (``result.correct``).
 
     1. a final report (correction, resolution, pairing bye, late or missed-round loss, import):
-       the latest one decides (``resolved`` for a judge's correction or
-       resolution, ``confirmed`` otherwise); later reports are kept but ignored;
-    2. else staff reports (judge, scorekeeper, head judge, organizer) supersede
-       every player report: one distinct result → ``confirmed``; two staff
-       reports that differ → ``disputed``;
+       the latest one in the log decides (``resolved`` for a judge's correction or resolution,
+       ``confirmed`` otherwise) against every report made before it, wherever those stand in the
+       log (a report the judge saw, or one made before the correction that a phone or tablet
+       pushed later, does not reopen it). Only a *judge's correction* can be contested, by a
+       player: a player's report made after it (``at`` later than the correction's, by the
+       devices' clocks) with another result reopens the match as ``disputed`` (the correction
+       and that report); one with the same result changes nothing. Staff who disagree with a
+       correction correct it again (a staff entry after it is ignored). A head judge's
+       resolution, and the pairing's, late, missed-round and imported results, are never reopened;
+    2. else staff reports (judge, scorekeeper, head judge, organizer): two that differ →
+       ``disputed``; one distinct result → ``confirmed`` unless a player's report differs from it,
+       in either order (a player's contrary report against a judge's entry, or a judge's entry
+       against a player's report) → ``disputed``, the staff reports and the contrary player
+       reports conflicting; a player's report that agrees changes nothing;
     3. else player reports: two that differ → ``disputed``; one result reported
        by one player → ``reported`` (awaiting the opponent); the same result from
        two players of the match (or the only player of a one-player match) →
@@ -228,31 +239,52 @@ def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict
     4. no report → ``pending``.
 
     Only the latest report of each (device, actor) counts, so a reporter fixes
-    a typo by reporting again from the same device; the same result twice is
+    a typo by reporting again from the same device (a player who reports the
+    judge's result again ends the dispute they opened); the same result twice is
     a confirmation, never a dispute.
 
-    >>> r = lambda op, who, res: {"op_id": op, "device": op.split(":")[0], "kind": "report",
-    ...     "actor": {"role": "player", "player": who}, "result": {"outcomes": res}}
+    >>> r = lambda op, who, res, at=0: {"op_id": op, "device": op.split(":")[0], "kind": "report", "at": at,
+    ...     "actor": {"role": "player", "player": who} if who else {"role": "judge"}, "result": {"outcomes": res}}
     >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"])])[0]
     'reported'
     >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"]), r("t2:1", "b", ["win", "loss"])])[0]
     'confirmed'
     >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"]), r("t2:1", "b", ["loss", "win"])])
     ('disputed', None, ['t1:1', 't2:1'])
+    >>> settle(["a", "b"], [r("j:1", None, ["win", "loss"]), r("t2:1", "b", ["loss", "win"])])
+    ('disputed', None, ['j:1', 't2:1'])
+    >>> fix = dict(r("j:2", None, ["loss", "win"], at=5), kind="correct")
+    >>> settle(["a", "b"], [r("t1:1", "a", ["win", "loss"], at=9), fix])[0]
+    'disputed'
+    >>> settle(["a", "b"], [fix, r("t1:1", "a", ["win", "loss"], at=3)])[0]
+    'resolved'
     """
     finals = [r for r in reports if r["kind"] in FINAL_KINDS]
     if finals:
         last = finals[-1]
         if last["kind"] == "import-disputed":
             return "disputed", None, [last["op_id"]]
+        if last["kind"] == "correct":
+            own_after = (r for r in reports if r["kind"] not in FINAL_KINDS and r["actor"]["role"] == "player")
+            after = [r for r in _effective(own_after) if r.get("at", 0) > last.get("at", 0)]
+            contrary = [r["op_id"] for r in after if r["result"] != last["result"]]
+            if contrary:
+                return "disputed", None, [last["op_id"], *contrary]
         return ("resolved" if last["kind"] in ("correct", "resolve") else "confirmed"), last["result"], []
     staff = _effective(r for r in reports if r["actor"]["role"] != "player")
+    own = _effective(r for r in reports if r["actor"]["role"] == "player")
     if staff:
         results = _distinct(staff)
-        if len(results) == 1:
-            return "confirmed", results[0], []
-        return "disputed", None, [r["op_id"] for r in staff]
-    own = _effective(r for r in reports if r["actor"]["role"] == "player")
+        if len(results) > 1:
+            return "disputed", None, [r["op_id"] for r in staff]
+        contrary = [r for r in own if r["result"] != results[0]]
+        if contrary:
+            return (
+                "disputed",
+                None,
+                sorted([r["op_id"] for r in staff] + [r["op_id"] for r in contrary], key=_log_key(reports)),
+            )
+        return "confirmed", results[0], []
     if not own:
         return "pending", None, []
     results = _distinct(own)
@@ -262,6 +294,12 @@ def settle(players: list[str], reports: list[dict[str, Any]]) -> tuple[str, dict
     if len(reporters) >= min(2, len(players)):
         return "confirmed", results[0], []
     return "reported", None, []
+
+
+def _log_key(reports: list[dict[str, Any]]) -> Any:
+    """Sort key: a report id's place in the match's log."""
+    order = {r["op_id"]: i for i, r in enumerate(reports)}
+    return order.__getitem__
 
 
 def refresh_match(match: dict[str, Any]) -> None:

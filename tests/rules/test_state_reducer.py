@@ -625,11 +625,12 @@ class ResultOperationsTest(unittest.TestCase):
         cases = {
             'result.report: round 1 table 1: payload.outcomes: "draw" is not an outcome of custom': ["draw", "draw"],
             "result.report: round 1 table 1: payload.outcomes: expected 2 entries (one per player), got 1": ["win"],
-            "result.report: round 1 table 1: payload.outcomes: ['win', 'win'] cannot both be the result of one game": [
+            "result.report: round 1 table 1: win against win is not a result of one Custom (house rules) game; "
+            "one game ends in win / loss, tie or double loss (the event's house rules)": [
                 "win",
                 "win",
             ],
-            "result.report: round 1 table 1: payload.outcomes: 'bye' is for a one-player match, not a table of 2": [
+            "result.report: round 1 table 1: 'bye' is for a one-player match, not a table of 2": [
                 "bye",
                 "loss",
             ],
@@ -710,8 +711,19 @@ class ResultOperationsTest(unittest.TestCase):
         match = ev.match(1, 1)
         self.assertEqual(("resolved", ["loss", "win"]), (match["status"], match["outcomes"]))
         self.assertEqual("slip error", match["reports"][-1]["reason"])
-        ev.report(1, 1, ["win", "loss"], device="tab-9")  # a late entry does not undo a correction
-        self.assertEqual(["loss", "win"], ev.match(1, 1)["outcomes"])
+        # An entry made before the correction (pushed late by a tablet that was offline) does not reopen it.
+        ev.report(1, 1, ["win", "loss"], device="tab-9", at=match["reports"][-1]["at"] - 1)
+        self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+        ev.report(1, 1, ["win", "loss"], device="tab-8")  # a staff entry after it: staff correct again instead
+        self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+        # A player's report made after it with another result does not undo it either: it disputes it.
+        ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
+        self.assertEqual(("disputed", None), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+        self.assertEqual([match["reports"][-1]["op_id"], "phone-1:1"], ev.state["disputes"][0]["reports"])
+        ev.do(
+            "result.correct", {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "checked"}, role="judge"
+        )
+        self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
 
     def test_record_is_frozen_once_the_second_following_round_is_paired(self) -> None:
         ev = Event(4)
@@ -769,17 +781,65 @@ class DisputeTest(unittest.TestCase):
         self.assertEqual("disputed", ev.match(1, 1)["status"])
         self.assertNotIn("outcomes", to_event_document(ev.state)["rounds"][0]["matches"][0])
 
-    def test_staff_report_supersedes_an_unconfirmed_self_report_in_either_order(self) -> None:
-        for staff_first in (False, True):
-            with self.subTest(staff_first=staff_first):
+    def test_a_players_contrary_report_disputes_a_judges_entry_in_either_order(self) -> None:
+        for judge_first in (False, True):
+            with self.subTest(judge_first=judge_first):
                 ev = played_round_one()
                 steps = [
                     lambda: ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1"),
                     lambda: ev.report(1, 1, ["loss", "win"], role="judge", device="tab-1"),
                 ]
-                for step in reversed(steps) if staff_first else steps:
+                for step in reversed(steps) if judge_first else steps:
                     step()
-                self.assertEqual(("confirmed", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+                match = ev.match(1, 1)
+                self.assertEqual(("disputed", None), (match["status"], match["outcomes"]))
+                queued = ev.state["disputes"][0]["reports"]
+                self.assertEqual(["phone-1:1", "tab-1:1"], sorted(queued))  # both versions, for the head judge
+                self.assertEqual("started", ev.round(1)["status"])  # a disputed match keeps its round open
+
+    def test_a_player_agreeing_with_the_judge_or_taking_their_report_back_confirms(self) -> None:
+        ev = played_round_one()
+        ev.report(1, 1, ["loss", "win"], role="judge", device="tab-1")
+        ev.report(1, 1, ["loss", "win"], role="player", player="p2", device="phone-2")
+        self.assertEqual(("confirmed", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+        ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
+        self.assertEqual("disputed", ev.match(1, 1)["status"])
+        ev.report(1, 1, ["loss", "win"], role="player", player="p1", device="phone-1")  # p1 reports again
+        self.assertEqual(("confirmed", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+
+    def test_a_judges_correction_or_the_head_judges_resolution_ends_the_dispute(self) -> None:
+        for settle_by in ("result.correct", "result.resolve"):
+            with self.subTest(settle_by=settle_by):
+                ev = played_round_one()
+                ev.report(1, 1, ["loss", "win"], role="judge", device="tab-1")
+                ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
+                result = {"outcomes": ["win", "loss"]}
+                payload = {"round": 1, "table": 1, "reason": "asked both players"}
+                payload.update(result if settle_by == "result.correct" else {"result": result})
+                ev.do(settle_by, payload, role="head-judge", device="hj")
+                self.assertEqual(("resolved", ["win", "loss"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+                self.assertEqual([], ev.state["disputes"])
+
+    def test_a_report_after_a_resolution_never_reopens_it(self) -> None:
+        ev = played_round_one()
+        ev.report(1, 1, ["loss", "win"], role="judge", device="tab-1")
+        ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
+        ev.do("result.resolve", {"round": 1, "table": 1, "result": {"outcomes": ["loss", "win"]}}, role="head-judge")
+        ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
+        self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+
+    def test_a_players_report_made_after_a_correction_disputes_it_one_made_before_does_not(self) -> None:
+        ev = played_round_one()
+        ev.report(1, 1, ["win", "loss"], role="player", player="p1", device="phone-1")
+        ev.do("result.correct", {"round": 1, "table": 1, "outcomes": ["loss", "win"]}, role="judge", device="tab-1")
+        fixed_at = ev.match(1, 1)["reports"][-1]["at"]
+        # p2's phone was offline: its report, made before the correction, reaches the log after it.
+        ev.report(1, 1, ["win", "loss"], role="player", player="p2", device="phone-2", at=fixed_at - 500)
+        self.assertEqual(("resolved", ["loss", "win"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
+        # p2 sees the correction and reports against it: the judge hears about it.
+        ev.report(1, 1, ["win", "loss"], role="player", player="p2", device="phone-2")
+        self.assertEqual("disputed", ev.match(1, 1)["status"])
+        self.assertEqual(["tab-1:1", "phone-2:2"], ev.state["disputes"][0]["reports"])
 
     def test_same_reporter_on_the_same_device_fixes_a_typo(self) -> None:
         ev = played_round_one()

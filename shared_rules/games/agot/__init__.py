@@ -4,6 +4,7 @@
 Document section                            Implemented in
 ==========================================  =========================================================
 Scoring, byes, outcomes and points          ``ruleset.OUTCOMES``, ``ruleset.POLICIES``
+End of Round (results of one game)          ``ruleset.PAIRS`` (win / loss, modified, draw)
 Tiebreakers (strength of schedule, H2H)     ``ruleset.TIEBREAKERS``, :mod:`.standings`
 Swiss Rounds (pairing, no rematch)          ``game.GAMES[...].pairing``
 Structures (basic, advanced)                :mod:`.structures`

@@ -43,12 +43,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
-from ...rulesets.base import Outcome, Policy, Ruleset
+from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
 
-__all__ = ["OUTCOMES", "TIEBREAKERS", "POLICIES", "TIME_LIMITS", "REPORTED", "RESULT_PAIRS", "build"]
+__all__ = ["OUTCOMES", "TIEBREAKERS", "POLICIES", "TIME_LIMITS", "REPORTED", "PAIRS", "RESULT_PAIRS", "build"]
 
 DOCUMENT = "A Game of Thrones: The Card Game Tournament Regulations 1.0.1"
 
@@ -67,16 +67,15 @@ TIEBREAKERS: tuple[str, ...] = ("agot-h2h", "sos-mean", "agot-esos", "random")
 
 REPORTED: tuple[tuple[str, str], ...] = (("sos", "sos-mean"), ("esos", "agot-esos"))
 
-# AGoT Tournament Regulations, End of Round: the results one game can give its two players.
-RESULT_PAIRS = frozenset(
-    {
-        ("win", "loss"),
-        ("loss", "win"),
-        ("modified-win", "modified-loss"),
-        ("modified-loss", "modified-win"),
-        ("draw", "draw"),
-    }
+# AGoT Tournament Regulations, End of Round (and Tournament Points, Intentional Draws): the results one
+# game can give its two players; a concession is a win / loss. Time called: modified win / modified loss.
+PAIRS: tuple[ResultPair, ...] = (
+    ResultPair("win", "loss", "win / loss", quick=True),
+    ResultPair("modified-win", "modified-loss", "modified win / modified loss"),
+    ResultPair("draw", "draw", "draw", quick=True),
 )
+PAIRS_SOURCE = "AGoT Tournament Regulations, End of Round"
+RESULT_PAIRS = frozenset(pair for p in PAIRS for pair in ((p.first, p.second), (p.second, p.first)))
 
 # Minutes. AGoT Tournament Regulations, Pairings: "rounds are 55 minutes long";
 # Single Elimination: the final is untimed (0 = no time limit).
@@ -162,5 +161,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         time_limits=TIME_LIMITS,
         event_check=check_event,
         reported=REPORTED,
+        result_pairs=PAIRS,
+        pairs_source=PAIRS_SOURCE,
         settings=MappingProxyType(dict(settings)),
     )

@@ -4,6 +4,7 @@
 Setting                                    Implemented in
 =========================================  ==========================================================
 ``settings.points`` (outcomes, points)     :func:`.ruleset.build`
+Results of one game (generic rule)         :func:`.ruleset._pairs`
 ``settings.tiebreakers`` (metric keys)     :func:`.ruleset.build`
 Pairing (random, bye to the lowest)        ``game.GAMES[...].pairing``
 ``settings.rounds`` / ``cut`` (structure)  :mod:`.structures`

@@ -1,7 +1,10 @@
 """``custom``: a store's house rules — points per outcome and an ordered
 tiebreaker list chosen from the metric registry (EVENT-FORMAT.md ``settings``).
 
-Readings: an outcome word counts on the W-L-T record as a win when it names a
+Readings: the results one game can give are those the generic check allows:
+any win word against any loss word, two loss words (a double loss) or the
+same tie word twice; ``win`` / ``loss`` and the first tie word are quick
+results. An outcome word counts on the W-L-T record as a win when it names a
 win or a bye, a loss when it names a loss, a late arrival or a missed game,
 and a tie otherwise. ``bye``, ``earned-bye``, ``late`` and ``missed-game`` are
 one-player outcomes. Without ``settings.points`` the common 3/1/0 table with
@@ -16,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import DocumentError
-from ...rulesets.base import Outcome, Policy, Ruleset
+from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 from ...standings.metrics import get_metric
 
 _SOLO = frozenset({"bye", "earned-bye", "late", "missed-game"})
@@ -29,6 +32,33 @@ def _result(key: str) -> str:
     if "loss" in key or key in ("late", "missed-game"):
         return "loss"
     return "tie"
+
+
+def _pairs(outcomes: list[Outcome]) -> tuple[ResultPair, ...]:
+    """The results one game can give with the house's outcome words (win/loss, double loss, tie/tie).
+
+    >>> [p.label for p in _pairs([Outcome("win", 3, "win"), Outcome("tie", 1, "tie"), Outcome("loss", 0, "loss")])]
+    ['win / loss', 'tie', 'double loss']
+    """
+    played = [o for o in outcomes if not o.solo]
+    wins = [o.key for o in played if o.result == "win"]
+    losses = [o.key for o in played if o.result == "loss"]
+    ties = [o.key for o in played if o.result == "tie"]
+    quick_win = ("win", "loss") if "win" in wins and "loss" in losses else None
+    pairs = [
+        ResultPair(w, lo, f"{_words(w)} / {_words(lo)}", quick=(w, lo) == quick_win) for w in wins for lo in losses
+    ]
+    pairs += [ResultPair(t, t, _words(t), quick=i == 0) for i, t in enumerate(ties)]
+    pairs += [
+        ResultPair(a, b, "double loss" if a == b else f"{_words(a)} / {_words(b)}")
+        for i, a in enumerate(losses)
+        for b in losses[i:]
+    ]
+    return tuple(pairs)
+
+
+def _words(key: str) -> str:
+    return key.replace("-", " ")
 
 
 def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
@@ -63,5 +93,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         match_sizes=(2, 2),
         policies=MappingProxyType({"bye": Policy("lowest-ranked without a bye", "house rules")}),
         reported=reported,
+        result_pairs=_pairs(outcomes),
+        pairs_source="the event's house rules",
         settings=MappingProxyType(dict(settings)),
     )

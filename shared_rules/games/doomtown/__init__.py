@@ -6,6 +6,7 @@ Document section                       Implemented in
 3.A, 5.C secret d6 round time          :func:`.ruleset.secret_d6`, ``ruleset.TIME_LIMITS``, ``game.GAMES[...].secret_time``
 3.C-3.G, 5.B policies (drops, no-show) ``ruleset.POLICIES``
 3.H, 7.A, 7.E outcomes and points      ``ruleset.OUTCOMES``
+3.D, 3.H, 7.A results of one game      ``ruleset.PAIRS`` (no draw; double loss)
 7.B-7.D tiebreakers (MWP, OMWP, entry) ``ruleset.TIEBREAKERS``, :mod:`.standings`
 5.B, 7.E pairing and byes (reading)    ``game.GAMES[...].pairing``
 5.B structures (rounds and cut)        :mod:`.structures`

@@ -41,13 +41,23 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
-from ...rulesets.base import Outcome, Policy, Ruleset
+from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 from ...seeded import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event
 
-__all__ = ["OUTCOMES", "TIEBREAKERS", "TOP_2_BEST_OF", "POLICIES", "TIME_LIMITS", "REPORTED", "build", "secret_d6"]
+__all__ = [
+    "OUTCOMES",
+    "TIEBREAKERS",
+    "TOP_2_BEST_OF",
+    "POLICIES",
+    "TIME_LIMITS",
+    "REPORTED",
+    "PAIRS",
+    "build",
+    "secret_d6",
+]
 
 DOCUMENT = "Doomtown Floor Rules 1.2"
 
@@ -59,6 +69,15 @@ OUTCOMES: tuple[Outcome, ...] = (
     Outcome("loss", 0, "loss"),
     Outcome("bye", 5, "win", solo=True),
 )
+
+# Doomtown Floor Rules 3.H, 7.A: one player wins, inside time or at/after it; 3.D, 5.C: a result not
+# reported in time is a double loss. The Floor Rules have no draw.
+PAIRS: tuple[ResultPair, ...] = (
+    ResultPair("win", "loss", "win / loss", quick=True),
+    ResultPair("win-at-time", "loss", "win at time / loss"),
+    ResultPair("loss", "loss", "double loss"),
+)
+PAIRS_SOURCE = "Doomtown Floor Rules 3.D, 3.H, 7.A"
 
 # Doomtown Floor Rules 7 (7.B, 7.C, 7.D): after match points.
 TIEBREAKERS: tuple[str, ...] = ("mwp", "omwp", "entry")
@@ -180,5 +199,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         time_limits=TIME_LIMITS,
         event_check=check_event,
         reported=REPORTED,
+        result_pairs=PAIRS,
+        pairs_source=PAIRS_SOURCE,
         settings=MappingProxyType(dict(settings)),
     )

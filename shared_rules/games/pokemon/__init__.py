@@ -4,6 +4,7 @@
 Document section                                 Implemented in
 ===============================================  ====================================================
 3.1, 3.1.3 outcomes, points, late losses         ``ruleset.OUTCOMES``, :mod:`.standings`
+3.1 results of one match                         ``ruleset.PAIRS`` (win / loss, tie, double loss)
 3.1.4.1 tiebreakers (OWP, OOWP, H2H, last opp.)  ``ruleset.TIEBREAKERS``, :mod:`.standings`
 3.1.1 age divisions, season, pairing refusals    :mod:`.divisions`
 3.1, 3.1.1, 3.1.2, 3.3.3 pairing and byes        ``game.PAIRING``, :mod:`shared_rules.pairing`

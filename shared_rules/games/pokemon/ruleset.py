@@ -76,7 +76,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
 from ...event.model import SWISS_STAGES
-from ...rulesets.base import Outcome, Policy, Ruleset
+from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 from ...standings.context import StandingsContext, is_counted
 from ...standings.engine import Standing, format_record, standings_from_order
 from .divisions import DIVISIONS, division_for, event_season_year, player_division
@@ -118,6 +118,15 @@ OUTCOMES: tuple[Outcome, ...] = (
     Outcome("bye", 3, "win", solo=True),
     Outcome("late", 0, "loss", solo=True),
 )
+
+#: Pokémon TOP 3.1: a match is won, lost or tied; a double loss (both players lose, as TOM records it,
+#: e.g. both given a match loss) is the project's reading.
+PAIRS: tuple[ResultPair, ...] = (
+    ResultPair("win", "loss", "win / loss", quick=True),
+    ResultPair("tie", "tie", "tie", quick=True),
+    ResultPair("loss", "loss", "double loss"),
+)
+PAIRS_SOURCE = "Pokémon TOP 3.1"
 
 #: Pokémon TOP 3.1.4.1 in order after match record, then roster order (RULES.md Decision).
 TIEBREAKERS: tuple[str, ...] = ("pokemon-tardiness", "owp", "oowp", "pokemon-h2h", "pokemon-last-opponent", "entry")
@@ -284,6 +293,8 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         standings_hook=pokemon_standings,
         event_check=_check_event,
         reported=REPORTED,
+        result_pairs=PAIRS,
+        pairs_source=PAIRS_SOURCE,
         settings=MappingProxyType(dict(settings)),
     )
 

@@ -4,6 +4,7 @@
 Document section                                 Implemented in
 ===============================================  ====================================================
 Scoring (outcomes, points, Struggle cards)       ``ruleset.OUTCOMES``
+End of Match (results of one game)               ``ruleset.PAIRS`` (win / loss, draw)
 Tiebreakers                                      ``ruleset.TIEBREAKERS``, :mod:`.standings`
 Pairings; Swiss Pairing (stages, byes)           ``game.GAMES[...].pairing``
 Showdown structure                               :mod:`.structures`

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError
 from ...event.model import SWISS_STAGES
-from ...rulesets.base import Outcome, Policy, Ruleset
+from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Match
@@ -141,7 +141,14 @@ POLICIES: Mapping[str, Policy] = MappingProxyType(
     }
 )
 
-_PAIRS = frozenset({("win", "loss"), ("loss", "win"), ("draw", "draw")})
+# Shatterpoint Showdown, End of Match: a game is won (victory, time or concession) or drawn at time;
+# there is no double loss.
+PAIRS: tuple[ResultPair, ...] = (
+    ResultPair("win", "loss", "win / loss", quick=True),
+    ResultPair("draw", "draw", "draw", quick=True),
+)
+PAIRS_SOURCE = "Shatterpoint Showdown, End of Match"
+_PAIRS = frozenset(pair for p in PAIRS for pair in ((p.first, p.second), (p.second, p.first)))
 _STAT_VALUES = itemgetter(*STATS)  # a seat's statistics as a tuple, in STATS order
 
 
@@ -264,5 +271,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         time_limits=TIME_LIMITS,
         event_check=check_event,
         reported=REPORTED,
+        result_pairs=PAIRS,
+        pairs_source=PAIRS_SOURCE,
         settings=MappingProxyType(dict(settings)),
     )

@@ -7,6 +7,7 @@ Document section                                 Implemented in
 Section 2, Table 3.0.1 structures (rounds)       :mod:`.structures`
 7.2, 7.5.1, 7.6, 13.4 pairing, byes, earned byes ``game.PAIRING``
 7.3, 7.4 outcomes, differential, variants        ``ruleset.OUTCOMES``, :mod:`.scoring`
+7.5.1, 13.5 results of one game                  ``ruleset.PAIRS`` (played and not played)
 7.7 tiebreakers (SoS, H2H)                       ``ruleset.TIEBREAKERS``, :mod:`.standings`
 7.8 modified win at time                         :mod:`.game_end`
 8, 11 ratings (Elo)                              :mod:`.ratings`

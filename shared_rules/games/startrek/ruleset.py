@@ -49,7 +49,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import DocumentError
-from ...rulesets.base import Outcome, Policy, Ruleset
+from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 from .scoring import VARIANT_CAPS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,6 +60,7 @@ __all__ = [
     "ENDINGS",
     "TIEBREAKERS",
     "REPORTED",
+    "PAIRS",
     "VARIANTS",
     "TIME_LIMITS",
     "POLICIES",
@@ -192,17 +193,19 @@ POLICIES: Mapping[str, Policy] = MappingProxyType(
     }
 )
 
-_PLAYED_PAIRS = frozenset({("full-win", "full-loss"), ("modified-win", "modified-loss"), ("true-tie", "true-tie")})
-# Star Trek OP Guide 7.5.1, 13.5: a scheduled game that was not played.
-_UNPLAYED_PAIRS = frozenset(
-    {
-        ("full-win", "missed-game"),
-        ("bye", "full-loss"),
-        ("bye", "missed-game"),
-        ("missed-game", "missed-game"),
-        ("bye", "bye"),
-    }
+# Star Trek OP Guide 7.5.1: a game played ends in a Full Win / Full Loss (completed, conceded: 7.9), a
+# Modified Win / Modified Loss or a True Tie (time: 7.4); 7.5.1, 13.5: a scheduled game not played.
+PAIRS: tuple[ResultPair, ...] = (
+    ResultPair("full-win", "full-loss", "Full Win / Full Loss", quick=True),
+    ResultPair("modified-win", "modified-loss", "Modified Win / Modified Loss"),
+    ResultPair("true-tie", "true-tie", "True Tie", quick=True),
+    ResultPair("full-win", "missed-game", "Full Win / Missed Game (not played)"),
+    ResultPair("bye", "full-loss", "Bye / Full Loss (not played)"),
+    ResultPair("bye", "missed-game", "Bye / Missed Game (not played)"),
+    ResultPair("missed-game", "missed-game", "two Missed Games (not played)"),
+    ResultPair("bye", "bye", "two Byes (not played)"),
 )
+PAIRS_SOURCE = "Star Trek OP Guide 7.5.1, 13.5"
 _ENDING_PAIRS: Mapping[str, frozenset[tuple[str, str]]] = MappingProxyType(
     {
         "outright": frozenset({("full-win", "full-loss")}),  # 7.4.1
@@ -273,11 +276,8 @@ class StarTrekRuleset(Ruleset):
             return
         if "earned-bye" in outcomes:
             raise DocumentError(path, "'earned-bye' is for a one-player match (Star Trek OP Guide 7.5.1)")
-        pair = _pair(outcomes)
-        if pair not in _PLAYED_PAIRS and pair not in _UNPLAYED_PAIRS:
-            raise DocumentError(
-                path, f"{list(outcomes)} cannot both be the result of one game (Star Trek OP Guide 7.5.1, 13.5)"
-            )
+        if not self.allows_pair(outcomes[0], outcomes[1]):
+            raise DocumentError(path, self.pair_refusal(outcomes[0], outcomes[1]))
 
 
 # Star Trek OP Guide 7.4, 7.4.1: the results whose differential needs both final scores.
@@ -360,5 +360,7 @@ def build(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
         event_check=_check_event,
         two_tied_key="startrek-h2h",  # Star Trek OP Guide 7.7, Glossary "Head-to-Head"
         reported=REPORTED,
+        result_pairs=PAIRS,
+        pairs_source=PAIRS_SOURCE,
         settings=MappingProxyType({**settings, "variant": variant, "differential_cap": VARIANT_CAPS[variant]}),
     )

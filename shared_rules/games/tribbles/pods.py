@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from ...event.model import Event
 from ...seeded import Rng
 from ..startrek.structures import tribbles_pods
-from .ruleset import SMALLEST_POD
+from .ruleset import POD_SIZES, SMALLEST_POD
 
 __all__ = ["ROUNDS_PER_POD", "block_starts", "form_pods"]
 
@@ -83,7 +83,13 @@ def form_pods(
                 pods.append([pid])
             else:
                 pods[smallest].append(pid)
-        return pods
+        # Star Trek OP Guide 7.2: a pod seats at most eight; one that rejoining players or a re-homed pod
+        # would take past eight splits into pods of about equal size.
+        return [
+            part
+            for pod in pods
+            for part in (_chunk(pod, tribbles_pods(len(pod))) if len(pod) > POD_SIZES[1] else [pod])
+        ]
     # Star Trek OP Guide 7.6: the best of each pod together, then by score.
     sizes = tribbles_pods(len(present))
     winners = []

@@ -104,3 +104,21 @@ class SmallPodsTest(unittest.TestCase):
         self.assertEqual(len(paired.matches), 1)
         self.assertEqual(len(paired.matches[0].players), 9 - len(dropping))
         load_event(doc)  # the reported round validates
+
+    def test_a_pod_past_eight_after_re_homing_and_rejoining_splits(self) -> None:
+        # Found by tests/rules/test_state_invariant.py: pods of 5 and 4; three of the four drop after round 1
+        # and rejoin for round 3, after the one left was re-homed into the other pod: nine in one pod.
+        doc = new_doc("tribbles", 9, 10)
+        rng = Rng("rejoin", "r")
+        first = _play_pods(doc, rng)
+        small = min(first.matches, key=lambda m: len(m.players))
+        leaving = list(small.players)[:-1]
+        for p in doc["players"]:
+            if p["id"] in leaving:
+                p["dropped_after"] = 1
+        second = _play_pods(doc, rng)
+        self.assertEqual([6], [len(m.players) for m in second.matches])
+        for p in doc["players"]:
+            p.pop("dropped_after", None)  # reinstated: they missed round 2
+        third = pair_next_round(load_event(doc))
+        self.assertEqual([5, 4], [len(m.players) for m in third.matches])
