@@ -87,7 +87,8 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
     ending = select([["", "—"], ...info.endings.map((e) => [e, label(e)])], { name: "ending" });
     sections.push(field("How the game ended", ending));
   }
-  const bestOfThree = players.length === 2 && (ui.best_of_three === "always" || rnd.stage === "elimination");
+  const bestOfThree = players.length === 2 && eliminationBestOf(info, rnd) !== 1
+    && (ui.best_of_three === "always" || rnd.stage === "elimination");
   if (bestOfThree) {
     const opts = [["", "not played"], ...players.map((p) => [p, nameOf(state, p)]), ["tie", "tie"]];
     games = [1, 2, 3].map((n) => select(opts, { "aria-label": `Winner of game ${n}` }));
@@ -95,8 +96,10 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
       const won = players.map((p) => games.filter((g) => g.value === p).length);
       const decided = wins[0]?.outcomes;
       if (!decided) return;
-      if (won[0] >= 2) setOutcomes(decided);
-      else if (won[1] >= 2) setOutcomes([decided[1], decided[0]]);
+      // Games decide who won, not how: a winner's outcome the judge already chose (a modified win) stays.
+      const winning = (i) => info.outcomes.find((o) => o.key === outcomeSelects[i].value)?.result === "win";
+      if (won[0] >= 2 && !winning(0)) setOutcomes(decided);
+      else if (won[1] >= 2 && !winning(1)) setOutcomes([decided[1], decided[0]]);
     };
     games.forEach((g) => g.addEventListener("change", fromGames));
     sections.push(h("fieldset", { class: "games" }, h("legend", {}, "Games (best of three)"), games.map((g, i) => field(`Game ${i + 1}`, g))));
@@ -141,6 +144,16 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
     },
   }, sections, error, h("button", { type: "submit", class: "primary big", id: "save-result" }, submitLabel));
   return form;
+}
+
+/**
+ * How many games an elimination match of this round is (``ruleset_info().bracket``; the final may differ),
+ * or null where the document leaves it open or the round is not an elimination round.
+ */
+function eliminationBestOf(info, rnd) {
+  if (rnd.stage !== "elimination" || !info.bracket) return null;
+  const slots = rnd.extra?.bracket?.slots || rnd.matches.filter((m) => !m.extra?.playoff).length;
+  return 2 * slots <= 2 ? info.bracket.final_best_of : info.bracket.best_of;
 }
 
 /** Per-player stats (``ui.result.stats``) for a table of its size: [{key: input}] per player, or null. */

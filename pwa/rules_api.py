@@ -471,7 +471,17 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
         "time_limits": {str(k): v for k, v in rs.time_limits.items()},
         # Event settings a settings screen may offer (Pokémon: the divisions' season, TOM's event kind).
         "settings": game.settings_descriptor(),
+        # How many games an elimination match is (the form offers games only where a match has more than one).
+        "bracket": _bracket_games(ruleset, settings or {}) if game.brackets is not None else None,
     }
+
+
+def _bracket_games(ruleset: str, settings: dict[str, Any]) -> dict[str, int | None]:
+    """An elimination match's best-of before the final and in it (None: the document leaves it open)."""
+    from shared_rules.brackets.rules import bracket_rules
+
+    rules = bracket_rules(ruleset, settings)
+    return {"best_of": rules.best_of, "final_best_of": rules.final_best_of}
 
 
 def age_divisions(event_id: str) -> dict[str, Any] | None:

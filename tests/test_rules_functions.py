@@ -196,3 +196,13 @@ def test_ruleset_info_gives_the_result_form_each_games_pairs_in_its_own_words():
     for ruleset in ("pokemon-tcg", "pokemon-vg", "doomtown", "shatterpoint", "startrek-1e", "custom"):
         assert any(p["quick"] for p in info(ruleset)["pairs"]), ruleset
     assert info("tribbles")["pairs"] == []
+
+
+def test_ruleset_info_says_how_many_games_an_elimination_match_is():
+    info = _rules_api().ruleset_info
+    # Shatterpoint and AGoT cuts are single games; Doomtown's final is best of three (Floor Rules 5.B).
+    assert info("shatterpoint")["bracket"] == {"best_of": 1, "final_best_of": 1}
+    assert info("doomtown")["bracket"] == {"best_of": 1, "final_best_of": 3}
+    assert info("pokemon-tcg")["bracket"] == {"best_of": None, "final_best_of": None}  # the TOP leaves it open
+    assert info("agot", {"best_of": 3})["bracket"] == {"best_of": 3, "final_best_of": 3}
+    assert info("tribbles")["bracket"] is None  # pods, no bracket

@@ -37,6 +37,22 @@ def _penalty_rows(condition: str) -> str:
 
 
 # A select's offered options: their values, without the empty "—" and without disabled or hidden ones.
+_OUTCOME_SELECTS = "#entry form.result-form select[aria-label^='Outcome for ']"
+_PAIRS_MADE = """([a, b]) => {
+  const offered = (s) => [...s.options].filter((o) => o.value !== '' && !o.disabled && !o.hidden).map((o) => o.value);
+  const choose = (s, v) => { s.value = v; s.dispatchEvent(new Event('change', { bubbles: true })); };
+  const made = new Map();
+  for (const first of offered(a)) {
+    choose(a, first);
+    const seconds = b.disabled ? [b.value] : offered(b);
+    for (const second of seconds) {
+      choose(a, first);
+      if (!b.disabled) choose(b, second);
+      made.set(`${a.value}\u0000${b.value}`, [a.value, b.value]);
+    }
+  }
+  return [...made.values()];
+}"""
 _OFFERED = """(s) => [...s.options].filter((o) => o.value !== '' && !o.disabled && !o.hidden)
   .map((o) => o.value)"""
 
@@ -238,7 +254,7 @@ class Desk:
         self.page.wait_for_selector("#entry", state="hidden")
 
     def outcome_selects(self):
-        return self.page.locator("#entry form.result-form select[aria-label^='Outcome for ']")
+        return self.page.locator(_OUTCOME_SELECTS)
 
     def offer(self, table: int) -> Offer:
         """What the form of a two-player table offers, read from the screen: quick buttons, then select pairs."""
@@ -254,14 +270,9 @@ class Desk:
             quick.append((key, text, tuple(selects.nth(i).input_value() for i in range(2))))
         self.close_entry()
         self.open_table(table)  # a fresh form: the quick buttons above may have narrowed the selects
-        selects = self.outcome_selects()
-        pairs = []
-        for first in selects.nth(0).evaluate(_OFFERED):
-            selects.nth(0).select_option(first)
-            if selects.nth(1).is_disabled():  # the form fills the second seat from the first
-                pairs.append((first, selects.nth(1).input_value()))
-            else:
-                pairs += [(first, second) for second in selects.nth(1).evaluate(_OFFERED)]
+        # Every pair the two selects can be left holding: each seat's choice may move the other seat's
+        # (the form keeps the pair one the game allows), so what counts is what both hold afterwards.
+        pairs = [tuple(p) for p in page.eval_on_selector_all(_OUTCOME_SELECTS, _PAIRS_MADE)]
         self.close_entry()
         return Offer(quick=tuple(quick), pairs=tuple(pairs))
 
