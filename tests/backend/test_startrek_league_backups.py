@@ -16,8 +16,8 @@ from backend.models import League, LeagueEvent, LeagueToken, Token
 from tests.backend.conftest import dispose
 from tests.backend.helpers import bearer
 from tests.backend.test_backups import _rebuilt_server
-from tests.backend.test_league_tokens import add_token, listed, tokens_path
-from tests.backend.test_leagues import add, league_of, new_league, table_of, trek  # noqa: F401 (a fixture)
+from tests.backend.test_startrek_league_tokens import add_token, listed, tokens_path
+from tests.backend.test_startrek_leagues import add, league_of, new_league, table_of, trek  # noqa: F401 (a fixture)
 
 
 @pytest.fixture

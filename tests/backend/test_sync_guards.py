@@ -1,4 +1,4 @@
-"""Regression tests for the defects of the backend review, each named for the behaviour it checks."""
+"""The sync API guards its log: deep values, junk pushes, reused seqs, cursors, devices, codes and errors."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import select, text, update
 
 from backend import ledger
-from backend.ledger import log as ledger_log
 from backend.db import db
+from backend.ledger import log as ledger_log
 from backend.models import Event, Invitation, Operation
 from shared_rules.state import initial_state, replay
 from tests.backend.helpers import PLAYERS, bearer, pair_ops, register_ops, report

@@ -10,7 +10,7 @@ import backend.leagues
 from backend.db import db
 from backend.models import LeagueToken
 from tests.backend.helpers import bearer
-from tests.backend.test_leagues import league_of, new_league
+from tests.backend.test_startrek_leagues import league_of, new_league
 
 
 def tokens_path(league: dict, rest: str = "") -> str:
