@@ -96,22 +96,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         events,
         hall,
         invitations,
-        leagues,
         openapi,
         people,
         players,
         public,
-        ratings,
         shell,
         sync,
         tokens,
     )
 
     app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, tokens, players, public, hall, openapi, leagues):
+    for module in (events, sync, invitations, tokens, players, public, hall, openapi):
         app.register_blueprint(module.bp)
-    for module in (people, ratings):  # players across events (docs/people.md)
-        app.register_blueprint(module.bp)
+    app.register_blueprint(people.bp)  # players across events (docs/people.md)
+
+    from backend import startrek
+
+    startrek.init_app(app)  # leagues, league backups, ratings (backend/startrek/)
 
     from backend import backups, push
 

@@ -17,7 +17,7 @@ request's token must be one of the backup's organizer tokens) over HTTP;
 ``flask --app backend topcut-backup EVENT_ID`` and ``topcut-restore FILE`` on the
 server itself.
 
-A league is backed up on its own (backend/league_backups.py: ``topcut-league-backup/1``,
+A league is backed up on its own (backend/startrek/league_backups.py: ``topcut-league-backup/1``,
 ``GET /api/leagues/<id>/backup``, ``flask --app backend topcut-backup-league LEAGUE_ID``); ``topcut-restore``
 restores either kind, telling them apart by ``format``. To rebuild a server, restore every event's backup and
 every league's, in either order (a league restored before its events reports them absent until they are).
@@ -81,8 +81,8 @@ from backend.models import (
 )
 from backend.people import new_person, person_json, surviving
 from backend.roster_links import matching_people
-from backend.schemas import BackupSchema, PersonInSchema, RestoreResponseSchema
-from backend.schemas.people import PERSON_ID
+from backend.schemas import BackupSchema, RestoreResponseSchema
+from backend.schemas.people import PERSON_ID, PersonInSchema
 from shared_rules.errors import RulesError
 from shared_rules.state import apply_in_place, from_event_document, initial_state
 
@@ -582,10 +582,9 @@ class _LeagueIdCommand(_EventIdCommand):
 
 
 def init_app(app: Flask) -> None:
-    from backend import league_backups
+    from backend.startrek import league_backups
 
-    app.register_blueprint(bp)
-    app.register_blueprint(league_backups.bp)  # GET /api/leagues/<id>/backup, POST /api/leagues/restore
+    app.register_blueprint(bp)  # league backups' blueprint: backend/startrek/__init__.py
 
     @app.cli.command("topcut-backup", cls=_EventIdCommand)
     @click.argument("event_id")

@@ -8,8 +8,11 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec_webframeworks.flask import FlaskPlugin
 from flask import Blueprint, Flask, current_app, jsonify
+from marshmallow import Schema
 
 from backend import schemas
+from backend.schemas import people as people_schemas
+from backend.startrek import schemas as startrek_schemas
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
@@ -118,19 +121,20 @@ def build_spec(app: Flask) -> dict:
     )
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.components.schema("Error", schema=schemas.ErrorSchema)
-    for name in dir(schemas):
-        obj = getattr(schemas, name)
-        if (
-            isinstance(obj, type)
-            and issubclass(obj, schemas.Schema)
-            and obj is not schemas.Schema
-            and name.endswith("Schema")
-            and name != "ErrorSchema"
-        ):
-            try:
-                spec.components.schema(name[: -len("Schema")], schema=obj)
-            except Exception:  # already registered through a nested reference
-                pass
+    for module in (schemas, people_schemas, startrek_schemas):
+        for name in dir(module):
+            obj = getattr(module, name)
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Schema)
+                and obj is not Schema
+                and name.endswith("Schema")
+                and name != "ErrorSchema"
+            ):
+                try:
+                    spec.components.schema(name[: -len("Schema")], schema=obj)
+                except Exception:  # already registered through a nested reference
+                    pass
     endpoints: dict[tuple[str, str], str] = {}  # (OpenAPI path, method) -> endpoint
     with app.test_request_context():
         for rule in app.url_map.iter_rules():

@@ -32,8 +32,7 @@ from backend.errors import ApiError
 from backend.ledger import event_state, lock_event
 from backend.limits import by_token, limiter, wrong_code
 from backend.models import Event, Person, RosterLink, Token, now_ms
-from backend.ratings import RATED_RULESETS, event_date, game_ratings, person_key
-from backend.schemas import (
+from backend.schemas.people import (
     EventPeopleSchema,
     LinkRequestSchema,
     LinkSchema,
@@ -46,6 +45,7 @@ from backend.schemas import (
     PersonSchema,
     UnlinkSchema,
 )
+from backend.startrek.ratings import RATED_RULESETS, event_date, game_ratings, person_key
 
 __all__ = ["bp", "LINKERS", "name_key"]
 

@@ -1,8 +1,11 @@
-"""marshmallow schemas for every request and response body (and the OpenAPI description's components)."""
+"""marshmallow schemas of the event resources' bodies; people's are in :mod:`.people`, Star Trek's in
+:mod:`backend.startrek.schemas` (backend/openapi.py lists all three as the description's components)."""
 
 from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from backend.schemas.common import NO_NUL, _int
 
 MAX_SEQ = 2**53
 DEVICE_ID = validate.Regexp(
@@ -10,11 +13,6 @@ DEVICE_ID = validate.Regexp(
     error="a device id is 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)",
 )
 STAFF_INVITE_ROLES = ("organizer", "head-judge", "judge", "scorekeeper")
-NO_NUL = validate.Regexp(r"^[^\x00]*$", error="must not contain NUL characters")
-
-
-def _int(**kwargs):
-    return fields.Integer(strict=True, **kwargs)
 
 
 class ErrorSchema(Schema):
@@ -527,8 +525,3 @@ class RestoreResponseSchema(Schema):
             "holds them (merge them if they are one player)"
         },
     )
-
-
-# ------------------------------------------------------------------ leagues (backend/schemas/leagues.py)
-from backend.schemas.leagues import *  # noqa: E402,F401,F403
-from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)

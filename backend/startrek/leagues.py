@@ -20,7 +20,7 @@ The league table (``GET /api/leagues/<id>/table``) is public, like an event's pu
 ``shared_rules.games.startrek.leagues.league_table`` of the league document and its events' current documents, cached
 per process under the league's version and the events' head sequence numbers.
 
-A league is backed up and restored under its own id by backend/league_backups.py (``topcut-league-backup/1``:
+A league is backed up and restored under its own id by backend/startrek/league_backups.py (``topcut-league-backup/1``:
 the league row, its events' rows and its director tokens as their hashes); its events have their own backups.
 
 Every change is checked whole by ``shared_rules.games.startrek.leagues.load_league`` before it is written: a bad
@@ -51,7 +51,9 @@ from backend.ledger import cache_key, dumps, event_state
 from backend.limits import DEFAULTS as LIMIT_DEFAULTS
 from backend.limits import limiter
 from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
-from backend.schemas import (
+from backend.schemas import RevokeResponseSchema, TokenListSchema
+from backend.startrek.schemas import (
+    SPRINTS,
     AddLeagueEventSchema,
     BonusInSchema,
     CreateLeagueSchema,
@@ -59,11 +61,8 @@ from backend.schemas import (
     LeagueSchema,
     LeagueTableSchema,
     LeagueTokenInSchema,
-    RevokeResponseSchema,
-    TokenListSchema,
     UpdateLeagueSchema,
 )
-from backend.schemas.leagues import SPRINTS
 from shared_rules.errors import DocumentError, RulesError
 
 bp = Blueprint("leagues", __name__, url_prefix="/api/leagues")

@@ -40,7 +40,8 @@ from backend.api import load_body, respond
 from backend.auth import hash_secret
 from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.leagues import (
+from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
+from backend.startrek.leagues import (
     MAX_LEAGUE_EVENTS,
     _bearer,
     _check,
@@ -50,8 +51,7 @@ from backend.leagues import (
     league_document,
     require_league,
 )
-from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
-from backend.schemas import LeagueBackupSchema, LeagueRestoreResponseSchema
+from backend.startrek.schemas import LeagueBackupSchema, LeagueRestoreResponseSchema
 
 __all__ = ["bp", "FORMAT", "LeagueRestored", "league_backup_of", "restore_league"]
 
@@ -299,7 +299,7 @@ def restore_league(backup: dict[str, Any]) -> LeagueRestored:
 
 def _forget_cached_table(league_id: str) -> None:
     """Drop this process's cached table of the league id (a league once here under it, then removed by hand)."""
-    from backend.leagues import _table_cache
+    from backend.startrek.leagues import _table_cache
 
     _table_cache().forget(league_id)
 
