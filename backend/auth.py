@@ -19,6 +19,7 @@ from sqlalchemy import select
 from backend.db import db
 from backend.errors import ApiError
 from backend.models import Event, LeagueToken, Token, now_ms
+from shared_rules.state.roles import holders
 
 __all__ = [
     "Principal",
@@ -34,7 +35,9 @@ __all__ = [
     "TOKEN_DEFAULTS",
 ]
 
-STAFF = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+#: Roles from the shared role table (shared_rules/state/roles.py): every staff role, and the event's manager.
+STAFF = holders("staff")
+ORGANIZER = holders("manage-event")
 
 #: How long a staff token works unless the app rotates it first (it does, on a sync past half its life).
 #: Judges and scorekeepers are invited for an event; an organizer prepares events weeks ahead.

@@ -62,7 +62,7 @@ from marshmallow import ValidationError
 from sqlalchemy import insert, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import _bearer, authenticate, hash_secret, require_event
+from backend.auth import ORGANIZER, _bearer, authenticate, hash_secret, require_event
 from backend.consent import link_proof, linked_elsewhere, proof_matches
 from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
@@ -493,7 +493,7 @@ def get_backup(event_id: str):
             application/json:
               schema: BackupSchema
     """
-    authenticate(event_id, {"organizer"})
+    authenticate(event_id, ORGANIZER)
     response = jsonify(backup_of(require_event(event_id)))
     response.headers["Content-Disposition"] = f'attachment; filename="topcut-{event_id}.backup.json"'
     return response

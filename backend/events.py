@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, jsonify, request
 from sqlalchemy import delete, insert, select
 
 from backend.api import load_body, respond
-from backend.auth import STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
+from backend.auth import ORGANIZER, STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
@@ -344,7 +344,7 @@ def delete_event(event_id: str):
             application/json:
               schema: DeleteEventResponseSchema
     """
-    authenticate(event_id, {"organizer"})  # before the body and the lock
+    authenticate(event_id, ORGANIZER)  # before the body and the lock
     if not request.get_data(cache=True).strip():
         raise ApiError(
             422,
@@ -353,7 +353,7 @@ def delete_event(event_id: str):
         )
     data = load_body(DeleteEventSchema())
     event = lock_event(event_id)
-    principal = authenticate(event_id, {"organizer"})  # still valid under the lock
+    principal = authenticate(event_id, ORGANIZER)  # still valid under the lock
     if not _confirmed(event, data["confirm"]):
         db.session.rollback()
         raise ApiError(

@@ -11,6 +11,7 @@ from sqlalchemy import update
 
 from backend.api import load_body, respond
 from backend.auth import (
+    ORGANIZER,
     authenticate,
     code_hashes,
     hash_code,
@@ -60,10 +61,10 @@ def invite(event_id: str):
             application/json:
               schema: InvitationResponseSchema
     """
-    authenticate(event_id, {"organizer"})  # before the body and the lock
+    authenticate(event_id, ORGANIZER)  # before the body and the lock
     data = load_body(InvitationRequestSchema())
     lock_event(event_id)
-    principal = authenticate(event_id, {"organizer"})  # still valid under the lock
+    principal = authenticate(event_id, ORGANIZER)  # still valid under the lock
     code = new_code()
     invitation = Invitation(
         id=new_id(),

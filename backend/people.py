@@ -25,7 +25,7 @@ from flask import Blueprint, current_app, redirect, request, url_for
 from sqlalchemy import func, or_, select, update
 
 from backend.api import load_args, load_body, respond
-from backend.auth import STAFF, Principal, authenticate, hash_secret, new_id
+from backend.auth import ORGANIZER, STAFF, Principal, authenticate, hash_secret, new_id
 from backend.consent import code_matches, linked_elsewhere, person_code, vouched
 from backend.db import begin_write, db
 from backend.errors import ApiError
@@ -46,13 +46,14 @@ from backend.schemas.people import (
     UnlinkSchema,
 )
 from backend.startrek.ratings import RATED_RULESETS, event_date, game_ratings, person_key
+from shared_rules.state.roles import holders
 
 __all__ = ["bp", "LINKERS", "name_key"]
 
 bp = Blueprint("people", __name__, url_prefix="/api")
 
 #: Roles that create people and link their event's roster entries to them (as for claim codes).
-LINKERS = frozenset({"organizer", "head-judge", "scorekeeper"})
+LINKERS = holders("link-people")  # the shared role table (shared_rules/state/roles.py)
 #: Search answers at most this many people.
 SEARCH_LIMIT = 20
 #: Searches per token (``PEOPLE_SEARCH_LIMIT`` in the config): a registration desk types a few per player;
@@ -551,10 +552,10 @@ def merge_person(person_id: str):
             application/json:
               schema: MergeResponseSchema
     """
-    principal = _caller({"organizer"})
+    principal = _caller(ORGANIZER)
     data = load_body(MergeRequestSchema())
     begin_write()
-    principal = _caller({"organizer"})  # still valid inside the write transaction
+    principal = _caller(ORGANIZER)  # still valid inside the write transaction
     source = db.session.get(Person, person_id) if len(person_id) <= 32 else None
     if source is None:
         raise ApiError(404, "unknown-person", f"there is no person '{person_id[:40]}'")

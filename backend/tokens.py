@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 
 from backend.api import load_args, respond
 from backend.auth import (
+    ORGANIZER,
     STAFF,
     Principal,
     authenticate,
@@ -79,7 +80,7 @@ def list_tokens(event_id: str):
             application/json:
               schema: TokenListSchema
     """
-    principal = authenticate(event_id, {"organizer"})
+    principal = authenticate(event_id, ORGANIZER)
     args = load_args(TokenListQuerySchema())
     query = select(Token).where(Token.event_id == event_id)
     if args["staff"]:
@@ -150,9 +151,9 @@ def revoke_token(event_id: str, token_id: str):
             application/json:
               schema: RevokeResponseSchema
     """
-    authenticate(event_id, {"organizer"})  # before the lock: no token, no wait for anyone
+    authenticate(event_id, ORGANIZER)  # before the lock: no token, no wait for anyone
     lock_event(event_id)
-    authenticate(event_id, {"organizer"})  # still valid under the lock
+    authenticate(event_id, ORGANIZER)  # still valid under the lock
     token = db.session.get(Token, token_id)
     if token is None or token.event_id != event_id:
         raise ApiError(404, "unknown-token", f"there is no token '{token_id}' in this event")

@@ -13,9 +13,10 @@ from backend.db import db
 from backend.ledger.log import Accepted
 from backend.models import Invitation, Token, now_ms
 from backend.roster_links import auto_link, unlink_removed
+from shared_rules.state.roles import holders
 
 #: Roles that see, print, reissue and revoke players' claim codes (sealed at rest: backend/claims.py).
-CLAIM_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
+CLAIM_READERS = holders("claim-codes")
 
 
 def create_claim(event_id: str, player: str, created_by: str | None) -> tuple[Invitation, str]:

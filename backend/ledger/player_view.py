@@ -28,7 +28,7 @@ from backend.ledger.log import (
 )
 from backend.models import Device, Event, Operation, Token, now_ms
 from shared_rules.errors import RulesError
-from shared_rules.state import WITHHELD_PREFIX, secret_time_sides
+from shared_rules.state import ALLOWED, WITHHELD_PREFIX, secret_time_sides
 
 # ---------------------------------------------------------------- the player's view of the log
 #
@@ -127,7 +127,7 @@ def penalty_facts(state: dict[str, Any]) -> dict[str, _Penalty]:
 #: Roles that may drop a player (shared_rules/state/authorize.py): a drop shown in place of a penalty keeps
 #: its actor when it could have made the drop itself, else it is the head judge's (a floor judge's third
 #: Shatterpoint warning ejects by rule).
-_DROPPING_ROLES = frozenset({"organizer", "head-judge", "scorekeeper"})
+_DROPPING_ROLES = ALLOWED["player.drop"] - {"player"}
 
 
 def _penalty_hidden(op: dict[str, Any], facts: dict[str, _Penalty]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from sqlalchemy import select, update
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
 from shared_rules.state.lookup import current_round, find_match, find_round
+from shared_rules.state.roles import holders
 from shared_rules.state.state import SETTLED
 
 __all__ = ["enqueue_for_ops", "NOTIFYING_TYPES", "player_url", "short_name", "PENDING_WAKE"]
@@ -72,7 +73,7 @@ DELIVERY = {
     "time.warning": (300, "high"),
     "round.complete": (1800, "normal"),
 }
-STAFF_ROLES = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+STAFF_ROLES = holders("staff")  # the shared role table (shared_rules/state/roles.py)
 #: The session.info flag that tells the commit hook to wake this process's drainer.
 PENDING_WAKE = "topcut_push_wake"
 FAR_FUTURE_MS = 2**62

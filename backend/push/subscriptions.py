@@ -23,10 +23,11 @@ from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
 from backend.push import security, vapid
+from shared_rules.state.roles import holders
 
 bp = Blueprint("push", __name__, url_prefix="/api")
 
-STAFF_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
+STAFF_READERS = holders("staff-push")  # the shared role table (shared_rules/state/roles.py)
 
 
 class PushKeysSchema(Schema):

@@ -6,13 +6,14 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from backend.schemas.common import NO_NUL, _int
+from shared_rules.state.roles import role_table
 
 MAX_SEQ = 2**53
 DEVICE_ID = validate.Regexp(
     r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
     error="a device id is 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)",
 )
-STAFF_INVITE_ROLES = ("organizer", "head-judge", "judge", "scorekeeper")
+STAFF_INVITE_ROLES = tuple(role_table()["staff"])  # the shared role table, in its order
 
 
 class ErrorSchema(Schema):
