@@ -62,7 +62,7 @@ from marshmallow import ValidationError
 from sqlalchemy import insert, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import ORGANIZER, _bearer, authenticate, hash_secret, require_event
+from backend.auth import ORGANIZER, authenticate, bearer, hash_secret, require_event
 from backend.consent import link_proof, linked_elsewhere, proof_matches
 from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
@@ -517,7 +517,7 @@ def restore_backup():
             application/json:
               schema: RestoreResponseSchema
     """
-    secret = _bearer()
+    secret = bearer()
     if secret is None:
         raise ApiError(
             401, "missing-token", "send 'Authorization: Bearer <token>': one of the backup's organizer tokens"

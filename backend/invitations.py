@@ -12,7 +12,6 @@ from sqlalchemy import update
 from backend.api import load_body, respond
 from backend.auth import (
     ORGANIZER,
-    authenticate,
     code_hashes,
     hash_code,
     new_code,
@@ -24,9 +23,9 @@ from backend.auth import (
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.hall import public_origin
-from backend.ledger import lock_event
 from backend.limits import wrong_code
 from backend.models import Event, Invitation, now_ms
+from backend.resources import open_event
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
 bp = Blueprint("invitations", __name__, url_prefix="/api")
@@ -61,10 +60,8 @@ def invite(event_id: str):
             application/json:
               schema: InvitationResponseSchema
     """
-    authenticate(event_id, ORGANIZER)  # before the body and the lock
-    data = load_body(InvitationRequestSchema())
-    lock_event(event_id)
-    principal = authenticate(event_id, ORGANIZER)  # still valid under the lock
+    opened = open_event(event_id, ORGANIZER, InvitationRequestSchema())
+    data, principal = opened.data, opened.principal
     code = new_code()
     invitation = Invitation(
         id=new_id(),

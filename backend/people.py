@@ -32,6 +32,7 @@ from backend.errors import ApiError
 from backend.ledger import event_state, lock_event
 from backend.limits import by_token, limiter, wrong_code
 from backend.models import Event, Person, RosterLink, Token, now_ms
+from backend.resources import open_event
 from backend.schemas.people import (
     EventPeopleSchema,
     LinkRequestSchema,
@@ -390,9 +391,7 @@ def unlink_player(event_id: str, player_id: str):
             application/json:
               schema: UnlinkSchema
     """
-    authenticate(event_id, LINKERS)
-    event = lock_event(event_id)
-    authenticate(event_id, LINKERS)
+    event = open_event(event_id, LINKERS).event
     if player_id not in _roster_names(event):
         raise ApiError(404, "unknown-player", f"player: there is no player '{player_id[:40]}' in this event")
     link = db.session.execute(

@@ -3,17 +3,18 @@ head judge and scorekeeper on any of their devices) and "my matches"."""
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint
 from sqlalchemy import func, select, update
 
-from backend.api import load_args, load_body, respond
+from backend.api import load_args, respond
 from backend.auth import STAFF, authenticate, require_event
 from backend.claims import unseal
 from backend.db import db
 from backend.errors import ApiError
 from backend.invitations import join_link, qr_svg
-from backend.ledger import CLAIM_READERS, create_claim, event_state, lock_event
+from backend.ledger import CLAIM_READERS, create_claim, event_state
 from backend.models import Event, Invitation, Token, now_ms
+from backend.resources import open_event
 from backend.schemas import (
     ClaimListSchema,
     ClaimQuerySchema,
@@ -163,10 +164,8 @@ def reissue_claim(event_id: str, player_id: str):
             application/json:
               schema: ClaimSchema
     """
-    authenticate(event_id, CLAIM_READERS)  # before the body and the lock: no token, no wait for anyone
-    data = load_body(ReissueRequestSchema()) if request.get_data() else {"revoke_devices": False}
-    event = lock_event(event_id)
-    principal = authenticate(event_id, CLAIM_READERS)  # still valid under the lock
+    opened = open_event(event_id, CLAIM_READERS, ReissueRequestSchema(), empty={"revoke_devices": False})
+    event, principal, data = opened.event, opened.principal, opened.data
     name = _player_name(event, player_id)
     _revoke(event_id, player_id, now_ms(), data["revoke_devices"])
     invitation, _ = create_claim(event_id, player_id, principal.token_id)
@@ -191,9 +190,7 @@ def revoke_claim(event_id: str, player_id: str):
             application/json:
               schema: ClaimRevokedSchema
     """
-    authenticate(event_id, CLAIM_READERS)
-    event = lock_event(event_id)
-    authenticate(event_id, CLAIM_READERS)
+    event = open_event(event_id, CLAIM_READERS).event
     name = _player_name(event, player_id)
     devices = _revoke(event_id, player_id, now_ms(), True)
     db.session.commit()

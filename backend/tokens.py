@@ -27,8 +27,8 @@ from backend.auth import (
 )
 from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.ledger import lock_event
 from backend.models import Device, PushSubscription, Token, now_ms
+from backend.resources import open_event
 from backend.schemas import RevokeResponseSchema, TokenGrantSchema, TokenListQuerySchema, TokenListSchema
 
 bp = Blueprint("tokens", __name__, url_prefix="/api/events")
@@ -106,9 +106,7 @@ def rotate_token(event_id: str):
             application/json:
               schema: TokenGrantSchema
     """
-    authenticate(event_id)  # before the lock: no token, no wait for anyone
-    lock_event(event_id)
-    principal = authenticate(event_id)  # still valid under the lock
+    principal = open_event(event_id).principal
     old = db.session.get(Token, principal.token_id)
     token, secret = new_token(event_id, old.role, old.player, old.label)
     if old.role in STAFF:
@@ -151,9 +149,7 @@ def revoke_token(event_id: str, token_id: str):
             application/json:
               schema: RevokeResponseSchema
     """
-    authenticate(event_id, ORGANIZER)  # before the lock: no token, no wait for anyone
-    lock_event(event_id)
-    authenticate(event_id, ORGANIZER)  # still valid under the lock
+    open_event(event_id, ORGANIZER)
     token = db.session.get(Token, token_id)
     if token is None or token.event_id != event_id:
         raise ApiError(404, "unknown-token", f"there is no token '{token_id}' in this event")

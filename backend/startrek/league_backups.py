@@ -37,13 +37,12 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret
+from backend.auth import bearer, hash_secret
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
 from backend.startrek.leagues import (
     MAX_LEAGUE_EVENTS,
-    _bearer,
     _check,
     _check_sprint,
     _league_events,
@@ -343,7 +342,7 @@ def restore_league_backup():
             application/json:
               schema: LeagueRestoreResponseSchema
     """
-    secret = _bearer()
+    secret = bearer()
     if secret is None:
         raise ApiError(
             401, "missing-token", "send 'Authorization: Bearer <token>': one of the backup's league director tokens"

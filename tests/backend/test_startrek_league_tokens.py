@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
+import backend.auth
 import backend.startrek.leagues
 from backend.db import db
 from backend.models import LeagueToken
@@ -47,7 +48,7 @@ def refused(response, status: int, code: str) -> dict:
 
 
 class Clock:
-    """A clock the league module reads instead of the real one (``backend.startrek.leagues.now_ms``)."""
+    """A clock the league module and the token checks read instead of the real one (``now_ms``)."""
 
     def __init__(self, start: int) -> None:
         self.now = start
@@ -60,6 +61,7 @@ class Clock:
 def clock(monkeypatch) -> Clock:
     fake = Clock(1_800_000_000_000)
     monkeypatch.setattr(backend.startrek.leagues, "now_ms", fake)
+    monkeypatch.setattr(backend.auth, "now_ms", fake)  # a token's expiry: the checks the league shares
     return fake
 
 
