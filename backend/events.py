@@ -11,7 +11,7 @@ from sqlalchemy import delete, insert, select
 
 from backend.api import load_body, respond
 from backend.auth import ORGANIZER, STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
-from backend.db import begin_write, db
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
 from backend.limits import create_limit
@@ -63,7 +63,7 @@ bp = Blueprint("events", __name__, url_prefix="/api/events")
 
 def _made_before(data: dict):
     """An event a device made offline, sent again: the same grant if the token is the one it was made with."""
-    event = db.session.get(Event, data["event_id"])
+    event = db.session.get_one(Event, data["event_id"])
     token = db.session.scalar(
         select(Token).where(
             Token.event_id == event.id, Token.role == "organizer", Token.token_hash == hash_secret(data["token"] or "")
@@ -395,7 +395,7 @@ def delete_event(event_id: str):
         )
     deleted = {}
     for table, model in EVENT_TABLES:
-        deleted[table] = db.session.execute(delete(model).where(model.event_id == event_id)).rowcount
+        deleted[table] = changed(delete(model).where(model.event_id == event_id))
     db.session.execute(delete(Event).where(Event.id == event_id))
     db.session.commit()
     current_app.logger.warning(

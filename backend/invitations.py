@@ -20,7 +20,7 @@ from backend.auth import (
     normalise_code,
     token_lifetime_s,
 )
-from backend.db import begin_write, db
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.hall import public_origin
 from backend.limits import wrong_code
@@ -143,15 +143,15 @@ def redeem():
         invitation.label or data["label"] or f"{invitation.role} device",
     )
     # The conditional update is the one-time guarantee, whatever else runs at the same time.
-    claimed = db.session.execute(
+    claimed = changed(
         update(Invitation)
         .where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))
         .values(redeemed_at=now_ms(), token_id=token.id, code=None)  # a used code is no longer kept
-    ).rowcount
+    )
     if claimed != 1:
         db.session.rollback()
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
-    event = db.session.get(Event, invitation.event_id)
+    event = db.session.get_one(Event, invitation.event_id)
     db.session.commit()
     return respond(
         TokenGrantSchema(),

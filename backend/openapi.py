@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -83,7 +84,7 @@ ENDPOINT_ERRORS = {
 }
 
 #: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.
-PATH_PARAMETERS = {
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "event_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "token_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "player_id": {"type": "string", "minLength": 1},
@@ -162,7 +163,7 @@ def build_spec(app: Flask) -> dict:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             endpoint = endpoints.get((url, method))
-            statuses = ("400", "503") + ENDPOINT_ERRORS.get(endpoint, tuple(ERROR_STATUSES))
+            statuses = ("400", "503") + ENDPOINT_ERRORS.get(endpoint or "", tuple(ERROR_STATUSES))
             for status in sorted(set(statuses)):
                 response = {
                     "description": ERROR_STATUSES[status],

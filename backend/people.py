@@ -27,7 +27,7 @@ from sqlalchemy import func, or_, select, update
 from backend.api import load_args, load_body, respond
 from backend.auth import ORGANIZER, STAFF, Principal, authenticate, hash_secret, new_id
 from backend.consent import code_matches, linked_elsewhere, person_code, vouched
-from backend.db import begin_write, db
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.ledger import event_state, lock_event
 from backend.limits import by_token, limiter, wrong_code
@@ -265,7 +265,7 @@ def event_people(event_id: str):
               schema: EventPeopleSchema
     """
     authenticate(event_id, STAFF)
-    event = db.session.get(Event, event_id)
+    event = db.session.get_one(Event, event_id)
     names = _roster_names(event)
     rows = db.session.execute(
         select(RosterLink.player_id, Person)
@@ -579,9 +579,7 @@ def merge_person(person_id: str):
             "only an organizer of an event linking both people may merge them "
             "(link each to a roster entry of your event first)",
         )
-    moved = db.session.execute(
-        update(RosterLink).where(RosterLink.person_id == source.id).values(person_id=target.id)
-    ).rowcount
+    moved = changed(update(RosterLink).where(RosterLink.person_id == source.id).values(person_id=target.id))
     for field in ("pokemon_id", "birth_year", "trekcc_handle", "trekcc_id"):
         if getattr(target, field) is None and getattr(source, field) is not None:
             setattr(target, field, getattr(source, field))

@@ -3,13 +3,15 @@ head judge and scorekeeper on any of their devices) and "my matches"."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint
 from sqlalchemy import func, select, update
 
 from backend.api import load_args, respond
 from backend.auth import STAFF, authenticate, require_event
 from backend.claims import unseal
-from backend.db import db
+from backend.db import changed, db
 from backend.errors import ApiError
 from backend.invitations import join_link, qr_svg
 from backend.ledger import CLAIM_READERS, create_claim, event_state
@@ -35,12 +37,12 @@ def _claim_row(event_id: str, pid: str, name: str, row: Invitation | None, live:
     """One player's claim as staff see it: the code while it can still be used, its link and QR code."""
     revoked = row is None or row.revoked_at is not None
     redeemed = row is not None and row.redeemed_at is not None
-    code = None if revoked or redeemed else unseal(row.code, event_id, pid, row.id)
+    code = None if row is None or revoked or redeemed else unseal(row.code, event_id, pid, row.id)
     if revoked:
         status = "revoked" if row is not None else "none"
     else:
         status = "joined" if redeemed else ("waiting" if code is not None else "unreadable")
-    body = {
+    body: dict[str, Any] = {
         "player": pid,
         "name": name,
         "code": code,
@@ -64,7 +66,7 @@ def _live_devices(event_id: str) -> dict[str, int]:
         .where(Token.event_id == event_id, Token.role == "player", Token.revoked_at.is_(None))
         .group_by(Token.player)
     ).all()
-    return {player: count for player, count in rows}
+    return {player: count for player, count in rows if player is not None}
 
 
 @bp.get("/<event_id>/players/claims")
@@ -100,7 +102,8 @@ def list_claims(event_id: str):
     ).scalars()
     latest: dict[str, Invitation] = {}
     for row in rows:  # the newest code of each player (a live one before a revoked one issued at once)
-        latest[row.player] = row
+        if row.player is not None:
+            latest[row.player] = row
     live = _live_devices(event_id)
     claims = [
         _claim_row(event_id, p["id"], p["name"], latest.get(p["id"]), live.get(p["id"], 0), args["qr"])
@@ -136,13 +139,13 @@ def _revoke(event_id: str, player_id: str, stamp: int, devices: bool) -> int:
         .where(Invitation.event_id == event_id, Invitation.player == player_id, Invitation.revoked_at.is_(None))
         .values(revoked_at=stamp, code=None)
     )
-    return db.session.execute(
+    return changed(
         update(Token)
         .where(
             Token.event_id == event_id, Token.player == player_id, Token.role == "player", Token.revoked_at.is_(None)
         )
         .values(revoked_at=stamp)
-    ).rowcount
+    )
 
 
 @bp.post("/<event_id>/players/<player_id>/claim")
@@ -238,7 +241,7 @@ def my_matches(event_id: str):
                 )
     return respond(
         MeSchema(),
-        {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "cursor": seq, "matches": matches},
+        {"event_id": event_id, "player": pid, "name": names.get(pid or "", pid), "cursor": seq, "matches": matches},
     )
 
 

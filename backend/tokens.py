@@ -107,7 +107,7 @@ def rotate_token(event_id: str):
               schema: TokenGrantSchema
     """
     principal = open_event(event_id).principal
-    old = db.session.get(Token, principal.token_id)
+    old = db.session.get_one(Token, principal.token_id)
     token, secret = new_token(event_id, old.role, old.player, old.label)
     if old.role in STAFF:
         token.last_seen_at = now_ms()  # rotation happens during a sync

@@ -467,9 +467,11 @@ def _accept(
         if rejections >= MAX_REJECTIONS_PER_PUSH:
             break  # the rest waits for the next push (last_seq tells the device where to resume)
         text = dumps(op)
+        reason: str | None
+        error: str | None
         cheap = _precheck(principal, op, text, received)
         if cheap is not None:
-            ok, (reason, error) = False, cheap
+            ok, reason, error = False, cheap[0], cheap[1]
         else:
             try:
                 ok, reason, error = _apply_to_working(state, op)
@@ -557,7 +559,9 @@ def dealias_report(event_id: str, op: dict[str, Any]) -> None:
     """A player's result.confirm may name a report by the aliased op_id its pull showed: restore it."""
     payload = op.get("payload")
     report = payload.get("report") if isinstance(payload, dict) else None
-    if op.get("type") != "result.confirm" or not isinstance(report, str) or not report.startswith("dev-"):
+    if not isinstance(payload, dict) or op.get("type") != "result.confirm":
+        return
+    if not isinstance(report, str) or not report.startswith("dev-"):
         return
     alias, _, seq = report.rpartition(":")
     for name in db.session.execute(select(Device.device).where(Device.event_id == event_id)).scalars():

@@ -134,7 +134,7 @@ def _penalty_hidden(op: dict[str, Any], facts: dict[str, _Penalty]) -> dict[str,
     """Another player's penalty operation as a player's pull shows it: the drop it made, or nothing."""
     fact = facts.get(op.get("op_id", "")) if op.get("type") == "penalty.issue" else None
     if fact is not None and fact.dropped is not None:
-        actor = op.get("actor") if isinstance(op.get("actor"), dict) else {}
+        actor: dict[str, Any] = op["actor"] if isinstance(op.get("actor"), dict) else {}
         role = actor.get("role") if actor.get("role") in _DROPPING_ROLES else "head-judge"
         return dict(
             op, type="player.drop", actor={"role": role}, payload={"player": fact.player, "after": fact.dropped}
@@ -144,7 +144,7 @@ def _penalty_hidden(op: dict[str, Any], facts: dict[str, _Penalty]) -> dict[str,
 
 def _penalized(op: dict[str, Any], facts: dict[str, _Penalty]) -> str | None:
     """The player a penalty operation is about (None: not a penalty operation, or unknown to the state)."""
-    payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
+    payload: dict[str, Any] = op["payload"] if isinstance(op.get("payload"), dict) else {}
     if op.get("type") == "penalty.issue":
         return payload.get("player") if isinstance(payload.get("player"), str) else None
     if op.get("type") == "penalty.rescind":
@@ -329,14 +329,15 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
             f"cursor {cursor} is beyond the event's last operation ({event.head_seq}); pull from 0",
             head=event.head_seq,
         )
-    player_view = principal is not None and principal.role == "player"
+    viewer = principal if principal is not None and principal.role == "player" else None
+    player_view = viewer is not None
     # Devices first, then operations: every sequence the devices map reports is in the log we read next.
     progress = db.session.execute(
         select(Device, Token).join(Token, Token.id == Device.token_id, isouter=True).where(Device.event_id == event.id)
     ).all()
     own: set[str] = set()
-    if player_view:
-        own = {row.device for row, owner in progress if _owns(owner, principal)}
+    if viewer is not None:
+        own = {row.device for row, owner in progress if _owns(owner, viewer)}
         if device is not None and device not in own and any(row.device == device for row, _ in progress):
             raise ApiError(403, "not-your-device", "a player may only ask for the rejections of their own devices")
     devices = {
@@ -352,13 +353,13 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
     if hold is not None:
         query = query.where(Operation.server_seq < hold)
         _cap_held_devices(event.id, devices, hold)
-    rows = db.session.execute(query.order_by(Operation.server_seq).limit(limit + 1)).all()
-    more = len(rows) > limit
-    rows = rows[:limit]
-    if player_view:
-        rows = _player_rows(event, rows, principal, own, hide_seed)
+    read = db.session.execute(query.order_by(Operation.server_seq).limit(limit + 1)).all()
+    more = len(read) > limit
+    logged = [(int(seq or 0), name, text) for seq, name, text in read[:limit]]  # server_seq > cursor: never None
+    if viewer is not None:
+        rows = _player_rows(event, logged, viewer, own, hide_seed)
     else:
-        rows = [(seq, text) for seq, _, text in rows]
+        rows = [(seq, text) for seq, _, text in logged]
     new_cursor = rows[-1][0] if rows else cursor
     rejections: list[dict[str, Any]] = []
     if device is not None:
@@ -371,8 +372,8 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
         rejections = [{"seq": s, "reason": r, "error": e} for s, r, e in reversed(rejected)]
     ops = ",".join(f'{{"server_seq":{seq},"op":{text}}}' for seq, text in rows)
     base = event.base_document if (cursor == 0 and event.base_document) else "null"
-    if player_view and base != "null":
-        base = _player_base(event.id, base, principal, hide_seed)
+    if viewer is not None and base != "null":
+        base = _player_base(event.id, base, viewer, hide_seed)
     return (
         f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
         f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base},'

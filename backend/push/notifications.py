@@ -459,7 +459,7 @@ class _Spot:
 
 def _subscriptions(event_id: str) -> list[tuple[str, str, str | None]]:
     return [
-        tuple(row)
+        (row[0], row[1], row[2])
         for row in db.session.execute(
             select(PushSubscription.id, PushSubscription.role, PushSubscription.player)
             .join(Token, Token.id == PushSubscription.token_id)

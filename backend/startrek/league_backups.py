@@ -122,9 +122,9 @@ def _object(row: Any, where: str, kinds: dict[str, tuple[type, bool]]) -> dict[s
             continue
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise _refuse(f"{where}.{key}: expected {kind.__name__}, got {type(value).__name__}")
-        if kind is int and not 0 <= value <= 2**63 - 1:
+        if isinstance(value, int) and not 0 <= value <= 2**63 - 1:
             raise _refuse(f"{where}.{key}: {value} is out of range")
-        if kind is str and "\x00" in value:
+        if isinstance(value, str) and "\x00" in value:
             raise _refuse(f"{where}.{key}: must not contain NUL characters")
     return row
 

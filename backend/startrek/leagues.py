@@ -156,7 +156,7 @@ def open_league(
     data: dict[str, Any] = {}
     if schema is not None:
         no_body = empty is not None and not request.is_json and not request.content_length
-        data = schema.load(empty) if no_body else load_body(schema)
+        data = schema.load(empty or {}) if no_body else load_body(schema)
     if before_lock is not None:
         before_lock(data)
     league, director = _lock_league_as(league_id)
@@ -701,7 +701,7 @@ def add_event(league_id: str):
     opened = open_league(league_id, AddLeagueEventSchema(), before_lock=_addable_event)
     league, data = opened.league, opened.data
     event_id = data["event_id"]
-    event = db.session.get(Event, event_id)
+    event = db.session.get_one(Event, event_id)  # _addable_event found it
     rows = _league_events(league_id)
     try:
         _check_sprint(_stored(league), data["sprint"])
@@ -933,7 +933,7 @@ def add_director_token(league_id: str):
     """
     opened = open_league(league_id, LeagueTokenInSchema(), empty={})
     league, data = opened.league, opened.data
-    working = db.session.scalar(select(func.count()).select_from(_lasting(league_id, now_ms()).subquery()))
+    working = db.session.scalar(select(func.count()).select_from(_lasting(league_id, now_ms()).subquery())) or 0
     if working >= MAX_DIRECTOR_TOKENS:
         db.session.rollback()
         raise ApiError(
@@ -962,7 +962,7 @@ def rotate_director_token(league_id: str):
     """
     opened = open_league(league_id)
     league, director = opened.league, opened.director
-    old = db.session.get(LeagueToken, director.token_id)
+    old = db.session.get_one(LeagueToken, director.token_id)
     token, secret = _new_director_token(league_id, old.label)
     db.session.flush()
     retire_token(old, token.id, now_ms())
