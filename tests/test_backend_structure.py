@@ -76,3 +76,17 @@ def test_star_trek_server_code_lives_in_its_package():
     assert {"leagues.py", "league_backups.py", "ratings.py", "schemas.py"} <= {
         path.name for path in (BACKEND / "startrek").glob("*.py")
     }
+
+
+def test_no_role_set_is_typed_out_in_the_backend():
+    """Role sets come from the shared role table (shared_rules/state/roles.py), never written out again."""
+    from shared_rules.state.roles import ROLES
+
+    typed = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Set | ast.Tuple | ast.List):
+                words = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                if len(words) == len(node.elts) and len(set(words) & set(ROLES)) >= 2:
+                    typed.append(f"{path.relative_to(ROOT)}:{node.lineno} {words}")
+    assert typed == []

@@ -10,6 +10,8 @@ instead of typing role sets out:
   (organizer, head judge, scorekeeper: those who may drop a player, ``ALLOWED["player.drop"]``);
 - **link-people**: linking an event's roster to people across events — the same desk;
 - **staff-push**: the event's push notification status — the same desk;
+- **vouch**: consenting, with a token of another event, to a person played there being linked here — that
+  event's organizer, or the player themself (docs/people.md);
 - **staff**: reading the whole log and the staff screens — every role but the player.
 """
 
@@ -30,6 +32,7 @@ POWERS: dict[str, frozenset[str]] = {
     "claim-codes": _DESK,
     "link-people": _DESK,
     "staff-push": _DESK,
+    "vouch": frozenset({"organizer", "player"}),
     "staff": STAFF_ROLES,
 }
 

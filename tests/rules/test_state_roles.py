@@ -19,6 +19,7 @@ class RoleTableTest(unittest.TestCase):
     def test_only_the_organizer_manages_the_event_and_staff_is_everyone_but_players(self) -> None:
         self.assertEqual(holders("manage-event"), {"organizer"})
         self.assertEqual(holders("staff"), set(ROLES) - {"player"})
+        self.assertEqual(holders("vouch"), {"organizer", "player"})
 
     def test_every_power_is_held_by_known_roles(self) -> None:
         for power, roles in POWERS.items():
