@@ -42,7 +42,8 @@ check: install
 	$(MAKE) --no-print-directory check-js || status=1; \
 	exit $$status
 
-# Lint, format and type checks of the Python code (pyproject.toml: ruff check, ruff format, mypy strict on shared_rules).
+# Lint, format and type checks of the Python code (pyproject.toml: ruff check, ruff format, mypy: strict on
+# shared_rules, checked on backend).
 check-python: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

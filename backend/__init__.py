@@ -25,6 +25,52 @@ def _database_url(url: str) -> str:
     return url
 
 
+def _configure(app: Flask, config: dict[str, Any]) -> None:
+    """The app's configuration: defaults, then ``config`` (tests) or instance/config.py and TOPCUT_ variables."""
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
+        or "sqlite:///" + os.path.join(app.instance_path, "topcut.sqlite"),
+        PWA_DIR=str(PROJECT_ROOT / "pwa"),
+        WEB_BUILD_DIR=str(PROJECT_ROOT / "build" / "web"),
+        MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
+    )
+    if config:
+        app.config.from_mapping(config)
+    else:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("TOPCUT")  # TOPCUT_SECRET_KEY, TOPCUT_PUSH_SENDER=external ... (docs/deploy.md)
+    app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_pre_ping", True)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def _register_blueprints(app: Flask) -> None:
+    """The API's resources, one blueprint each (Star Trek's in backend/startrek/)."""
+    from backend import (
+        events,
+        hall,
+        invitations,
+        openapi,
+        people,
+        players,
+        public,
+        shell,
+        sync,
+        tokens,
+    )
+
+    app.register_blueprint(shell.bp)
+    for module in (events, sync, invitations, tokens, players, public, hall, openapi):
+        app.register_blueprint(module.bp)
+    app.register_blueprint(people.bp)  # players across events (docs/people.md)
+
+    from backend import startrek
+
+    startrek.init_app(app)  # leagues, league backups, ratings (backend/startrek/)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; ``config`` (tests) overrides instance/config.py.
 
@@ -46,23 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from backend.api import StrictJSONProvider
 
     app.json = StrictJSONProvider(app)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
-        or "sqlite:///" + os.path.join(app.instance_path, "topcut.sqlite"),
-        PWA_DIR=str(PROJECT_ROOT / "pwa"),
-        WEB_BUILD_DIR=str(PROJECT_ROOT / "build" / "web"),
-        MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
-    )
-    if config:
-        app.config.from_mapping(config)
-    else:
-        app.config.from_pyfile("config.py", silent=True)
-        app.config.from_prefixed_env("TOPCUT")  # TOPCUT_SECRET_KEY, TOPCUT_PUSH_SENDER=external ... (docs/deploy.md)
-    app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
-        options.setdefault("pool_pre_ping", True)
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    _configure(app, config)
 
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SECRET_KEY"] = _secret_key(app)
@@ -92,26 +122,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             return error_response(400, "invalid-text", "the URL must not contain NUL characters")
         return None
 
-    from backend import (
-        events,
-        hall,
-        invitations,
-        leagues,
-        openapi,
-        people,
-        players,
-        public,
-        ratings,
-        shell,
-        sync,
-        tokens,
-    )
-
-    app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, tokens, players, public, hall, openapi, leagues):
-        app.register_blueprint(module.bp)
-    for module in (people, ratings):  # players across events (docs/people.md)
-        app.register_blueprint(module.bp)
+    _register_blueprints(app)
 
     from backend import backups, push
 

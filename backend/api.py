@@ -129,7 +129,7 @@ def _body_bytes() -> bytes:
 
 
 def load_args(schema: Schema) -> dict[str, Any]:
-    args = {}
+    args: dict[str, Any] = {}
     fields = schema.fields
     for key, value in request.args.items():
         if key not in fields:

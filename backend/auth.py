@@ -19,6 +19,7 @@ from sqlalchemy import select
 from backend.db import db
 from backend.errors import ApiError
 from backend.models import Event, LeagueToken, Token, now_ms
+from shared_rules.state.roles import holders
 
 __all__ = [
     "Principal",
@@ -34,7 +35,9 @@ __all__ = [
     "TOKEN_DEFAULTS",
 ]
 
-STAFF = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+#: Roles from the shared role table (shared_rules/state/roles.py): every staff role, and the event's manager.
+STAFF = holders("staff")
+ORGANIZER = holders("manage-event")
 
 #: How long a staff token works unless the app rotates it first (it does, on a sync past half its life).
 #: Judges and scorekeepers are invited for an event; an organizer prepares events weeks ahead.
@@ -153,7 +156,8 @@ def new_token(
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
-def _bearer() -> str | None:
+def bearer() -> str | None:
+    """The request's bearer token, or None when it sends none."""
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
@@ -161,8 +165,22 @@ def _bearer() -> str | None:
     return value.strip()
 
 
+def valid_id(value: str) -> bool:
+    """Whether a path's id (event, league) has the shape ids have: 1-32 letters, digits, '-' or '_'."""
+    return _ID.match(value) is not None
+
+
+def check_live(revoked_at: int | None, expires_at: int | None, expired: str) -> None:
+    """401 for a token row that was revoked, or that expired (``expired`` says what to do next)."""
+    if revoked_at is not None:
+        raise ApiError(401, "token-revoked", "this token was revoked")
+    if expires_at is not None and expires_at <= now_ms():
+        raise ApiError(401, "token-expired", expired)
+
+
 def require_event(event_id: str) -> Event:
-    event = db.session.get(Event, event_id) if _ID.match(event_id) else None
+    """The event of a path; 404 for an unknown one."""
+    event = db.session.get(Event, event_id) if valid_id(event_id) else None
     if event is None:
         raise ApiError(404, "unknown-event", f"there is no event '{event_id[:40]}'")
     return event
@@ -171,7 +189,7 @@ def require_event(event_id: str) -> Event:
 def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) -> Principal:
     """The request's token for ``event_id``: 404 for an unknown event, 401 if the token is missing,
     unknown or revoked, 403 if it belongs to another event or its role is not in ``roles``."""
-    secret = _bearer() if _ID.match(event_id) else None
+    secret = bearer() if valid_id(event_id) else None
     digest = hash_secret(secret) if secret is not None else ""
     row = (
         db.session.execute(
@@ -194,15 +212,12 @@ def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) 
             raise ApiError(401, "missing-token", "send 'Authorization: Bearer <token>'")
         if row is None:
             raise ApiError(401, "invalid-token", "this token is not valid")
-    if row.revoked_at is not None:
-        raise ApiError(401, "token-revoked", "this token was revoked")
-    if row.expires_at is not None and row.expires_at <= now_ms():
-        raise ApiError(
-            401,
-            "token-expired",
-            "this device's access expired (it was not used for a long time): "
-            "join the event again with a new code from the organizer; changes on the device are kept",
-        )
+    check_live(
+        row.revoked_at,
+        row.expires_at,
+        "this device's access expired (it was not used for a long time): "
+        "join the event again with a new code from the organizer; changes on the device are kept",
+    )
     if row.event_id != event_id:
         raise ApiError(403, "wrong-event", "this token belongs to another event")
     principal = Principal(row.id, row.event_id, row.role, row.player, row.expires_at, row.last_seen_at)

@@ -17,7 +17,7 @@ request's token must be one of the backup's organizer tokens) over HTTP;
 ``flask --app backend topcut-backup EVENT_ID`` and ``topcut-restore FILE`` on the
 server itself.
 
-A league is backed up on its own (backend/league_backups.py: ``topcut-league-backup/1``,
+A league is backed up on its own (backend/startrek/league_backups.py: ``topcut-league-backup/1``,
 ``GET /api/leagues/<id>/backup``, ``flask --app backend topcut-backup-league LEAGUE_ID``); ``topcut-restore``
 restores either kind, telling them apart by ``format``. To rebuild a server, restore every event's backup and
 every league's, in either order (a league restored before its events reports them absent until they are).
@@ -62,7 +62,7 @@ from marshmallow import ValidationError
 from sqlalchemy import insert, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import _bearer, authenticate, hash_secret, require_event
+from backend.auth import ORGANIZER, authenticate, bearer, hash_secret, require_event
 from backend.consent import link_proof, linked_elsewhere, proof_matches
 from backend.db import begin_write, db
 from backend.errors import ApiError, validation_message
@@ -81,8 +81,8 @@ from backend.models import (
 )
 from backend.people import new_person, person_json, surviving
 from backend.roster_links import matching_people
-from backend.schemas import BackupSchema, PersonInSchema, RestoreResponseSchema
-from backend.schemas.people import PERSON_ID
+from backend.schemas import BackupSchema, RestoreResponseSchema
+from backend.schemas.people import PERSON_ID, PersonInSchema
 from shared_rules.errors import RulesError
 from shared_rules.state import apply_in_place, from_event_document, initial_state
 
@@ -95,7 +95,7 @@ RESTORE_MAX_BYTES = 512 * 1024 * 1024
 bp = Blueprint("backups", __name__, url_prefix="/api/events")
 
 #: Table -> (model, the columns a backup carries, in order).
-_TABLES: dict[str, tuple[type, tuple[str, ...]]] = {
+_TABLES: dict[str, tuple[Any, tuple[str, ...]]] = {
     "operations": (
         Operation,
         ("device", "device_seq", "server_seq", "accepted", "reason", "error", "op", "token_id", "received_at"),
@@ -205,7 +205,8 @@ def _person_record(person: Person) -> dict[str, Any]:
 
 def _links_of(event_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The event's roster links and the records of the people they name (merged duplicates: the survivor)."""
-    links, people = [], {}
+    links: list[dict[str, Any]] = []
+    people: dict[str, dict[str, Any]] = {}
     for link in db.session.execute(
         select(RosterLink).where(RosterLink.event_id == event_id).order_by(RosterLink.id)
     ).scalars():
@@ -279,7 +280,8 @@ def _checked_people(backup: dict[str, Any], players: set[str]) -> tuple[list[dic
     restored roster's players); refuses naming the first bad field."""
     links = _section(backup, "roster_links", LINK_FIELDS, _LINK_REQUIRED)
     people = _section(backup, "people", PERSON_FIELDS, _PERSON_REQUIRED)
-    loaded, ids = [], {}
+    loaded: list[Any] = []
+    ids: dict[str, Any] = {}
     for i, row in enumerate(people):
         pid = row["id"]
         if not isinstance(pid, str):
@@ -295,7 +297,8 @@ def _checked_people(backup: dict[str, Any], players: set[str]) -> tuple[list[dic
             raise _refuse(f"people[{i}].id: person '{pid}' is already people[{ids[pid]}]")
         ids[pid] = i
         loaded.append({**data, "id": pid, "created_at": row.get("created_at")})
-    seen_players, named = {}, set()
+    seen_players: dict[str, Any] = {}
+    named: set[str] = set()
     for i, row in enumerate(links):
         for key in ("player_id", "person_id"):
             if not isinstance(row[key], str):
@@ -368,7 +371,10 @@ def _relink(event_id: str, links: list[dict[str, Any]], people: list[dict[str, A
     A link to a person another event here links is written only with its ``proof`` (this server's signature:
     it was made with the person's consent, backend/consent.py); without one it is left off and noted.
     """
-    here, created, notes, names = {}, 0, [], {}
+    here: dict[str, Any] = {}
+    created = 0
+    notes: list[str] = []
+    names: dict[str, Any] = {}
     fresh = set()
     for record in people:
         here[record["id"]], made = _person_here(record, notes)
@@ -493,7 +499,7 @@ def get_backup(event_id: str):
             application/json:
               schema: BackupSchema
     """
-    authenticate(event_id, {"organizer"})
+    authenticate(event_id, ORGANIZER)
     response = jsonify(backup_of(require_event(event_id)))
     response.headers["Content-Disposition"] = f'attachment; filename="topcut-{event_id}.backup.json"'
     return response
@@ -517,7 +523,7 @@ def restore_backup():
             application/json:
               schema: RestoreResponseSchema
     """
-    secret = _bearer()
+    secret = bearer()
     if secret is None:
         raise ApiError(
             401, "missing-token", "send 'Authorization: Bearer <token>': one of the backup's organizer tokens"
@@ -568,7 +574,7 @@ class _EventIdCommand(click.Command):
             return super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
             word = next((a for a in given if a.startswith(exc.option_name)), exc.option_name)
-            exc.message = (
+            exc.message = (  # type: ignore[misc]  # click reads it when it shows the error
                 f"No such option '{exc.option_name}'. {self.what} that starts with '-' goes after '--': "
                 f"{ctx.info_name} [OPTIONS] -- {word}"
             )
@@ -582,10 +588,9 @@ class _LeagueIdCommand(_EventIdCommand):
 
 
 def init_app(app: Flask) -> None:
-    from backend import league_backups
+    from backend.startrek import league_backups
 
-    app.register_blueprint(bp)
-    app.register_blueprint(league_backups.bp)  # GET /api/leagues/<id>/backup, POST /api/leagues/restore
+    app.register_blueprint(bp)  # league backups' blueprint: backend/startrek/__init__.py
 
     @app.cli.command("topcut-backup", cls=_EventIdCommand)
     @click.argument("event_id")

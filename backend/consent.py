@@ -27,11 +27,14 @@ from sqlalchemy import select
 from backend.auth import hash_secret, normalise_code
 from backend.db import db
 from backend.models import RosterLink, Token, now_ms
+from shared_rules.state.roles import holders
 
 __all__ = ["person_code", "link_proof", "linked_elsewhere", "vouched", "code_matches"]
 
 #: The alphabet of one-time codes (backend/auth.py ``new_code``): 32 letters, 5 bits each; 12 of them.
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Whose token of another event consents to a link (the shared role table, shared_rules/state/roles.py).
+VOUCHERS = holders("vouch")
 
 
 def _mac(purpose: bytes, *parts: str) -> bytes:
@@ -84,7 +87,7 @@ def vouched(person_id: str, event_id: str, secrets: Iterable[str]) -> bool:
     for row in rows:
         if row.revoked_at is not None or (row.expires_at is not None and row.expires_at <= now):
             continue
-        if row.role not in ("organizer", "player"):
+        if row.role not in VOUCHERS:
             continue
         query = select(RosterLink.id).where(RosterLink.event_id == row.event_id, RosterLink.person_id == person_id)
         if row.role == "player":

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import fcntl
 import os
+from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy.sql import Executable
 
 db = SQLAlchemy()
 
@@ -96,3 +98,9 @@ def begin_write() -> None:
     if db.session().in_transaction():
         db.session.rollback()
     db.session.connection(execution_options={"topcut_write": True})
+
+
+def changed(statement: Executable) -> int:
+    """Run an UPDATE or DELETE in the session; the number of rows it changed."""
+    result: CursorResult[Any] = db.session.execute(statement)  # type: ignore[assignment]
+    return result.rowcount

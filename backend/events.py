@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import secrets
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 from sqlalchemy import delete, insert, select
 
 from backend.api import load_body, respond
-from backend.auth import STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
-from backend.db import begin_write, db
+from backend.auth import ORGANIZER, STAFF, authenticate, hash_secret, new_id, new_token, require_event, token_lifetime_s
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.ledger import SERVER_DEVICE, append_server_op, claim_rows_for, dumps, event_state, lock_event
 from backend.limits import create_limit
@@ -62,7 +63,7 @@ bp = Blueprint("events", __name__, url_prefix="/api/events")
 
 def _made_before(data: dict):
     """An event a device made offline, sent again: the same grant if the token is the one it was made with."""
-    event = db.session.get(Event, data["event_id"])
+    event = db.session.get_one(Event, data["event_id"])
     token = db.session.scalar(
         select(Token).where(
             Token.event_id == event.id, Token.role == "organizer", Token.token_hash == hash_secret(data["token"] or "")
@@ -100,6 +101,97 @@ def _starting_settings(state: dict) -> None:
             state["settings"] = settings
 
 
+def _imported_state(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An imported document's state (with its game's starting settings and a seed) and its base document."""
+    try:
+        state = from_event_document(document)
+        _starting_settings(state)
+        if not state["seed"]:
+            state["seed"] = _new_seed()
+        _check_seed(state["seed"], "document.seed", "invalid-document")
+        base = to_event_document(state)
+        from_event_document(json.loads(dumps(base)))  # must survive the round trip devices will do
+    except DocumentError:
+        raise
+    except RulesError as exc:
+        raise DocumentError("", str(exc)) from None
+    except RecursionError:
+        raise ApiError(422, "invalid-document", "the document is nested too deeply") from None
+    return state, base
+
+
+def _taken_meanwhile(data: dict[str, Any], event_id: str) -> bool:
+    """Under the write lock: the device's chosen event id was made by its own earlier try (then roll back)."""
+    if data["event_id"] is not None and db.session.get(Event, event_id) is not None:
+        db.session.rollback()
+        return True
+    return False
+
+
+def _insert_import(event_id: str, data: dict[str, Any]) -> tuple[Event, list[dict[str, str]]] | None:
+    """Insert an imported event with its players' claim codes and people links; None: made before."""
+    state, base = _imported_state(data["document"])
+    event = Event(
+        id=event_id,
+        name=state["name"],
+        ruleset=state["ruleset"],
+        head_seq=0,
+        base_document=dumps(base),
+        created_at=now_ms(),
+        snapshot_seq=0,
+    )
+    claim_rows, claims = claim_rows_for(event_id, [player["id"] for player in state["players"]], None)
+    begin_write()
+    if _taken_meanwhile(data, event_id):
+        return None
+    db.session.add(event)
+    db.session.flush()
+    if claim_rows:
+        db.session.execute(insert(Invitation), claim_rows)
+    auto_link(
+        event_id,
+        [
+            {**p["extra"], "id": p["id"], "birth_year": p["birth_year"]}  # backend/roster_links.py
+            for p in state["players"]
+        ],
+    )
+    return event, claims
+
+
+def _insert_new(event_id: str, data: dict[str, Any]) -> Event | None:
+    """Insert a new event and its event.create operation (checked before the lock); None: made before."""
+    event = Event(
+        id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(), snapshot_seq=0
+    )
+    payload = {"ruleset": data["ruleset"], "name": data["name"]}
+    if data["settings"] is not None:
+        payload["settings"] = data["settings"]
+    if data["seed"]:
+        _check_seed(data["seed"], "seed")
+    payload["seed"] = data["seed"] or _new_seed()
+    op = {
+        "type": "event.create",
+        "op_id": f"{SERVER_DEVICE}:1",
+        "device": SERVER_DEVICE,
+        "actor": {"role": "organizer"},
+        "at": now_ms(),
+        "payload": payload,
+    }
+    try:
+        apply(initial_state(), op)  # refuse a bad event before taking the lock
+    except RulesError as exc:
+        raise ApiError(422, "invalid-event", str(exc)) from None
+    begin_write()
+    if _taken_meanwhile(data, event_id):
+        return None
+    db.session.add(event)
+    try:
+        append_server_op(event, initial_state(), op)
+    except RulesError as exc:
+        raise ApiError(422, "invalid-event", str(exc)) from None
+    return event
+
+
 @bp.post("")
 @create_limit
 def create_event():
@@ -125,76 +217,15 @@ def create_event():
     event_id = data["event_id"] or new_id(12)
     claims: list[dict[str, str]] = []
     if data["document"] is not None:
-        try:
-            state = from_event_document(data["document"])
-            _starting_settings(state)
-            if not state["seed"]:
-                state["seed"] = _new_seed()
-            _check_seed(state["seed"], "document.seed", "invalid-document")
-            base = to_event_document(state)
-            from_event_document(json.loads(dumps(base)))  # must survive the round trip devices will do
-        except DocumentError:
-            raise
-        except RulesError as exc:
-            raise DocumentError("", str(exc)) from None
-        except RecursionError:
-            raise ApiError(422, "invalid-document", "the document is nested too deeply") from None
-        event = Event(
-            id=event_id,
-            name=state["name"],
-            ruleset=state["ruleset"],
-            head_seq=0,
-            base_document=dumps(base),
-            created_at=now_ms(),
-            snapshot_seq=0,
-        )
-        claim_rows, claims = claim_rows_for(event_id, [player["id"] for player in state["players"]], None)
-        begin_write()
-        if data["event_id"] is not None and db.session.get(Event, event_id) is not None:
-            db.session.rollback()
+        made = _insert_import(event_id, data)
+        if made is None:
             return _made_before(data)  # the same device's retry got here first
-        db.session.add(event)
-        db.session.flush()
-        if claim_rows:
-            db.session.execute(insert(Invitation), claim_rows)
-        auto_link(
-            event_id,
-            [
-                {**p["extra"], "id": p["id"], "birth_year": p["birth_year"]}  # backend/roster_links.py
-                for p in state["players"]
-            ],
-        )
+        event, claims = made
     else:
-        event = Event(
-            id=event_id, name=data["name"], ruleset=data["ruleset"], head_seq=0, created_at=now_ms(), snapshot_seq=0
-        )
-        payload = {"ruleset": data["ruleset"], "name": data["name"]}
-        if data["settings"] is not None:
-            payload["settings"] = data["settings"]
-        if data["seed"]:
-            _check_seed(data["seed"], "seed")
-        payload["seed"] = data["seed"] or _new_seed()
-        op = {
-            "type": "event.create",
-            "op_id": f"{SERVER_DEVICE}:1",
-            "device": SERVER_DEVICE,
-            "actor": {"role": "organizer"},
-            "at": now_ms(),
-            "payload": payload,
-        }
-        try:
-            apply(initial_state(), op)  # refuse a bad event before taking the lock
-        except RulesError as exc:
-            raise ApiError(422, "invalid-event", str(exc)) from None
-        begin_write()
-        if data["event_id"] is not None and db.session.get(Event, event_id) is not None:
-            db.session.rollback()
+        created = _insert_new(event_id, data)
+        if created is None:
             return _made_before(data)
-        db.session.add(event)
-        try:
-            append_server_op(event, initial_state(), op)
-        except RulesError as exc:
-            raise ApiError(422, "invalid-event", str(exc)) from None
+        event = created
     if (
         data["token"] is not None
         and db.session.scalar(select(Token.id).where(Token.token_hash == hash_secret(data["token"]))) is not None
@@ -344,7 +375,7 @@ def delete_event(event_id: str):
             application/json:
               schema: DeleteEventResponseSchema
     """
-    authenticate(event_id, {"organizer"})  # before the body and the lock
+    authenticate(event_id, ORGANIZER)  # before the body and the lock
     if not request.get_data(cache=True).strip():
         raise ApiError(
             422,
@@ -353,7 +384,7 @@ def delete_event(event_id: str):
         )
     data = load_body(DeleteEventSchema())
     event = lock_event(event_id)
-    principal = authenticate(event_id, {"organizer"})  # still valid under the lock
+    principal = authenticate(event_id, ORGANIZER)  # still valid under the lock
     if not _confirmed(event, data["confirm"]):
         db.session.rollback()
         raise ApiError(
@@ -364,7 +395,7 @@ def delete_event(event_id: str):
         )
     deleted = {}
     for table, model in EVENT_TABLES:
-        deleted[table] = db.session.execute(delete(model).where(model.event_id == event_id)).rowcount
+        deleted[table] = changed(delete(model).where(model.event_id == event_id))
     db.session.execute(delete(Event).where(Event.id == event_id))
     db.session.commit()
     current_app.logger.warning(

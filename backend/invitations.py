@@ -11,7 +11,7 @@ from sqlalchemy import update
 
 from backend.api import load_body, respond
 from backend.auth import (
-    authenticate,
+    ORGANIZER,
     code_hashes,
     hash_code,
     new_code,
@@ -20,12 +20,12 @@ from backend.auth import (
     normalise_code,
     token_lifetime_s,
 )
-from backend.db import begin_write, db
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.hall import public_origin
-from backend.ledger import lock_event
 from backend.limits import wrong_code
 from backend.models import Event, Invitation, now_ms
+from backend.resources import open_event
 from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
 
 bp = Blueprint("invitations", __name__, url_prefix="/api")
@@ -60,10 +60,8 @@ def invite(event_id: str):
             application/json:
               schema: InvitationResponseSchema
     """
-    authenticate(event_id, {"organizer"})  # before the body and the lock
-    data = load_body(InvitationRequestSchema())
-    lock_event(event_id)
-    principal = authenticate(event_id, {"organizer"})  # still valid under the lock
+    opened = open_event(event_id, ORGANIZER, InvitationRequestSchema())
+    data, principal = opened.data, opened.principal
     code = new_code()
     invitation = Invitation(
         id=new_id(),
@@ -145,15 +143,15 @@ def redeem():
         invitation.label or data["label"] or f"{invitation.role} device",
     )
     # The conditional update is the one-time guarantee, whatever else runs at the same time.
-    claimed = db.session.execute(
+    claimed = changed(
         update(Invitation)
         .where(Invitation.id == invitation.id, Invitation.redeemed_at.is_(None))
         .values(redeemed_at=now_ms(), token_id=token.id, code=None)  # a used code is no longer kept
-    ).rowcount
+    )
     if claimed != 1:
         db.session.rollback()
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
-    event = db.session.get(Event, invitation.event_id)
+    event = db.session.get_one(Event, invitation.event_id)
     db.session.commit()
     return respond(
         TokenGrantSchema(),

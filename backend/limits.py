@@ -304,7 +304,7 @@ class AppStorage(Storage):
         self._backend().clear(key)
 
 
-def _backend_storage(app: Flask) -> tuple[str, Storage]:
+def _backend_storage(app: Flask) -> tuple[str, Any]:
     uri = app.config.get("RATELIMIT_STORAGE_URI")
     postgres = app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
     if not uri:

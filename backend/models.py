@@ -10,18 +10,22 @@ sequence stays gapless and a replayed (device, seq) gets the same verdict.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from sqlalchemy import BigInteger, Float, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from backend.db import db
 
+#: The declarative base Flask-SQLAlchemy makes at run time (its type is not known to mypy).
+Model: Any = db.Model
+
 
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class Event(db.Model):
+class Event(Model):
     __tablename__ = "events"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -37,7 +41,7 @@ class Event(db.Model):
     snapshot_seq: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
-class Operation(db.Model):
+class Operation(Model):
     __tablename__ = "operations"
     __table_args__ = (
         UniqueConstraint("event_id", "server_seq", name="uq_operations_event_server_seq"),
@@ -59,7 +63,7 @@ class Operation(db.Model):
     received_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
 
 
-class Device(db.Model):
+class Device(Model):
     """A device's progress in one event, and the token it belongs to."""
 
     __tablename__ = "devices"
@@ -71,7 +75,7 @@ class Device(db.Model):
     last_accepted: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
-class Token(db.Model):
+class Token(Model):
     """A bearer token: random, stored as its sha256, revocable."""
 
     __tablename__ = "tokens"
@@ -92,7 +96,7 @@ class Token(db.Model):
     last_seen_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
-class Invitation(db.Model):
+class Invitation(Model):
     """A one-time code: a staff invitation, or a player's claim code (``player`` set)."""
 
     __tablename__ = "invitations"
@@ -115,7 +119,7 @@ class Invitation(db.Model):
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
-class RateLimit(db.Model):
+class RateLimit(Model):
     """A rate limit's fixed-window counter, when the counts live in the database (backend/limits.py)."""
 
     __tablename__ = "rate_limits"
@@ -125,7 +129,7 @@ class RateLimit(db.Model):
     expires_at: Mapped[float] = mapped_column(Float)
 
 
-class PushSubscription(db.Model):
+class PushSubscription(Model):
     """A browser's Web Push subscription, tied to a token of one event (a player's, or a staff device's)."""
 
     __tablename__ = "push_subscriptions"
@@ -149,7 +153,7 @@ class PushSubscription(db.Model):
     updated_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
 
 
-class PushOutbox(db.Model):
+class PushOutbox(Model):
     """The durable outbox: one row per (notification, subscription), written in the transaction that
     accepted the operation; a drainer claims rows atomically and sends them (see backend/push/queue.py)."""
 
@@ -188,7 +192,7 @@ class PushOutbox(db.Model):
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
-class Person(db.Model):
+class Person(Model):
     """A player known to this server across events: a name and the games' own ids (backend/people.py).
 
     ``merged_into`` is set on a duplicate merged into another person: its links moved to the survivor,
@@ -217,7 +221,7 @@ class Person(db.Model):
     merged_into: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
-class RosterLink(db.Model):
+class RosterLink(Model):
     """An event's roster entry (its player id) linked to a person; one person per entry."""
 
     __tablename__ = "roster_links"
@@ -233,7 +237,7 @@ class RosterLink(db.Model):
     created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
 
 
-class League(db.Model):
+class League(Model):
     """A WCT league (Star Trek OP Guide 12): its document, less the events (``league_events``)."""
 
     __tablename__ = "leagues"
@@ -247,7 +251,7 @@ class League(db.Model):
     version: Mapped[int] = mapped_column(Integer, default=1)
 
 
-class LeagueEvent(db.Model):
+class LeagueEvent(Model):
     """An event of this server flagged as a league event (no foreign key: a deleted event is reported gone)."""
 
     __tablename__ = "league_events"
@@ -263,7 +267,7 @@ class LeagueEvent(db.Model):
     proved_by: Mapped[str] = mapped_column(String(32))
 
 
-class LeagueToken(db.Model):
+class LeagueToken(Model):
     """A league director's bearer token: random, stored as its sha256, revocable."""
 
     __tablename__ = "league_tokens"

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec_webframeworks.flask import FlaskPlugin
 from flask import Blueprint, Flask, current_app, jsonify
+from marshmallow import Schema
 
 from backend import schemas
+from backend.schemas import people as people_schemas
+from backend.startrek import schemas as startrek_schemas
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
@@ -80,7 +84,7 @@ ENDPOINT_ERRORS = {
 }
 
 #: Path parameters: event and token ids are generated (URL-safe, at most 32 characters); player ids are free text.
-PATH_PARAMETERS = {
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "event_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "token_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
     "player_id": {"type": "string", "minLength": 1},
@@ -118,19 +122,20 @@ def build_spec(app: Flask) -> dict:
     )
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.components.schema("Error", schema=schemas.ErrorSchema)
-    for name in dir(schemas):
-        obj = getattr(schemas, name)
-        if (
-            isinstance(obj, type)
-            and issubclass(obj, schemas.Schema)
-            and obj is not schemas.Schema
-            and name.endswith("Schema")
-            and name != "ErrorSchema"
-        ):
-            try:
-                spec.components.schema(name[: -len("Schema")], schema=obj)
-            except Exception:  # already registered through a nested reference
-                pass
+    for module in (schemas, people_schemas, startrek_schemas):
+        for name in dir(module):
+            obj = getattr(module, name)
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Schema)
+                and obj is not Schema
+                and name.endswith("Schema")
+                and name != "ErrorSchema"
+            ):
+                try:
+                    spec.components.schema(name[: -len("Schema")], schema=obj)
+                except Exception:  # already registered through a nested reference
+                    pass
     endpoints: dict[tuple[str, str], str] = {}  # (OpenAPI path, method) -> endpoint
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
@@ -158,7 +163,7 @@ def build_spec(app: Flask) -> dict:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             endpoint = endpoints.get((url, method))
-            statuses = ("400", "503") + ENDPOINT_ERRORS.get(endpoint, tuple(ERROR_STATUSES))
+            statuses = ("400", "503") + ENDPOINT_ERRORS.get(endpoint or "", tuple(ERROR_STATUSES))
             for status in sorted(set(statuses)):
                 response = {
                     "description": ERROR_STATUSES[status],

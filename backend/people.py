@@ -25,15 +25,15 @@ from flask import Blueprint, current_app, redirect, request, url_for
 from sqlalchemy import func, or_, select, update
 
 from backend.api import load_args, load_body, respond
-from backend.auth import STAFF, Principal, authenticate, hash_secret, new_id
+from backend.auth import ORGANIZER, STAFF, Principal, authenticate, hash_secret, new_id
 from backend.consent import code_matches, linked_elsewhere, person_code, vouched
-from backend.db import begin_write, db
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.ledger import event_state, lock_event
 from backend.limits import by_token, limiter, wrong_code
 from backend.models import Event, Person, RosterLink, Token, now_ms
-from backend.ratings import RATED_RULESETS, event_date, game_ratings, person_key
-from backend.schemas import (
+from backend.resources import open_event
+from backend.schemas.people import (
     EventPeopleSchema,
     LinkRequestSchema,
     LinkSchema,
@@ -46,13 +46,15 @@ from backend.schemas import (
     PersonSchema,
     UnlinkSchema,
 )
+from backend.startrek.ratings import RATED_RULESETS, event_date, game_ratings, person_key
+from shared_rules.state.roles import holders
 
 __all__ = ["bp", "LINKERS", "name_key"]
 
 bp = Blueprint("people", __name__, url_prefix="/api")
 
 #: Roles that create people and link their event's roster entries to them (as for claim codes).
-LINKERS = frozenset({"organizer", "head-judge", "scorekeeper"})
+LINKERS = holders("link-people")  # the shared role table (shared_rules/state/roles.py)
 #: Search answers at most this many people.
 SEARCH_LIMIT = 20
 #: Searches per token (``PEOPLE_SEARCH_LIMIT`` in the config): a registration desk types a few per player;
@@ -263,7 +265,7 @@ def event_people(event_id: str):
               schema: EventPeopleSchema
     """
     authenticate(event_id, STAFF)
-    event = db.session.get(Event, event_id)
+    event = db.session.get_one(Event, event_id)
     names = _roster_names(event)
     rows = db.session.execute(
         select(RosterLink.player_id, Person)
@@ -389,9 +391,7 @@ def unlink_player(event_id: str, player_id: str):
             application/json:
               schema: UnlinkSchema
     """
-    authenticate(event_id, LINKERS)
-    event = lock_event(event_id)
-    authenticate(event_id, LINKERS)
+    event = open_event(event_id, LINKERS).event
     if player_id not in _roster_names(event):
         raise ApiError(404, "unknown-player", f"player: there is no player '{player_id[:40]}' in this event")
     link = db.session.execute(
@@ -551,10 +551,10 @@ def merge_person(person_id: str):
             application/json:
               schema: MergeResponseSchema
     """
-    principal = _caller({"organizer"})
+    principal = _caller(ORGANIZER)
     data = load_body(MergeRequestSchema())
     begin_write()
-    principal = _caller({"organizer"})  # still valid inside the write transaction
+    principal = _caller(ORGANIZER)  # still valid inside the write transaction
     source = db.session.get(Person, person_id) if len(person_id) <= 32 else None
     if source is None:
         raise ApiError(404, "unknown-person", f"there is no person '{person_id[:40]}'")
@@ -579,9 +579,7 @@ def merge_person(person_id: str):
             "only an organizer of an event linking both people may merge them "
             "(link each to a roster entry of your event first)",
         )
-    moved = db.session.execute(
-        update(RosterLink).where(RosterLink.person_id == source.id).values(person_id=target.id)
-    ).rowcount
+    moved = changed(update(RosterLink).where(RosterLink.person_id == source.id).values(person_id=target.id))
     for field in ("pokemon_id", "birth_year", "trekcc_handle", "trekcc_id"):
         if getattr(target, field) is None and getattr(source, field) is not None:
             setattr(target, field, getattr(source, field))

@@ -3,17 +3,20 @@ head judge and scorekeeper on any of their devices) and "my matches"."""
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from typing import Any
+
+from flask import Blueprint
 from sqlalchemy import func, select, update
 
-from backend.api import load_args, load_body, respond
+from backend.api import load_args, respond
 from backend.auth import STAFF, authenticate, require_event
 from backend.claims import unseal
-from backend.db import db
+from backend.db import changed, db
 from backend.errors import ApiError
 from backend.invitations import join_link, qr_svg
-from backend.ledger import CLAIM_READERS, create_claim, event_state, lock_event
+from backend.ledger import CLAIM_READERS, create_claim, event_state
 from backend.models import Event, Invitation, Token, now_ms
+from backend.resources import open_event
 from backend.schemas import (
     ClaimListSchema,
     ClaimQuerySchema,
@@ -34,12 +37,12 @@ def _claim_row(event_id: str, pid: str, name: str, row: Invitation | None, live:
     """One player's claim as staff see it: the code while it can still be used, its link and QR code."""
     revoked = row is None or row.revoked_at is not None
     redeemed = row is not None and row.redeemed_at is not None
-    code = None if revoked or redeemed else unseal(row.code, event_id, pid, row.id)
+    code = None if row is None or revoked or redeemed else unseal(row.code, event_id, pid, row.id)
     if revoked:
         status = "revoked" if row is not None else "none"
     else:
         status = "joined" if redeemed else ("waiting" if code is not None else "unreadable")
-    body = {
+    body: dict[str, Any] = {
         "player": pid,
         "name": name,
         "code": code,
@@ -63,7 +66,7 @@ def _live_devices(event_id: str) -> dict[str, int]:
         .where(Token.event_id == event_id, Token.role == "player", Token.revoked_at.is_(None))
         .group_by(Token.player)
     ).all()
-    return {player: count for player, count in rows}
+    return {player: count for player, count in rows if player is not None}
 
 
 @bp.get("/<event_id>/players/claims")
@@ -99,7 +102,8 @@ def list_claims(event_id: str):
     ).scalars()
     latest: dict[str, Invitation] = {}
     for row in rows:  # the newest code of each player (a live one before a revoked one issued at once)
-        latest[row.player] = row
+        if row.player is not None:
+            latest[row.player] = row
     live = _live_devices(event_id)
     claims = [
         _claim_row(event_id, p["id"], p["name"], latest.get(p["id"]), live.get(p["id"], 0), args["qr"])
@@ -135,13 +139,13 @@ def _revoke(event_id: str, player_id: str, stamp: int, devices: bool) -> int:
         .where(Invitation.event_id == event_id, Invitation.player == player_id, Invitation.revoked_at.is_(None))
         .values(revoked_at=stamp, code=None)
     )
-    return db.session.execute(
+    return changed(
         update(Token)
         .where(
             Token.event_id == event_id, Token.player == player_id, Token.role == "player", Token.revoked_at.is_(None)
         )
         .values(revoked_at=stamp)
-    ).rowcount
+    )
 
 
 @bp.post("/<event_id>/players/<player_id>/claim")
@@ -163,10 +167,8 @@ def reissue_claim(event_id: str, player_id: str):
             application/json:
               schema: ClaimSchema
     """
-    authenticate(event_id, CLAIM_READERS)  # before the body and the lock: no token, no wait for anyone
-    data = load_body(ReissueRequestSchema()) if request.get_data() else {"revoke_devices": False}
-    event = lock_event(event_id)
-    principal = authenticate(event_id, CLAIM_READERS)  # still valid under the lock
+    opened = open_event(event_id, CLAIM_READERS, ReissueRequestSchema(), empty={"revoke_devices": False})
+    event, principal, data = opened.event, opened.principal, opened.data
     name = _player_name(event, player_id)
     _revoke(event_id, player_id, now_ms(), data["revoke_devices"])
     invitation, _ = create_claim(event_id, player_id, principal.token_id)
@@ -191,9 +193,7 @@ def revoke_claim(event_id: str, player_id: str):
             application/json:
               schema: ClaimRevokedSchema
     """
-    authenticate(event_id, CLAIM_READERS)
-    event = lock_event(event_id)
-    authenticate(event_id, CLAIM_READERS)
+    event = open_event(event_id, CLAIM_READERS).event
     name = _player_name(event, player_id)
     devices = _revoke(event_id, player_id, now_ms(), True)
     db.session.commit()
@@ -241,7 +241,7 @@ def my_matches(event_id: str):
                 )
     return respond(
         MeSchema(),
-        {"event_id": event_id, "player": pid, "name": names.get(pid, pid), "cursor": seq, "matches": matches},
+        {"event_id": event_id, "player": pid, "name": names.get(pid or "", pid), "cursor": seq, "matches": matches},
     )
 
 

@@ -76,7 +76,8 @@ def _prepare() -> str:
     return app.instance_path
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    """The command line: the laptop's HTTP address and port, the hall's HTTPS port, or no hall."""
     parser = argparse.ArgumentParser(prog="python -m backend.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--host",
@@ -96,7 +97,47 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("HALL", "1") in ("0", "no", "off"),
         help="serve only HTTP on --host (no HTTPS for the hall network)",
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _run(servers: list[tuple[str, list[str], dict[str, str]]]) -> int:
+    """Run the servers until Ctrl-C, SIGTERM or one of them stopping; stop the others; 1 if one stopped."""
+    processes = [(name, subprocess.Popen(command, cwd=ROOT, env=server_env)) for name, command, server_env in servers]
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    status = 0
+    try:
+        while not stopping:
+            for name, process in processes:
+                if process.poll() is not None and not stopping:
+                    print(
+                        f"topcut: the {name} server stopped (exit {process.returncode}); stopping Topcut",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    status = 1
+                    stopping = True
+            time.sleep(0.2)
+    finally:
+        for _, process in processes:
+            if process.poll() is None:
+                process.terminate()
+        for _, process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
 
     for host, port in [(args.host, args.port)] + ([] if args.no_hall else [("0.0.0.0", args.hall_port)]):
         if not _port_free(host, port):
@@ -140,38 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             print("This laptop has no network address yet: join the hall's network, then restart.", flush=True)
     print("Ctrl-C stops Topcut.", flush=True)
 
-    processes = [(name, subprocess.Popen(command, cwd=ROOT, env=server_env)) for name, command, server_env in servers]
-    stopping = False
-
-    def stop(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    status = 0
-    try:
-        while not stopping:
-            for name, process in processes:
-                if process.poll() is not None and not stopping:
-                    print(
-                        f"topcut: the {name} server stopped (exit {process.returncode}); stopping Topcut",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-                    status = 1
-                    stopping = True
-            time.sleep(0.2)
-    finally:
-        for _, process in processes:
-            if process.poll() is None:
-                process.terminate()
-        for _, process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-    return status
+    return _run(servers)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 
 from backend.api import load_args, respond
 from backend.auth import (
+    ORGANIZER,
     STAFF,
     Principal,
     authenticate,
@@ -26,8 +27,8 @@ from backend.auth import (
 )
 from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.ledger import lock_event
 from backend.models import Device, PushSubscription, Token, now_ms
+from backend.resources import open_event
 from backend.schemas import RevokeResponseSchema, TokenGrantSchema, TokenListQuerySchema, TokenListSchema
 
 bp = Blueprint("tokens", __name__, url_prefix="/api/events")
@@ -79,7 +80,7 @@ def list_tokens(event_id: str):
             application/json:
               schema: TokenListSchema
     """
-    principal = authenticate(event_id, {"organizer"})
+    principal = authenticate(event_id, ORGANIZER)
     args = load_args(TokenListQuerySchema())
     query = select(Token).where(Token.event_id == event_id)
     if args["staff"]:
@@ -105,10 +106,8 @@ def rotate_token(event_id: str):
             application/json:
               schema: TokenGrantSchema
     """
-    authenticate(event_id)  # before the lock: no token, no wait for anyone
-    lock_event(event_id)
-    principal = authenticate(event_id)  # still valid under the lock
-    old = db.session.get(Token, principal.token_id)
+    principal = open_event(event_id).principal
+    old = db.session.get_one(Token, principal.token_id)
     token, secret = new_token(event_id, old.role, old.player, old.label)
     if old.role in STAFF:
         token.last_seen_at = now_ms()  # rotation happens during a sync
@@ -150,9 +149,7 @@ def revoke_token(event_id: str, token_id: str):
             application/json:
               schema: RevokeResponseSchema
     """
-    authenticate(event_id, {"organizer"})  # before the lock: no token, no wait for anyone
-    lock_event(event_id)
-    authenticate(event_id, {"organizer"})  # still valid under the lock
+    open_event(event_id, ORGANIZER)
     token = db.session.get(Token, token_id)
     if token is None or token.event_id != event_id:
         raise ApiError(404, "unknown-token", f"there is no token '{token_id}' in this event")

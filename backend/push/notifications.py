@@ -33,6 +33,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, update
@@ -40,6 +41,7 @@ from sqlalchemy import select, update
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
 from shared_rules.state.lookup import current_round, find_match, find_round
+from shared_rules.state.roles import holders
 from shared_rules.state.state import SETTLED
 
 __all__ = ["enqueue_for_ops", "NOTIFYING_TYPES", "player_url", "short_name", "PENDING_WAKE"]
@@ -72,7 +74,7 @@ DELIVERY = {
     "time.warning": (300, "high"),
     "round.complete": (1800, "normal"),
 }
-STAFF_ROLES = frozenset({"organizer", "head-judge", "judge", "scorekeeper"})
+STAFF_ROLES = holders("staff")  # the shared role table (shared_rules/state/roles.py)
 #: The session.info flag that tells the commit hook to wake this process's drainer.
 PENDING_WAKE = "topcut_push_wake"
 FAR_FUTURE_MS = 2**62
@@ -332,92 +334,15 @@ class _Batch:
             if table is not None
             else f"{self.round_label(rnd)}, match {index + 1}"
         )
-        url = player_url(self.event_id)
-        tag = f"{self.event_id}:result:{ref}:{index}"
+        at = _Spot(rnd, index, match, ref, table, where, f"{self.event_id}:result:{ref}:{index}")
         status = match["status"]
-        if status in SETTLED:
-            self.updates.append(
-                (
-                    {"event_id": self.event_id, "kind": "time.warning", "ref": ref, "players": list(match["players"])},
-                    {"state": "cancelled"},
-                )
-            )
-        if status != "reported":  # a "confirm it" not yet sent is stale now
-            self.updates.append(
-                (
-                    {
-                        "event_id": self.event_id,
-                        "kind": "result.reported",
-                        "ref": ref,
-                        "players": list(match["players"]),
-                    },
-                    {"state": "cancelled"},
-                )
-            )
+        self._cancel_stale(at)
         if op["type"] == "result.report" and status == "reported":
-            reporter = (op.get("actor") or {}).get("player")
-            reported = {r["actor"].get("player") for r in match["reports"] if r["actor"]["role"] == "player"}
-            latest = [r for r in match["reports"] if r["op_id"] == op["op_id"]]
-            outcomes = latest[-1]["result"]["outcomes"] if latest else []
-            for i, pid in enumerate(match["players"]):
-                if pid in reported or pid == reporter or not self.by_player.get(pid):
-                    continue
-                mine = outcomes[i] if i < len(outcomes) else "?"
-                who = self.name(reporter) if reporter else "Your opponent"
-                text = f"{where}: {who} reported a {mine} for you. Tap to confirm."
-                self.add(
-                    "result.reported",
-                    self.by_player[pid],
-                    (op["op_id"], pid),
-                    text,
-                    url,
-                    tag,
-                    player=pid,
-                    ref=ref,
-                    data={"round": rnd["number"], "table": table, "outcome": mine},
-                )
+            self._reported(op, at)
         elif status == "disputed":
-            conflicting = sorted(r["op_id"] for r in match["reports"])
-            for pid in match["players"]:
-                if self.by_player.get(pid):
-                    self.add(
-                        "result.disputed",
-                        self.by_player[pid],
-                        (ref, index, conflicting, pid),
-                        f"{where}: the reported results disagree. A judge will come to your table.",
-                        url,
-                        tag,
-                        player=pid,
-                        ref=ref,
-                        data={"round": rnd["number"], "table": table},
-                    )
-            if self.staff:
-                self.add(
-                    "result.disputed",
-                    self.staff,
-                    (ref, index, conflicting, "staff"),
-                    f"Dispute at {where.lower()}: a judge is needed.",
-                    screen_url(self.event_id, "disputes"),
-                    f"{self.event_id}:dispute:{ref}:{index}",
-                    ref=ref,
-                    data={"round": rnd["number"], "table": table},
-                )
+            self._disputed(at)
         elif op["type"] in ("result.resolve", "result.correct") and status == "resolved":
-            outcomes = match.get("outcomes") or []
-            for i, pid in enumerate(match["players"]):
-                if self.by_player.get(pid):
-                    mine = outcomes[i] if i < len(outcomes) else "?"
-                    self.add(
-                        "result.resolved",
-                        self.by_player[pid],
-                        (op["op_id"], pid),
-                        f"{where}: a judge recorded a {mine} for you.",
-                        url,
-                        tag,
-                        player=pid,
-                        ref=ref,
-                        data={"round": rnd["number"], "table": table, "outcome": mine},
-                    )
+            self._resolved(op, at)
         if rnd["status"] == "complete" and self.staff:
             self.add(
                 "round.complete",
@@ -430,10 +355,111 @@ class _Batch:
                 data={"round": rnd["number"]},
             )
 
+    def _cancel_stale(self, at: _Spot) -> None:
+        """A settled match cancels its time warning; any state but reported cancels a "confirm it" not yet sent."""
+        players = list(at.match["players"])
+        if at.match["status"] in SETTLED:
+            self.updates.append(
+                (
+                    {"event_id": self.event_id, "kind": "time.warning", "ref": at.ref, "players": players},
+                    {"state": "cancelled"},
+                )
+            )
+        if at.match["status"] != "reported":
+            self.updates.append(
+                (
+                    {"event_id": self.event_id, "kind": "result.reported", "ref": at.ref, "players": players},
+                    {"state": "cancelled"},
+                )
+            )
+
+    def _reported(self, op: dict[str, Any], at: _Spot) -> None:
+        """Each player who has not reported is asked to confirm the result reported for them."""
+        match = at.match
+        reporter = (op.get("actor") or {}).get("player")
+        reported = {r["actor"].get("player") for r in match["reports"] if r["actor"]["role"] == "player"}
+        latest = [r for r in match["reports"] if r["op_id"] == op["op_id"]]
+        outcomes = latest[-1]["result"]["outcomes"] if latest else []
+        for i, pid in enumerate(match["players"]):
+            if pid in reported or pid == reporter or not self.by_player.get(pid):
+                continue
+            mine = outcomes[i] if i < len(outcomes) else "?"
+            who = self.name(reporter) if reporter else "Your opponent"
+            self.add(
+                "result.reported",
+                self.by_player[pid],
+                (op["op_id"], pid),
+                f"{at.where}: {who} reported a {mine} for you. Tap to confirm.",
+                player_url(self.event_id),
+                at.tag,
+                player=pid,
+                ref=at.ref,
+                data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
+            )
+
+    def _disputed(self, at: _Spot) -> None:
+        """A dispute tells both players a judge is coming, and the staff that one is needed."""
+        conflicting = sorted(r["op_id"] for r in at.match["reports"])
+        for pid in at.match["players"]:
+            if self.by_player.get(pid):
+                self.add(
+                    "result.disputed",
+                    self.by_player[pid],
+                    (at.ref, at.index, conflicting, pid),
+                    f"{at.where}: the reported results disagree. A judge will come to your table.",
+                    player_url(self.event_id),
+                    at.tag,
+                    player=pid,
+                    ref=at.ref,
+                    data={"round": at.rnd["number"], "table": at.table},
+                )
+        if self.staff:
+            self.add(
+                "result.disputed",
+                self.staff,
+                (at.ref, at.index, conflicting, "staff"),
+                f"Dispute at {at.where.lower()}: a judge is needed.",
+                screen_url(self.event_id, "disputes"),
+                f"{self.event_id}:dispute:{at.ref}:{at.index}",
+                ref=at.ref,
+                data={"round": at.rnd["number"], "table": at.table},
+            )
+
+    def _resolved(self, op: dict[str, Any], at: _Spot) -> None:
+        """A judge's ruling tells each player the result recorded for them."""
+        outcomes = at.match.get("outcomes") or []
+        for i, pid in enumerate(at.match["players"]):
+            if self.by_player.get(pid):
+                mine = outcomes[i] if i < len(outcomes) else "?"
+                self.add(
+                    "result.resolved",
+                    self.by_player[pid],
+                    (op["op_id"], pid),
+                    f"{at.where}: a judge recorded a {mine} for you.",
+                    player_url(self.event_id),
+                    at.tag,
+                    player=pid,
+                    ref=at.ref,
+                    data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
+                )
+
+
+@dataclass(frozen=True)
+class _Spot:
+    """Where a result happened: its round, match (and index), round ref, table, words for it and push tag."""
+
+    rnd: dict[str, Any]
+    index: int
+    match: dict[str, Any]
+    ref: str
+    table: Any
+    where: str
+    tag: str
+
 
 def _subscriptions(event_id: str) -> list[tuple[str, str, str | None]]:
     return [
-        tuple(row)
+        (row[0], row[1], row[2])
         for row in db.session.execute(
             select(PushSubscription.id, PushSubscription.role, PushSubscription.player)
             .join(Token, Token.id == PushSubscription.token_id)

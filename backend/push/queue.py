@@ -247,7 +247,7 @@ class Drainer:
         if not ids:
             db.session.commit()
             return []
-        rows = (
+        mapped = (
             db.session.execute(
                 update(PushOutbox)
                 .where(
@@ -276,7 +276,7 @@ class Drainer:
             .mappings()
             .all()
         )
-        rows = [dict(r) for r in rows]
+        rows: list[dict[str, Any]] = [dict(r) for r in mapped]
         expired = [r["id"] for r in rows if r["expires_at"] < now]
         if expired:
             db.session.execute(

@@ -134,7 +134,7 @@ Resolver = Callable[[str, int], list[str]]
 
 def system_resolver(host: str, port: int) -> list[str]:
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(info[4][0] for info in infos))
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 def resolve_checked(host: str, port: int, allowed: bool, resolver: Resolver | None = None) -> list[str]:

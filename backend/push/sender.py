@@ -167,7 +167,7 @@ class Sender:
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
-            if self._loop is None or self._pid != os.getpid() or not self._thread.is_alive():
+            if self._loop is None or self._pid != os.getpid() or self._thread is None or not self._thread.is_alive():
                 self._loop = asyncio.new_event_loop()
                 self._session, self._slots, self._host_slots = None, None, {}
                 self._pid = os.getpid()

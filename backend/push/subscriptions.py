@@ -19,14 +19,15 @@ from sqlalchemy import delete, func, select
 
 from backend.api import load_body, respond
 from backend.auth import authenticate, new_id
-from backend.db import begin_write, db
+from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
 from backend.push import security, vapid
+from shared_rules.state.roles import holders
 
 bp = Blueprint("push", __name__, url_prefix="/api")
 
-STAFF_READERS = frozenset({"organizer", "head-judge", "scorekeeper"})
+STAFF_READERS = holders("staff-push")  # the shared role table (shared_rules/state/roles.py)
 
 
 class PushKeysSchema(Schema):
@@ -205,7 +206,7 @@ def unsubscribe(event_id: str):
             query = query.where(PushSubscription.token_id.in_(owners))
         else:
             query = query.where(PushSubscription.token_id == principal.token_id)
-    removed = db.session.execute(query).rowcount
+    removed = changed(query)
     db.session.commit()
     return respond(UnsubscribeResponseSchema(), {"removed": bool(removed)})
 

@@ -1,20 +1,19 @@
-"""marshmallow schemas for every request and response body (and the OpenAPI description's components)."""
+"""marshmallow schemas of the event resources' bodies; people's are in :mod:`.people`, Star Trek's in
+:mod:`backend.startrek.schemas` (backend/openapi.py lists all three as the description's components)."""
 
 from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from backend.schemas.common import NO_NUL, _int
+from shared_rules.state.roles import role_table
 
 MAX_SEQ = 2**53
 DEVICE_ID = validate.Regexp(
     r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
     error="a device id is 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)",
 )
-STAFF_INVITE_ROLES = ("organizer", "head-judge", "judge", "scorekeeper")
-NO_NUL = validate.Regexp(r"^[^\x00]*$", error="must not contain NUL characters")
-
-
-def _int(**kwargs):
-    return fields.Integer(strict=True, **kwargs)
+STAFF_INVITE_ROLES = tuple(role_table()["staff"])  # the shared role table, in its order
 
 
 class ErrorSchema(Schema):
@@ -527,8 +526,3 @@ class RestoreResponseSchema(Schema):
             "holds them (merge them if they are one player)"
         },
     )
-
-
-# ------------------------------------------------------------------ leagues (backend/schemas/leagues.py)
-from backend.schemas.leagues import *  # noqa: E402,F401,F403
-from backend.schemas.people import *  # noqa: E402,F401,F403  (people, history, ratings: backend/people.py)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from backend.schemas import NO_NUL, _int
-from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
+from backend.schemas.common import NO_NUL, _int
 
 __all__ = [
     "PersonInSchema",
@@ -20,9 +19,6 @@ __all__ = [
     "MergeResponseSchema",
     "HistoryEntrySchema",
     "PersonHistorySchema",
-    "RatingsQuerySchema",
-    "RatingRowSchema",
-    "RatingsListSchema",
 ]
 
 PERSON_ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$", error="a person id is 1-32 letters, digits, '-' or '_'")
@@ -194,20 +190,3 @@ class PersonHistorySchema(Schema):
         required=True,
         metadata={"description": "Star Trek game -> constructed, sealed, overall, games"},
     )
-
-
-class RatingsQuerySchema(Schema):
-    game = fields.String(required=True, validate=validate.OneOf(RATED_RULESETS))
-
-
-class RatingRowSchema(Schema):
-    name = fields.String(required=True)
-    constructed = _int(required=True)
-    sealed = _int(required=True)
-    overall = _int(required=True)
-    games = _int(required=True)
-
-
-class RatingsListSchema(Schema):
-    game = fields.String(required=True)
-    ratings = fields.List(fields.Nested(RatingRowSchema), required=True, metadata={"description": "best overall first"})

@@ -241,7 +241,7 @@ def test_people_endpoints_answer_every_allowed_caller(api, people_event):
     assert r.status_code == 200 and r.get_json()["links_moved"] == 1
 
 
-# ------------------------------------------------------------------ leagues (backend/leagues.py)
+# ------------------------------------------------------------------ leagues (backend/startrek/leagues.py)
 
 #: Who holds a token in the league matrix: the league's director, another league's director, and every role of
 #: the league event (its organizer included: an event's organizer is not the league's director), or nobody.

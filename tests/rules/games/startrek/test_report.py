@@ -15,8 +15,7 @@ from shared_rules.errors import DocumentError, RulesError
 from shared_rules.event import load_event
 from shared_rules.games.startrek.report import report_text, tournament_report
 from shared_rules.pairing.whole_event import next_round
-
-from .helpers import GOLDEN, json_file
+from tests.rules.helpers import GOLDEN, json_file
 
 
 def golden_doc(name: str) -> dict[str, Any]:

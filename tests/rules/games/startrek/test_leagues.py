@@ -15,8 +15,7 @@ from shared_rules.errors import DocumentError
 from shared_rules.event import load_event
 from shared_rules.games.startrek.leagues import PLAYOFF_RANKING, league_table, load_league
 from shared_rules.games.startrek.leagues.tiebreakers import Record, rank_records
-
-from .helpers import json_file
+from tests.rules.helpers import json_file
 
 
 def event_doc(

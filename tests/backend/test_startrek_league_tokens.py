@@ -1,4 +1,4 @@
-"""A league's director tokens (backend/leagues.py): listed, added for another device or a co-director, rotated
+"""A league's director tokens (backend/startrek/leagues.py): listed, added for another device or a co-director, rotated
 with the event tokens' grace period, revoked, never the last working one; every refusal changes nothing."""
 
 from __future__ import annotations
@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-import backend.leagues
+import backend.auth
+import backend.startrek.leagues
 from backend.db import db
 from backend.models import LeagueToken
 from tests.backend.helpers import bearer
-from tests.backend.test_leagues import league_of, new_league
+from tests.backend.test_startrek_leagues import league_of, new_league
 
 
 def tokens_path(league: dict, rest: str = "") -> str:
@@ -47,7 +48,7 @@ def refused(response, status: int, code: str) -> dict:
 
 
 class Clock:
-    """A clock the league module reads instead of the real one (``backend.leagues.now_ms``)."""
+    """A clock the league module and the token checks read instead of the real one (``now_ms``)."""
 
     def __init__(self, start: int) -> None:
         self.now = start
@@ -59,7 +60,8 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     fake = Clock(1_800_000_000_000)
-    monkeypatch.setattr(backend.leagues, "now_ms", fake)
+    monkeypatch.setattr(backend.startrek.leagues, "now_ms", fake)
+    monkeypatch.setattr(backend.auth, "now_ms", fake)  # a token's expiry: the checks the league shares
     return fake
 
 
@@ -222,7 +224,7 @@ def test_refused_token_requests_change_nothing(app, client, monkeypatch):
     ]
     for response, status, code in cases:
         refused(response, status, code)
-    monkeypatch.setattr(backend.leagues, "MAX_DIRECTOR_TOKENS", 2)
+    monkeypatch.setattr(backend.startrek.leagues, "MAX_DIRECTOR_TOKENS", 2)
     refused(client.post(tokens_path(league), json={"label": "Third"}, headers=auth), 409, "too-many-tokens")
     assert rows(app, league["league_id"]) == before and rows(app, other["league_id"]) == other_before
     # A revoked token frees its place.
@@ -251,13 +253,13 @@ def test_two_directors_revoking_their_own_tokens_at_once_leave_the_league_one(ap
 
     league = new_league(client)
     second = add_token(client, league, "Tablet")
-    lasting = backend.leagues._lasting
+    lasting = backend.startrek.leagues._lasting
 
     def slow_lasting(league_id, now):
         time.sleep(0.3)
         return lasting(league_id, now)
 
-    monkeypatch.setattr(backend.leagues, "_lasting", slow_lasting)
+    monkeypatch.setattr(backend.startrek.leagues, "_lasting", slow_lasting)
     answers: list[tuple[int, str | None]] = []
     start = threading.Barrier(2)
 

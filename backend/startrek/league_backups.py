@@ -37,12 +37,12 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret
+from backend.auth import bearer, hash_secret
 from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.leagues import (
+from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
+from backend.startrek.leagues import (
     MAX_LEAGUE_EVENTS,
-    _bearer,
     _check,
     _check_sprint,
     _league_events,
@@ -50,8 +50,7 @@ from backend.leagues import (
     league_document,
     require_league,
 )
-from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
-from backend.schemas import LeagueBackupSchema, LeagueRestoreResponseSchema
+from backend.startrek.schemas import LeagueBackupSchema, LeagueRestoreResponseSchema
 
 __all__ = ["bp", "FORMAT", "LeagueRestored", "league_backup_of", "restore_league"]
 
@@ -123,9 +122,9 @@ def _object(row: Any, where: str, kinds: dict[str, tuple[type, bool]]) -> dict[s
             continue
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise _refuse(f"{where}.{key}: expected {kind.__name__}, got {type(value).__name__}")
-        if kind is int and not 0 <= value <= 2**63 - 1:
+        if isinstance(value, int) and not 0 <= value <= 2**63 - 1:
             raise _refuse(f"{where}.{key}: {value} is out of range")
-        if kind is str and "\x00" in value:
+        if isinstance(value, str) and "\x00" in value:
             raise _refuse(f"{where}.{key}: must not contain NUL characters")
     return row
 
@@ -299,7 +298,7 @@ def restore_league(backup: dict[str, Any]) -> LeagueRestored:
 
 def _forget_cached_table(league_id: str) -> None:
     """Drop this process's cached table of the league id (a league once here under it, then removed by hand)."""
-    from backend.leagues import _table_cache
+    from backend.startrek.leagues import _table_cache
 
     _table_cache().forget(league_id)
 
@@ -343,7 +342,7 @@ def restore_league_backup():
             application/json:
               schema: LeagueRestoreResponseSchema
     """
-    secret = _bearer()
+    secret = bearer()
     if secret is None:
         raise ApiError(
             401, "missing-token", "send 'Authorization: Bearer <token>': one of the backup's league director tokens"

@@ -19,8 +19,7 @@ from shared_rules.brackets import (
 )
 from shared_rules.errors import RulesError
 from shared_rules.event import Event, Match
-
-from .test_brackets import higher_seed_wins, make_event, play_out, report, seed_of, seed_pairs, with_round
+from tests.rules.test_brackets import higher_seed_wins, make_event, play_out, report, seed_of, seed_pairs, with_round
 
 SEEDS = [f"p{i:02d}" for i in range(1, 9)]
 

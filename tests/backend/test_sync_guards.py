@@ -1,4 +1,4 @@
-"""Regression tests for the defects of the backend review, each named for the behaviour it checks."""
+"""The sync API guards its log: deep values, junk pushes, reused seqs, cursors, devices, codes and errors."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from sqlalchemy import select, text, update
 
 from backend import ledger
 from backend.db import db
+from backend.ledger import log as ledger_log
 from backend.models import Event, Invitation, Operation
 from shared_rules.state import initial_state, replay
 from tests.backend.helpers import PLAYERS, bearer, pair_ops, register_ops, report
@@ -104,8 +105,8 @@ def test_unauthorized_ops_cost_no_state_copy_and_rejections_are_capped(app, api,
     eid, org = _event(api)
     p1 = _player(api, eid, org, "p1")
     calls = []
-    real_apply = ledger.apply
-    monkeypatch.setattr(ledger, "apply", lambda state, op: calls.append(op) or real_apply(state, op))
+    real_apply = ledger_log.apply
+    monkeypatch.setattr(ledger_log, "apply", lambda state, op: calls.append(op) or real_apply(state, op))
     junk = [{"type": "round.pair", "payload": {"number": 1, "matches": [], "junk": "x" * 15_000}}] * 200
     body = api.push(eid, p1, "phone", junk).get_json()
     assert calls == []  # refused by the role check alone

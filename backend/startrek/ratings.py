@@ -21,7 +21,7 @@ from backend.api import load_args, respond
 from backend.db import db
 from backend.errors import ApiError
 from backend.models import Event, Person, RosterLink
-from backend.schemas import RatingsListSchema, RatingsQuerySchema
+from backend.startrek.schemas import RatingsListSchema, RatingsQuerySchema
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
 from shared_rules.games.startrek.ratings import compute_ratings, rating_of

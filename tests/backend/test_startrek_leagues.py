@@ -1,4 +1,4 @@
-"""The league resource (backend/leagues.py): a director's WCT league of this server's Star Trek events and its
+"""The league resource (backend/startrek/leagues.py): a director's WCT league of this server's Star Trek events and its
 public table (Star Trek OP Guide 12); bad requests name the field and change nothing."""
 
 from __future__ import annotations

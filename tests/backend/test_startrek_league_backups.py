@@ -1,4 +1,4 @@
-"""A league backup (backend/league_backups.py) restores the league under its own id on a rebuilt server: its
+"""A league backup (backend/startrek/league_backups.py) restores the league under its own id on a rebuilt server: its
 events, sprints, order, bonus points and director tokens; its events may come back before or after it, and a
 refused restore changes nothing."""
 
@@ -16,8 +16,8 @@ from backend.models import League, LeagueEvent, LeagueToken, Token
 from tests.backend.conftest import dispose
 from tests.backend.helpers import bearer
 from tests.backend.test_backups import _rebuilt_server
-from tests.backend.test_league_tokens import add_token, listed, tokens_path
-from tests.backend.test_leagues import add, league_of, new_league, table_of, trek  # noqa: F401 (a fixture)
+from tests.backend.test_startrek_league_tokens import add_token, listed, tokens_path
+from tests.backend.test_startrek_leagues import add, league_of, new_league, table_of, trek  # noqa: F401 (a fixture)
 
 
 @pytest.fixture
@@ -370,7 +370,7 @@ def test_a_restore_never_serves_a_table_cached_before_it(app, client, season):
 def test_two_restores_of_one_league_at_once_leave_one_and_refuse_the_other(app, client, season, monkeypatch):
     """The second restore's check ran before the first committed (as two app servers at once on PostgreSQL):
     the database refuses its rows, and it answers 409 having changed nothing."""
-    import backend.league_backups
+    import backend.startrek.league_backups
 
     league_id = season["league"]["league_id"]
     backup = _backup(client, league_id, season["director"])
@@ -381,8 +381,8 @@ def test_two_restores_of_one_league_at_once_leave_one_and_refuse_the_other(app, 
         db.session.commit()
     assert _restore(client, backup, season["director"]).status_code == 201
     restored = _everything(app)
-    monkeypatch.setattr(backend.league_backups, "_exists", lambda league_id: False)
-    monkeypatch.setattr(backend.league_backups, "_taken", lambda tokens: (set(), set()))
+    monkeypatch.setattr(backend.startrek.league_backups, "_exists", lambda league_id: False)
+    monkeypatch.setattr(backend.startrek.league_backups, "_taken", lambda tokens: (set(), set()))
     r = _restore(client, backup, season["director"])
     assert (r.status_code, r.get_json()["error"]) == (409, "league-exists"), r.get_json()
     assert "at the same time" in r.get_json()["message"]

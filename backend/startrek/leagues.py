@@ -20,7 +20,7 @@ The league table (``GET /api/leagues/<id>/table``) is public, like an event's pu
 ``shared_rules.games.startrek.leagues.league_table`` of the league document and its events' current documents, cached
 per process under the league's version and the events' head sequence numbers.
 
-A league is backed up and restored under its own id by backend/league_backups.py (``topcut-league-backup/1``:
+A league is backed up and restored under its own id by backend/startrek/league_backups.py (``topcut-league-backup/1``:
 the league row, its events' rows and its director tokens as their hashes); its events have their own backups.
 
 Every change is checked whole by ``shared_rules.games.startrek.leagues.load_league`` before it is written: a bad
@@ -33,25 +33,28 @@ import base64
 import hashlib
 import hmac
 import json
-import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, current_app, request
+from marshmallow import Schema
 from sqlalchemy import func, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import hash_secret, new_id, retire_token, token_info
+from backend.auth import bearer, check_live, hash_secret, new_id, retire_token, token_info, valid_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import cache_key, dumps, event_state
 from backend.limits import DEFAULTS as LIMIT_DEFAULTS
 from backend.limits import limiter
 from backend.models import Event, League, LeagueEvent, LeagueToken, Token, now_ms
-from backend.schemas import (
+from backend.schemas import RevokeResponseSchema, TokenListSchema
+from backend.startrek.schemas import (
+    SPRINTS,
     AddLeagueEventSchema,
     BonusInSchema,
     CreateLeagueSchema,
@@ -59,11 +62,8 @@ from backend.schemas import (
     LeagueSchema,
     LeagueTableSchema,
     LeagueTokenInSchema,
-    RevokeResponseSchema,
-    TokenListSchema,
     UpdateLeagueSchema,
 )
-from backend.schemas.leagues import SPRINTS
 from shared_rules.errors import DocumentError, RulesError
 
 bp = Blueprint("leagues", __name__, url_prefix="/api/leagues")
@@ -76,8 +76,6 @@ MAX_LEAGUE_EVENTS = 100
 MAX_BONUS_ENTRIES = 2000
 #: Working director tokens one league may hold (devices and co-directors; revoked and rotated ones not counted).
 MAX_DIRECTOR_TOKENS = 50
-
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 create_league_limit = limiter.limit(
     lambda: str(current_app.config.get("CREATE_EVENT_LIMIT") or LIMIT_DEFAULTS["CREATE_EVENT_LIMIT"]),
@@ -95,13 +93,9 @@ class Director:
     league_id: str
 
 
-def _bearer() -> str | None:
-    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
-
-
 def require_league(league_id: str) -> League:
-    league = db.session.get(League, league_id) if _ID.match(league_id) else None
+    """The league of a path; 404 for an unknown one."""
+    league = db.session.get(League, league_id) if valid_id(league_id) else None
     if league is None:
         raise ApiError(404, "unknown-league", f"there is no league '{league_id[:40]}'")
     return league
@@ -109,9 +103,11 @@ def require_league(league_id: str) -> League:
 
 def authenticate_director(league_id: str) -> Director:
     """The request's league director token: 404 unknown league, 401 no/unknown/revoked token, 403 a token of
-    another league or of an event (an event's organizer is not the league's director)."""
+    another league or of an event (an event's organizer is not the league's director).
+
+    The bearer, the hash and the revoked/expired checks are the event tokens' (backend/auth.py)."""
     require_league(league_id)
-    secret = _bearer()
+    secret = bearer()
     if secret is None:
         raise ApiError(401, "missing-token", "send 'Authorization: Bearer <league director token>'")
     digest = hash_secret(secret)
@@ -126,18 +122,45 @@ def authenticate_director(league_id: str) -> Director:
                 403, "forbidden", "this is an event's token: only the league director's token may change the league"
             )
         raise ApiError(401, "invalid-token", "this token is not valid")
-    if row.revoked_at is not None:
-        raise ApiError(401, "token-revoked", "this token was revoked")
-    if row.expires_at is not None and row.expires_at <= now_ms():
-        raise ApiError(
-            401,
-            "token-expired",
-            "this director token was replaced by a new one (rotated): use the new token, "
-            "or ask the league's director for one",
-        )
+    check_live(
+        row.revoked_at,
+        row.expires_at,
+        "this director token was replaced by a new one (rotated): use the new token, "
+        "or ask the league's director for one",
+    )
     if row.league_id != league_id:
         raise ApiError(403, "forbidden", "this token is another league's director token")
     return Director(row.id, row.league_id)
+
+
+@dataclass(frozen=True)
+class LeagueOpened:
+    """A league locked for a write, the director's token as checked under the lock, and the request's body."""
+
+    league: League
+    director: Director
+    data: dict[str, Any]
+
+
+def open_league(
+    league_id: str,
+    schema: Schema | None = None,
+    *,
+    empty: dict[str, Any] | None = None,
+    before_lock: Callable[[dict[str, Any]], None] | None = None,
+) -> LeagueOpened:
+    """Every league write's opening (as flaskr's ``get_post``): the director's token checked before the body
+    and the lock (no token, no wait for anyone), the body loaded (``empty`` stands for a missing one) and
+    checked by ``before_lock``, then the league row locked and the token checked again under the lock."""
+    authenticate_director(league_id)
+    data: dict[str, Any] = {}
+    if schema is not None:
+        no_body = empty is not None and not request.is_json and not request.content_length
+        data = schema.load(empty or {}) if no_body else load_body(schema)
+    if before_lock is not None:
+        before_lock(data)
+    league, director = _lock_league_as(league_id)
+    return LeagueOpened(league, director, data)
 
 
 def _new_director_token(league_id: str, label: str) -> tuple[LeagueToken, str]:
@@ -165,6 +188,22 @@ def _lasting(league_id: str, now: int):
     )
 
 
+def _addable_event(data: dict[str, Any]) -> None:
+    """A league event is a Star Trek event of this server whose organizer token the request carries."""
+    event_id = data["event_id"]
+    event = db.session.get(Event, event_id) if valid_id(event_id) else None
+    if event is None:
+        raise ApiError(404, "unknown-event", f"event_id: there is no event '{event_id[:40]}' on this server")
+    _check_organizer(event_id, data["organizer_token"])
+    if event.ruleset not in STAR_TREK_RULESETS:
+        raise ApiError(
+            422,
+            "not-star-trek",
+            f"event_id: '{event.name or event_id}' is a {event.ruleset} event; "
+            f"WCT league events are Star Trek events ({', '.join(STAR_TREK_RULESETS)})",
+        )
+
+
 def _lock_league_as(league_id: str) -> tuple[League, Director]:
     """A write transaction holding the league row's lock, and the director token checked again under it."""
     begin_write()
@@ -173,11 +212,6 @@ def _lock_league_as(league_id: str) -> tuple[League, Director]:
         db.session.rollback()
         raise ApiError(404, "unknown-league", f"there is no league '{league_id[:40]}'")
     return league, authenticate_director(league_id)
-
-
-def _lock_league(league_id: str) -> League:
-    """A write transaction holding the league row's lock (checked again: the director token still valid)."""
-    return _lock_league_as(league_id)[0]
 
 
 #: What a league event's proof starts with (the version of its signing).
@@ -634,9 +668,8 @@ def update_league(league_id: str):
             application/json:
               schema: LeagueSchema
     """
-    authenticate_director(league_id)
-    data = load_body(UpdateLeagueSchema())
-    league = _lock_league(league_id)
+    opened = open_league(league_id, UpdateLeagueSchema())
+    league, data = opened.league, opened.data
     rows = _league_events(league_id)
     try:
         stored = _updated_document(_stored(league), data, rows)
@@ -665,21 +698,10 @@ def add_event(league_id: str):
             application/json:
               schema: LeagueSchema
     """
-    authenticate_director(league_id)
-    data = load_body(AddLeagueEventSchema())
+    opened = open_league(league_id, AddLeagueEventSchema(), before_lock=_addable_event)
+    league, data = opened.league, opened.data
     event_id = data["event_id"]
-    event = db.session.get(Event, event_id) if _ID.match(event_id) else None
-    if event is None:
-        raise ApiError(404, "unknown-event", f"event_id: there is no event '{event_id[:40]}' on this server")
-    _check_organizer(event_id, data["organizer_token"])
-    if event.ruleset not in STAR_TREK_RULESETS:
-        raise ApiError(
-            422,
-            "not-star-trek",
-            f"event_id: '{event.name or event_id}' is a {event.ruleset} event; "
-            f"WCT league events are Star Trek events ({', '.join(STAR_TREK_RULESETS)})",
-        )
-    league = _lock_league(league_id)
+    event = db.session.get_one(Event, event_id)  # _addable_event found it
     rows = _league_events(league_id)
     try:
         _check_sprint(_stored(league), data["sprint"])
@@ -741,8 +763,7 @@ def remove_event(league_id: str, event_id: str):
             application/json:
               schema: LeagueSchema
     """
-    authenticate_director(league_id)
-    league = _lock_league(league_id)
+    league = open_league(league_id).league
     rows = _league_events(league_id)
     row = next((r for r in rows if r.event_id == event_id), None)
     if row is None:
@@ -780,9 +801,8 @@ def add_bonus(league_id: str):
             application/json:
               schema: LeagueSchema
     """
-    authenticate_director(league_id)
-    data = load_body(BonusInSchema())
-    league = _lock_league(league_id)
+    opened = open_league(league_id, BonusInSchema())
+    league, data = opened.league, opened.data
     rows = _league_events(league_id)
     stored = _stored(league)
     bonus = list(stored.get("bonus", []))
@@ -820,8 +840,7 @@ def remove_bonus(league_id: str, bonus_id: str):
             application/json:
               schema: LeagueSchema
     """
-    authenticate_director(league_id)
-    league = _lock_league(league_id)
+    league = open_league(league_id).league
     stored = _stored(league)
     bonus = stored.get("bonus", [])
     if not any(b.get("id") == bonus_id for b in bonus):
@@ -912,11 +931,9 @@ def add_director_token(league_id: str):
             application/json:
               schema: LeagueGrantSchema
     """
-    authenticate_director(league_id)
-    no_body = not request.is_json and not request.content_length
-    data = LeagueTokenInSchema().load({}) if no_body else load_body(LeagueTokenInSchema())
-    league = _lock_league(league_id)
-    working = db.session.scalar(select(func.count()).select_from(_lasting(league_id, now_ms()).subquery()))
+    opened = open_league(league_id, LeagueTokenInSchema(), empty={})
+    league, data = opened.league, opened.data
+    working = db.session.scalar(select(func.count()).select_from(_lasting(league_id, now_ms()).subquery())) or 0
     if working >= MAX_DIRECTOR_TOKENS:
         db.session.rollback()
         raise ApiError(
@@ -943,9 +960,9 @@ def rotate_director_token(league_id: str):
             application/json:
               schema: LeagueGrantSchema
     """
-    authenticate_director(league_id)  # before the lock: no token, no wait for anyone
-    league, director = _lock_league_as(league_id)  # still valid under the lock
-    old = db.session.get(LeagueToken, director.token_id)
+    opened = open_league(league_id)
+    league, director = opened.league, opened.director
+    old = db.session.get_one(LeagueToken, director.token_id)
     token, secret = _new_director_token(league_id, old.label)
     db.session.flush()
     retire_token(old, token.id, now_ms())
@@ -967,9 +984,8 @@ def revoke_director_token(league_id: str, token_id: str):
             application/json:
               schema: RevokeResponseSchema
     """
-    authenticate_director(league_id)  # before the lock: no token, no wait for anyone
-    _lock_league(league_id)  # still valid under the lock
-    token = db.session.get(LeagueToken, token_id) if _ID.match(token_id) else None
+    open_league(league_id)
+    token = db.session.get(LeagueToken, token_id) if valid_id(token_id) else None
     if token is None or token.league_id != league_id:
         db.session.rollback()
         raise ApiError(404, "unknown-token", f"there is no director token '{token_id[:40]}' in this league")

@@ -1,11 +1,13 @@
-"""marshmallow schemas of the league resource (backend/leagues.py); the league document's own fields are
+"""marshmallow schemas of the Star Trek resources: leagues (backend/startrek/leagues.py), league backups and
+ratings (backend/startrek/ratings.py); the league document's own fields are
 checked by shared_rules.games.startrek.leagues.load_league, which names the field it refuses."""
 
 from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from backend.schemas import NO_NUL, _int
+from backend.schemas.common import NO_NUL, _int
+from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
 
 __all__ = [
     "CreateLeagueSchema",
@@ -21,6 +23,9 @@ __all__ = [
     "SeasonInSchema",
     "LeagueBackupSchema",
     "LeagueRestoreResponseSchema",
+    "RatingsQuerySchema",
+    "RatingRowSchema",
+    "RatingsListSchema",
 ]
 
 #: Sprint ids of each schedule (Star Trek OP Guide 12.2), in season order, with their names.
@@ -186,11 +191,11 @@ class LeagueTableSchema(Schema):
     )
 
 
-# ------------------------------------------------------------------ league backups (backend/league_backups.py)
+# ------------------------------------------------------------------ league backups (backend/startrek/league_backups.py)
 
 
 class LeagueBackupSchema(Schema):
-    """``topcut-league-backup/1``: the league as the server holds it (backend/league_backups.py checks each
+    """``topcut-league-backup/1``: the league as the server holds it (backend/startrek/league_backups.py checks each
     field and names the one it refuses)."""
 
     format = fields.String(required=True, metadata={"description": "topcut-league-backup/1"})
@@ -229,3 +234,23 @@ class LeagueRestoreResponseSchema(Schema):
         },
     )
     tokens = _int(required=True, metadata={"description": "director tokens restored (revoked and rotated ones too)"})
+
+
+# ------------------------------------------------------------------ ratings (OP Guide 8, 11)
+
+
+class RatingsQuerySchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(RATED_RULESETS))
+
+
+class RatingRowSchema(Schema):
+    name = fields.String(required=True)
+    constructed = _int(required=True)
+    sealed = _int(required=True)
+    overall = _int(required=True)
+    games = _int(required=True)
+
+
+class RatingsListSchema(Schema):
+    game = fields.String(required=True)
+    ratings = fields.List(fields.Nested(RatingRowSchema), required=True, metadata={"description": "best overall first"})

@@ -8,13 +8,13 @@ import io
 import json
 from pathlib import Path
 
-from tests.rules.test_leagues import event_doc, league_doc
+from tests.rules.games.startrek.test_leagues import event_doc, league_doc
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _api():
-    spec = importlib.util.spec_from_file_location("rules_api_issue13", ROOT / "pwa" / "rules_api.py")
+    spec = importlib.util.spec_from_file_location("rules_api_leagues_csv_report", ROOT / "pwa" / "rules_api.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
