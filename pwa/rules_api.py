@@ -478,7 +478,7 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
 
 def _bracket_games(ruleset: str, settings: dict[str, Any]) -> dict[str, int | None]:
     """An elimination match's best-of before the final and in it (None: the document leaves it open)."""
-    from shared_rules.brackets.rules import bracket_rules
+    from shared_rules.games import bracket_rules
 
     rules = bracket_rules(ruleset, settings)
     return {"best_of": rules.best_of, "final_best_of": rules.final_best_of}

@@ -23,8 +23,9 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Player, Round
+from ..games import bracket_rules
 from .cut import make_cut
-from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules, bracket_rules
+from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules
 from .seeding import fold_pairs
 from .winner import elimination_rounds_of, match_winner, seed_map
 

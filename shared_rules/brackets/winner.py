@@ -66,9 +66,9 @@ def match_winner(
 ) -> tuple[bool, str | None]:
     """``(decided, winner)`` of one elimination match; ``winner`` is ``None`` when nobody advances."""
     if rules is None:
-        # Not a cycle: the bracket rules load the game's declarations, which standings of an event
+        # Imported here: the bracket rules load the game's declarations, which standings of an event
         # without a cut never need (the command line's start-up time).
-        from .rules import bracket_rules
+        from ..games import bracket_rules
 
         rules = bracket_rules(event.ruleset, event.settings)
     if match.extra.get("dropped") is True:

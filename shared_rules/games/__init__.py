@@ -22,13 +22,15 @@ import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DocumentError
+from ..errors import DocumentError, RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..brackets.rules import BracketRules
+    from ..pairing.policies import PairingPolicy
     from ..rulesets.base import Ruleset
     from .base import Game
 
-__all__ = ["RULESET_IDS", "PACKAGES", "game_of", "games", "ruleset_of"]
+__all__ = ["RULESET_IDS", "PACKAGES", "bracket_rules", "game_of", "games", "policy_for", "ruleset_of"]
 
 #: Ruleset id → the game package that declares it.
 _PACKAGE_OF: dict[str, str] = {
@@ -67,6 +69,34 @@ def game_of(ruleset_id: str) -> Game:
     """The game of a ruleset id (its declarations imported on first use)."""
     game: Game = importlib.import_module(f"{__name__}.{_package(ruleset_id)}.game").GAMES[ruleset_id]
     return game
+
+
+def bracket_rules(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> BracketRules:
+    """The ruleset's bracket rules with the event's settings applied.
+
+    >>> bracket_rules("pokemon-tcg", {"playoff_3rd_4th": True}).third_place
+    True
+    >>> bracket_rules("startrek-1e", {"bracket": "modified-mcintyre"}).scheme
+    'mcintyre'
+    >>> bracket_rules("tribbles")
+    Traceback (most recent call last):
+    ...
+    shared_rules.errors.RulesError: ruleset: tribbles has no elimination bracket (pods, Star Trek OP Guide 7.6)
+    """
+    try:
+        game = game_of(ruleset_id)
+    except RulesError:
+        raise RulesError(f"ruleset: {ruleset_id!r} has no bracket rules") from None
+    return game.bracket_rules(settings)
+
+
+def policy_for(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> PairingPolicy:
+    """The ruleset's Swiss pairing policy with the event's settings applied.
+
+    >>> policy_for("agot").bye_rule
+    'lowest-ranked-without-bye'
+    """
+    return game_of(ruleset_id).pairing_policy(settings)
 
 
 def games() -> tuple[Game, ...]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
-from ..games import game_of
+from ..games import game_of, policy_for
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
 from ..standings import compute_standings
@@ -34,7 +34,7 @@ from ..structures import day_two_qualifiers as qualifiers_of
 from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
 from .divisions import assign_flights, division_mode, division_pools, divisions_of
-from .policies import PairingPolicy, policy_for
+from .policies import PairingPolicy
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
 from .tables import fixed_table_of, number_tables
 

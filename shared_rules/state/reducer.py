@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import DocumentError, RulesError
 from ..event.document import load_event
 from ..event.model import STAGES
-from ..games import game_of
+from ..games import bracket_rules, game_of
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
 from . import penalties
@@ -834,7 +834,6 @@ def _event_problem(
 
 def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any) -> str | None:
     """Why an elimination match's result does not say who goes on (None: it does, or that nobody does)."""
-    from ..brackets.rules import bracket_rules
     from ..brackets.winner import match_winner
 
     rules = bracket_rules(state["ruleset"], state["settings"])

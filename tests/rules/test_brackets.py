@@ -16,7 +16,6 @@ from typing import Any
 from shared_rules.brackets import (
     apply_drop_in_bracket,
     bracket_order,
-    bracket_rules,
     bracket_view,
     bye_count,
     first_round_pairs,
@@ -28,6 +27,7 @@ from shared_rules.brackets import (
 )
 from shared_rules.errors import RulesError
 from shared_rules.event import Event, Match, Player, Round, dump_event, load_event
+from shared_rules.games import bracket_rules
 from shared_rules.standings import compute_standings, place_elimination
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -9,7 +9,6 @@ import unittest
 from dataclasses import replace
 
 from shared_rules.brackets import (
-    bracket_rules,
     bracket_view,
     first_turn_chooser,
     make_cut,
@@ -19,6 +18,7 @@ from shared_rules.brackets import (
 )
 from shared_rules.errors import RulesError
 from shared_rules.event import Event, Match
+from shared_rules.games import bracket_rules
 
 from .test_brackets import higher_seed_wins, make_event, play_out, report, seed_of, seed_pairs, with_round
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import unittest
 from collections.abc import Iterator, Sequence
 
+from shared_rules.games import policy_for
 from shared_rules.pairing.byes import bye_order
-from shared_rules.pairing.policies import PairingPolicy, policy_for
+from shared_rules.pairing.policies import PairingPolicy
 from shared_rules.pairing.swiss import PoolInput, match_even, pair_pool
 from shared_rules.seeded import Rng
 from tests.rules.test_pairing_matching import _Lcg

@@ -8,11 +8,10 @@ from typing import Any
 from unittest import mock
 
 from shared_rules.event import load_event
-from shared_rules.games import games
+from shared_rules.games import games, policy_for
 from shared_rules.pairing import lookahead
 from shared_rules.pairing.lookahead import Future, choose, future_cost, may_fail
 from shared_rules.pairing.next_round import PairedRound, pair_next_round
-from shared_rules.pairing.policies import policy_for
 
 _SCORES = {"full-win": 100, "full-loss": 30, "true-tie": 50}
 
