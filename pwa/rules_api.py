@@ -429,7 +429,7 @@ def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None 
 
 
 def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, Any]:
-    from shared_rules.structures import structure_names, suggest_structure
+    from shared_rules.games import structure_names, suggest_structure
 
     try:
         return {**suggest_structure(ruleset, players, name).to_json(), "names": list(structure_names(ruleset))}
@@ -438,8 +438,8 @@ def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, 
 
 
 def rulesets() -> list[dict[str, Any]]:
+    from shared_rules.games import RULESETS
     from shared_rules.rulesets import get_ruleset
-    from shared_rules.structures import RULESETS
 
     out = []
     for rid in RULESETS:
@@ -541,11 +541,11 @@ def secret_time(event_id: str) -> dict[str, Any]:
 
 
 def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
-    """The game-end helpers (``shared_rules.game_end``) for the ruleset, by name."""
-    from shared_rules import game_end as ge
+    """The game-end helpers (``shared_rules.games.time_called``) for the ruleset, by name."""
+    from shared_rules.games import time_called as decide
 
     try:
-        return ge.time_called(ruleset, args).to_json()
+        return decide(ruleset, args).to_json()
     except RulesError as exc:
         return {"error": str(exc)}
 

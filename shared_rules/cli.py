@@ -80,7 +80,7 @@ def _pair(args: argparse.Namespace) -> Any:
 
 
 def _structure(args: argparse.Namespace) -> Any:
-    from .structures import suggest_structure
+    from .games import suggest_structure
 
     return suggest_structure(args.ruleset, _count(args.players, "PLAYERS"), args.structure).to_json()
 
@@ -225,7 +225,7 @@ def _report(args: argparse.Namespace) -> Any:
 
 
 def _game_end(args: argparse.Namespace) -> Any:
-    from .game_end import time_called
+    from .games import time_called
 
     try:
         numbers = json.loads(sys.stdin.read() if args.numbers == "-" else args.numbers)

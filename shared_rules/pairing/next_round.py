@@ -26,12 +26,11 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
-from ..games import game_of, policy_for
+from ..games import day_two_qualifiers as qualifiers_of
+from ..games import division_structures, game_of, policy_for, suggest_structure
 from ..rulesets import get_ruleset
 from ..rulesets.base import Ruleset
 from ..standings import compute_standings
-from ..structures import day_two_qualifiers as qualifiers_of
-from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
 from .divisions import assign_flights, division_mode, division_pools, divisions_of
 from .policies import PairingPolicy

@@ -144,7 +144,7 @@ from ....event.document import dump_event, load_event
 from ....event.model import Event
 from ....pairing.whole_event import next_round
 from ....standings import compute_standings
-from ....structures import suggest_structure
+from ... import suggest_structure
 from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
