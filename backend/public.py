@@ -12,7 +12,7 @@ from backend.ledger import event_state
 from backend.schemas import PairingsSchema, PublicSchema, StandingsSchema
 from shared_rules.errors import RulesError
 from shared_rules.event import load_event
-from shared_rules.rulesets import get_ruleset
+from shared_rules.games import get_ruleset
 from shared_rules.standings import reported_labels, standings_json
 from shared_rules.state import to_event_document
 

@@ -293,7 +293,7 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 
 
 def standings(event_id: str) -> dict[str, Any]:
-    from shared_rules.rulesets import get_ruleset
+    from shared_rules.games import get_ruleset
     from shared_rules.standings import reported_labels, standings_json
 
     st = _current(event_id)
@@ -438,8 +438,7 @@ def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, 
 
 
 def rulesets() -> list[dict[str, Any]]:
-    from shared_rules.games import RULESETS
-    from shared_rules.rulesets import get_ruleset
+    from shared_rules.games import RULESETS, get_ruleset
 
     out = []
     for rid in RULESETS:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
-from ..rulesets import get_ruleset
+from ..games import get_ruleset
 from ..rulesets.base import Ruleset
 from .matchplay import match_winner_from_games
 

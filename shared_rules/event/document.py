@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from .._json import json_kind as _kind
 from ..errors import DocumentError
-from ..rulesets import get_ruleset
+from ..games import get_ruleset
 from .model import STAGES, Event, Match, Player, Round
 
 __all__ = ["FORMAT", "load_event", "parse_event_json", "dump_event"]

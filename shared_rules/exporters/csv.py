@@ -66,7 +66,7 @@ def standings_csv(event: Event) -> str:
     1,"Holliday, Doc",a,5,1-0-0,1,0.33,no
     2,Kate,b,0,0-1-0,0.33,1,no
     """
-    from ..rulesets import get_ruleset
+    from ..games import get_ruleset
     from ..standings import metric_labels, standings_json
 
     rows = standings_json(event)["standings"]

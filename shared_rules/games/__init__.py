@@ -51,6 +51,7 @@ __all__ = [
     "division_structures",
     "game_of",
     "games",
+    "get_ruleset",
     "policy_for",
     "ruleset_of",
     "structure_names",
@@ -91,6 +92,15 @@ def ruleset_of(ruleset_id: str, settings: Mapping[str, Any]) -> Ruleset:
     module = importlib.import_module(f"{__name__}.{_package(ruleset_id)}.ruleset")
     ruleset: Ruleset = module.build(ruleset_id, settings)
     return ruleset
+
+
+def get_ruleset(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> Ruleset:
+    """The ruleset for an id, configured by the event's settings.
+
+    >>> get_ruleset("agot").id
+    'agot'
+    """
+    return ruleset_of(ruleset_id, dict(settings or {}))
 
 
 def game_of(ruleset_id: str) -> Game:

@@ -27,8 +27,7 @@ from typing import Any
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
 from ..games import day_two_qualifiers as qualifiers_of
-from ..games import division_structures, game_of, policy_for, suggest_structure
-from ..rulesets import get_ruleset
+from ..games import division_structures, game_of, get_ruleset, policy_for, suggest_structure
 from ..rulesets.base import Ruleset
 from ..standings import compute_standings
 from .byes import bye_outcome_for, byes_received, earned_bye_players

@@ -12,7 +12,7 @@ from .._json import dumps_indented, indented_into, number_text, string_text
 from ..brackets.winner import match_winner
 from ..errors import RulesError
 from ..event.model import Event
-from ..rulesets import get_ruleset
+from ..games import get_ruleset
 from ..rulesets.base import Ruleset
 from .common import ExactValues
 from .context import StandingsContext, is_counted

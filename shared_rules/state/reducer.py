@@ -30,8 +30,7 @@ from typing import Any
 from ..errors import DocumentError, RulesError
 from ..event.document import load_event
 from ..event.model import STAGES
-from ..games import bracket_rules, game_of
-from ..rulesets import get_ruleset
+from ..games import bracket_rules, game_of, get_ruleset
 from ..rulesets.base import Ruleset
 from . import penalties
 from .authorize import authorize

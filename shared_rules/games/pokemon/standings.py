@@ -297,7 +297,7 @@ def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
     standings. Cached per context.
 
     >>> from shared_rules.event import load_event
-    >>> from shared_rules.rulesets import get_ruleset
+    >>> from shared_rules.games import get_ruleset
     >>> from shared_rules.standings.context import StandingsContext
     >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": "a", "entry": 1}, {"id": "b", "entry": 2},
     ...     {"id": "c", "entry": 3, "late": True}],
@@ -697,7 +697,7 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
 
     >>> from shared_rules.event import load_event
     >>> from shared_rules.standings.context import StandingsContext
-    >>> from shared_rules.rulesets import get_ruleset
+    >>> from shared_rules.games import get_ruleset
     >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": i, "entry": n} for n, i in enumerate("abc")],
     ...     "rounds": [{"number": 1, "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]},
     ...                                           {"players": ["c"], "outcomes": ["bye"]}]},

@@ -53,7 +53,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError, RulesError
-from ...rulesets import get_ruleset
+from ...games import get_ruleset
 from ...standings import compute_standings
 from .scoring import differential
 

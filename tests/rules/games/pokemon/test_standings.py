@@ -11,6 +11,7 @@ from typing import Any
 
 from shared_rules.errors import DocumentError
 from shared_rules.event import dump_event, load_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.pokemon.standings import (
     DROPPED_CAP,
     WIN_FLOOR,
@@ -20,7 +21,6 @@ from shared_rules.games.pokemon.standings import (
     tiebreakers,
     win_percentage,
 )
-from shared_rules.rulesets import get_ruleset
 from shared_rules.seeded import Rng
 from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
 
