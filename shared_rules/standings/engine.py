@@ -9,10 +9,11 @@ from types import MappingProxyType
 from typing import Any
 
 from .._json import dumps_indented, indented_into, number_text, string_text
+from ..brackets.rules import BracketRules
 from ..brackets.winner import match_winner
 from ..errors import RulesError
 from ..event.model import Event
-from ..games import get_ruleset
+from ..games import bracket_rules, get_ruleset
 from ..rulesets.base import Ruleset
 from .common import ExactValues
 from .context import StandingsContext, is_counted
@@ -158,13 +159,21 @@ def place_elimination(event: Event, swiss_order: Sequence[str], ruleset: Ruleset
     elim = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
     if not elim:
         return list(swiss_order)
+    # The game is looked up once for the whole walk, not once per match.
+    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
+    try:
+        rules: BracketRules | None = bracket_rules(event.ruleset, event.settings)
+    except RulesError:
+        rules = None  # bracket settings the rules refuse: no match is decided
     depth: dict[str, int] = {}
     for step, rnd in enumerate(elim, start=1):
         for match in rnd.matches:
             playoff = match.extra.get("playoff") == "third-place"
             try:
                 decided, winner = (
-                    match_winner(event, match, ruleset=ruleset) if is_counted(match) or match.games else (False, None)
+                    match_winner(event, match, rules=rules, ruleset=ruleset)
+                    if rules is not None and (is_counted(match) or match.games)
+                    else (False, None)
                 )
             except RulesError:
                 decided, winner = False, None
