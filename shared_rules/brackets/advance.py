@@ -23,11 +23,11 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Player, Round
-from ..games import bracket_rules
+from ..games import bracket_rules, get_ruleset
+from ..matches.winner import elimination_rounds_of, match_winner, seed_map
 from .cut import make_cut
 from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules
 from .seeding import fold_pairs
-from .winner import elimination_rounds_of, match_winner, seed_map
 
 __all__ = [
     "SlotResult",
@@ -62,6 +62,7 @@ def _round_best_of(rules: BracketRules, rnd: Round) -> int | None:
 def slot_results(event: Event, rnd: Round, rules: BracketRules | None = None) -> list[SlotResult]:
     """The round's slots in order (a dropped player's placeholder is folded into its slot)."""
     rules = rules or bracket_rules(event.ruleset, event.settings)
+    ruleset = get_ruleset(event.ruleset, event.settings)
     best = _round_best_of(rules, rnd)
     by_slot: dict[int, list[Match]] = {}
     for index, m in enumerate(rnd.matches):
@@ -76,7 +77,7 @@ def slot_results(event: Event, rnd: Round, rules: BracketRules | None = None) ->
         seeds = tuple(s for m in matches for s in (m.extra.get("seeds") or [None] * len(m.players)))
         decided, winner, dropped, table = True, None, None, None
         for m in matches:
-            d, w = match_winner(event, m, best_of=best, rules=rules)
+            d, w = match_winner(event, m, best_of=best, rules=rules, ruleset=ruleset)
             decided = decided and d
             winner = winner or w
             table = table or m.table
@@ -261,6 +262,7 @@ def round_name(players: int) -> str:
 def bracket_view(event: Event) -> dict[str, Any]:
     """The whole bracket as JSON for the UI: rounds, slots, seeds, winners, byes, what comes next."""
     rules = bracket_rules(event.ruleset, event.settings)
+    ruleset = get_ruleset(event.ruleset, event.settings)
     elim = elimination_rounds_of(event)
     seeds = seed_map(event)
     view: dict[str, Any] = {
@@ -303,7 +305,7 @@ def bracket_view(event: Event) -> dict[str, Any]:
         )
         for m in rnd.matches:
             if m.extra.get("playoff") == "third-place":
-                decided, winner = match_winner(event, m, best_of=rules.best_of, rules=rules)
+                decided, winner = match_winner(event, m, best_of=rules.best_of, rules=rules, ruleset=ruleset)
                 view["playoff"] = {
                     "round": rnd.number,
                     "table": m.table,

@@ -14,12 +14,12 @@ from typing import Any
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
 from ..games import bracket_rules, suggest_structure
+from ..matches.winner import elimination_rounds_of
 from ..seeded import Rng
 from ..standings import compute_standings
 from ..structures.flights import merge_flight_tops
 from .rules import GAME_NUMBERS, BracketRules
 from .seeding import bye_count, first_round_pairs, next_power_of_two
-from .winner import elimination_rounds_of
 
 __all__ = [
     "make_cut",

@@ -6,18 +6,20 @@ import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._json import dumps_indented, indented_into, number_text, string_text
-from ..brackets.rules import BracketRules
-from ..brackets.winner import match_winner
 from ..errors import RulesError
 from ..event.model import Event
 from ..games import bracket_rules, get_ruleset
+from ..matches.winner import match_winner
 from ..rulesets.base import Ruleset
 from .common import ExactValues
 from .context import StandingsContext, is_counted
 from .metrics import get_metric
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..brackets.rules import BracketRules
 
 __all__ = [
     "Standing",

@@ -833,7 +833,7 @@ def _event_problem(
 
 def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any) -> str | None:
     """Why an elimination match's result does not say who goes on (None: it does, or that nobody does)."""
-    from ..brackets.winner import match_winner
+    from ..matches.winner import match_winner
 
     rules = bracket_rules(state["ruleset"], state["settings"])
     if match["extra"].get("playoff"):
@@ -851,7 +851,7 @@ def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], 
         if list(m.players) == match["players"]
     )
     try:
-        match_winner(event, mini, best_of=best_of, rules=rules)
+        match_winner(event, mini, best_of=best_of, rules=rules, ruleset=_ruleset(state))
     except RulesError as exc:
         return str(exc).split(": ", 1)[-1] if str(exc).startswith(("outcomes: ", "games: ")) else str(exc)
     return None

@@ -142,6 +142,11 @@ class ImportGraphTest(unittest.TestCase):
             "\n".join(mutual_imports(graph)),
         )
 
+    def test_the_standings_do_not_import_the_brackets(self) -> None:
+        # Who won one match (``matches``) is shared by both; the cut ranks by the standings.
+        self.assertNotIn("brackets", package_graph().get("standings", {}))
+        self.assertNotIn("brackets", package_graph().get("matches", {}))
+
     def test_the_models_the_games_import_do_not_import_the_registry(self) -> None:
         for relative in ("brackets/rules.py", "pairing/policies.py", "rulesets/base.py", "structures/_model.py"):
             path = ROOT / relative
