@@ -37,7 +37,7 @@ def warm() -> None:
 
 
 def _event(state: dict[str, Any]) -> Any:
-    from shared_rules.event import load_event
+    from shared_rules.run import load_event
     from shared_rules.state import to_event_document
 
     return load_event(to_event_document(state, operational=False))
@@ -678,8 +678,8 @@ def league(
 
     ``event_ids``: each document's event id when the documents carry none (an ``export`` of this device).
     """
-    from shared_rules.event import load_event
     from shared_rules.games.startrek.leagues import league_table, load_league
+    from shared_rules.run import load_event
 
     return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs], event_ids)
 

@@ -41,7 +41,7 @@ __all__ = ["main"]
 
 
 def _read_event(path: str) -> Any:
-    from .event import parse_event_json
+    from .run import parse_event_json
 
     try:
         if path == "-":

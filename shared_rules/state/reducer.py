@@ -28,10 +28,10 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import DocumentError, RulesError
-from ..event.document import load_event
 from ..event.model import STAGES
 from ..games import bracket_rules, game_of, get_ruleset
 from ..rulesets.base import Ruleset
+from ..run import load_event
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where

@@ -15,8 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.event.document import load_event
 from shared_rules.games import get_ruleset
+from shared_rules.run import load_event
 from shared_rules.seeded import Rng
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
 

@@ -14,12 +14,12 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.event import load_event
 from shared_rules.games import get_ruleset
 from shared_rules.games.doomtown.standings import match_win_percentage
 from shared_rules.games.pokemon.standings import floor_log10, round_significant, round_significant_int
 from shared_rules.games.startrek.scoring import differential
 from shared_rules.games.startrek.standings import _final_vp
+from shared_rules.run import load_event
 from shared_rules.seeded import Rng
 from shared_rules.standings import StandingsContext, compute_standings, standings_json
 from shared_rules.standings.common import (

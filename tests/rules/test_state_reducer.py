@@ -6,7 +6,7 @@ import json
 import unittest
 from typing import Any
 
-from shared_rules.event import load_event
+from shared_rules.run import load_event
 from shared_rules.state import (
     OPERATION_TYPES,
     OperationRejected,

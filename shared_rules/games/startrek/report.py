@@ -377,7 +377,7 @@ def _swiss_totals(
 def tournament_report(event: Event) -> dict[str, Any]:
     """Everything the director enters at www.trekcc.org for the event (Star Trek OP Guide 8, Appendix A).
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> doc = {"ruleset": "startrek-2e", "name": "Club night", "seed": "s", "date": "2026-11-20",
     ...        "settings": {"report": {"primary_td": "Quark"}},
     ...        "players": [{"id": p, "name": p.upper(), "entry": i} for i, p in enumerate("ab", 1)],

@@ -144,7 +144,7 @@ from ....event.document import dump_event, load_event
 from ....event.model import Event
 from ....pairing.whole_event import next_round
 from ....standings import compute_standings
-from ... import suggest_structure
+from ... import get_ruleset, suggest_structure
 from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
@@ -238,7 +238,7 @@ class _Doc:
     """The validated event plus what the writer derives from it."""
 
     def __init__(self, document: Any) -> None:
-        self.event: Event = document if isinstance(document, Event) else load_event(document)
+        self.event: Event = document if isinstance(document, Event) else load_event(document, get_ruleset)
         if self.event.ruleset not in GAMETYPES:
             raise _fail(
                 "ruleset",
@@ -506,7 +506,7 @@ def _cut_positions(doc: _Doc, pods: list[tuple[int, list[str]]]) -> dict[str, tu
     players = {p.id: p for p in doc.event.players}
     rank: dict[str, int] = {}
     counted: dict[str, int] = {}
-    for row in compute_standings(load_event(swiss)):
+    for row in compute_standings(load_event(swiss, get_ruleset)):
         after = players[row.player].dropped_after
         if after is None or after > last:  # TOM seeds the players still in the event
             division = doc.division[row.player]

@@ -8,7 +8,7 @@ import unittest
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.event.document import load_event
+from shared_rules.run import load_event
 from shared_rules.seeded import draw_key
 from shared_rules.standings import compute_standings, metric_keys, standings_json
 

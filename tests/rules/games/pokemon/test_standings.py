@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.event import dump_event, load_event
+from shared_rules.event import dump_event
 from shared_rules.games import get_ruleset
 from shared_rules.games.pokemon.standings import (
     DROPPED_CAP,
@@ -21,6 +21,7 @@ from shared_rules.games.pokemon.standings import (
     tiebreakers,
     win_percentage,
 )
+from shared_rules.run import load_event
 from shared_rules.seeded import Rng
 from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
 
