@@ -294,7 +294,8 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 
 def standings(event_id: str) -> dict[str, Any]:
     from shared_rules.games import get_ruleset
-    from shared_rules.standings import reported_labels, standings_json
+    from shared_rules.run import standings_json
+    from shared_rules.standings import reported_labels
 
     st = _current(event_id)
     if st["ruleset"] is None or not st["rounds"]:

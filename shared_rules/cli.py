@@ -68,7 +68,7 @@ def _read_event(path: str) -> Any:
 
 
 def _standings(args: argparse.Namespace) -> Any:
-    from .standings import standings_text
+    from .run import standings_text
 
     return _Text(standings_text(_read_event(args.file)) + "\n")  # output_text(standings_json(...))
 
@@ -129,7 +129,7 @@ def _day_two(args: argparse.Namespace) -> Any:
 
 def _heats(args: argparse.Namespace) -> Any:
     from .brackets import two_heat_seeds
-    from .standings import compute_standings
+    from .run import compute_standings
 
     cut = _count(args.cut, "--cut")
     if cut < 2 or cut % 2:

@@ -7,13 +7,23 @@ and handed down to the engines, which never import the game registry (issue #24)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .event import document
 from .event.model import Event
-from .games import get_ruleset
+from .games import deciding_bracket, event_standings, get_ruleset
+from .standings import engine
+from .standings.engine import Standing
 
-__all__ = ["load_event", "parse_event_json"]
+__all__ = [
+    "compute_standings",
+    "load_event",
+    "parse_event_json",
+    "place_elimination",
+    "standings_json",
+    "standings_text",
+]
 
 
 def load_event(doc: Any) -> Event:
@@ -24,3 +34,26 @@ def load_event(doc: Any) -> Event:
 def parse_event_json(text: str) -> Event:
     """Decode JSON text and validate it as an event document against the ruleset it names."""
     return document.parse_event_json(text, get_ruleset)
+
+
+def compute_standings(event: Event) -> list[Standing]:
+    """The event's standings under the game its ruleset id names (``standings.compute_standings``)."""
+    return event_standings(event)
+
+
+def standings_json(event: Event) -> dict[str, Any]:
+    """EVENT-FORMAT.md's ``{"standings": [...]}`` under the event's own game."""
+    return {"standings": [s.to_json() for s in event_standings(event)]}
+
+
+def standings_text(event: Event) -> str:
+    """The command line's standings output under the event's own game."""
+    return engine.lines_text(event_standings(event))
+
+
+def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
+    """Final placing (``standings.place_elimination``) under the event's own ruleset and bracket rules."""
+    ruleset = get_ruleset(event.ruleset, event.settings)
+    return engine.place_elimination(
+        event, swiss_order, ruleset, bracket=deciding_bracket(event.ruleset, event.settings)
+    )

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
-from ..games import bracket_rules, suggest_structure
+from ..games import bracket_rules, get_ruleset, suggest_structure
 from ..matches.winner import elimination_rounds_of
 from ..seeded import Rng
 from ..standings import compute_standings
@@ -46,7 +46,8 @@ def swiss_order(event: Event) -> list[str]:
         event.settings,
         event.extra,
     )
-    return [s.player for s in compute_standings(swiss)]
+    # Swiss rounds only: no elimination match to decide.
+    return [s.player for s in compute_standings(swiss, get_ruleset(event.ruleset, event.settings), bracket=None)]
 
 
 def cut_size(event: Event) -> int:

@@ -67,7 +67,8 @@ def standings_csv(event: Event) -> str:
     2,Kate,b,0,0-1-0,0.33,1,no
     """
     from ..games import get_ruleset
-    from ..standings import metric_labels, standings_json
+    from ..run import standings_json
+    from ..standings import metric_labels
 
     rows = standings_json(event)["standings"]
     reported = get_ruleset(event.ruleset, event.settings).reported

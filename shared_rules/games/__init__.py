@@ -36,9 +36,11 @@ from ..errors import DocumentError, RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..brackets.rules import BracketRules
+    from ..event.model import Event
     from ..game_end import GameEnd
     from ..pairing.policies import PairingPolicy
     from ..rulesets.base import Ruleset
+    from ..standings.engine import Standing
     from ..structures import Structure
     from .base import Game
 
@@ -47,6 +49,8 @@ __all__ = [
     "RULESETS",
     "PACKAGES",
     "bracket_rules",
+    "deciding_bracket",
+    "event_standings",
     "day_two_qualifiers",
     "division_structures",
     "game_of",
@@ -126,6 +130,26 @@ def bracket_rules(ruleset_id: str, settings: Mapping[str, Any] | None = None) ->
     except RulesError:
         raise RulesError(f"ruleset: {ruleset_id!r} has no bracket rules") from None
     return game.bracket_rules(settings)
+
+
+def deciding_bracket(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> BracketRules | None:
+    """The bracket rules that decide elimination matches in the standings; None without a bracket or with refused settings.
+
+    >>> deciding_bracket("doomtown").scheme, deciding_bracket("tribbles")
+    ('standard', None)
+    """
+    try:
+        return bracket_rules(ruleset_id, settings)
+    except RulesError:
+        return None  # no match is decided
+
+
+def event_standings(event: Event) -> list[Standing]:
+    """The standings of an event under its own game: the ruleset and bracket rules resolved once for the walk."""
+    from ..standings.engine import compute_standings
+
+    ruleset = get_ruleset(event.ruleset, event.settings)
+    return compute_standings(event, ruleset, bracket=deciding_bracket(event.ruleset, event.settings))
 
 
 def policy_for(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> PairingPolicy:

@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
 from ..games import day_two_qualifiers as qualifiers_of
-from ..games import division_structures, game_of, get_ruleset, policy_for, suggest_structure
+from ..games import deciding_bracket, division_structures, game_of, get_ruleset, policy_for, suggest_structure
 from ..rulesets.base import Ruleset
 from ..standings import compute_standings
 from .byes import bye_outcome_for, byes_received, earned_bye_players
@@ -244,7 +244,8 @@ def pairing_state(
 
 
 def _ranking(event: Event, ruleset: Ruleset) -> list[str]:
-    return [s.player for s in compute_standings(event, ruleset)]
+    bracket = deciding_bracket(event.ruleset, event.settings)
+    return [s.player for s in compute_standings(event, ruleset, bracket=bracket)]
 
 
 def pair_next_round(

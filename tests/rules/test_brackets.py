@@ -28,8 +28,7 @@ from shared_rules.brackets import (
 from shared_rules.errors import RulesError
 from shared_rules.event import Event, Match, Player, Round, dump_event
 from shared_rules.games import bracket_rules
-from shared_rules.run import load_event
-from shared_rules.standings import compute_standings, place_elimination
+from shared_rules.run import compute_standings, load_event, place_elimination
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 WIN_WORD = {

@@ -88,7 +88,7 @@ class ValidateTest(unittest.TestCase):
         """A top cut pairs some players (the rest are out, not "not paired"), and a rematch or a
         score gap is what a bracket is: only unknown, dropped or doubled players are problems."""
         from shared_rules.event.model import Match, Round
-        from shared_rules.standings import compute_standings
+        from shared_rules.run import compute_standings
 
         doc = _event_after(3, players=8)
         event = load_event(doc)

@@ -10,9 +10,8 @@ from typing import Any
 
 from shared_rules.errors import RulesError
 from shared_rules.pairing.next_round import pair_next_round, pair_next_round_json, pairing_state
-from shared_rules.run import load_event
+from shared_rules.run import compute_standings, load_event
 from shared_rules.seeded import Rng
-from shared_rules.standings import compute_standings
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 

@@ -19,9 +19,9 @@ from shared_rules.games.doomtown.standings import match_win_percentage
 from shared_rules.games.pokemon.standings import floor_log10, round_significant, round_significant_int
 from shared_rules.games.startrek.scoring import differential
 from shared_rules.games.startrek.standings import _final_vp
-from shared_rules.run import load_event
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings import StandingsContext, compute_standings, standings_json
+from shared_rules.standings import StandingsContext
 from shared_rules.standings.common import (
     NOT_PLAYED_OUTCOMES,
     ExactValues,

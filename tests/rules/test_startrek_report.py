@@ -145,7 +145,7 @@ class SwissReport(unittest.TestCase):
         self.assertEqual((devon["result"], devon["vp"], devon["note"]), ("MG", 0, "dropped after round 3"))
 
     def test_the_final_check_matches_the_standings_totals(self):
-        from shared_rules.standings import standings_json
+        from shared_rules.run import standings_json
 
         standings = standings_json(load_event(self.doc))["standings"]
         self.assertEqual(

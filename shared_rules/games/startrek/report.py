@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError, RulesError
 from ...games import get_ruleset
-from ...standings import compute_standings
+from .. import event_standings
 from .scoring import differential
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -350,7 +350,7 @@ def _swiss_totals(
     event: Event, rounds: Sequence[Round], players: Sequence[str] | None = None, order: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     sub = replace(event, rounds=tuple(rounds))
-    lines = compute_standings(sub)
+    lines = event_standings(sub)
     out = []
     keep = set(players) if players is not None else None
     for line in lines:

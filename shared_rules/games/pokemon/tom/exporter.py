@@ -143,8 +143,7 @@ from ....errors import DocumentError, RulesError
 from ....event.document import dump_event, load_event
 from ....event.model import Event
 from ....pairing.whole_event import next_round
-from ....standings import compute_standings
-from ... import get_ruleset, suggest_structure
+from ... import event_standings, get_ruleset, suggest_structure
 from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
@@ -506,7 +505,7 @@ def _cut_positions(doc: _Doc, pods: list[tuple[int, list[str]]]) -> dict[str, tu
     players = {p.id: p for p in doc.event.players}
     rank: dict[str, int] = {}
     counted: dict[str, int] = {}
-    for row in compute_standings(load_event(swiss, get_ruleset)):
+    for row in event_standings(load_event(swiss, get_ruleset)):
         after = players[row.player].dropped_after
         if after is None or after > last:  # TOM seeds the players still in the event
             division = doc.division[row.player]
@@ -653,7 +652,7 @@ def _round(
 
 
 def _standings(root: ET.Element, doc: _Doc) -> None:
-    order = [row.player for row in compute_standings(doc.event)]
+    order = [row.player for row in event_standings(doc.event)]
     disqualified = {p.id for p in doc.event.players if p.extra.get("disqualified") is True}
     standings = _sub(root, "standings")
     for division in reversed(DIVISIONS):

@@ -10,9 +10,9 @@ from typing import Any
 
 from shared_rules.games import get_ruleset
 from shared_rules.games.agot.standings import beat_all
-from shared_rules.run import load_event
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import draw_key
-from shared_rules.standings import StandingsContext, compute_standings, standings_json
+from shared_rules.standings import StandingsContext
 from tests.rules.helpers import (
     GOLDEN,
     RejectsDocuments,

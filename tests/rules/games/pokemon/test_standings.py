@@ -21,9 +21,9 @@ from shared_rules.games.pokemon.standings import (
     tiebreakers,
     win_percentage,
 )
-from shared_rules.run import load_event
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
+from shared_rules.standings import StandingsContext, get_metric
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir, "golden")
 GOLDEN_EVENTS = ("pokemon-swiss-top-cut", "pokemon-late-drop-earned", "pokemon-two-divisions")
