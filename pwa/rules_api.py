@@ -570,7 +570,7 @@ def _round_payload(rnd: Any) -> list[dict[str, Any]]:
 
 def cut(event_id: str, size: int | None = None) -> dict[str, Any]:
     """The cut as ``cut.make`` wants it: ``{size, number, matches}``."""
-    from shared_rules.brackets import make_cut
+    from shared_rules.run import make_cut
 
     rnd = make_cut(_event(_current(event_id)), size)
     matches = _round_payload(rnd)
@@ -578,14 +578,14 @@ def cut(event_id: str, size: int | None = None) -> dict[str, Any]:
 
 
 def next_elimination(event_id: str) -> dict[str, Any]:
-    from shared_rules.brackets import next_elimination_round
+    from shared_rules.run import next_elimination_round
 
     rnd = next_elimination_round(_event(_current(event_id)))
     return {"number": rnd.number, "stage": rnd.stage, "matches": _round_payload(rnd)}
 
 
 def bracket(event_id: str) -> dict[str, Any]:
-    from shared_rules.brackets import bracket_view
+    from shared_rules.run import bracket_view
 
     st = _current(event_id)
     if not any(r["stage"] == "elimination" for r in st["rounds"]):

@@ -93,7 +93,7 @@ def _count(text: str, name: str) -> int:
 
 
 def _bracket(args: argparse.Namespace) -> Any:
-    from .brackets import bracket_view
+    from .run import bracket_view
 
     event = _read_event(args.file)
     if not any(r.stage == "elimination" for r in event.rounds):

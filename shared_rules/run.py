@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .brackets import advance, cut
 from .event import document
-from .event.model import Event
-from .games import deciding_bracket, event_standings, get_ruleset
+from .event.model import Event, Round
+from .games import deciding_bracket, event_standings, game_of, get_ruleset
 from .standings import engine
 from .standings.engine import Standing
 
@@ -57,3 +58,33 @@ def place_elimination(event: Event, swiss_order: Sequence[str]) -> list[str]:
     return engine.place_elimination(
         event, swiss_order, ruleset, bracket=deciding_bracket(event.ruleset, event.settings)
     )
+
+
+def make_cut(event: Event, size: int | None = None, *, seeding: Sequence[str] | None = None) -> Round:
+    """The cut's first round under the event's own game (``brackets.make_cut``)."""
+    return cut.make_cut(event, game_of(event.ruleset), size, seeding=seeding)
+
+
+def start_single_elimination(event: Event) -> Round:
+    """Round one of a single-elimination event under its own game (``brackets.start_single_elimination``)."""
+    return cut.start_single_elimination(event, game_of(event.ruleset))
+
+
+def swiss_order(event: Event) -> list[str]:
+    """Player ids by Swiss standing under the event's own game (``brackets.swiss_order``)."""
+    return cut.swiss_order(event, game_of(event.ruleset))
+
+
+def next_elimination_round(event: Event) -> Round:
+    """The next elimination round under the event's own game (``brackets.next_elimination_round``)."""
+    return advance.next_elimination_round(event, game_of(event.ruleset))
+
+
+def apply_drop_in_bracket(event: Event, player_id: str) -> Event:
+    """The event after a drop in the elimination stage under its own game (``brackets.apply_drop_in_bracket``)."""
+    return advance.apply_drop_in_bracket(event, game_of(event.ruleset), player_id)
+
+
+def bracket_view(event: Event) -> dict[str, Any]:
+    """The whole bracket as JSON for the UI under the event's own game (``brackets.bracket_view``)."""
+    return advance.bracket_view(event, game_of(event.ruleset))

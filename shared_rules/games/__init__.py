@@ -212,12 +212,7 @@ def structure_names(ruleset: str) -> tuple[str, ...]:
 
 
 def _resolve_name(ruleset: str, structure: str | None) -> str:
-    names = structure_names(ruleset)
-    if structure is None:
-        return names[0]
-    if structure not in names:
-        raise RulesError(f"structure: {structure!r} is not a structure of {ruleset} (valid: {', '.join(names)})")
-    return structure
+    return _game(ruleset).structure_name(structure)
 
 
 def suggest_structure(
@@ -237,8 +232,7 @@ def suggest_structure(
     ...
     shared_rules.errors.RulesError: players: 2 is below the minimum of 3 for startrek-1e
     """
-    name = _resolve_name(ruleset, structure)
-    return _game(ruleset).structure(players, name, rounds, cut)
+    return _game(ruleset).suggest_structure(players, structure, rounds=rounds, cut=cut)
 
 
 def day_two_qualifiers(ruleset: str, points_by_player: Mapping[str, int], swiss_rank: Sequence[str]) -> list[str]:

@@ -219,6 +219,21 @@ class Game:
         """The ruleset configured by an event's settings."""
         return self.build(dict(settings or {}))
 
+    def structure_name(self, structure: str | None) -> str:
+        """A valid structure name of this game (the first when none is named); RulesError otherwise."""
+        names = self.structure_names
+        if structure is None:
+            return names[0]
+        if structure not in names:
+            raise RulesError(f"structure: {structure!r} is not a structure of {self.id} (valid: {', '.join(names)})")
+        return structure
+
+    def suggest_structure(
+        self, players: int, structure: str | None = None, *, rounds: int | None = None, cut: int | None = None
+    ) -> Structure:
+        """The document's rounds and cut for ``players`` (``rounds``/``cut`` overrides: ``custom`` only)."""
+        return self.structure(players, self.structure_name(structure), rounds, cut)
+
     def pairing_policy(self, settings: Mapping[str, Any] | None = None) -> PairingPolicy:
         """The Swiss pairing policy (house rules may leave the bye out of ``settings.points``)."""
         policy = self.pairing

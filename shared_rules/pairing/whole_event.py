@@ -31,6 +31,7 @@ from ..brackets.advance import next_elimination_round
 from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
 from ..errors import RulesError
 from ..event.model import Event, Round
+from ..games import game_of
 from .next_round import check_results_complete, pair_next_round, swiss_rounds
 
 __all__ = ["SINGLE_ELIMINATION", "next_round", "round_json"]
@@ -41,20 +42,21 @@ SINGLE_ELIMINATION = "single-elimination"
 
 def next_round(event: Event) -> dict[str, Any]:
     """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
+    game = game_of(event.ruleset)
     if any(r.stage == "elimination" for r in event.rounds):
-        return round_json(next_elimination_round(event))
+        return round_json(next_elimination_round(event, game))
     seeds = event.settings.get("seeds")
     if seeds is not None and not event.rounds:
         if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
             raise RulesError("settings.seeds: expected a list of player ids, best first")
-        return round_json(seed_bracket(event, seeds, cut=len(seeds)))
+        return round_json(seed_bracket(event, game, seeds, cut=len(seeds)))
     if event.settings.get("structure") == SINGLE_ELIMINATION:
         if event.rounds:
             raise RulesError(
                 "settings.structure: single elimination from the start, but the document has "
                 f"Swiss round {event.rounds[0].number}"
             )
-        return round_json(start_single_elimination(event))
+        return round_json(start_single_elimination(event, game))
     played = max((r.number for r in event.rounds), default=0)
     if played < swiss_rounds(event):
         return pair_next_round(event).to_json()
@@ -65,7 +67,7 @@ def next_round(event: Event) -> dict[str, Any]:
             "(python -m shared_rules standings gives the final ranking)"
         )
     check_results_complete(event, played + 1)
-    return round_json(make_cut(event))
+    return round_json(make_cut(event, game))
 
 
 def round_json(rnd: Round) -> dict[str, Any]:
