@@ -319,7 +319,7 @@ def pair_draft(event_id: str, replace: bool = False) -> dict[str, Any]:
     ``replace``: pair the latest round again, a draft not yet published, from the roster as it is now (a late
     entry, a drop since it was drafted), as if that draft did not exist; push it with ``replace: true``.
     """
-    from shared_rules.pairing.next_round import pair_next_round_json
+    from shared_rules.run import pair_next_round_json
     from shared_rules.state.checkin import absent_from_first_round, without
 
     st = _current(event_id)
@@ -356,7 +356,7 @@ def _find_round(st: dict[str, Any], number: int, stage: str | None):
 
 def round_warnings(event_id: str, number: int, stage: str | None = None) -> list[str]:
     """Every problem of a drafted round (rematches, repeated byes, score gaps, dropped players...)."""
-    from shared_rules.pairing.draft import validate_pairing
+    from shared_rules.run import validate_pairing
 
     st = _current(event_id)
     event = _event(st)
@@ -416,7 +416,8 @@ def _fixed_table_warnings(event: Any, seats: list[tuple[int | None, Any]]) -> li
 
 def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None = None) -> list[str]:
     """What swapping ``a`` and ``b`` in a drafted round would break."""
-    from shared_rules.pairing.draft import as_paired, swap_players
+    from shared_rules.pairing.draft import as_paired
+    from shared_rules.run import swap_players
 
     st = _current(event_id)
     event = _event(st)

@@ -74,7 +74,7 @@ def _standings(args: argparse.Namespace) -> Any:
 
 
 def _pair(args: argparse.Namespace) -> Any:
-    from .pairing.whole_event import next_round
+    from .run import next_round
 
     return next_round(_read_event(args.file))
 
@@ -108,7 +108,7 @@ def _flights(args: argparse.Namespace) -> Any:
     event = _read_event(args.file)
     if not game_of(event.ruleset).pairing.divisions:
         raise RulesError(f"{args.file}: ruleset {event.ruleset} has no flights (Pokémon TOP 3.3.3)")
-    division_of = divisions_of(event)
+    division_of = divisions_of(event, game_of(event.ruleset))
     by_division: dict[str, list[Any]] = {}
     for p in event.players:
         by_division.setdefault(division_of[p.id], []).append(p)
@@ -122,7 +122,7 @@ def _flights(args: argparse.Namespace) -> Any:
 
 
 def _day_two(args: argparse.Namespace) -> Any:
-    from .pairing.next_round import day_two_qualifiers
+    from .run import day_two_qualifiers
 
     return {"day_two": day_two_qualifiers(_read_event(args.file))}
 

@@ -139,9 +139,10 @@ def deciding_bracket(ruleset_id: str, settings: Mapping[str, Any] | None = None)
     ('standard', None)
     """
     try:
-        return bracket_rules(ruleset_id, settings)
+        game = game_of(ruleset_id)
     except RulesError:
         return None  # no match is decided
+    return game.deciding_bracket(settings)
 
 
 def event_standings(event: Event) -> list[Standing]:

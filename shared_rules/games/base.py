@@ -268,6 +268,14 @@ class Game:
             rules = replace(rules, scheme=names[name])
         return rules
 
+    def deciding_bracket(self, settings: Mapping[str, Any] | None = None) -> BracketRules | None:
+        """The bracket rules that decide elimination matches in the standings; None without a bracket
+        or with settings the rules refuse (no match is then decided)."""
+        try:
+            return self.bracket_rules(settings)
+        except RulesError:
+            return None
+
     def settings_descriptor(self) -> dict[str, Any]:
         """The settings a screen may offer for this game (plain JSON)."""
         return dict(_plain(self.settings_ui))

@@ -1,4 +1,4 @@
-"""What an event pairs next, from registration to the final: ``next_round(event)``.
+"""What an event pairs next, from registration to the final: ``next_round(event, game)``.
 
 - No elimination round yet and Swiss rounds left: the next Swiss round
   (:func:`.next_round.pair_next_round`).
@@ -25,14 +25,16 @@ their outcome, plus each elimination match's bracket fields (``slot``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..brackets.advance import next_elimination_round
 from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
 from ..errors import RulesError
 from ..event.model import Event, Round
-from ..games import game_of
 from .next_round import check_results_complete, pair_next_round, swiss_rounds
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
 
 __all__ = ["SINGLE_ELIMINATION", "next_round", "round_json"]
 
@@ -40,9 +42,8 @@ __all__ = ["SINGLE_ELIMINATION", "next_round", "round_json"]
 SINGLE_ELIMINATION = "single-elimination"
 
 
-def next_round(event: Event) -> dict[str, Any]:
+def next_round(event: Event, game: Game) -> dict[str, Any]:
     """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
-    game = game_of(event.ruleset)
     if any(r.stage == "elimination" for r in event.rounds):
         return round_json(next_elimination_round(event, game))
     seeds = event.settings.get("seeds")
@@ -58,15 +59,15 @@ def next_round(event: Event) -> dict[str, Any]:
             )
         return round_json(start_single_elimination(event, game))
     played = max((r.number for r in event.rounds), default=0)
-    if played < swiss_rounds(event):
-        return pair_next_round(event).to_json()
+    if played < swiss_rounds(event, game):
+        return pair_next_round(event, game).to_json()
     cut = event.settings.get("cut")
     if cut == 0:
         raise RulesError(
             f"all {played} Swiss rounds are played and settings.cut is 0: the event is complete "
             "(python -m shared_rules standings gives the final ranking)"
         )
-    check_results_complete(event, played + 1)
+    check_results_complete(event, played + 1, game.pairing_policy(event.settings))
     return round_json(make_cut(event, game))
 
 

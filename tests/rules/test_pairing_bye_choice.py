@@ -188,8 +188,8 @@ class StarTrekByeAndEarnedByeTest(unittest.TestCase):
     def test_earned_bye_players_meet_the_highest_victory_point_group(self) -> None:
         # 7.6: earned-bye scorecards are "paired first randomly against the scorecard(s) of the player(s)
         # with the highest victory point total from the first round"; odd ones are paired down in turn.
-        from shared_rules.pairing.next_round import _secondary, pair_next_round, pairing_state
-        from shared_rules.run import load_event
+        from shared_rules.pairing.next_round import _secondary
+        from shared_rules.run import load_event, pair_next_round, pairing_state
         from tests.rules.test_pairing_swiss import new_doc, play_round
 
         policy = policy_for("startrek-1e")

@@ -6,8 +6,7 @@ import unittest
 
 from shared_rules.games import policy_for
 from shared_rules.pairing.byes import bye_order, byes_received
-from shared_rules.pairing.next_round import pair_next_round, pairing_state
-from shared_rules.run import compute_standings, load_event
+from shared_rules.run import compute_standings, load_event, pair_next_round, pairing_state
 from shared_rules.seeded import Rng
 from tests.rules.test_pairing_swiss import new_doc, play_round
 

@@ -13,8 +13,7 @@ from typing import Any
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError, RulesError
 from shared_rules.games.startrek.report import report_text, tournament_report
-from shared_rules.pairing.whole_event import next_round
-from shared_rules.run import load_event
+from shared_rules.run import load_event, next_round
 
 from .helpers import GOLDEN, json_file
 

@@ -143,7 +143,7 @@ from ....errors import DocumentError, RulesError
 from ....event.document import dump_event, load_event
 from ....event.model import Event
 from ....pairing.whole_event import next_round
-from ... import event_standings, get_ruleset, suggest_structure
+from ... import event_standings, game_of, get_ruleset, suggest_structure
 from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
@@ -299,7 +299,7 @@ class _Doc:
         if any(not m.reported for r in self.event.rounds for m in r.matches):
             return False
         try:
-            next_round(self.event)
+            next_round(self.event, game_of(self.event.ruleset))
         except DivisionsUnknown:  # more rounds to come once the divisions are known: not finalized
             return False
         except RulesError:
