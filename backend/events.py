@@ -38,8 +38,8 @@ from backend.schemas import (
     StateResponseSchema,
 )
 from shared_rules.errors import DocumentError, RulesError
-from shared_rules.event import load_event
 from shared_rules.games import game_of
+from shared_rules.run import load_event
 from shared_rules.state import WITHHELD_PREFIX, apply, from_event_document, initial_state, to_event_document
 
 

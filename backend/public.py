@@ -11,9 +11,9 @@ from backend.auth import require_event
 from backend.ledger import event_state
 from backend.schemas import PairingsSchema, PublicSchema, StandingsSchema
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
-from shared_rules.rulesets import get_ruleset
-from shared_rules.standings import reported_labels, standings_json
+from shared_rules.games import get_ruleset
+from shared_rules.run import load_event, standings_json
+from shared_rules.standings import reported_labels
 from shared_rules.state import to_event_document
 
 bp = Blueprint("public", __name__, url_prefix="/api/events")

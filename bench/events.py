@@ -239,8 +239,7 @@ def _tribbles_event(players: int, rounds: int, seed: str, *, pending: int = 0) -
 def operations_log(players: int, rounds: int, ruleset: str = "pokemon-tcg") -> list[dict[str, Any]]:
     """An event's operations as the organizer's device writes them: create, register ``players``, then per round
     pair (by the rules engine), start and one result per table (the lower number wins)."""
-    from shared_rules.event import load_event
-    from shared_rules.pairing.next_round import pair_next_round_json
+    from shared_rules.run import load_event, pair_next_round_json
     from shared_rules.state import apply_in_place, initial_state, to_event_document
 
     ops: list[dict[str, Any]] = []

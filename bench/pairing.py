@@ -115,8 +115,7 @@ def networkx_pairing(scores: dict[str, int], played: set[frozenset[str]]) -> tup
 def full_event_pairing(players: int, rounds: int) -> tuple[float, float]:
     """Seconds to load a whole event document and to pair its next round (policies included)."""
     from bench.events import swiss_event
-    from shared_rules.event import load_event
-    from shared_rules.pairing.next_round import pair_next_round_json
+    from shared_rules.run import load_event, pair_next_round_json
 
     doc = swiss_event(players, rounds, "pokemon-tcg")
     doc["settings"] = {"rounds": rounds + 3}

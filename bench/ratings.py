@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shared_rules.event import load_event
 from shared_rules.games.startrek.ratings import compute_ratings
+from shared_rules.run import load_event
 
 RESULTS = (
     ("full-win", "full-loss", [100, 40]),

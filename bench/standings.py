@@ -137,7 +137,8 @@ def measure(
 ) -> list[dict]:
     """Time each ruleset: the whole CLI process (when ``whole``) and the in-process split."""
     from shared_rules import cli
-    from shared_rules.standings import compute_standings, engine
+    from shared_rules.run import compute_standings
+    from shared_rules.standings import engine
 
     _cli_text = getattr(cli, "output_text", _json_text)
     # The CLI's output step: the standings text written line by line (lines_text), or, before it,

@@ -37,7 +37,7 @@ def warm() -> None:
 
 
 def _event(state: dict[str, Any]) -> Any:
-    from shared_rules.event import load_event
+    from shared_rules.run import load_event
     from shared_rules.state import to_event_document
 
     return load_event(to_event_document(state, operational=False))
@@ -293,8 +293,9 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 
 
 def standings(event_id: str) -> dict[str, Any]:
-    from shared_rules.rulesets import get_ruleset
-    from shared_rules.standings import reported_labels, standings_json
+    from shared_rules.games import get_ruleset
+    from shared_rules.run import standings_json
+    from shared_rules.standings import reported_labels
 
     st = _current(event_id)
     if st["ruleset"] is None or not st["rounds"]:
@@ -318,7 +319,7 @@ def pair_draft(event_id: str, replace: bool = False) -> dict[str, Any]:
     ``replace``: pair the latest round again, a draft not yet published, from the roster as it is now (a late
     entry, a drop since it was drafted), as if that draft did not exist; push it with ``replace: true``.
     """
-    from shared_rules.pairing.next_round import pair_next_round_json
+    from shared_rules.run import pair_next_round_json
     from shared_rules.state.checkin import absent_from_first_round, without
 
     st = _current(event_id)
@@ -355,7 +356,7 @@ def _find_round(st: dict[str, Any], number: int, stage: str | None):
 
 def round_warnings(event_id: str, number: int, stage: str | None = None) -> list[str]:
     """Every problem of a drafted round (rematches, repeated byes, score gaps, dropped players...)."""
-    from shared_rules.pairing.draft import validate_pairing
+    from shared_rules.run import validate_pairing
 
     st = _current(event_id)
     event = _event(st)
@@ -415,7 +416,8 @@ def _fixed_table_warnings(event: Any, seats: list[tuple[int | None, Any]]) -> li
 
 def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None = None) -> list[str]:
     """What swapping ``a`` and ``b`` in a drafted round would break."""
-    from shared_rules.pairing.draft import as_paired, swap_players
+    from shared_rules.pairing.draft import as_paired
+    from shared_rules.run import swap_players
 
     st = _current(event_id)
     event = _event(st)
@@ -429,7 +431,7 @@ def swap_warnings(event_id: str, number: int, a: str, b: str, stage: str | None 
 
 
 def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, Any]:
-    from shared_rules.structures import structure_names, suggest_structure
+    from shared_rules.games import structure_names, suggest_structure
 
     try:
         return {**suggest_structure(ruleset, players, name).to_json(), "names": list(structure_names(ruleset))}
@@ -438,8 +440,7 @@ def structure(ruleset: str, players: int, name: str | None = None) -> dict[str, 
 
 
 def rulesets() -> list[dict[str, Any]]:
-    from shared_rules.rulesets import get_ruleset
-    from shared_rules.structures import RULESETS
+    from shared_rules.games import RULESETS, get_ruleset
 
     out = []
     for rid in RULESETS:
@@ -478,7 +479,7 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
 
 def _bracket_games(ruleset: str, settings: dict[str, Any]) -> dict[str, int | None]:
     """An elimination match's best-of before the final and in it (None: the document leaves it open)."""
-    from shared_rules.brackets.rules import bracket_rules
+    from shared_rules.games import bracket_rules
 
     rules = bracket_rules(ruleset, settings)
     return {"best_of": rules.best_of, "final_best_of": rules.final_best_of}
@@ -541,11 +542,11 @@ def secret_time(event_id: str) -> dict[str, Any]:
 
 
 def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
-    """The game-end helpers (``shared_rules.game_end``) for the ruleset, by name."""
-    from shared_rules import game_end as ge
+    """The game-end helpers (``shared_rules.games.time_called``) for the ruleset, by name."""
+    from shared_rules.games import time_called as decide
 
     try:
-        return ge.time_called(ruleset, args).to_json()
+        return decide(ruleset, args).to_json()
     except RulesError as exc:
         return {"error": str(exc)}
 
@@ -570,7 +571,7 @@ def _round_payload(rnd: Any) -> list[dict[str, Any]]:
 
 def cut(event_id: str, size: int | None = None) -> dict[str, Any]:
     """The cut as ``cut.make`` wants it: ``{size, number, matches}``."""
-    from shared_rules.brackets import make_cut
+    from shared_rules.run import make_cut
 
     rnd = make_cut(_event(_current(event_id)), size)
     matches = _round_payload(rnd)
@@ -578,14 +579,14 @@ def cut(event_id: str, size: int | None = None) -> dict[str, Any]:
 
 
 def next_elimination(event_id: str) -> dict[str, Any]:
-    from shared_rules.brackets import next_elimination_round
+    from shared_rules.run import next_elimination_round
 
     rnd = next_elimination_round(_event(_current(event_id)))
     return {"number": rnd.number, "stage": rnd.stage, "matches": _round_payload(rnd)}
 
 
 def bracket(event_id: str) -> dict[str, Any]:
-    from shared_rules.brackets import bracket_view
+    from shared_rules.run import bracket_view
 
     st = _current(event_id)
     if not any(r["stage"] == "elimination" for r in st["rounds"]):
@@ -679,8 +680,8 @@ def league(
 
     ``event_ids``: each document's event id when the documents carry none (an ``export`` of this device).
     """
-    from shared_rules.event import load_event
     from shared_rules.games.startrek.leagues import league_table, load_league
+    from shared_rules.run import load_event
 
     return league_table(load_league(league_doc), [load_event(doc) for doc in event_docs], event_ids)
 

@@ -41,7 +41,7 @@ __all__ = ["main"]
 
 
 def _read_event(path: str) -> Any:
-    from .event import parse_event_json
+    from .run import parse_event_json
 
     try:
         if path == "-":
@@ -68,19 +68,19 @@ def _read_event(path: str) -> Any:
 
 
 def _standings(args: argparse.Namespace) -> Any:
-    from .standings import standings_text
+    from .run import standings_text
 
     return _Text(standings_text(_read_event(args.file)) + "\n")  # output_text(standings_json(...))
 
 
 def _pair(args: argparse.Namespace) -> Any:
-    from .pairing.whole_event import next_round
+    from .run import next_round
 
     return next_round(_read_event(args.file))
 
 
 def _structure(args: argparse.Namespace) -> Any:
-    from .structures import suggest_structure
+    from .games import suggest_structure
 
     return suggest_structure(args.ruleset, _count(args.players, "PLAYERS"), args.structure).to_json()
 
@@ -93,7 +93,7 @@ def _count(text: str, name: str) -> int:
 
 
 def _bracket(args: argparse.Namespace) -> Any:
-    from .brackets import bracket_view
+    from .run import bracket_view
 
     event = _read_event(args.file)
     if not any(r.stage == "elimination" for r in event.rounds):
@@ -108,7 +108,7 @@ def _flights(args: argparse.Namespace) -> Any:
     event = _read_event(args.file)
     if not game_of(event.ruleset).pairing.divisions:
         raise RulesError(f"{args.file}: ruleset {event.ruleset} has no flights (Pokémon TOP 3.3.3)")
-    division_of = divisions_of(event)
+    division_of = divisions_of(event, game_of(event.ruleset))
     by_division: dict[str, list[Any]] = {}
     for p in event.players:
         by_division.setdefault(division_of[p.id], []).append(p)
@@ -122,14 +122,14 @@ def _flights(args: argparse.Namespace) -> Any:
 
 
 def _day_two(args: argparse.Namespace) -> Any:
-    from .pairing.next_round import day_two_qualifiers
+    from .run import day_two_qualifiers
 
     return {"day_two": day_two_qualifiers(_read_event(args.file))}
 
 
 def _heats(args: argparse.Namespace) -> Any:
     from .brackets import two_heat_seeds
-    from .standings import compute_standings
+    from .run import compute_standings
 
     cut = _count(args.cut, "--cut")
     if cut < 2 or cut % 2:
@@ -225,7 +225,7 @@ def _report(args: argparse.Namespace) -> Any:
 
 
 def _game_end(args: argparse.Namespace) -> Any:
-    from .game_end import time_called
+    from .games import time_called
 
     try:
         numbers = json.loads(sys.stdin.read() if args.numbers == "-" else args.numbers)

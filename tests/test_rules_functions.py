@@ -139,7 +139,7 @@ def test_check_op_and_the_fold_name_a_refusal_by_the_code_the_server_records():
 
 def test_every_ruleset_describes_its_screens_in_the_shape_the_app_draws_from():
     """pwa/result-form.js, timer.js, views/round-start.js and views/penalties.js read ``ui`` and nothing else."""
-    from shared_rules.structures import RULESETS
+    from shared_rules.games import RULESETS
 
     api = _rules_api()
     for rid in RULESETS:

@@ -477,8 +477,8 @@ def _event_document(event: Event) -> dict[str, Any] | None:
 
 def event_persons(event: Event) -> dict[str, str]:
     """The event's persons as the league names them (``rating_id``, else the player id) -> name."""
-    from shared_rules.event import load_event
     from shared_rules.games.startrek.ratings.games import identities
+    from shared_rules.run import load_event
     from shared_rules.state import to_event_document
 
     _, state = event_state(event)
@@ -529,7 +529,7 @@ def compute_table(league: League) -> dict[str, Any]:
     cached = _table_cache().get(league.id, key)
     if cached is not None:
         return cached
-    from shared_rules.event import load_event
+    from shared_rules.run import load_event
 
     documents: dict[str, Any] = {}
     problems: list[dict[str, str]] = []

@@ -23,9 +23,9 @@ from backend.errors import ApiError
 from backend.models import Event, Person, RosterLink
 from backend.startrek.schemas import RatingsListSchema, RatingsQuerySchema
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
 from shared_rules.games.startrek.ratings import compute_ratings, rating_of
 from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
+from shared_rules.run import load_event
 from shared_rules.state import to_event_document
 
 __all__ = ["bp", "RATED_RULESETS", "event_date", "game_ratings", "person_key"]

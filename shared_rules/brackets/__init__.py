@@ -27,7 +27,6 @@ __all__ = [
     "SlotResult",
     "apply_drop_in_bracket",
     "bracket_order",
-    "bracket_rules",
     "bracket_view",
     "bye_count",
     "cut_size",
@@ -48,29 +47,28 @@ __all__ = [
     "two_heat_seeds",
 ]
 
-#: Public name → the submodule defining it; loaded on first use (the cut and advance modules pull in
+#: Public name → the submodule defining it (``..matches``: who won one match, shared with the standings); loaded on first use (the cut and advance modules pull in
 #: standings, which a game's bracket rules must not).
 _HOME: dict[str, str] = {
     "SlotResult": "advance",
     "apply_drop_in_bracket": "advance",
     "bracket_view": "advance",
-    "match_winner": "winner",
+    "match_winner": "..matches.winner",
     "next_elimination_round": "advance",
     "round_name": "advance",
     "slot_results": "advance",
     "cut_size": "cut",
-    "elimination_rounds_of": "winner",
+    "elimination_rounds_of": "..matches.winner",
     "make_cut": "cut",
     "seed_bracket": "cut",
     "start_single_elimination": "cut",
     "swiss_order": "cut",
     "two_heat_seeds": "heats",
-    "TIED_GAME": "matchplay",
-    "first_turn_chooser": "matchplay",
-    "match_winner_from_games": "matchplay",
+    "TIED_GAME": "..matches.matchplay",
+    "first_turn_chooser": "..matches.matchplay",
+    "match_winner_from_games": "..matches.matchplay",
     "SCHEMES": "rules",
     "BracketRules": "rules",
-    "bracket_rules": "rules",
     "bracket_order": "seeding",
     "bye_count": "seeding",
     "first_round_pairs": "seeding",
@@ -81,5 +79,6 @@ _HOME: dict[str, str] = {
 
 def __getattr__(name: str) -> Any:
     if name in _HOME:
-        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+        home = _HOME[name]
+        return getattr(importlib.import_module(home if home.startswith(".") else f".{home}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,14 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Player, Round
+from ..matches.winner import elimination_rounds_of, match_winner, seed_map
 from .cut import make_cut
-from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules, bracket_rules
+from .rules import GAME_NUMBERS, MCINTYRE, STANDARD, BracketRules
 from .seeding import fold_pairs
-from .winner import elimination_rounds_of, match_winner, seed_map
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
 
 __all__ = [
     "SlotResult",
@@ -58,9 +61,10 @@ def _round_best_of(rules: BracketRules, rnd: Round) -> int | None:
     return rules.best_of_for(2 * slots)
 
 
-def slot_results(event: Event, rnd: Round, rules: BracketRules | None = None) -> list[SlotResult]:
+def slot_results(event: Event, rnd: Round, game: Game) -> list[SlotResult]:
     """The round's slots in order (a dropped player's placeholder is folded into its slot)."""
-    rules = rules or bracket_rules(event.ruleset, event.settings)
+    rules = game.bracket_rules(event.settings)
+    ruleset = game.ruleset(event.settings)
     best = _round_best_of(rules, rnd)
     by_slot: dict[int, list[Match]] = {}
     for index, m in enumerate(rnd.matches):
@@ -75,7 +79,7 @@ def slot_results(event: Event, rnd: Round, rules: BracketRules | None = None) ->
         seeds = tuple(s for m in matches for s in (m.extra.get("seeds") or [None] * len(m.players)))
         decided, winner, dropped, table = True, None, None, None
         for m in matches:
-            d, w = match_winner(event, m, best_of=best, rules=rules)
+            d, w = match_winner(event, m, best_of=best, rules=rules, ruleset=ruleset)
             decided = decided and d
             winner = winner or w
             table = table or m.table
@@ -127,15 +131,15 @@ def _number_tables(matches: list[Match]) -> tuple[Match, ...]:
     return tuple(out)
 
 
-def next_elimination_round(event: Event) -> Round:
+def next_elimination_round(event: Event, game: Game) -> Round:
     """The next elimination round from the last one's results (winners on, losers out)."""
-    rules = bracket_rules(event.ruleset, event.settings)
+    rules = game.bracket_rules(event.settings)
     elim = elimination_rounds_of(event)
     if not elim:
         raise RulesError("rounds: no elimination round yet; make the cut first")
     last = elim[-1]
     scheme = last.extra.get("bracket", {}).get("scheme", rules.scheme)
-    results = slot_results(event, last, rules)
+    results = slot_results(event, last, game)
     pending = [r for r in results if not r.decided]
     if pending:
         where = ", ".join(f"table {r.table}" if r.table else f"slot {r.slot}" for r in pending)
@@ -199,9 +203,9 @@ def _with_player(event: Event, player: Player, rounds: tuple[Round, ...] | None 
     )
 
 
-def apply_drop_in_bracket(event: Event, player_id: str) -> Event:
+def apply_drop_in_bracket(event: Event, game: Game, player_id: str) -> Event:
     """The event after a qualified player drops during the elimination stage (rules per game)."""
-    rules = bracket_rules(event.ruleset, event.settings)
+    rules = game.bracket_rules(event.settings)
     try:
         player = event.player(player_id)
     except KeyError:
@@ -221,7 +225,7 @@ def apply_drop_in_bracket(event: Event, player_id: str) -> Event:
         rest = tuple(r for r in event.rounds if r is not last)
         base = _with_player(event, dropped, rest)
         cut = last.extra.get("bracket", {}).get("cut")
-        new_round = make_cut(base, cut)
+        new_round = make_cut(base, game, cut)
         new_round = replace(new_round, number=last.number)
         return _with_player(base, dropped, rest + (new_round,))
     if index is None or (played and rules.drop != "loss") or len(last.matches[index].players) == 1:
@@ -257,9 +261,10 @@ def round_name(players: int) -> str:
     return {2: "Final", 4: "Semifinals", 8: "Quarterfinals"}.get(players, f"Top {players}")
 
 
-def bracket_view(event: Event) -> dict[str, Any]:
+def bracket_view(event: Event, game: Game) -> dict[str, Any]:
     """The whole bracket as JSON for the UI: rounds, slots, seeds, winners, byes, what comes next."""
-    rules = bracket_rules(event.ruleset, event.settings)
+    rules = game.bracket_rules(event.settings)
+    ruleset = game.ruleset(event.settings)
     elim = elimination_rounds_of(event)
     seeds = seed_map(event)
     view: dict[str, Any] = {
@@ -277,7 +282,7 @@ def bracket_view(event: Event) -> dict[str, Any]:
     slots_left = 0
     for rnd in elim:
         rows = []
-        for r in slot_results(event, rnd, rules):
+        for r in slot_results(event, rnd, game):
             match_games = [m.games for m in rnd.matches if m.extra.get("slot") == r.slot and m.games]
             rows.append(
                 {
@@ -302,7 +307,7 @@ def bracket_view(event: Event) -> dict[str, Any]:
         )
         for m in rnd.matches:
             if m.extra.get("playoff") == "third-place":
-                decided, winner = match_winner(event, m, best_of=rules.best_of, rules=rules)
+                decided, winner = match_winner(event, m, best_of=rules.best_of, rules=rules, ruleset=ruleset)
                 view["playoff"] = {
                     "round": rnd.number,
                     "table": m.table,

@@ -9,17 +9,19 @@ one-player matches with the outcome ``bye``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..event.model import Event, Match, Round
+from ..matches.winner import elimination_rounds_of
 from ..seeded import Rng
 from ..standings import compute_standings
-from ..structures import suggest_structure
 from ..structures.flights import merge_flight_tops
-from .rules import GAME_NUMBERS, BracketRules, bracket_rules
+from .rules import GAME_NUMBERS
 from .seeding import bye_count, first_round_pairs, next_power_of_two
-from .winner import elimination_rounds_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
 
 __all__ = [
     "make_cut",
@@ -35,7 +37,7 @@ __all__ = [
 Entry = tuple[tuple[str, int | None], ...]
 
 
-def swiss_order(event: Event) -> list[str]:
+def swiss_order(event: Event, game: Game) -> list[str]:
     """Player ids by Swiss standing (the standings before any elimination round)."""
     swiss = Event(
         event.ruleset,
@@ -46,15 +48,16 @@ def swiss_order(event: Event) -> list[str]:
         event.settings,
         event.extra,
     )
-    return [s.player for s in compute_standings(swiss)]
+    # Swiss rounds only: no elimination match to decide.
+    return [s.player for s in compute_standings(swiss, game.ruleset(event.settings), bracket=None)]
 
 
-def cut_size(event: Event) -> int:
+def cut_size(event: Event, game: Game) -> int:
     """``settings.cut``, else the document's table for the number of players."""
     cut = event.settings.get("cut")
     if cut is None:
         starters = [p for p in event.players if p.dropped_after is None or p.dropped_after >= 1]
-        cut = suggest_structure(event.ruleset, len(starters), event.settings.get("structure")).cut
+        cut = game.suggest_structure(len(starters), event.settings.get("structure")).cut
     if isinstance(cut, bool) or not isinstance(cut, int) or cut < 2:
         raise RulesError(f"settings.cut: {cut!r} is not a cut of at least 2 players")
     return cut
@@ -101,11 +104,9 @@ def _seed_entries(seeds: Sequence[str], scheme: str) -> list[Entry]:
     return [tuple((seeds[s - 1], s) for s in pair if s is not None) for pair in pairs]
 
 
-def seed_bracket(
-    event: Event, seeds: Sequence[str], *, cut: int | None = None, rules: BracketRules | None = None
-) -> Round:
+def seed_bracket(event: Event, game: Game, seeds: Sequence[str], *, cut: int | None = None) -> Round:
     """The first elimination round for players already in seed order (best first)."""
-    rules = rules or bracket_rules(event.ruleset, event.settings)
+    rules = game.bracket_rules(event.settings)
     if len(seeds) < 2:
         raise RulesError(f"cut: {len(seeds)} eligible player(s) cannot make a bracket")
     if len(set(seeds)) != len(seeds):
@@ -146,7 +147,7 @@ def _flight_qualifiers(event: Event, order: Sequence[str], cut: int) -> list[str
     return merge_flight_tops([flights[n] for n in names], cut // len(names), position.__getitem__)
 
 
-def make_cut(event: Event, size: int | None = None, *, seeding: Sequence[str] | None = None) -> Round:
+def make_cut(event: Event, game: Game, size: int | None = None, *, seeding: Sequence[str] | None = None) -> Round:
     """The first elimination round: the top ``size`` by Swiss standing, seeded 1 v lowest.
 
     ``size`` defaults to ``settings.cut`` or the document's table. ``seeding``
@@ -154,22 +155,22 @@ def make_cut(event: Event, size: int | None = None, *, seeding: Sequence[str] | 
     Players who dropped are skipped; fewer eligible players than the cut are
     padded with byes to the top seeds (Doomtown Floor Rules 5.B).
     """
-    rules = bracket_rules(event.ruleset, event.settings)
+    game.bracket_rules(event.settings)  # a game without a bracket, or refused settings: no cut
     if elimination_rounds_of(event):
         raise RulesError("cut: the event already has elimination rounds")
-    cut = cut_size(event) if size is None else size
+    cut = cut_size(event, game) if size is None else size
     if isinstance(cut, bool) or not isinstance(cut, int) or cut < 2:
         raise RulesError(f"cut: {cut!r} is not a cut of at least 2 players")
     if seeding is not None:
         seeds = _eligible(event, seeding)[:cut]
     else:
-        order = swiss_order(event)
+        order = swiss_order(event, game)
         merged = _flight_qualifiers(event, order, cut)
         seeds = merged if merged is not None else _eligible(event, order)[:cut]
-    return seed_bracket(event, seeds, cut=cut, rules=rules)
+    return seed_bracket(event, game, seeds, cut=cut)
 
 
-def start_single_elimination(event: Event) -> Round:
+def start_single_elimination(event: Event, game: Game) -> Round:
     """Round one of an event that is single elimination from the start.
 
     Pokémon TOP 3.2: seeds are random, the top seeds get the byes (53 players:
@@ -177,7 +178,7 @@ def start_single_elimination(event: Event) -> Round:
     Elimination Rounds: random byes to fill to a power of two, random pairings,
     every pairing and bye given a game number in random order.
     """
-    rules = bracket_rules(event.ruleset, event.settings)
+    rules = game.bracket_rules(event.settings)
     if any(r.stage != "elimination" for r in event.rounds) or elimination_rounds_of(event):
         raise RulesError("rounds: single elimination from the start needs an event with no rounds yet")
     ids = [p.id for p in sorted(event.players, key=lambda p: (p.entry, p.id)) if p.dropped_after is None]

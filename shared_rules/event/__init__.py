@@ -1,6 +1,6 @@
 """The event: model and ``topcut-event/1`` document."""
 
-from .document import FORMAT, dump_event, load_event, parse_event_json
+from .document import FORMAT, RulesetOf, dump_event, load_event, parse_event_json
 from .model import STAGES, SWISS_STAGES, Event, Match, Player, Round
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Match",
     "Player",
     "Round",
+    "RulesetOf",
     "dump_event",
     "load_event",
     "parse_event_json",

@@ -12,17 +12,24 @@ from __future__ import annotations
 import gc
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from types import MappingProxyType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .._json import json_kind as _kind
 from ..errors import DocumentError
-from ..rulesets import get_ruleset
 from .model import STAGES, Event, Match, Player, Round
 
-__all__ = ["FORMAT", "load_event", "parse_event_json", "dump_event"]
+if TYPE_CHECKING:
+    from ..rulesets.base import Ruleset
+
+__all__ = ["FORMAT", "RulesetOf", "load_event", "parse_event_json", "dump_event"]
+
+#: How the loader finds the ruleset a document names: ``(ruleset id, settings) → Ruleset``, raising
+#: :class:`DocumentError` for an unknown id. The caller hands it in (``shared_rules.run`` hands the
+#: game registry's ``get_ruleset``), so this package never imports the games (issue #24).
+RulesetOf = Callable[[str, Mapping[str, Any]], "Ruleset"]
 
 FORMAT = "topcut-event/1"
 
@@ -387,28 +394,28 @@ def _matches(
     return tuple(out)
 
 
-def load_event(doc: Any) -> Event:
-    """Validate a decoded event document and build the :class:`Event`."""
+def load_event(doc: Any, ruleset_of: RulesetOf) -> Event:
+    """Validate a decoded event document against the ruleset ``ruleset_of`` finds and build the :class:`Event`."""
     # Loading builds many small objects and no reference cycles: pause the cyclic
     # garbage collector, whose passes over the growing heap only cost time.
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _load_event(doc)
+        return _load_event(doc, ruleset_of)
     finally:
         if paused:
             gc.enable()
 
 
-def _load_event(doc: Any) -> Event:
+def _load_event(doc: Any, ruleset_of: RulesetOf) -> Event:
     obj = _obj(doc, "document")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
         raise DocumentError("format", f"'{fmt}' is not supported (expected '{FORMAT}')")
     ruleset_id = _str(_need(obj, "ruleset", ""), "ruleset")
     settings = _obj(obj.get("settings", {}), "settings")
-    ruleset = get_ruleset(ruleset_id, settings)
+    ruleset = ruleset_of(ruleset_id, settings)
     seed = obj.get("seed", "")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
         raise DocumentError("seed", f"expected a string, got {_kind(seed)}")
@@ -502,13 +509,13 @@ def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset
                     )
 
 
-def parse_event_json(text: str) -> Event:
-    """Decode JSON text and validate it as an event document."""
+def parse_event_json(text: str, ruleset_of: RulesetOf) -> Event:
+    """Decode JSON text and validate it as an event document (see :func:`load_event`)."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DocumentError("document", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return load_event(doc)
+    return load_event(doc, ruleset_of)
 
 
 def _drop_none(obj: dict[str, Any]) -> dict[str, Any]:

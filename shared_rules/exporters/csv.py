@@ -57,7 +57,7 @@ def _write(rows: Sequence[Sequence[Any]]) -> str:
 def standings_csv(event: Event) -> str:
     """The event's standings as CSV.
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> doc = {"ruleset": "doomtown", "seed": "s", "players": [{"id": "a", "name": "Holliday, Doc", "entry": 1},
     ...        {"id": "b", "name": "Kate", "entry": 2}], "rounds": [{"number": 1, "matches": [
     ...        {"players": ["a", "b"], "outcomes": ["win", "loss"]}]}]}
@@ -66,8 +66,9 @@ def standings_csv(event: Event) -> str:
     1,"Holliday, Doc",a,5,1-0-0,1,0.33,no
     2,Kate,b,0,0-1-0,0.33,1,no
     """
-    from ..rulesets import get_ruleset
-    from ..standings import metric_labels, standings_json
+    from ..games import get_ruleset
+    from ..run import standings_json
+    from ..standings import metric_labels
 
     rows = standings_json(event)["standings"]
     reported = get_ruleset(event.ruleset, event.settings).reported
@@ -112,7 +113,7 @@ def _round(event: Event, number: int, stage: str | None) -> Round:
 def pairings_csv(event: Event, number: int, stage: str | None = None) -> str:
     """One round's pairings (and results so far) as CSV.
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> doc = {"ruleset": "startrek-2e", "seed": "s", "players": [{"id": p, "name": p.upper(), "entry": i}
     ...        for i, p in enumerate("abc", 1)], "rounds": [{"number": 1, "matches": [
     ...        {"table": 1, "players": ["a", "b"], "outcomes": ["full-win", "full-loss"], "scores": [100, 35]},

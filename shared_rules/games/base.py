@@ -12,7 +12,7 @@ other way round.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -219,6 +219,63 @@ class Game:
         """The ruleset configured by an event's settings."""
         return self.build(dict(settings or {}))
 
+    def structure_name(self, structure: str | None) -> str:
+        """A valid structure name of this game (the first when none is named); RulesError otherwise."""
+        names = self.structure_names
+        if structure is None:
+            return names[0]
+        if structure not in names:
+            raise RulesError(f"structure: {structure!r} is not a structure of {self.id} (valid: {', '.join(names)})")
+        return structure
+
+    def suggest_structure(
+        self, players: int, structure: str | None = None, *, rounds: int | None = None, cut: int | None = None
+    ) -> Structure:
+        """The document's rounds and cut for ``players`` (``rounds``/``cut`` overrides: ``custom`` only)."""
+        return self.structure(players, self.structure_name(structure), rounds, cut)
+
+    def pairing_policy(self, settings: Mapping[str, Any] | None = None) -> PairingPolicy:
+        """The Swiss pairing policy (house rules may leave the bye out of ``settings.points``)."""
+        policy = self.pairing
+        if policy.bye_from_points:
+            points = (settings or {}).get("points")
+            if isinstance(points, dict) and "bye" not in points:
+                policy = replace(policy, bye_outcome=None)
+        return policy
+
+    def bracket_rules(self, settings: Mapping[str, Any] | None = None) -> BracketRules:
+        """The bracket rules with the event's settings applied (``best_of``, ``final_best_of``,
+        ``playoff_3rd_4th``, ``bracket``); RulesError for a game without a bracket."""
+        settings = settings or {}
+        if self.brackets is None:
+            raise RulesError(f"ruleset: {self.id} has no elimination bracket ({self.no_bracket})")
+        rules = self.brackets
+        if "best_of" in settings:
+            best = _best_of(settings["best_of"], "best_of")
+            rules = replace(rules, best_of=best, final_best_of=best)
+        if "final_best_of" in settings:
+            rules = replace(rules, final_best_of=_best_of(settings["final_best_of"], "final_best_of"))
+        if settings.get("playoff_3rd_4th"):
+            rules = replace(rules, third_place=True)
+        if "bracket" in settings:
+            name = settings["bracket"]
+            names = self.bracket_names
+            if name not in names:
+                raise RulesError(
+                    f"settings.bracket: {name!r} is not a bracket of {self.id}"
+                    + (f" ({', '.join(names)})" if names else "")
+                )
+            rules = replace(rules, scheme=names[name])
+        return rules
+
+    def deciding_bracket(self, settings: Mapping[str, Any] | None = None) -> BracketRules | None:
+        """The bracket rules that decide elimination matches in the standings; None without a bracket
+        or with settings the rules refuse (no match is then decided)."""
+        try:
+            return self.bracket_rules(settings)
+        except RulesError:
+            return None
+
     def settings_descriptor(self) -> dict[str, Any]:
         """The settings a screen may offer for this game (plain JSON)."""
         return dict(_plain(self.settings_ui))
@@ -240,6 +297,12 @@ class Game:
             "round_start": {"attack_dice": self.attack_dice},
             "penalties": self.penalties.ui(),
         }
+
+
+def _best_of(value: Any, key: str) -> int:
+    if value not in (1, 3) or isinstance(value, bool):
+        raise RulesError(f"settings.{key}: {value!r} is not 1 or 3")
+    return int(value)
 
 
 def _plain(value: Any) -> Any:

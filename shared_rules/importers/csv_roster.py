@@ -200,7 +200,7 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
 
     ``row`` is the spreadsheet's row number (the heading row is 1).
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> event = load_event({"ruleset": "pokemon-tcg", "seed": "s", "players": [{"id": "p1", "entry": 1}]})
     >>> out = roster_from_csv(event, "Name;POP ID;DOB\\nAsh K.;p1;2001\\nMisty W.;;14/05/2009\\n")
     >>> [(p["name"], p["birth_year"]) for p in out["players"]]

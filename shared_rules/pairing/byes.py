@@ -71,7 +71,7 @@ def bye_order(
 ) -> list[str]:
     """Bye candidates, most deserving first: eligible players by the ruleset's rule, then the rest.
 
-    >>> from shared_rules.pairing.policies import policy_for
+    >>> from shared_rules.games import policy_for
     >>> bye_order(policy_for("agot"), ["a", "b", "c"], {"a": 5, "b": 0, "c": 0}, {"a": 0, "b": 1, "c": 2}, {"c": 1}, "s")
     ['b', 'a', 'c']
     """

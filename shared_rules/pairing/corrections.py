@@ -16,9 +16,14 @@ Reading: a re-paired bye follows the bye rule among the re-paired players.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import RulesError
 from ..event.model import Event
 from .next_round import PairedMatch, PairedRound, next_round_number, pair_next_round, pairing_state
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
 
 __all__ = ["repair_after_correction", "can_change_result", "changed_players"]
 
@@ -51,14 +56,14 @@ def _quality(rnd: PairedRound, points: dict[str, float], opponents: dict[str, fr
     return (rematches, byes, gap)
 
 
-def repair_after_correction(event: Event, paired_round: PairedRound, corrected_event: Event) -> PairedRound:
+def repair_after_correction(event: Event, game: Game, paired_round: PairedRound, corrected_event: Event) -> PairedRound:
     """The draft round re-paired for the corrected records, changing as few matches as possible."""
     number = next_round_number(corrected_event)
     if number != paired_round.number:
         raise RulesError(f"round {paired_round.number} is not the next round of the corrected event (that is {number})")
-    old = pairing_state(event, number, paired_round.stage)
-    new = pairing_state(corrected_event, number, paired_round.stage)
-    fresh = pair_next_round(corrected_event)
+    old = pairing_state(event, game, number, paired_round.stage)
+    new = pairing_state(corrected_event, game, number, paired_round.stage)
+    fresh = pair_next_round(corrected_event, game)
     target = _quality(fresh, dict(new.points), dict(new.opponents))
     seated = {pid for m in paired_round.matches for pid in m.players}
     affected = {
@@ -77,14 +82,14 @@ def repair_after_correction(event: Event, paired_round: PairedRound, corrected_e
         for pid in m.players
     }
     for free in (partners | affected, grouped | affected):
-        candidate = _repair(corrected_event, paired_round, free & set(new.present))
+        candidate = _repair(corrected_event, game, paired_round, free & set(new.present))
         if _quality(candidate, dict(new.points), dict(new.opponents)) <= target:
             return candidate
     return fresh
 
 
-def _repair(corrected_event: Event, draft: PairedRound, free: set[str]) -> PairedRound:
-    repaired = pair_next_round(corrected_event, keep=draft, only=frozenset(free))
+def _repair(corrected_event: Event, game: Game, draft: PairedRound, free: set[str]) -> PairedRound:
+    repaired = pair_next_round(corrected_event, game, keep=draft, only=frozenset(free))
     kept = [m for m in draft.matches if not free & set(m.players)]
     old_tables = {frozenset(m.players): m.table for m in draft.matches if m.table is not None}
     used = {m.table for m in kept if m.table is not None}

@@ -20,13 +20,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..event.model import Event, Player
-from ..games import game_of
 from ..seeded import Rng
 from ..structures.flights import assign_late_player_flight, flight_sizes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
 
 __all__ = [
     "DIVISION_ORDER",
@@ -44,13 +46,12 @@ DIVISION_ORDER: tuple[str, ...] = ("junior", "senior", "masters")
 AGE_SEPARATED_MINIMUM = 6
 
 
-def divisions_of(event: Event) -> dict[str, str]:
+def divisions_of(event: Event, game: Game) -> dict[str, str]:
     """Every player's division under the game's rule (Pokémon: the ``division`` field, else birth year and
     the event's season, RULES.md Decision); RulesError for a game without age divisions."""
-    rule = game_of(event.ruleset).player_division
+    rule = game.player_division
     if rule is None:
         raise RulesError(f"ruleset: {event.ruleset} has no age divisions")
-    game = game_of(event.ruleset)
     if game.division_season is not None:
         season = game.division_season(event)
     else:

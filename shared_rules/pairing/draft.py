@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Round
 from .next_round import PairedMatch, PairedRound, PairingState, pairing_state
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
 
 __all__ = ["as_paired", "swap_players", "validate_pairing"]
 
@@ -32,8 +36,8 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def _state(event: Event, rnd: PairedRound) -> PairingState:
-    return pairing_state(event, rnd.number, rnd.stage)
+def _state(event: Event, game: Game, rnd: PairedRound) -> PairingState:
+    return pairing_state(event, game, rnd.number, rnd.stage)
 
 
 def _pair_warnings(state: PairingState, group: Sequence[str], outcomes: Sequence[str] | None) -> list[str]:
@@ -51,11 +55,11 @@ def _pair_warnings(state: PairingState, group: Sequence[str], outcomes: Sequence
     return out
 
 
-def validate_pairing(event: Event, rnd: PairedRound | Round) -> list[str]:
+def validate_pairing(event: Event, game: Game, rnd: PairedRound | Round) -> list[str]:
     """Every problem of a pairing: unknown, dropped, doubled or missing players, rematches, repeated byes, score gaps
     (a cut round: unknown, dropped or doubled players only)."""
     paired = as_paired(rnd)
-    state = _state(event, paired)
+    state = _state(event, game, paired)
     swiss = paired.stage in SWISS_STAGES
     known = {p.id: p for p in event.players}
     warnings: list[str] = []
@@ -91,7 +95,7 @@ def validate_pairing(event: Event, rnd: PairedRound | Round) -> list[str]:
     return warnings
 
 
-def swap_players(paired_round: PairedRound, a: str, b: str, event: Event) -> tuple[PairedRound, list[str]]:
+def swap_players(paired_round: PairedRound, a: str, b: str, event: Event, game: Game) -> tuple[PairedRound, list[str]]:
     """Exchange two players' seats (a bye moves with the seat); warn of each rematch, repeated bye or wider gap."""
     where: dict[str, int] = {pid: i for i, m in enumerate(paired_round.matches) for pid in m.players}
     for pid in (a, b):
@@ -99,7 +103,7 @@ def swap_players(paired_round: PairedRound, a: str, b: str, event: Event) -> tup
             raise RulesError(f"cannot swap: {pid} is not in round {paired_round.number}")
     if a == b or where[a] == where[b]:
         return paired_round, []
-    state = _state(event, paired_round)
+    state = _state(event, game, paired_round)
     matches = list(paired_round.matches)
     before = {i: matches[i] for i in (where[a], where[b])}
 

@@ -1,4 +1,4 @@
-"""The next Swiss round of an event: ``pair_next_round(event)`` and the CLI's ``pair_next_round_json``.
+"""The next Swiss round of an event: ``pair_next_round(event, game)`` and the CLI's ``pair_next_round_json``.
 
 The next round is the last Swiss round + 1, in stage ``swiss`` (or
 ``swiss-day2`` after a Pokémon two-day event's day one, TOP 3.3.5). Pairing
@@ -22,21 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..event.model import SWISS_STAGES, Event, Match, Player, Round
-from ..games import game_of
-from ..rulesets import get_ruleset
-from ..rulesets.base import Ruleset
 from ..standings import compute_standings
-from ..structures import day_two_qualifiers as qualifiers_of
-from ..structures import division_structures, suggest_structure
 from .byes import bye_outcome_for, byes_received, earned_bye_players
 from .divisions import assign_flights, division_mode, division_pools, divisions_of
-from .policies import PairingPolicy, policy_for
+from .policies import PairingPolicy
 from .swiss import PoolInput, PoolResult, integer_points, pair_pool, pair_round_one
 from .tables import fixed_table_of, number_tables
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
+    from ..rulesets.base import Ruleset
+    from ..structures import Structure
 
 __all__ = [
     "PairedMatch",
@@ -129,9 +129,8 @@ def _pending_allowed(event: Event, policy: PairingPolicy, match: Match) -> bool:
     )
 
 
-def check_results_complete(event: Event, number: int, policy: PairingPolicy | None = None) -> None:
+def check_results_complete(event: Event, number: int, policy: PairingPolicy) -> None:
     """Raise RulesError naming the first missing or disputed result before round ``number``."""
-    policy = policy or policy_for(event.ruleset, event.settings)
     for rnd in sorted(event.rounds, key=lambda r: r.number):
         if rnd.number >= number:
             continue
@@ -156,7 +155,7 @@ def _started(event: Event) -> int:
     return sum(1 for p in event.players if p.dropped_after is None or p.dropped_after >= 1)
 
 
-def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> int:
+def planned_rounds(event: Event, game: Game, divisions: Mapping[str, str] | None = None) -> int:
     """The event's Swiss rounds: ``settings.rounds``, else the document's structure table."""
     rounds = event.settings.get("rounds")
     if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0:
@@ -164,19 +163,27 @@ def planned_rounds(event: Event, divisions: Mapping[str, str] | None = None) -> 
     structure = event.settings.get("structure")
     structure = structure if isinstance(structure, str) else None
     try:
-        if game_of(event.ruleset).division_structures is not None and divisions:
+        if game.division_structures is not None and divisions:
             counts: dict[str, int] = {}
             for d in divisions.values():
                 counts[d] = counts.get(d, 0) + 1
-            return max(s.swiss_rounds for s in division_structures(event.ruleset, counts, structure).values())
-        return suggest_structure(event.ruleset, _started(event), structure).swiss_rounds
+            return max(s.swiss_rounds for s in _division_structures(game, counts, structure).values())
+        return game.suggest_structure(_started(event), structure).swiss_rounds
     except RulesError as exc:
         raise RulesError(f"settings.rounds: not set and the structure table gives none ({exc})") from None
 
 
-def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
+def _division_structures(game: Game, counts: Mapping[str, int], structure: str | None) -> dict[str, Structure]:
+    """Per age division structures of a game with age divisions (Pokémon TOP 3.3.5)."""
+    build = game.division_structures
+    if build is None:
+        raise RulesError(f"ruleset: {game.id!r} has no age divisions")
+    return build(counts, game.structure_name(structure))
+
+
+def _day_one_rounds(event: Event, game: Game, counts: Mapping[str, int]) -> int | None:
     """Day-one Swiss rounds of a Pokémon two-day event (TOP 3.3.5), or None."""
-    if game_of(event.ruleset).division_structures is None:
+    if game.division_structures is None:
         return None
     given = event.settings.get("day_one_rounds")
     if isinstance(given, int) and not isinstance(given, bool) and given > 0:
@@ -185,7 +192,7 @@ def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
     if structure not in ("two-day", "international"):
         return None
     try:
-        found = division_structures(event.ruleset, counts, structure)
+        found = _division_structures(game, counts, structure)
     except RulesError:
         return None
     days = [s.day_two.day_one_rounds for s in found.values() if s.day_two is not None]
@@ -194,14 +201,15 @@ def _day_one_rounds(event: Event, counts: Mapping[str, int]) -> int | None:
 
 def pairing_state(
     event: Event,
+    game: Game,
     number: int,
     stage: str = "swiss",
     ruleset: Ruleset | None = None,
     present: tuple[str, ...] | None = None,
 ) -> PairingState:
     """Points, opponents (within the rematch scope) and byes of every player before round ``number``."""
-    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
-    policy = policy_for(event.ruleset, event.settings)
+    ruleset = ruleset or game.ruleset(event.settings)
+    policy = game.pairing_policy(event.settings)
     points_of = {o.key: o.points for o in ruleset.outcomes}
     points: dict[str, float] = {p.id: 0 for p in event.players}
     opponents: dict[str, set[str]] = {p.id: set() for p in event.players}
@@ -245,12 +253,18 @@ def pairing_state(
     )
 
 
-def _ranking(event: Event, ruleset: Ruleset) -> list[str]:
-    return [s.player for s in compute_standings(event, ruleset)]
+def _ranking(event: Event, game: Game, ruleset: Ruleset) -> list[str]:
+    bracket = game.deciding_bracket(event.settings)
+    return [s.player for s in compute_standings(event, ruleset, bracket=bracket)]
 
 
 def pair_next_round(
-    event: Event, *, ruleset: Ruleset | None = None, keep: PairedRound | None = None, only: frozenset[str] | None = None
+    event: Event,
+    game: Game,
+    *,
+    ruleset: Ruleset | None = None,
+    keep: PairedRound | None = None,
+    only: frozenset[str] | None = None,
 ) -> PairedRound:
     """Pair the next Swiss round of the event, deterministically from its seed.
 
@@ -258,17 +272,17 @@ def pair_next_round(
     one that changes the fewest of that draft's matches and byes. ``only``
     pairs just those players (the rest of the draft stands).
     """
-    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
-    policy = policy_for(event.ruleset, event.settings)
+    ruleset = ruleset or game.ruleset(event.settings)
+    policy = game.pairing_policy(event.settings)
     number = next_round_number(event)
     check_results_complete(event, number, policy)
     present = [p.id for p in event.players if p.active_in(number)]
-    division_check = game_of(event.ruleset).division_check
+    division_check = game.division_check
     if policy.divisions and division_check is not None:
         division_check(event, present, number)  # Pokémon TOP 3.1.1: never pair without the divisions
-    divisions = _divisions(event, policy)
+    divisions = _divisions(event, game, policy)
     started = _started_divisions(event, divisions)
-    total = planned_rounds(event, started)
+    total = planned_rounds(event, game, started)
     if number > total:
         raise RulesError(
             f"all {total} Swiss rounds are paired: the Swiss is over (the cut, if any, is paired by its bracket)"
@@ -276,22 +290,22 @@ def pair_next_round(
     counts: dict[str, int] = {}
     for d in started.values():
         counts[d] = counts.get(d, 0) + 1
-    day_one = _day_one_rounds(event, counts)
+    day_one = _day_one_rounds(event, game, counts)
     stage = "swiss-day2" if day_one is not None and number > day_one else "swiss"
     ranking: list[str] | None = None
     if stage == "swiss-day2":
-        present, ranking = _day_two_players(event, ruleset, number, present, divisions)
+        present, ranking = _day_two_players(event, game, ruleset, number, present, divisions)
     if only is not None:
         present = [pid for pid in present if pid in only]
-    state = pairing_state(event, number, stage, ruleset, tuple(present))
-    return _pair(event, ruleset, policy, state, divisions, ranking, keep, future_rounds=total - number)
+    state = pairing_state(event, game, number, stage, ruleset, tuple(present))
+    return _pair(event, game, ruleset, policy, state, divisions, ranking, keep, future_rounds=total - number)
 
 
-def _divisions(event: Event, policy: PairingPolicy) -> dict[str, str]:
+def _divisions(event: Event, game: Game, policy: PairingPolicy) -> dict[str, str]:
     """Each player's Pokémon age division (TOP 3.1.1), or {} where the ruleset has none."""
     if not policy.divisions:
         return {}
-    return divisions_of(event)
+    return divisions_of(event, game)
 
 
 def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, str]:
@@ -299,50 +313,59 @@ def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, 
     return {pid: d for pid, d in divisions.items() if (dropped := players[pid].dropped_after) is None or dropped >= 1}
 
 
-def swiss_rounds(event: Event) -> int:
+def swiss_rounds(event: Event, game: Game) -> int:
     """The event's planned Swiss rounds (``settings.rounds``, else the document's structure table)."""
-    policy = policy_for(event.ruleset, event.settings)
-    return planned_rounds(event, _started_divisions(event, _divisions(event, policy)))
+    policy = game.pairing_policy(event.settings)
+    return planned_rounds(event, game, _started_divisions(event, _divisions(event, game, policy)))
 
 
-def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
+def _qualifiers(game: Game, points_by_player: Mapping[str, int], swiss_rank: list[str]) -> list[str]:
+    """The game's day-two qualifiers of one division (Pokémon TOP 3.3.5)."""
+    qualifiers = game.day_two_qualifiers
+    if qualifiers is None:
+        raise RulesError(f"ruleset: {game.id} has no day two")
+    return qualifiers(points_by_player, swiss_rank)
+
+
+def day_two_qualifiers(event: Event, game: Game) -> dict[str, list[str]]:
     """Pokémon TOP 3.3.5: each division's day-two players (19+ match points or the top 32), best first."""
-    if game_of(event.ruleset).day_two_qualifiers is None:
+    if game.day_two_qualifiers is None:
         raise RulesError(f"ruleset: {event.ruleset} has no day two (Pokémon TOP 3.3.5)")
-    ruleset = get_ruleset(event.ruleset, event.settings)
-    divisions = _divisions(event, policy_for(event.ruleset, event.settings))
+    ruleset = game.ruleset(event.settings)
+    divisions = _divisions(event, game, game.pairing_policy(event.settings))
     day_one = [r.number for r in event.rounds if r.stage == "swiss"]
-    state = pairing_state(event, max(day_one, default=0) + 1, "swiss", ruleset)
-    ranking = _ranking(event, ruleset)
+    state = pairing_state(event, game, max(day_one, default=0) + 1, "swiss", ruleset)
+    ranking = _ranking(event, game, ruleset)
     played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
     out: dict[str, list[str]] = {}
     for division in sorted(set(divisions.values()) or {""}):
         rank = [pid for pid in ranking if divisions.get(pid, "") == division]
         # Once day two has started, its players are the qualifiers (made when it started).
-        chosen = played or set(qualifiers_of(event.ruleset, {pid: int(state.points[pid]) for pid in rank}, rank))
+        chosen = played or set(_qualifiers(game, {pid: int(state.points[pid]) for pid in rank}, rank))
         out[division or "all"] = [pid for pid in rank if pid in chosen]
     return out
 
 
 def _day_two_players(
-    event: Event, ruleset: Ruleset, number: int, present: list[str], divisions: Mapping[str, str]
+    event: Event, game: Game, ruleset: Ruleset, number: int, present: list[str], divisions: Mapping[str, str]
 ) -> tuple[list[str], list[str]]:
     """Pokémon TOP 3.3.5: day two = 19+ match points or the top 32 of the division."""
     played = {pid for r in event.rounds if r.stage == "swiss-day2" for m in r.matches for pid in m.players}
-    ranking = _ranking(event, ruleset)
+    ranking = _ranking(event, game, ruleset)
     if played:
         return [pid for pid in present if pid in played], ranking
-    state = pairing_state(event, number, "swiss", ruleset)
+    state = pairing_state(event, game, number, "swiss", ruleset)
     chosen: set[str] = set()
     for division in sorted(set(divisions.values()) or {""}):
         rank = [pid for pid in ranking if divisions.get(pid, "") == division]
         pts = {pid: int(state.points[pid]) for pid in rank}
-        chosen.update(qualifiers_of(event.ruleset, pts, rank))
+        chosen.update(_qualifiers(game, pts, rank))
     return [pid for pid in present if pid in chosen], ranking
 
 
 def _pair(
     event: Event,
+    game: Game,
     ruleset: Ruleset,
     policy: PairingPolicy,
     state: PairingState,
@@ -361,8 +384,8 @@ def _pair(
     pool_index: dict[str, int] = {}
 
     if policy.pod_rounds:
-        ranking = ranking if ranking is not None else _ranking(event, ruleset)
-        form_pods = game_of(event.ruleset).form_pods
+        ranking = ranking if ranking is not None else _ranking(event, game, ruleset)
+        form_pods = game.form_pods
         if form_pods is None:
             raise RulesError(f"ruleset: {event.ruleset} does not play in pods")
         pods = form_pods(event, number, present, ranking, policy.pod_rounds)
@@ -380,7 +403,7 @@ def _pair(
     pools = _pools(event, policy, present, divisions, number)
     needs_rank = policy.bye_rule == "lowest-ranked-without-bye" and number > 1
     if needs_rank and ranking is None:
-        ranking = _ranking(event, ruleset)
+        ranking = _ranking(event, game, ruleset)
     rank = {pid: i for i, pid in enumerate(ranking or [])}
     int_points = integer_points({pid: state.points[pid] for pid in present})
     for index, (label, ids, modified) in enumerate(pools):
@@ -518,6 +541,6 @@ def _rank_value(value: Any) -> float:
     return float(value)
 
 
-def pair_next_round_json(event: Event) -> dict[str, Any]:
+def pair_next_round_json(event: Event, game: Game) -> dict[str, Any]:
     """The ``pair`` command's output: ``{"round", "stage", "matches": [{"table", "players"}]}``."""
-    return pair_next_round(event).to_json()
+    return pair_next_round(event, game).to_json()

@@ -1,5 +1,6 @@
 """The Swiss pairing policy model (bye rule, rematch scope, round 1, pair-down); each game declares its own
-in its package (``shared_rules/games/<game>/__init__.py``).
+in its package (``shared_rules/games/<game>/game.py``); :meth:`shared_rules.games.base.Game.pairing_policy`
+applies an event's settings to it.
 
 Readings where the documents are loose (the project's):
 
@@ -36,13 +37,9 @@ Readings where the documents are loose (the project's):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
-from ..games import game_of
-
-__all__ = ["PairingPolicy", "policy_for", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES", "SWISS_CRITERIA"]
+__all__ = ["PairingPolicy", "ROUND_ONE", "BYE_RULES", "REMATCH_SCOPES", "SWISS_CRITERIA"]
 
 #: How round 1 is paired.
 ROUND_ONE = ("random", "scorecards", "pods")
@@ -94,17 +91,3 @@ class PairingPolicy:
     criteria: tuple[str, ...] = SWISS_CRITERIA
     #: The bye outcome exists only when ``settings.points`` names it (house rules).
     bye_from_points: bool = False
-
-
-def policy_for(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> PairingPolicy:
-    """The pairing policy of a ruleset (house rules may leave the bye out of ``settings.points``).
-
-    >>> policy_for("agot").bye_rule
-    'lowest-ranked-without-bye'
-    """
-    policy = game_of(ruleset_id).pairing
-    if policy.bye_from_points:
-        points = (settings or {}).get("points")
-        if isinstance(points, dict) and "bye" not in points:
-            policy = replace(policy, bye_outcome=None)
-    return policy

@@ -96,7 +96,7 @@ def pair_round_one(ids: Sequence[str], policy: PairingPolicy, seed: str, *contex
     Pokémon TOP 3.1, Shatterpoint and AGoT "matched randomly", Star Trek 7.2
     (shuffle the scorecards, pair the top two, the last card gets the bye).
 
-    >>> from shared_rules.pairing.policies import policy_for
+    >>> from shared_rules.games import policy_for
     >>> r = pair_round_one(["a", "b", "c"], policy_for("agot"), "s")
     >>> len(r.pairs), len(r.byes)
     (1, 1)

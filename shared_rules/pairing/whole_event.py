@@ -1,4 +1,4 @@
-"""What an event pairs next, from registration to the final: ``next_round(event)``.
+"""What an event pairs next, from registration to the final: ``next_round(event, game)``.
 
 - No elimination round yet and Swiss rounds left: the next Swiss round
   (:func:`.next_round.pair_next_round`).
@@ -25,7 +25,7 @@ their outcome, plus each elimination match's bracket fields (``slot``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..brackets.advance import next_elimination_round
 from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
@@ -33,39 +33,42 @@ from ..errors import RulesError
 from ..event.model import Event, Round
 from .next_round import check_results_complete, pair_next_round, swiss_rounds
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.base import Game
+
 __all__ = ["SINGLE_ELIMINATION", "next_round", "round_json"]
 
 #: ``settings.structure`` of an event that is single elimination from the start.
 SINGLE_ELIMINATION = "single-elimination"
 
 
-def next_round(event: Event) -> dict[str, Any]:
+def next_round(event: Event, game: Game) -> dict[str, Any]:
     """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
     if any(r.stage == "elimination" for r in event.rounds):
-        return round_json(next_elimination_round(event))
+        return round_json(next_elimination_round(event, game))
     seeds = event.settings.get("seeds")
     if seeds is not None and not event.rounds:
         if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
             raise RulesError("settings.seeds: expected a list of player ids, best first")
-        return round_json(seed_bracket(event, seeds, cut=len(seeds)))
+        return round_json(seed_bracket(event, game, seeds, cut=len(seeds)))
     if event.settings.get("structure") == SINGLE_ELIMINATION:
         if event.rounds:
             raise RulesError(
                 "settings.structure: single elimination from the start, but the document has "
                 f"Swiss round {event.rounds[0].number}"
             )
-        return round_json(start_single_elimination(event))
+        return round_json(start_single_elimination(event, game))
     played = max((r.number for r in event.rounds), default=0)
-    if played < swiss_rounds(event):
-        return pair_next_round(event).to_json()
+    if played < swiss_rounds(event, game):
+        return pair_next_round(event, game).to_json()
     cut = event.settings.get("cut")
     if cut == 0:
         raise RulesError(
             f"all {played} Swiss rounds are played and settings.cut is 0: the event is complete "
             "(python -m shared_rules standings gives the final ranking)"
         )
-    check_results_complete(event, played + 1)
-    return round_json(make_cut(event))
+    check_results_complete(event, played + 1, game.pairing_policy(event.settings))
+    return round_json(make_cut(event, game))
 
 
 def round_json(rnd: Round) -> dict[str, Any]:

@@ -6,17 +6,19 @@ import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._json import dumps_indented, indented_into, number_text, string_text
-from ..brackets.winner import match_winner
 from ..errors import RulesError
 from ..event.model import Event
-from ..rulesets import get_ruleset
-from ..rulesets.base import Ruleset
+from ..matches.winner import match_winner
 from .common import ExactValues
 from .context import StandingsContext, is_counted
 from .metrics import get_metric
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..brackets.rules import BracketRules
+    from ..rulesets.base import Ruleset
 
 __all__ = [
     "Standing",
@@ -147,24 +149,31 @@ def rank_swiss(ctx: StandingsContext, keys: Sequence[str] | None = None) -> list
     return out
 
 
-def place_elimination(event: Event, swiss_order: Sequence[str], ruleset: Ruleset | None = None) -> list[str]:
+def place_elimination(
+    event: Event, swiss_order: Sequence[str], ruleset: Ruleset, *, bracket: BracketRules | None
+) -> list[str]:
     """Final placing: players in the cut by how far they went, then Swiss order.
 
     Eliminated players of the same elimination round are ordered by Swiss rank
     (Pokémon TOP 3.3.6; the same reading for every game with a cut). Who won a
     match is the bracket's rule (best-of-three games, Star Trek's tie to the
     higher seed); the winner of a third-place playoff ranks above its loser.
+    ``bracket`` is None for a game without a bracket or settings it refuses: no
+    elimination match is then decided.
     """
     elim = sorted((r for r in event.rounds if r.stage == "elimination"), key=lambda r: r.number)
     if not elim:
         return list(swiss_order)
+    rules = bracket
     depth: dict[str, int] = {}
     for step, rnd in enumerate(elim, start=1):
         for match in rnd.matches:
             playoff = match.extra.get("playoff") == "third-place"
             try:
                 decided, winner = (
-                    match_winner(event, match, ruleset=ruleset) if is_counted(match) or match.games else (False, None)
+                    match_winner(event, match, rules=rules, ruleset=ruleset)
+                    if rules is not None and (is_counted(match) or match.games)
+                    else (False, None)
                 )
             except RulesError:
                 decided, winner = False, None
@@ -180,26 +189,25 @@ def place_elimination(event: Event, swiss_order: Sequence[str], ruleset: Ruleset
     return cut + [pid for pid in swiss_order if pid not in depth]
 
 
-def compute_standings(event: Event, ruleset: Ruleset | None = None) -> list[Standing]:
-    """The event's standings, best first, ranks 1..N (Pokémon: 1..n within each division)."""
+def compute_standings(event: Event, ruleset: Ruleset, *, bracket: BracketRules | None) -> list[Standing]:
+    """The event's standings under its ruleset and bracket rules, best first, ranks 1..N (Pokémon: within each division)."""
     # Standings build many small tuples and no reference cycles: the cyclic garbage
     # collector's passes over the growing heap only cost time (a third of a large event).
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _compute_standings(event, ruleset)
+        return _compute_standings(event, ruleset, bracket)
     finally:
         if paused:
             gc.enable()
 
 
-def _compute_standings(event: Event, ruleset: Ruleset | None) -> list[Standing]:
-    ruleset = ruleset or get_ruleset(event.ruleset, event.settings)
+def _compute_standings(event: Event, ruleset: Ruleset, bracket: BracketRules | None) -> list[Standing]:
     if ruleset.standings_hook is not None:
         return list(ruleset.standings_hook(event, ruleset))
     ctx = StandingsContext(event, ruleset)
-    order = place_elimination(event, rank_swiss(ctx), ruleset)
+    order = place_elimination(event, rank_swiss(ctx), ruleset, bracket=bracket)
     return standings_from_order(ctx, order)
 
 
@@ -233,14 +241,14 @@ def _in_order(values: Mapping[str, Any], order: Sequence[str]) -> list[Any]:
     return list(map(values.__getitem__, order))
 
 
-def standings_json(event: Event) -> dict[str, Any]:
+def standings_json(event: Event, ruleset: Ruleset, *, bracket: BracketRules | None) -> dict[str, Any]:
     """EVENT-FORMAT.md's ``{"standings": [...]}``."""
-    return {"standings": [s.to_json() for s in compute_standings(event)]}
+    return {"standings": [s.to_json() for s in compute_standings(event, ruleset, bracket=bracket)]}
 
 
-def standings_text(event: Event) -> str:
-    """``json.dumps(standings_json(event), ensure_ascii=False, indent=1)``: the command line's output."""
-    return lines_text(compute_standings(event))
+def standings_text(event: Event, ruleset: Ruleset, *, bracket: BracketRules | None) -> str:
+    """``json.dumps(standings_json(...), ensure_ascii=False, indent=1)``: the command line's output."""
+    return lines_text(compute_standings(event, ruleset, bracket=bracket))
 
 
 def lines_text(lines: Sequence[Standing]) -> str:

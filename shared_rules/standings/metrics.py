@@ -4,19 +4,20 @@ A ruleset names its tiebreakers as an ordered tuple of keys.  A
 :class:`ValueMetric` gives every player a number (higher ranks first unless
 ``descending`` is false); a :class:`GroupMetric` splits a tied group directly
 (head-to-head rules that compare the players of the group with each other).
+
+The metrics the games share live here (and in ``common``); a game's own metrics
+register when its ruleset is built (``games/<game>/standings.py``), so the
+registry holds those of the games loaded so far and this package never imports
+the games (issue #24).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import DocumentError
-from ..games import PACKAGES
 from ..seeded import draw_key
-
-_GAMES = "shared_rules.games"
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import StandingsContext
@@ -104,17 +105,6 @@ def register(cls: type[Metric]) -> type[Metric]:
     return cls
 
 
-def _load_all() -> None:
-    # Game metric modules (``games/<game>/standings.py``) register on import; import them all so
-    # `custom` can use any key.
-    for name in PACKAGES:
-        try:
-            importlib.import_module(f"{_GAMES}.{name}.standings")
-        except ModuleNotFoundError as exc:  # a game without metrics of its own
-            if exc.name != f"{_GAMES}.{name}.standings":
-                raise
-
-
 def metric_labels(keys: Iterable[str]) -> dict[str, str]:
     """Column headings for tiebreaker keys (a key with no metric is its own heading).
 
@@ -149,8 +139,6 @@ def reported_labels(reported: Iterable[tuple[str, str]], names: Iterable[str]) -
 
 def get_metric(key: str) -> Metric:
     """The registered metric for a key."""
-    if key not in _REGISTRY:
-        _load_all()
     try:
         return _REGISTRY[key]
     except KeyError:
@@ -161,7 +149,6 @@ def get_metric(key: str) -> Metric:
 
 def metric_keys() -> tuple[str, ...]:
     """Every registered key, sorted."""
-    _load_all()
     return tuple(sorted(_REGISTRY))
 
 

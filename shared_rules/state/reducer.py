@@ -28,11 +28,10 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import DocumentError, RulesError
-from ..event.document import load_event
 from ..event.model import STAGES
-from ..games import game_of
-from ..rulesets import get_ruleset
+from ..games import bracket_rules, game_of, get_ruleset
 from ..rulesets.base import Ruleset
+from ..run import load_event
 from . import penalties
 from .authorize import authorize
 from .lookup import current_round, find_match, find_player, find_round, where
@@ -834,8 +833,7 @@ def _event_problem(
 
 def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], event: Any) -> str | None:
     """Why an elimination match's result does not say who goes on (None: it does, or that nobody does)."""
-    from ..brackets.rules import bracket_rules
-    from ..brackets.winner import match_winner
+    from ..matches.winner import match_winner
 
     rules = bracket_rules(state["ruleset"], state["settings"])
     if match["extra"].get("playoff"):
@@ -853,7 +851,7 @@ def _decides(state: dict[str, Any], rnd: dict[str, Any], match: dict[str, Any], 
         if list(m.players) == match["players"]
     )
     try:
-        match_winner(event, mini, best_of=best_of, rules=rules)
+        match_winner(event, mini, best_of=best_of, rules=rules, ruleset=_ruleset(state))
     except RulesError as exc:
         return str(exc).split(": ", 1)[-1] if str(exc).startswith(("outcomes: ", "games: ")) else str(exc)
     return None

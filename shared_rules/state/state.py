@@ -36,7 +36,8 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import DocumentError, RulesError
-from ..event.document import FORMAT, dump_event, load_event
+from ..event.document import FORMAT, dump_event
+from ..run import load_event
 
 __all__ = [
     "STATE_FORMAT",

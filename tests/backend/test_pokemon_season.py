@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from shared_rules.event import load_event
-from shared_rules.pairing.next_round import pair_next_round
+from shared_rules.run import load_event, pair_next_round
 
 
 def _document(**top: Any) -> dict[str, Any]:

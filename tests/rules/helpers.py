@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.event.document import load_event
-from shared_rules.rulesets import get_ruleset
+from shared_rules.games import get_ruleset
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings import StandingsContext, compute_standings, standings_json
+from shared_rules.standings import StandingsContext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, os.pardir, "golden")

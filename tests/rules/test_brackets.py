@@ -13,22 +13,21 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from shared_rules.brackets import (
+from shared_rules.brackets import bracket_order, bye_count, first_round_pairs, match_winner_from_games
+from shared_rules.errors import RulesError
+from shared_rules.event import Event, Match, Player, Round, dump_event
+from shared_rules.games import bracket_rules
+from shared_rules.run import (
     apply_drop_in_bracket,
-    bracket_order,
-    bracket_rules,
     bracket_view,
-    bye_count,
-    first_round_pairs,
+    compute_standings,
+    load_event,
     make_cut,
-    match_winner_from_games,
     next_elimination_round,
+    place_elimination,
     start_single_elimination,
     swiss_order,
 )
-from shared_rules.errors import RulesError
-from shared_rules.event import Event, Match, Player, Round, dump_event, load_event
-from shared_rules.standings import compute_standings, place_elimination
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 WIN_WORD = {

@@ -12,9 +12,8 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
 from shared_rules.exporters.csv import pairings_csv, standings_csv
-from shared_rules.standings import standings_json
+from shared_rules.run import load_event, standings_json
 
 from .helpers import GOLDEN, json_file
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
 from shared_rules.importers.csv_roster import roster_from_csv
+from shared_rules.run import load_event
 
 from .helpers import json_file
 

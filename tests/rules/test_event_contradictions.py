@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.event import load_event
+from shared_rules.run import load_event
 from tests.rules.helpers import RejectsDocuments, bye, event_doc, m
 
 

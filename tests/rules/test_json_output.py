@@ -11,9 +11,8 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from shared_rules._json import dumps_indented
-from shared_rules.event.document import load_event
+from shared_rules.run import load_event, standings_json, standings_text
 from shared_rules.seeded import Rng
-from shared_rules.standings import standings_json, standings_text
 from shared_rules.standings.engine import lines_text, standing_line
 
 from .helpers import GOLDEN

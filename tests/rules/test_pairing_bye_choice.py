@@ -11,8 +11,9 @@ from __future__ import annotations
 import unittest
 from collections.abc import Iterator, Sequence
 
+from shared_rules.games import policy_for
 from shared_rules.pairing.byes import bye_order
-from shared_rules.pairing.policies import PairingPolicy, policy_for
+from shared_rules.pairing.policies import PairingPolicy
 from shared_rules.pairing.swiss import PoolInput, match_even, pair_pool
 from shared_rules.seeded import Rng
 from tests.rules.test_pairing_matching import _Lcg
@@ -187,8 +188,8 @@ class StarTrekByeAndEarnedByeTest(unittest.TestCase):
     def test_earned_bye_players_meet_the_highest_victory_point_group(self) -> None:
         # 7.6: earned-bye scorecards are "paired first randomly against the scorecard(s) of the player(s)
         # with the highest victory point total from the first round"; odd ones are paired down in turn.
-        from shared_rules.event import load_event
-        from shared_rules.pairing.next_round import _secondary, pair_next_round, pairing_state
+        from shared_rules.pairing.next_round import _secondary
+        from shared_rules.run import load_event, pair_next_round, pairing_state
         from tests.rules.test_pairing_swiss import new_doc, play_round
 
         policy = policy_for("startrek-1e")

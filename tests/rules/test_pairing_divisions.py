@@ -5,11 +5,10 @@ from __future__ import annotations
 import unittest
 from collections import Counter
 
-from shared_rules.event import load_event
+from shared_rules.games import policy_for
 from shared_rules.pairing.divisions import assign_flights, division_mode
-from shared_rules.pairing.next_round import pair_next_round
-from shared_rules.pairing.policies import policy_for
 from shared_rules.pairing.swiss import PoolInput, pair_pool
+from shared_rules.run import load_event, pair_next_round
 from shared_rules.seeded import Rng
 from tests.rules.test_pairing_swiss import new_doc, play_round
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import copy
 import unittest
 
-from shared_rules.event import load_event
-from shared_rules.pairing.corrections import can_change_result, changed_players, repair_after_correction
-from shared_rules.pairing.draft import swap_players, validate_pairing
-from shared_rules.pairing.next_round import pair_next_round, pairing_state
+from shared_rules.pairing.corrections import can_change_result, changed_players
+from shared_rules.run import (
+    load_event,
+    pair_next_round,
+    pairing_state,
+    repair_after_correction,
+    swap_players,
+    validate_pairing,
+)
 from shared_rules.seeded import Rng
 from tests.rules.test_pairing_swiss import new_doc, play_round
 
@@ -88,7 +93,7 @@ class ValidateTest(unittest.TestCase):
         """A top cut pairs some players (the rest are out, not "not paired"), and a rematch or a
         score gap is what a bracket is: only unknown, dropped or doubled players are problems."""
         from shared_rules.event.model import Match, Round
-        from shared_rules.standings import compute_standings
+        from shared_rules.run import compute_standings
 
         doc = _event_after(3, players=8)
         event = load_event(doc)

@@ -7,12 +7,11 @@ import unittest
 from typing import Any
 from unittest import mock
 
-from shared_rules.event import load_event
-from shared_rules.games import games
+from shared_rules.games import games, policy_for
 from shared_rules.pairing import lookahead
 from shared_rules.pairing.lookahead import Future, choose, future_cost, may_fail
-from shared_rules.pairing.next_round import PairedRound, pair_next_round
-from shared_rules.pairing.policies import policy_for
+from shared_rules.pairing.next_round import PairedRound
+from shared_rules.run import load_event, pair_next_round
 
 _SCORES = {"full-win": 100, "full-loss": 30, "true-tie": 50}
 

@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
-from shared_rules.pairing.next_round import pair_next_round, pair_next_round_json, pairing_state
+from shared_rules.run import compute_standings, load_event, pair_next_round, pair_next_round_json, pairing_state
 from shared_rules.seeded import Rng
-from shared_rules.standings import compute_standings
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 

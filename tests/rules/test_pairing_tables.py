@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.event import load_event
-from shared_rules.pairing.next_round import pair_next_round, pairing_state
 from shared_rules.pairing.tables import number_tables
+from shared_rules.run import load_event, pair_next_round, pairing_state
 from shared_rules.seeded import Rng
 from tests.rules.test_pairing_swiss import new_doc, play_round
 

@@ -11,7 +11,7 @@ import unittest
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.rulesets import get_ruleset
+from shared_rules.games import get_ruleset
 from shared_rules.state import OperationRejected, apply, initial_state
 
 #: The pairs each document allows (either seat order), quick ones marked, as the documents word them.

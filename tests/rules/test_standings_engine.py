@@ -14,14 +14,14 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.event import load_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.doomtown.standings import match_win_percentage
 from shared_rules.games.pokemon.standings import floor_log10, round_significant, round_significant_int
 from shared_rules.games.startrek.scoring import differential
 from shared_rules.games.startrek.standings import _final_vp
-from shared_rules.rulesets import get_ruleset
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings import StandingsContext, compute_standings, standings_json
+from shared_rules.standings import StandingsContext
 from shared_rules.standings.common import (
     NOT_PLAYED_OUTCOMES,
     ExactValues,
@@ -343,3 +343,23 @@ class RankingPropertiesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RegistryVisitsTest(unittest.TestCase):
+    def test_standings_of_an_event_with_a_cut_look_the_game_up_once(self) -> None:
+        import os
+        from unittest import mock
+
+        import shared_rules.games as registry
+        from tests.rules.helpers import GOLDEN
+
+        with open(os.path.join(GOLDEN, "bracket-doomtown-top8.json"), encoding="utf-8") as f:
+            event = load_event(json.load(f)["event"])
+        with (
+            mock.patch.object(registry, "game_of", wraps=registry.game_of) as game_of,
+            mock.patch.object(registry, "ruleset_of", wraps=registry.ruleset_of) as ruleset_of,
+        ):
+            lines = compute_standings(event)
+        self.assertEqual(8, sum(1 for line in lines if line.rank <= 8))
+        self.assertEqual(1, ruleset_of.call_count)  # the ruleset
+        self.assertEqual(1, game_of.call_count)  # the bracket rules, not once per elimination match

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.event import load_event
-from shared_rules.pairing.next_round import pair_next_round_json
+from shared_rules.run import load_event, pair_next_round_json
 from shared_rules.state import apply, initial_state, to_event_document
 from shared_rules.state.checkin import absent_from_first_round, without
 

@@ -15,11 +15,8 @@ import unittest
 from typing import Any
 
 from shared_rules.errors import RulesError
-from shared_rules.event.document import load_event
-from shared_rules.games import RULESET_IDS, game_of
-from shared_rules.pairing.whole_event import next_round
-from shared_rules.rulesets import get_ruleset
-from shared_rules.standings import standings_json
+from shared_rules.games import RULESET_IDS, game_of, get_ruleset
+from shared_rules.run import load_event, next_round, standings_json
 from shared_rules.state import OperationRejected, apply_in_place, initial_state
 from shared_rules.state.state import SETTLED, to_event_document
 from tests.rules.test_pairing_matching import _Lcg

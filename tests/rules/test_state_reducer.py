@@ -6,7 +6,7 @@ import json
 import unittest
 from typing import Any
 
-from shared_rules.event import load_event
+from shared_rules.run import load_event
 from shared_rules.state import (
     OPERATION_TYPES,
     OperationRejected,
@@ -898,7 +898,7 @@ class DisputeTest(unittest.TestCase):
         self.assertEqual(("confirmed", ["win", "loss"]), (ev.match(1, 1)["status"], ev.match(1, 1)["outcomes"]))
 
     def test_disputed_match_is_exported_flagged_and_left_out_of_standings(self) -> None:
-        from shared_rules.standings import compute_standings
+        from shared_rules.run import compute_standings
 
         ev = played_round_one()
         ev.report(1, 1, ["win", "loss"], device="tab-1")

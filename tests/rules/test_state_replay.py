@@ -6,9 +6,8 @@ import json
 import unittest
 from typing import Any
 
-from shared_rules.event import load_event
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings import compute_standings, standings_json
 from shared_rules.state import apply, from_event_document, initial_state, replay, to_event_document
 from tests.rules import test_state_reducer as base
 

@@ -9,19 +9,15 @@ import json
 import unittest
 
 from shared_rules.errors import RulesError
+from shared_rules.games import RULESETS, day_two_qualifiers, division_structures, structure_names, suggest_structure
 from shared_rules.seeded import Rng
 from shared_rules.structures import (
-    RULESETS,
     Structure,
     allowed_flight_counts,
     assign_late_player_flight,
-    day_two_qualifiers,
-    division_structures,
     flight_sizes,
     merge_flight_tops,
     plan_flights,
-    structure_names,
-    suggest_structure,
 )
 
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
-from shared_rules.pairing.whole_event import next_round
+from shared_rules.run import load_event, next_round
 from shared_rules.seeded import Rng
 from tests.rules.helpers import json_file
 from tests.rules.test_pairing_swiss import new_doc, result_row

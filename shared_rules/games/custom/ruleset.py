@@ -13,6 +13,7 @@ a bye worth a win applies; without ``settings.tiebreakers``, ``random``.
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -21,6 +22,21 @@ from typing import Any
 from ...errors import DocumentError
 from ...rulesets.base import Outcome, Policy, ResultPair, Ruleset
 from ...standings.metrics import get_metric
+from .. import PACKAGES
+
+
+def _register_every_game_metric() -> None:
+    """Import every game's metric module (``games/<game>/standings.py``) so house rules may use any key."""
+    for name in PACKAGES:
+        module = f"{__package__.rpartition('.')[0]}.{name}.standings"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # a game without metrics of its own
+            if exc.name != module:
+                raise
+
+
+_register_every_game_metric()
 
 _SOLO = frozenset({"bye", "earned-bye", "late", "missed-game"})
 _DEFAULT_POINTS = {"win": 3, "tie": 1, "loss": 0, "bye": 3}

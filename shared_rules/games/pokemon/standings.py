@@ -296,8 +296,8 @@ def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
     with the rows (as the reducer writes them) and one without give the same
     standings. Cached per context.
 
-    >>> from shared_rules.event import load_event
-    >>> from shared_rules.rulesets import get_ruleset
+    >>> from shared_rules.run import load_event
+    >>> from shared_rules.games import get_ruleset
     >>> from shared_rules.standings.context import StandingsContext
     >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": "a", "entry": 1}, {"id": "b", "entry": 2},
     ...     {"id": "c", "entry": 3, "late": True}],
@@ -695,9 +695,9 @@ class HeadToHead(GroupMetric):
 def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
     """Each player's opponent in their latest Swiss match that had one.
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> from shared_rules.standings.context import StandingsContext
-    >>> from shared_rules.rulesets import get_ruleset
+    >>> from shared_rules.games import get_ruleset
     >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": i, "entry": n} for n, i in enumerate("abc")],
     ...     "rounds": [{"number": 1, "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]},
     ...                                           {"players": ["c"], "outcomes": ["bye"]}]},
@@ -821,7 +821,7 @@ def elimination_depth(event: Event, ids: Iterable[str], win_results: Mapping[str
     both below the losing finalist (2s + 2). ``win_results`` maps outcome keys
     to "win"/"loss"/"tie".
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> ev = load_event({"ruleset": "pokemon-tcg", "players": [{"id": i, "entry": n} for n, i in enumerate("abcd")],
     ...     "rounds": [{"number": 1, "stage": "elimination", "matches": [
     ...                    {"players": ["a", "d"], "outcomes": ["win", "loss"]},

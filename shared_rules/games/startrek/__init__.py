@@ -11,7 +11,9 @@ Section 2, Table 3.0.1 structures (rounds)       :mod:`.structures`
 7.7 tiebreakers (SoS, H2H)                       ``ruleset.TIEBREAKERS``, :mod:`.standings`
 7.8 modified win at time                         :mod:`.game_end`
 8, 11 ratings (Elo)                              :mod:`.ratings`
+8, Appendix A tournament report (trekcc.org)     :mod:`.report`
 9 heats, 10, 10.2 match play (McIntyre)          ``game.BRACKETS``, :mod:`shared_rules.brackets.heats`
+12 leagues (points, playoffs, Champions League)  :mod:`.leagues`
 Appendix B penalties (levels 0-4, repeats)       ``game.PENALTIES``
 ===============================================  ====================================================
 """

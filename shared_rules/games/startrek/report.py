@@ -53,8 +53,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...errors import DocumentError, RulesError
-from ...rulesets import get_ruleset
-from ...standings import compute_standings
+from ...games import get_ruleset
+from .. import event_standings
 from .scoring import differential
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -350,7 +350,7 @@ def _swiss_totals(
     event: Event, rounds: Sequence[Round], players: Sequence[str] | None = None, order: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     sub = replace(event, rounds=tuple(rounds))
-    lines = compute_standings(sub)
+    lines = event_standings(sub)
     out = []
     keep = set(players) if players is not None else None
     for line in lines:
@@ -377,7 +377,7 @@ def _swiss_totals(
 def tournament_report(event: Event) -> dict[str, Any]:
     """Everything the director enters at www.trekcc.org for the event (Star Trek OP Guide 8, Appendix A).
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> doc = {"ruleset": "startrek-2e", "name": "Club night", "seed": "s", "date": "2026-11-20",
     ...        "settings": {"report": {"primary_td": "Quark"}},
     ...        "players": [{"id": p, "name": p.upper(), "entry": i} for i, p in enumerate("ab", 1)],

@@ -149,9 +149,12 @@ def _check_event(event: Event) -> None:
 
 
 def _standings(event: Event, ruleset: Ruleset) -> list[Any]:
-    """The generic ranking; ``points`` printed as the total Tribbles score (7.5.2, 7.7)."""
+    """The generic ranking; ``points`` printed as the total Tribbles score (7.5.2, 7.7).
+
+    Pods, not a bracket (Star Trek OP Guide 7.6): no elimination match is decided by bracket rules.
+    """
     ctx = StandingsContext(event, ruleset)
-    lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx), ruleset))
+    lines = standings_from_order(ctx, place_elimination(event, rank_swiss(ctx), ruleset, bracket=None))
     score = ctx.metric("tribbles-score")
     # dataclasses.replace(line, points=...), without its per-field dispatch
     return [

@@ -143,8 +143,7 @@ from ....errors import DocumentError, RulesError
 from ....event.document import dump_event, load_event
 from ....event.model import Event
 from ....pairing.whole_event import next_round
-from ....standings import compute_standings
-from ....structures import suggest_structure
+from ... import event_standings, game_of, get_ruleset, suggest_structure
 from ..divisions import DivisionsUnknown, event_season_year, player_division
 from .importer import DIVISION_CODES, DIVISIONS, POD_DIVISIONS, POD_IDS
 
@@ -238,7 +237,7 @@ class _Doc:
     """The validated event plus what the writer derives from it."""
 
     def __init__(self, document: Any) -> None:
-        self.event: Event = document if isinstance(document, Event) else load_event(document)
+        self.event: Event = document if isinstance(document, Event) else load_event(document, get_ruleset)
         if self.event.ruleset not in GAMETYPES:
             raise _fail(
                 "ruleset",
@@ -300,7 +299,7 @@ class _Doc:
         if any(not m.reported for r in self.event.rounds for m in r.matches):
             return False
         try:
-            next_round(self.event)
+            next_round(self.event, game_of(self.event.ruleset))
         except DivisionsUnknown:  # more rounds to come once the divisions are known: not finalized
             return False
         except RulesError:
@@ -506,7 +505,7 @@ def _cut_positions(doc: _Doc, pods: list[tuple[int, list[str]]]) -> dict[str, tu
     players = {p.id: p for p in doc.event.players}
     rank: dict[str, int] = {}
     counted: dict[str, int] = {}
-    for row in compute_standings(load_event(swiss)):
+    for row in event_standings(load_event(swiss, get_ruleset)):
         after = players[row.player].dropped_after
         if after is None or after > last:  # TOM seeds the players still in the event
             division = doc.division[row.player]
@@ -653,7 +652,7 @@ def _round(
 
 
 def _standings(root: ET.Element, doc: _Doc) -> None:
-    order = [row.player for row in compute_standings(doc.event)]
+    order = [row.player for row in event_standings(doc.event)]
     disqualified = {p.id for p in doc.event.players if p.extra.get("disqualified") is True}
     standings = _sub(root, "standings")
     for division in reversed(DIVISIONS):

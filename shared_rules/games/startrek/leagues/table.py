@@ -10,7 +10,7 @@ from typing import Any
 from ....errors import DocumentError
 from ....event.model import Event
 from ....seeded import draw_key
-from ....standings import compute_standings
+from ... import event_standings
 from ..ratings.games import identities
 from .document import SCHEDULES, League, Sprint
 from .points import league_points
@@ -98,7 +98,7 @@ def _play(league: League, event: Event, i: int, eid: str) -> _Played:
                 raise DocumentError(f"league.events[{k}].places[{j}]", f"'{person}' did not play in '{eid}'")
             places[person] = j + 1
     else:
-        for line in compute_standings(event):
+        for line in event_standings(event):
             places[person_of[line.player]] = line.rank
     points = {person: league_points(count, place) for person, place in places.items()}
     complete = bool(event.rounds) and all(m.reported for r in event.rounds for m in r.matches)

@@ -53,7 +53,7 @@ def _unrated(reason: str, date: str | None = None) -> Rating:
 def rating_of(event: Event) -> Rating:
     """Read and check ``settings.rating``.
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> doc = {"ruleset": "startrek-2e", "players": [], "settings": {"rating": {
     ...     "sanctioned": True, "level": 4, "format": "draft"}}}
     >>> rating_of(load_event(doc))
@@ -157,7 +157,7 @@ def rated_games(event: Event) -> list[tuple[str, str, int, int]]:
     A Tribbles pod round of n players is every pairing of two of them, decided
     by the round's scores, each weighing 1/(n-1) of a game.
 
-    >>> from shared_rules.event import load_event
+    >>> from shared_rules.run import load_event
     >>> doc = {"ruleset": "startrek-1e", "players": [{"id": p, "entry": 1} for p in "abc"], "rounds": [
     ...     {"number": 1, "matches": [{"players": ["b", "a"], "outcomes": ["modified-win", "modified-loss"],
     ...                                "scores": [40, 30]}, {"players": ["c"], "outcomes": ["bye"]}]}]}

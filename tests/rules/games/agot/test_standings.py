@@ -8,11 +8,11 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.event.document import load_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.agot.standings import beat_all
-from shared_rules.rulesets import get_ruleset
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import draw_key
-from shared_rules.standings import StandingsContext, compute_standings, standings_json
+from shared_rules.standings import StandingsContext
 from tests.rules.helpers import (
     GOLDEN,
     RejectsDocuments,

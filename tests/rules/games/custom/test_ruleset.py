@@ -8,9 +8,9 @@ import unittest
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.event.document import load_event
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import draw_key
-from shared_rules.standings import compute_standings, metric_keys, standings_json
+from shared_rules.standings import metric_keys
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir, "golden")
 

@@ -8,9 +8,9 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
-from shared_rules.event.document import load_event
-from shared_rules.rulesets import get_ruleset
-from shared_rules.standings import get_metric, standings_json
+from shared_rules.games import get_ruleset
+from shared_rules.run import load_event, standings_json
+from shared_rules.standings import get_metric
 from tests.rules.helpers import (
     GOLDEN,
     RejectsDocuments,

@@ -6,7 +6,6 @@ import unittest
 from typing import Any
 
 from shared_rules.errors import DocumentError, RulesError
-from shared_rules.event import load_event
 from shared_rules.games.pokemon.divisions import (
     creation_settings,
     division_bands,
@@ -17,8 +16,7 @@ from shared_rules.games.pokemon.divisions import (
 )
 from shared_rules.games.pokemon.ruleset import check_kind
 from shared_rules.games.pokemon.tom import to_tdf
-from shared_rules.pairing.next_round import pair_next_round
-from shared_rules.standings import standings_json
+from shared_rules.run import load_event, pair_next_round, standings_json
 from shared_rules.state import apply, initial_state, to_event_document
 
 # Pokémon TOP 3.1.1: "Junior (born in 2008 or later), Senior (born in 2004, 2005, 2006, or 2007), and

@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from shared_rules.errors import DocumentError
-from shared_rules.event import dump_event, load_event
+from shared_rules.event import dump_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.pokemon.standings import (
     DROPPED_CAP,
     WIN_FLOOR,
@@ -20,9 +21,9 @@ from shared_rules.games.pokemon.standings import (
     tiebreakers,
     win_percentage,
 )
-from shared_rules.rulesets import get_ruleset
+from shared_rules.run import compute_standings, load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings import StandingsContext, compute_standings, get_metric, standings_json
+from shared_rules.standings import StandingsContext, get_metric
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir, "golden")
 GOLDEN_EVENTS = ("pokemon-swiss-top-cut", "pokemon-late-drop-earned", "pokemon-two-divisions")

@@ -14,9 +14,8 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError
-from shared_rules.event import load_event
 from shared_rules.games.pokemon.tom import import_tdf, to_tdf, tom_dnf, tom_final_standings
-from shared_rules.standings import standings_json
+from shared_rules.run import load_event, standings_json
 from tests.rules.helpers import TOM_FINALIZED as FINALIZED
 from tests.rules.helpers import TOM_FIXTURES as FIXTURES
 from tests.rules.helpers import json_file

@@ -12,11 +12,11 @@ import os
 import unittest
 from fractions import Fraction
 
-from shared_rules.event import load_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.pokemon.standings import tiebreakers
 from shared_rules.games.pokemon.tom.importer import import_tdf, tom_dnf, tom_final_standings
-from shared_rules.rulesets import get_ruleset
-from shared_rules.standings import StandingsContext, compute_standings
+from shared_rules.run import compute_standings, load_event
+from shared_rules.standings import StandingsContext
 from tests.rules.helpers import TOM_FINALIZED as FINALIZED
 from tests.rules.helpers import TOM_FIXTURES as FIXTURES
 from tests.rules.helpers import read_tom_fixture as read

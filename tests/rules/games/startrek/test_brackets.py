@@ -8,17 +8,11 @@ from __future__ import annotations
 import unittest
 from dataclasses import replace
 
-from shared_rules.brackets import (
-    bracket_rules,
-    bracket_view,
-    first_turn_chooser,
-    make_cut,
-    match_winner_from_games,
-    next_elimination_round,
-    two_heat_seeds,
-)
+from shared_rules.brackets import first_turn_chooser, match_winner_from_games, two_heat_seeds
 from shared_rules.errors import RulesError
 from shared_rules.event import Event, Match
+from shared_rules.games import bracket_rules
+from shared_rules.run import bracket_view, make_cut, next_elimination_round
 from tests.rules.test_brackets import higher_seed_wins, make_event, play_out, report, seed_of, seed_pairs, with_round
 
 SEEDS = [f"p{i:02d}" for i in range(1, 9)]
@@ -130,7 +124,7 @@ class FirstTurnTest(unittest.TestCase):
 class StarTrekDropTest(unittest.TestCase):
     # Star Trek OP Guide 7.5.1: a player who drops leaves their opponent a bye.
     def test_drop_in_match_play_gives_a_bye(self) -> None:
-        from shared_rules.brackets import apply_drop_in_bracket
+        from shared_rules.run import apply_drop_in_bracket
 
         event = apply_drop_in_bracket(cut({}), "p08")
         self.assertIn(Match(("p01",), ("bye",)), [Match(m.players, m.outcomes) for m in event.rounds[-1].matches])

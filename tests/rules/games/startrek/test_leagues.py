@@ -12,9 +12,9 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError
-from shared_rules.event import load_event
 from shared_rules.games.startrek.leagues import PLAYOFF_RANKING, league_table, load_league
 from shared_rules.games.startrek.leagues.tiebreakers import Record, rank_records
+from shared_rules.run import load_event
 from tests.rules.helpers import json_file
 
 

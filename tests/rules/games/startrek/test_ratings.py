@@ -18,8 +18,8 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import RulesError
-from shared_rules.event import load_event
 from shared_rules.games.startrek.ratings import compute_ratings
+from shared_rules.run import load_event
 from tests.rules.helpers import json_file
 
 FW, FL, MW, ML, TT = "full-win", "full-loss", "modified-win", "modified-loss", "true-tie"

@@ -12,9 +12,8 @@ from typing import Any
 
 from shared_rules.cli import main
 from shared_rules.errors import DocumentError, RulesError
-from shared_rules.event import load_event
 from shared_rules.games.startrek.report import report_text, tournament_report
-from shared_rules.pairing.whole_event import next_round
+from shared_rules.run import load_event, next_round
 from tests.rules.helpers import GOLDEN, json_file
 
 
@@ -144,7 +143,7 @@ class SwissReport(unittest.TestCase):
         self.assertEqual((devon["result"], devon["vp"], devon["note"]), ("MG", 0, "dropped after round 3"))
 
     def test_the_final_check_matches_the_standings_totals(self):
-        from shared_rules.standings import standings_json
+        from shared_rules.run import standings_json
 
         standings = standings_json(load_event(self.doc))["standings"]
         self.assertEqual(

@@ -7,13 +7,12 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from shared_rules.event.document import load_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.startrek.scoring import clamp_score, differential, differential_cap
 from shared_rules.games.startrek.standings import cumulative_victory_points, strength_of_schedule
-from shared_rules.rulesets import get_ruleset
+from shared_rules.run import load_event, standings_json
 from shared_rules.seeded import Rng
 from shared_rules.standings.context import StandingsContext
-from shared_rules.standings.engine import standings_json
 from tests.rules.helpers import RejectsDocuments
 
 GOLDEN = Path(__file__).resolve().parents[3] / "golden"

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.event import load_event
-from shared_rules.pairing.next_round import pair_next_round
+from shared_rules.run import compute_standings, load_event, pair_next_round
 from shared_rules.seeded import Rng
-from shared_rules.standings import compute_standings
 from tests.rules.test_pairing_swiss import new_doc
 
 

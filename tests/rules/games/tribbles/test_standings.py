@@ -7,11 +7,10 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from shared_rules.event.document import load_event
+from shared_rules.games import get_ruleset
 from shared_rules.games.startrek.scoring import tribbles_concession_score
-from shared_rules.rulesets import get_ruleset
+from shared_rules.run import load_event, standings_json
 from shared_rules.seeded import Rng
-from shared_rules.standings.engine import standings_json
 from tests.rules.helpers import RejectsDocuments
 
 GOLDEN = Path(__file__).resolve().parents[3] / "golden"

@@ -1,5 +1,6 @@
 """Who won one elimination match: the bracket's rule (best-of-three games, a double loss, Star Trek's
-tie to the higher seed). Needs no standings, so the standings engine places a cut with it.
+tie to the higher seed). Handed the bracket rules and the ruleset; needs no standings, so the standings
+engine places a cut with it.
 """
 
 from __future__ import annotations
@@ -8,13 +9,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
-from ..event.model import Event, Match, Round
-from ..rulesets import get_ruleset
-from ..rulesets.base import Ruleset
 from .matchplay import match_winner_from_games
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import BracketRules
+    from ..brackets.rules import BracketRules
+    from ..event.model import Event, Match, Round
+    from ..rulesets.base import Ruleset
 
 __all__ = ["elimination_rounds_of", "match_winner", "seed_map", "results_of", "higher_seed"]
 
@@ -35,9 +35,9 @@ def seed_map(event: Event) -> dict[str, int]:
     return seeds
 
 
-def results_of(event: Event, ruleset: Ruleset | None = None) -> Any:
+def results_of(event: Event, ruleset: Ruleset) -> Any:
     """outcome word → its W-L-T result under the event's ruleset (RulesError for an unknown word)."""
-    rules_of = ruleset or get_ruleset(event.ruleset, event.settings)
+    rules_of = ruleset
 
     def result(outcome: str) -> str:
         try:
@@ -60,17 +60,11 @@ def match_winner(
     event: Event,
     match: Match,
     *,
+    rules: BracketRules,
+    ruleset: Ruleset,
     best_of: int | None = None,
-    rules: BracketRules | None = None,
-    ruleset: Ruleset | None = None,
 ) -> tuple[bool, str | None]:
     """``(decided, winner)`` of one elimination match; ``winner`` is ``None`` when nobody advances."""
-    if rules is None:
-        # Not a cycle: the bracket rules load the game's declarations, which standings of an event
-        # without a cut never need (the command line's start-up time).
-        from .rules import bracket_rules
-
-        rules = bracket_rules(event.ruleset, event.settings)
     if match.extra.get("dropped") is True:
         return True, None
     result = results_of(event, ruleset)
