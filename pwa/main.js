@@ -1,8 +1,7 @@
 // Page bootstrap: the service worker, the rules worker, the router and the sync indicator.
-import { hallInfo } from "./api.js";
-import { startRulesWorker } from "./rules-client.js";
-import { storeFor } from "./store.js";
-import { h, replace, when } from "./ui.js";
+import { hallInfo, startRulesWorker } from "./app/services.js";
+import { storeFor } from "./app/store.js";
+import { h, replace, when } from "./ui/dom.js";
 import home from "./views/home.js";
 import players from "./views/players.js";
 import rounds from "./views/rounds.js";

@@ -6,7 +6,7 @@
   standard library compiled to bytecode once, here, instead of on every start
   in the browser) and pyodide-lock.core.json (the lock file without its 350
   package entries: the worker loads no package)
-* build/web/shared_rules.zip   the rules engine and pwa/rules_api.py, packed
+* build/web/shared_rules.zip   the rules engine and pwa/rules/rules_api.py, packed
   deterministically, each module as source and bytecode, for the browser
   worker to import straight from the zip (zipimport)
 * build/web/vendor/       front-end npm packages' ESM files (no bundler), e.g. idb
@@ -72,7 +72,7 @@ GENERATED = (STDLIB_PYC, LOCK_CORE, *(name + ".gz" for name in GZIPPED))
 #: Pyodide files the worker fetches to boot (precached for offline starts). Not the
 #: source-only python_stdlib.zip nor the full pyodide-lock.json: the worker never asks for them.
 PYODIDE_PRECACHE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.js", "pyodide.asm.wasm", STDLIB_PYC, LOCK_CORE)
-RULES_API = PWA_SRC / "rules_api.py"
+RULES_API = PWA_SRC / "rules" / "rules_api.py"
 CACHE_DIR = ROOT / "build" / "cache"
 #: Bump when the compiling below changes, so every compiled zip is made again.
 COMPILER_VERSION = "1"

@@ -2,9 +2,9 @@
 // in pages that fill the screen and turn by themselves (arrow keys and the buttons turn them too).
 // Built for 500+ players: the page size comes from measuring a row against the space left under the
 // clock, so the board never overflows the screen, whatever its size; a resize lays it out again.
-import { postedRound } from "../pairings.js";
-import { timerPanel } from "../timer.js";
-import { h, nameOf, replace } from "../ui.js";
+import { postedRound } from "../ui/pairings.js";
+import { timerPanel } from "../ui/timer.js";
+import { h, nameOf, replace } from "../ui/dom.js";
 
 const PAGE_MS = Number(globalThis.localStorage?.getItem("topcut.boardPageMs")) || 12_000;
 const COLUMN_EMS = 24;  // a column is at least this wide (name, table, opponent)

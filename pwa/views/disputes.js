@@ -1,7 +1,7 @@
 // The dispute queue: matches whose reports disagree. The head judge (or the
 // organizer) upholds one report or rules a different result.
-import { reporterText, resultForm, resultText } from "../result-form.js";
-import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui.js";
+import { reporterText, resultForm, resultText } from "../ui/result-form.js";
+import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui/dom.js";
 
 async function mount(root, { store, role }) {
   const lead = role === "organizer" || role === "head-judge";

@@ -1,9 +1,9 @@
 // Player records: a player's own history across events (player phones), and for staff the people this
 // event's roster is linked to, each with their history (events, places, records; Star Trek ratings and
 // their change per event). Needs the network: histories live on the server (docs/people.md).
-import { allSessions } from "../db.js";
-import { eventPeople, gameIdsLine, linkPlayer, myHistory, personHistory, personLine } from "../people-api.js";
-import { h, replace } from "../ui.js";
+import { allSessions, eventPeople, linkPlayer, myHistory, personHistory } from "../app/services.js";
+import { gameIdsLine, personLine } from "../app/people.js";
+import { h, replace } from "../ui/dom.js";
 
 const GAMES = { "startrek-1e": "Star Trek 1E", "startrek-2e": "Star Trek 2E", tribbles: "Tribbles" };
 

@@ -1,13 +1,9 @@
 // Home: create an event from a ruleset (structure suggested from the player count; made on this device,
 // so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
 // player claim code), or open one held on this device (or remove it from this device).
-import { createEvent, eventBase, redeem } from "../api.js";
-import { allSessions, saveSession } from "../db.js";
-import { forgetHere, takeNotice, unsentCount } from "../event-tools.js";
-import { createLocalEvent } from "../local-events.js";
-import { rules } from "../rules-client.js";
-import { syncEvent } from "../sync.js";
-import { announce, field, h, numberInput, replace } from "../ui.js";
+import { allSessions, createEvent, createLocalEvent, eventBase, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { forgetHere, takeNotice, unsentCount } from "../app/event-tools.js";
+import { announce, field, h, numberInput, replace } from "../ui/dom.js";
 
 async function mount(root, { navigate, join }) {
   const error = h("p", { class: "error", role: "alert" });

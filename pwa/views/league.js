@@ -11,11 +11,12 @@
 // adds one (shown once), replaces this device's (rotation: the old one works a few more minutes) and revokes
 // them. A device whose token was revoked says so and offers to forget the league or to paste a new token;
 // #/leagues adds a league from a director token someone gave this device.
-import { request } from "../api.js";
-import { allSessions } from "../db.js";
-import { announce, field, h, numberInput, replace, select, when } from "../ui.js";
+import { adoptToken, grantOf, lostAccess } from "../app/leagues.js";
+import { addBonus, addDirectorToken, addEvent, allSessions, createLeague, directorTokens, forgetHeld, getLeague, heldLeagues,
+  keepLeague, leagueTable, patchLeague, removeBonus, removeEvent, renameHeld, revokeDirectorToken, rotateDirectorToken,
+} from "../app/services.js";
+import { announce, field, h, numberInput, replace, select, when } from "../ui/dom.js";
 
-const STORAGE_KEY = "topcut.leagues";
 const STAR_TREK = ["startrek-1e", "startrek-2e", "tribbles"];
 const SPRINTS = {
   standard: [["first-half", "First half"], ["second-half", "Second half"], ["playoffs", "Playoffs"]],
@@ -24,85 +25,8 @@ const SPRINTS = {
 const SCHEMES = [["participation", "Participation (12.5.2)"], ["headquarters", "Headquarters / affiliation (12.5.1)"],
   ["new-mission", "New mission (12.5.3)"], ["", "The league's own"]];
 
-// ---------------------------------------------------------------- the director's tokens on this device
-
-/** The leagues this device directs: [{league_id, token, name}]. */
-export function heldLeagues() {
-  try {
-    const list = JSON.parse(globalThis.localStorage?.getItem(STORAGE_KEY) || "[]");
-    return Array.isArray(list) ? list.filter((l) => l && typeof l.league_id === "string" && typeof l.token === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function keepLeague(grant) {
-  const list = heldLeagues().filter((l) => l.league_id !== grant.league_id);
-  list.push({ league_id: grant.league_id, token: grant.token, name: grant.name });
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(list));
-}
-
-function renameHeld(leagueId, name) {
-  const list = heldLeagues().map((l) => (l.league_id === leagueId ? { ...l, name } : l));
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(list));
-}
-
-function forgetHeld(leagueId) {
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(heldLeagues().filter((l) => l.league_id !== leagueId)));
-}
-
 /** "1 thing" / "2 things". */
 const countOf = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-const grantOf = (leagueId) => heldLeagues().find((l) => l.league_id === leagueId) || null;
-
-// ---------------------------------------------------------------- the server's league resource
-
-const path = (leagueId, rest = "") => `/api/leagues/${encodeURIComponent(leagueId)}${rest}`;
-export const createLeague = (body) => request("/api/leagues", { method: "POST", body });
-export const leagueTable = (leagueId) => request(path(leagueId, "/table"));
-const getLeague = (grant) => request(path(grant.league_id), { token: grant.token });
-const patchLeague = (grant, body) => request(path(grant.league_id), { method: "PATCH", body, token: grant.token });
-const addEvent = (grant, body) => request(path(grant.league_id, "/events"), { method: "POST", body, token: grant.token });
-const removeEvent = (grant, eventId) =>
-  request(path(grant.league_id, `/events/${encodeURIComponent(eventId)}`), { method: "DELETE", token: grant.token });
-const addBonus = (grant, body) => request(path(grant.league_id, "/bonus"), { method: "POST", body, token: grant.token });
-const removeBonus = (grant, bonusId) =>
-  request(path(grant.league_id, `/bonus/${encodeURIComponent(bonusId)}`), { method: "DELETE", token: grant.token });
-const directorTokens = (grant) => request(path(grant.league_id, "/tokens"), { token: grant.token });
-const addDirectorToken = (grant, label) =>
-  request(path(grant.league_id, "/tokens"), { method: "POST", body: { label }, token: grant.token });
-const rotateDirectorToken = (grant) => request(path(grant.league_id, "/tokens/rotate"), { method: "POST", token: grant.token });
-const revokeDirectorToken = (grant, tokenId) =>
-  request(path(grant.league_id, `/tokens/${encodeURIComponent(tokenId)}`), { method: "DELETE", token: grant.token });
-
-/** A 401 answer: this device's director token no longer opens the league (revoked, replaced, unknown). */
-const lostAccess = (err) => err?.status === 401;
-const LEAGUE_ID = /^[A-Za-z0-9_-]{1,32}$/;
-
-/**
- * Check a director token someone gave this device against the server, then keep it: the league's grant.
- * Throws an Error whose message says plainly what is wrong (revoked, another league's, not a token, offline).
- */
-export async function adoptToken(leagueId, token) {
-  const id = leagueId.trim();
-  const secret = token.trim();
-  if (!LEAGUE_ID.test(id)) throw new Error("League id: letters, digits, - and _ only, as the director's page shows it.");
-  if (!secret) throw new Error("Director token: paste the token (it starts with tl_).");
-  let league;
-  try {
-    league = await getLeague({ league_id: id, token: secret });
-  } catch (err) {
-    if (err.code === "token-revoked") throw new Error("This director token was revoked: ask a league director for a new one.", { cause: err });
-    if (err.code === "token-expired") throw new Error("This director token was replaced by a newer one: ask for the new token.", { cause: err });
-    if (err.code === "unknown-league") throw new Error(`There is no league '${id}' on this server.`, { cause: err });
-    if (err.status === 401) throw new Error("This is not a director token of this server: check that it was pasted whole.", { cause: err });
-    if (err.status === 403) throw new Error(`This token does not direct league '${id}': ${err.message}`, { cause: err });
-    throw err;
-  }
-  const grant = { league_id: league.league_id, token: secret, name: league.name };
-  keepLeague(grant);
-  return grant;
-}
 
 /** Copy text to the clipboard; false when the browser refuses (the text stays selectable on screen). */
 async function copyText(text, input) {

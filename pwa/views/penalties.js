@@ -8,8 +8,8 @@
 // disqualification, an ejection, a repeat upgraded into one) is confirmed first,
 // naming what it does; the head judge and the organizer rescind a penalty, with
 // a reason (it stays listed, marked rescinded).
-import { rulesetInfo } from "../timer.js";
-import { field, h, label, nameOf, problemNotice, refresh, select } from "../ui.js";
+import { rulesetInfo } from "../ui/timer.js";
+import { field, h, label, nameOf, problemNotice, refresh, select } from "../ui/dom.js";
 
 /** Who may rescind a penalty (shared_rules/state/authorize.py). */
 const LEAD = new Set(["organizer", "head-judge"]);

@@ -2,12 +2,9 @@
 // mistyped entry nothing refers to yet, find a player in the roster (name, id or table), claim codes
 // (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print),
 // player records across events (while online: pick a returning player, link a roster entry; docs/people.md).
-import { claims, reissueClaim, revokeClaim } from "../api.js";
-import { dropLink, eventPeople, flushLinks, gameIdFor, linkPlayer, pendingLinks, personLine, queueLink, searchPeople,
-  unlinkPlayer } from "../people-api.js";
-import { randomId } from "../db.js";
-import { rules } from "../rules-client.js";
-import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui.js";
+import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, queueLink, randomId, reissueClaim, revokeClaim, rules, searchPeople, unlinkPlayer } from "../app/services.js";
+import { gameIdFor, personLine } from "../app/people.js";
+import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui/dom.js";
 import { csvImportCard } from "./csv-import.js";
 
 /**

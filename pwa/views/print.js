@@ -1,10 +1,9 @@
 // Printouts: pairings by table and alphabetically, and one match slip per table (print CSS); and, for the
 // organizer, head judge and scorekeeper, players' claim slips with a QR code (#/event/ID/print/claims).
-import { claims } from "../api.js";
-import { alphabetical, byTable, postedRound } from "../pairings.js";
-import { rules } from "../rules-client.js";
-import { h, nameOf, replace } from "../ui.js";
-import { downloadButton, fileName } from "./csv-import.js";
+import { claims, rules } from "../app/services.js";
+import { alphabetical, byTable, postedRound } from "../ui/pairings.js";
+import { h, nameOf, replace } from "../ui/dom.js";
+import { downloadButton, fileName } from "../ui/downloads.js";
 
 const CLAIM_READERS = ["organizer", "head-judge", "scorekeeper"];
 

@@ -3,10 +3,9 @@
 // worker's startrek_report (other games: its refusal is shown). Printable (print CSS), and downloadable as text.
 // The organizer fills in what the event cannot know (date, venue, TDs…): saved in settings.report by
 // event.configure, so every device's report has it.
-import { eventSummary } from "../api.js";
-import { rules } from "../rules-client.js";
-import { announce, field, h, refresh, replace } from "../ui.js";
-import { downloadText, fileName } from "./csv-import.js";
+import { eventSummary, rules } from "../app/services.js";
+import { announce, field, h, refresh, replace } from "../ui/dom.js";
+import { downloadText, fileName } from "../ui/downloads.js";
 
 /** settings.report's text fields the organizer fills in (shared_rules/exporters/startrek_report.py REPORT_FIELDS). */
 const FILL_IN = ["date", "time", "time_zone", "tournament_format", "card_pool", "rules_set", "primary_td", "secondary_td",

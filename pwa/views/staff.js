@@ -1,9 +1,8 @@
 // The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, export the event,
 // close it, delete it, or remove it from this device.
-import { hallInfo, invite, revokeToken, staffDevices } from "../api.js";
-import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../event-tools.js";
-import { rules } from "../rules-client.js";
-import { announce, field, h, label, replace, select, when } from "../ui.js";
+import { hallInfo, invite, revokeToken, rules, staffDevices } from "../app/services.js";
+import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
+import { announce, field, h, label, replace, select, when } from "../ui/dom.js";
 
 const ROLE_NAMES = { organizer: "Organizer", "head-judge": "Head judge", judge: "Judge", scorekeeper: "Scorekeeper" };
 const SETTLED = new Set(["confirmed", "resolved"]);

@@ -2,14 +2,14 @@
 //
 // In the service worker (an ES module worker):
 //
-//   import { handlePush, handleNotificationClick, handlePushSubscriptionChange } from "./sw-push.js";
+//   import { handlePush, handleNotificationClick, handlePushSubscriptionChange } from "./push.js";
 //   self.addEventListener("push", handlePush);
 //   self.addEventListener("notificationclick", handleNotificationClick);
 //   self.addEventListener("pushsubscriptionchange", handlePushSubscriptionChange);
 //
 // In the page:
 //
-//   import { subscribeToPush } from "./sw-push.js";
+//   import { subscribeToPush } from "./push.js";
 //   const { public_key } = await (await fetch("/api/push/vapid-public-key")).json();
 //   await subscribeToPush(registration, public_key, { eventId, token });
 //

@@ -1,10 +1,7 @@
 // One event on this device: its session, the folded state (from the rules
 // worker: confirmed log + pending outbox), and the sync schedule (on load, on
 // reconnect, on a timer, after every change, and by Background Sync).
-import { dropSnapshot, getSession, getSnapshot, logAfter, putSnapshot, serverNow } from "./db.js";
-import * as outbox from "./outbox.js";
-import { onRulesRestart, rules, rulesBuild } from "./rules-client.js";
-import { BACKGROUND_SYNC_TAG, syncEvent } from "./sync.js";
+import { BACKGROUND_SYNC_TAG, dropSnapshot, getSession, getSnapshot, logAfter, onRulesRestart, outbox, putSnapshot, rules, rulesBuild, serverNow, syncEvent } from "./services.js";
 
 const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 5000;
 // A player's phone asks less often: its pairings and calls to the table come by push, which makes it sync at once,

@@ -67,3 +67,11 @@ export const reissueClaim = (session, player) =>
 export const revokeClaim = (session, player) =>
   request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "DELETE", token: session.token });
 export const publicView = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/public`);
+/** The server's Web Push key (VAPID), for subscribing this browser. */
+export const vapidPublicKey = () => request("/api/push/vapid-public-key");
+export const addPushSubscription = (session, subscription) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}/push/subscriptions`,
+    { method: "POST", token: session.token, body: { subscription } });
+export const removePushSubscription = (session, endpoint) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}/push/unsubscribe`,
+    { method: "POST", body: { endpoint }, token: session.token });
