@@ -1,16 +1,7 @@
-// Players across events as the screens show them: which game id a ruleset's registration asks for, and a
-// person in one line.
-
-/** Which game id a ruleset's registration asks for, and the register op's field that carries it. */
-export function gameIdFor(ruleset) {
-  if (ruleset === "pokemon-tcg" || ruleset === "pokemon-vg") {
-    return { label: "Play! Pokémon ID", field: "pop_id", personField: "pokemon_id", birthYear: true };
-  }
-  if (ruleset === "startrek-1e" || ruleset === "startrek-2e" || ruleset === "tribbles") {
-    return { label: "trekcc.org member id", field: "rating_id", personField: "trekcc_id", birthYear: false };
-  }
-  return null;
-}
+// @ts-check
+// Players across events as the screens show them: a person in one line (which game id a ruleset's
+// registration asks for is the engine's: app/games.js gameIdFor).
+export { gameIdFor } from "./games.js";
 
 /** A person's game ids in one line ("" when none is on record). */
 export function gameIdsLine(p) {

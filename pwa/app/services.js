@@ -1,3 +1,4 @@
+// @ts-check
 // The app's one door to data: what the screens and the app's own modules may ask of this device's database,
 // the outbox, sync, the server's HTTP API, the rules worker and push. Nothing under views/ or ui/ imports
 // data/, rules/ or sw/ (eslint.config.js enforces it), so what a screen can reach is listed here.
@@ -22,3 +23,4 @@ export {
 } from "../data/leagues.js";
 export { onRulesRestart, rules, rulesBuild, startRulesWorker } from "../rules/rules-client.js";
 export { subscribeToPush } from "../sw/push.js";
+export { default as engineTables } from "../rules/tables.json" with { type: "json" };

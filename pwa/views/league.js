@@ -11,13 +11,13 @@
 // adds one (shown once), replaces this device's (rotation: the old one works a few more minutes) and revokes
 // them. A device whose token was revoked says so and offers to forget the league or to paste a new token;
 // #/leagues adds a league from a director token someone gave this device.
+import { countsInLeagues } from "../app/games.js";
 import { adoptToken, grantOf, lostAccess } from "../app/leagues.js";
 import { addBonus, addDirectorToken, addEvent, allSessions, createLeague, directorTokens, forgetHeld, getLeague, heldLeagues,
   keepLeague, leagueTable, patchLeague, removeBonus, removeEvent, renameHeld, revokeDirectorToken, rotateDirectorToken,
 } from "../app/services.js";
 import { announce, field, h, numberInput, replace, select, when } from "../ui/dom.js";
 
-const STAR_TREK = ["startrek-1e", "startrek-2e", "tribbles"];
 const SPRINTS = {
   standard: [["first-half", "First half"], ["second-half", "Second half"], ["playoffs", "Playoffs"]],
   truncated: [["regular", "Regular season"], ["playoffs", "Playoffs"]],
@@ -402,7 +402,7 @@ async function directorScreen(root, { leagueId, navigate }) {
           onclick: () => { removing = ev.event_id; draw(); } }, "Remove"))));
     // This device's own Star Trek events as organizer carry their organizer token: no typing.
     const inLeague = new Set(league.events.map((ev) => ev.event_id));
-    const own = (await allSessions()).filter((s) => s.role === "organizer" && STAR_TREK.includes(s.ruleset)
+    const own = (await allSessions()).filter((s) => s.role === "organizer" && countsInLeagues(s.ruleset)
       && !inLeague.has(s.event_id));
     const ownSelect = select([["", own.length ? "Choose one of this device's events…" : "No Star Trek event of yours on this device"],
       ...own.map((s) => [s.event_id, s.name || s.event_id])], { name: "own-event" });

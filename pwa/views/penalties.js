@@ -8,11 +8,11 @@
 // disqualification, an ejection, a repeat upgraded into one) is confirmed first,
 // naming what it does; the head judge and the organizer rescind a penalty, with
 // a reason (it stays listed, marked rescinded).
+import { may } from "../app/roles.js";
 import { rulesetInfo } from "../ui/timer.js";
 import { field, h, label, nameOf, problemNotice, refresh, select } from "../ui/dom.js";
 
 /** Who may rescind a penalty (shared_rules/state/authorize.py). */
-const LEAD = new Set(["organizer", "head-judge"]);
 
 /** "Level 2 — turn loss" or "Game loss": a recorded penalty as the list shows it. */
 export function penaltyText(p) {
@@ -196,7 +196,7 @@ export function penaltiesPanel(store, role) {
         field("Reason", reason)),
       !pending && h("button", { type: "submit" }, "Issue penalty"), h("p", { role: "status", id: "penalty-msg" }, note)),
       confirmBox,
-      penaltyList(st, desc, LEAD.has(role) ? rescinder : null),
+      penaltyList(st, desc, may(role, "penalty.rescind") ? rescinder : null),
       store.problems().filter((p) => p.op.type.startsWith("penalty.")).map((p) => problemNotice(store, p)));
   }
 

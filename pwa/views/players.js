@@ -2,6 +2,7 @@
 // mistyped entry nothing refers to yet, find a player in the roster (name, id or table), claim codes
 // (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print),
 // player records across events (while online: pick a returning player, link a roster entry; docs/people.md).
+import { may } from "../app/roles.js";
 import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, queueLink, randomId, reissueClaim, revokeClaim, rules, searchPeople, unlinkPlayer } from "../app/services.js";
 import { gameIdFor, personLine } from "../app/people.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui/dom.js";
@@ -54,8 +55,8 @@ export function referencedPlayers(state) {
 
 async function mount(root, { store, role }) {
   // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
-  const registrar = role === "organizer" || role === "scorekeeper";
-  const lead = role === "organizer" || role === "head-judge";  // rescinding and re-admissions (authorize.py)
+  const registrar = may(role, "player.register");
+  const lead = may(role, "player.reinstate");  // rescinding and re-admissions
   const list = h("div", { class: "table-wrap" });
   const problems = h("div");
   const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });

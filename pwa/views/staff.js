@@ -1,10 +1,10 @@
 // The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, export the event,
 // close it, delete it, or remove it from this device.
+import { inviteOptions, roleTitle } from "../app/roles.js";
 import { hallInfo, invite, revokeToken, rules, staffDevices } from "../app/services.js";
 import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, label, replace, select, when } from "../ui/dom.js";
 
-const ROLE_NAMES = { organizer: "Organizer", "head-judge": "Head judge", judge: "Judge", scorekeeper: "Scorekeeper" };
 const SETTLED = new Set(["confirmed", "resolved"]);
 const DEVICES_EVERY_MS = 15_000;
 
@@ -23,7 +23,7 @@ function closeRefusal(state, reason) {
 
 async function mount(root, { store }) {
   // ---------------------------------------------------------------- invitations
-  const role = select([["judge", "Judge"], ["head-judge", "Head judge"], ["scorekeeper", "Scorekeeper"], ["organizer", "Co-organizer"]], { id: "invite-role" });
+  const role = select(inviteOptions(), { id: "invite-role" });
   const inviteName = h("input", { type: "text", id: "invite-label", maxlength: "200", autocomplete: "off", placeholder: "Judge Ada" });
   const out = h("div", { class: "invitations", "aria-live": "polite" });
   const form = h("form", { class: "card", onsubmit: async (e) => {
@@ -73,9 +73,9 @@ async function mount(root, { store }) {
             onclick: () => { confirming = t.token_id; drawDevices(); } }, "Revoke");
         }
         return h("tr", { dataset: { token: t.token_id, role: t.role, status, thisDevice: t.this_device ? "yes" : "no" } },
-          h("th", { scope: "row" }, t.label || `${ROLE_NAMES[t.role] || t.role} device`,
+          h("th", { scope: "row" }, t.label || `${roleTitle(t.role)} device`,
             t.this_device ? [" ", h("span", { class: "badge this-device" }, "this device")] : null),
-          h("td", {}, ROLE_NAMES[t.role] || label(t.role)),
+          h("td", {}, roleTitle(t.role)),
           h("td", {}, t.this_device ? "now" : t.last_seen_at ? when(t.last_seen_at) : "not yet"),
           h("td", {}, status),
           h("td", {}, action));
