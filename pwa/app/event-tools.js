@@ -1,3 +1,4 @@
+// @ts-check
 // Leaving an event: forget it on this device (any role), or delete it on the server (the organizer).
 import { deleteEvent, forgetEvent, getSession, outbox, removePushSubscription } from "./services.js";
 import { storeFor } from "./store.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // WCT leagues (Star Trek OP Guide 12) as the screens use them: the grant this device holds for a league,
 // and adopting a director token someone gave this device (checked against the server first).
 import { getLeague, heldLeagues, keepLeague } from "./services.js";

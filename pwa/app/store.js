@@ -1,3 +1,4 @@
+// @ts-check
 // One event on this device: its session, the folded state (from the rules
 // worker: confirmed log + pending outbox), and the sync schedule (on load, on
 // reconnect, on a timer, after every change, and by Background Sync).
@@ -213,7 +214,7 @@ export class EventStore extends EventTarget {
       // Without a spare the next change copies the state itself: nothing to report.
       Promise.resolve().then(() => this.call("prepare", { event_id: this.eventId })).catch(() => {});
     }, this.spareDelayMs);
-    this.spareTimer?.unref?.();  // (Node, in the unit tests: no timer keeps the process up)
+    /** @type {any} */ (this.spareTimer)?.unref?.();  // (Node, in the unit tests: no timer keeps the process up)
   }
 
   /** This device's snapshot of the event if it was folded for this session (its rules build is checked after). */
@@ -379,6 +380,7 @@ export class EventStore extends EventTarget {
 
   async requestBackgroundSync() {
     try {
+      /** @type {any} (Background Sync is not in every browser's types) */
       const registration = await navigator.serviceWorker?.getRegistration();
       if (registration?.sync) await registration.sync.register(BACKGROUND_SYNC_TAG);
     } catch {

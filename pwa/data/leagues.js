@@ -1,3 +1,4 @@
+// @ts-check
 // WCT leagues on the server (backend/leagues.py: /api/leagues) and the director tokens this device keeps
 // (the browser's localStorage: a league needs the network, so it has no place in the event database).
 import { request } from "./api.js";

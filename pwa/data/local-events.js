@@ -1,3 +1,4 @@
+// @ts-check
 // Events made on this device. Creating one needs no network: the device chooses the event's id, the
 // organizer token and the seed, folds `event.create` into the event document it starts from, and works
 // at once. The next sync registers the event with the server (an import of that document under those

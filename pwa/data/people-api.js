@@ -1,3 +1,4 @@
+// @ts-check
 // Players across events (backend/people.py): search, create, link a roster entry, history; and the links
 // registration asked for while the register op was not on the server yet (kept on this device until done).
 import { ApiError, request } from "./api.js";

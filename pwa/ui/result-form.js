@@ -1,3 +1,4 @@
+// @ts-check
 // The result form: exactly the fields the ruleset needs, drawn from the ruleset's
 // screen descriptor (rules_api.ruleset_info()["ui"]["result"]): outcomes always;
 // per-player stats (Shatterpoint's struggle cards and wounds) and how the game
