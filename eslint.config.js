@@ -47,6 +47,10 @@ export default [
   // The app's layers (README "Where things live"): a folder imports only the folders under it.
   ...LAYERS,
   SERVICES_DOOR,
+  // A screen is named functions, none longer than a screenful or two. players.js's mount (the roster, its
+  // records and registration in one closure, 530 lines) is the one left to split.
+  { files: ["pwa/views/**/*.js"], ignores: ["pwa/views/players.js"],
+    rules: { "max-lines-per-function": ["error", { max: 120 }] } },
   // Node: the tests, the Pyodide runners, scripts and this file.
   { files: ["tests/**/*.{js,mjs}", "scripts/**/*.{js,mjs}", "bench/**/*.{js,mjs}", "*.config.js"],
     languageOptions: { globals: { ...globals.node } } },

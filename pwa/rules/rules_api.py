@@ -623,7 +623,6 @@ def new_event_document(
     return to_event_document(apply(initial_state(), op))
 
 
-
 # ---------------------------------------------------------------- what the screens know before the worker is up
 
 #: How the app names each role (``shared_rules.state.operations.ROLES``): its title, its title on the Staff

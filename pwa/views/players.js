@@ -53,6 +53,58 @@ export function referencedPlayers(state) {
   return out;
 }
 
+/**
+ * Claim codes (organizer, head judge, scorekeeper: this screen's roles): each player's code while it can
+ * be used, a new code for a lost slip or another phone, revoke (the code and the player's phones). Drawn in
+ * ``codes``; returns what (re)draws them.
+ */
+function claimCodes(store, codes) {
+  const STATUS = { waiting: "not joined yet", joined: "joined", revoked: "revoked", unreadable: "unreadable: issue a new code",
+                   none: "no code yet" };
+  let confirming = null;  // the player whose "Revoke" was pressed once
+  const claimAction = async (fn, done) => {
+    try {
+      const out = await fn();
+      confirming = null;
+      await showCodes();
+      announce(done(out));
+    } catch (err) {
+      codes.prepend(h("p", { class: "error", role: "alert" }, err.message));
+    }
+  };
+  const codeRow = (c) => {
+    const revoke = confirming === c.player
+      ? h("button", { type: "button", class: "small danger", dataset: { action: "confirm-revoke" },
+        onclick: () => claimAction(() => revokeClaim(store.session, c.player),
+          (r) => `${c.name}'s code is revoked${r.devices_revoked ? ` and ${r.devices_revoked} phone${r.devices_revoked === 1 ? "" : "s"} signed out` : ""}`) },
+        `Confirm: revoke ${c.name}'s code and sign out their phones`)
+      : h("button", { type: "button", class: "small", dataset: { action: "revoke" },
+        onclick: () => { confirming = c.player; showCodes(); } }, "Revoke");
+    return h("tr", { dataset: { player: c.player, status: c.status } },
+      h("td", {}, c.name), h("td", { class: "code" }, c.code || "—"),
+      h("td", {}, STATUS[c.status] || c.status, c.devices ? ` (${c.devices} phone${c.devices === 1 ? "" : "s"})` : ""),
+      h("td", { class: "actions" },
+        h("button", { type: "button", class: "small", dataset: { action: "reissue" },
+          onclick: () => claimAction(() => reissueClaim(store.session, c.player),
+            (r) => `New code for ${c.name}: ${r.code}. Their old code no longer works; phones already joined keep working.`) },
+        c.code || c.status === "joined" ? "New code" : "Issue a code"),
+        c.status !== "revoked" && c.status !== "none" && revoke));
+  };
+  const showCodes = async () => {
+    try {
+      const data = await claims(store.session);
+      replace(codes, h("p", {}, h("a", { href: `#/event/${store.eventId}/print/claims`, id: "print-claims" }, "Print claim slips with QR codes"),
+        " — one slip per player not joined yet; each code works once."),
+      h("div", { class: "table-wrap" }, h("table", { class: "codes" }, h("caption", {}, "Hand each player theirs. A new code replaces the old one; phones already joined keep working. Revoke signs their phones out."),
+        h("thead", {}, h("tr", {}, ["Player", "Code", "Status", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, data.claims.map(codeRow)))));
+    } catch (err) {
+      replace(codes, h("p", { class: "error", role: "alert" }, err.message));
+    }
+  };
+  return showCodes;
+}
+
 async function mount(root, { store, role }) {
   // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
   const registrar = may(role, "player.register");
@@ -199,51 +251,7 @@ async function mount(root, { store, role }) {
   recordNote, field("Or several names", bulk),
   h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
 
-  // Claim codes (organizer, head judge, scorekeeper: this screen's roles): each player's code while it can
-  // be used, a new code for a lost slip or another phone, revoke (the code and the player's phones).
-  const STATUS = { waiting: "not joined yet", joined: "joined", revoked: "revoked", unreadable: "unreadable: issue a new code",
-                   none: "no code yet" };
-  let confirming = null;  // the player whose "Revoke" was pressed once
-  const claimAction = async (fn, done) => {
-    try {
-      const out = await fn();
-      confirming = null;
-      await showCodes();
-      announce(done(out));
-    } catch (err) {
-      codes.prepend(h("p", { class: "error", role: "alert" }, err.message));
-    }
-  };
-  const codeRow = (c) => {
-    const revoke = confirming === c.player
-      ? h("button", { type: "button", class: "small danger", dataset: { action: "confirm-revoke" },
-        onclick: () => claimAction(() => revokeClaim(store.session, c.player),
-          (r) => `${c.name}'s code is revoked${r.devices_revoked ? ` and ${r.devices_revoked} phone${r.devices_revoked === 1 ? "" : "s"} signed out` : ""}`) },
-        `Confirm: revoke ${c.name}'s code and sign out their phones`)
-      : h("button", { type: "button", class: "small", dataset: { action: "revoke" },
-        onclick: () => { confirming = c.player; showCodes(); } }, "Revoke");
-    return h("tr", { dataset: { player: c.player, status: c.status } },
-      h("td", {}, c.name), h("td", { class: "code" }, c.code || "—"),
-      h("td", {}, STATUS[c.status] || c.status, c.devices ? ` (${c.devices} phone${c.devices === 1 ? "" : "s"})` : ""),
-      h("td", { class: "actions" },
-        h("button", { type: "button", class: "small", dataset: { action: "reissue" },
-          onclick: () => claimAction(() => reissueClaim(store.session, c.player),
-            (r) => `New code for ${c.name}: ${r.code}. Their old code no longer works; phones already joined keep working.`) },
-        c.code || c.status === "joined" ? "New code" : "Issue a code"),
-        c.status !== "revoked" && c.status !== "none" && revoke));
-  };
-  const showCodes = async () => {
-    try {
-      const data = await claims(store.session);
-      replace(codes, h("p", {}, h("a", { href: `#/event/${store.eventId}/print/claims`, id: "print-claims" }, "Print claim slips with QR codes"),
-        " — one slip per player not joined yet; each code works once."),
-      h("div", { class: "table-wrap" }, h("table", { class: "codes" }, h("caption", {}, "Hand each player theirs. A new code replaces the old one; phones already joined keep working. Revoke signs their phones out."),
-        h("thead", {}, h("tr", {}, ["Player", "Code", "Status", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, data.claims.map(codeRow)))));
-    } catch (err) {
-      replace(codes, h("p", { class: "error", role: "alert" }, err.message));
-    }
-  };
+  const showCodes = claimCodes(store, codes);
 
   // ---- the roster: find, rename, remove
   const search = h("input", { type: "search", id: "roster-search", autocomplete: "off", spellcheck: false,
