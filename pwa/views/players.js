@@ -105,14 +105,12 @@ function claimCodes(store, codes) {
   return showCodes;
 }
 
-async function mount(root, { store, role }) {
-  // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
-  const registrar = may(role, "player.register");
-  const lead = may(role, "player.reinstate");  // rescinding and re-admissions
-  const list = h("div", { class: "table-wrap" });
-  const problems = h("div");
-  const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });
-  const codes = h("div", { id: "claim-codes", "aria-live": "polite" });
+/**
+ * "Register players": a name (with its game id and birth year where the game asks, and a returning player's
+ * record offered while online) or several names. ``update(state)`` follows the event; ``setAges`` shows
+ * its age divisions (Pokémon TOP 3.1.1).
+ */
+function registerCard(store) {
   const name = h("input", { type: "text", autocomplete: "off" });
   const bulk = h("textarea", { rows: "4", placeholder: "One name per line" });
 
@@ -250,6 +248,37 @@ async function mount(root, { store, role }) {
   h("div", { class: "field check" }, h("label", {}, makeRecord, " Keep a player record (their history across events)")),
   recordNote, field("Or several names", bulk),
   h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
+  return {
+    form,
+    agesBox,
+    update(st) {
+      // A closed event takes no more registrations (the rules refuse them; say so before anyone types).
+      for (const el of form.elements) el.disabled = Boolean(st.closed);
+      form.hidden = Boolean(st.closed);
+      const wanted = gameIdFor(st.ruleset);
+      gameIdField.hidden = !wanted;
+      birthField.hidden = !wanted?.birthYear;
+      if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
+      showPicked();
+    },
+    setAges(found) {
+      ages = found;
+      showAges();
+      showBirthDivision();
+    },
+  };
+}
+
+async function mount(root, { store, role }) {
+  // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
+  const registrar = may(role, "player.register");
+  const lead = may(role, "player.reinstate");  // rescinding and re-admissions
+  const list = h("div", { class: "table-wrap" });
+  const problems = h("div");
+  const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });
+  const codes = h("div", { id: "claim-codes", "aria-live": "polite" });
+  const registration = registerCard(store);
+  let ages = null;  // the event's age divisions (rules_api age_divisions), for the roster's Division column
 
   const showCodes = claimCodes(store, codes);
 
@@ -596,7 +625,7 @@ async function mount(root, { store, role }) {
   }
 
   replace(root, h("h1", {}, "Players"), problems,
-    h("div", { class: "grid" }, form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion, agesBox)),
+    h("div", { class: "grid" }, registration.form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion, registration.agesBox)),
     registrar && csvImportCard(store),
     h("section", { class: "card", "aria-labelledby": "claims-title" }, h("h2", { id: "claims-title" }, "Claim codes"),
       h("p", { class: "hint" }, "Each player joins on their phone with their own code (or its QR code). Needs the network."),
@@ -611,23 +640,15 @@ async function mount(root, { store, role }) {
     async update() {
       const st = store.state;
       if (!st) return;
-      // A closed event takes no more registrations (the rules refuse them; say so before anyone types).
-      for (const el of form.elements) el.disabled = Boolean(st.closed);
-      form.hidden = Boolean(st.closed);
+      registration.update(st);
       replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
         .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
-      const wanted = gameIdFor(st.ruleset);
-      gameIdField.hidden = !wanted;
-      birthField.hidden = !wanted?.birthYear;
-      if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
-      showPicked();
       drawRoster();
       if (navigator.onLine && Date.now() - linksLoaded > 30_000) loadLinks();
       flush();
       if (st.ruleset) {
         ages = await rules("age_divisions", { event_id: store.eventId });
-        showAges();
-        showBirthDivision();
+        registration.setAges(ages);
         drawRoster();
         const active = st.players.filter((p) => p.dropped_after === null).length;
         const s = await rules("structure", { ruleset: st.ruleset, players: active });
