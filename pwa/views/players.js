@@ -269,6 +269,173 @@ function registerCard(store) {
   };
 }
 
+/**
+ * The roster's player records: which entry is whose (from the server, while online), linking one (with the
+ * person's player record code when they have played elsewhere), links waiting for their register op to sync.
+ * ``redraw`` redraws the roster, ``fail`` says what went wrong there.
+ */
+function rosterRecords(store, { redraw, focusLater, fail }) {
+  let links = new Map();  // player id -> person
+  let linking = null;     // the roster entry whose "Link to player record" is open
+  let linkFound = [];     // the people its search found
+  let linkMessage = "";
+  let consentFor = null;  // {player, person, name}: the link waits for the person's player record code
+  let flushing = false;
+  let linksLoaded = 0;
+  const loadLinks = async () => {
+    linksLoaded = Date.now();
+    try {
+      const body = await eventPeople(store.session);
+      links = new Map(body.links.map((l) => [l.player, l.person]));
+      for (const entry of pendingLinks(store.eventId)) {  // linked meanwhile (by the player's own phone, say)
+        if (entry.consent && links.has(entry.player)) dropLink(store.eventId, entry.player);
+      }
+    } catch {
+      return;  // offline: the roster shows what it knew
+    }
+    redraw();
+  };
+  /** Whether the server has the entry: on the roster, and its register op not waiting in this device's outbox. */
+  const synced = (pid) => (store.state?.players || []).some((p) => p.id === pid)
+    && !store.rows.some((r) => r.status === "pending" && r.op.type === "player.register" && r.op.payload?.player?.id === pid);
+  const flush = async () => {
+    if (flushing || !pendingLinks(store.eventId).length || !navigator.onLine) return;
+    flushing = true;
+    try {
+      if (await flushLinks(store.session, synced)) await loadLinks();
+      else redraw();  // a link may now wait for a player's consent
+    } finally {
+      flushing = false;
+    }
+  };
+  const linkTo = async (p, person) => {
+    if (!synced(p.id)) {  // the entry is not on the server yet: linked once its register op has synced
+      queueLink(store.eventId, { player: p.id, person: person.id });
+      linking = null;
+      linkFound = [];
+      linkMessage = "";
+      announce(`${p.name} is linked to the player record ${person.name} once this device has synced`);
+      redraw();
+      return;
+    }
+    try {
+      await linkPlayer(store.session, p.id, person.id);
+      linking = null;
+      linkFound = [];
+      linkMessage = "";
+      announce(`${p.name} is linked to the player record ${person.name}`);
+      await loadLinks();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
+    } catch (err) {
+      if (err.code === "consent-needed") {  // a returning player: their code says they agree
+        linking = null;
+        linkFound = [];
+        askCode(p, { player: p.id, person: person.id, name: person.name });
+        return;
+      }
+      linkMessage = err.message;
+      redraw();
+    }
+  };
+  const askCode = (p, wanted) => {
+    consentFor = wanted;
+    linkMessage = "";
+    redraw();
+    focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=person-code]`);
+  };
+  const linkWithCode = async (p, input) => {
+    const code = input.value.trim();
+    if (!code) return;
+    try {
+      await linkPlayer(store.session, p.id, consentFor.person, { code });
+      const name = consentFor.name;
+      consentFor = null;
+      linkMessage = "";
+      dropLink(store.eventId, p.id);
+      announce(`${p.name} is linked to the player record ${name}`);
+      await loadLinks();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
+    } catch (err) {
+      linkMessage = err.message;
+      redraw();
+    }
+  };
+  const unlink = async (p) => {
+    try {
+      await unlinkPlayer(store.session, p.id);
+      announce(`${p.name} is linked to no player record any more`);
+      await loadLinks();
+    } catch (err) {
+      fail(err.message);
+    }
+  };
+  const findForLink = async (input) => {
+    const q = input.value.trim();
+    if (q.length < 2) return;
+    try {
+      linkFound = (await searchPeople(store.session, q)).people;
+      linkMessage = linkFound.length ? "" : `No player record matches “${q}”.`;
+    } catch (err) {
+      linkFound = [];
+      linkMessage = err.message;
+    }
+    redraw();
+  };
+  const recordCell = (p) => {
+    const person = links.get(p.id);
+    const pending = pendingLinks(store.eventId).find((e) => e.player === p.id);
+    const queued = Boolean(pending) && !pending.consent;
+    if (consentFor?.player === p.id && !person) {
+      const input = h("input", { type: "text", name: "person-code", autocomplete: "off", spellcheck: false,
+        autocapitalize: "characters", placeholder: "ABCD-EFGH-JKLM", "aria-label": `Player record code of ${consentFor.name}` });
+      return h("td", { class: "record" },
+        h("p", { class: "hint" }, `${consentFor.name} has played in other events: ask for their player record code `
+          + "(on their phone, under My history) to link this entry to their record."),
+        h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); linkWithCode(p, input); } },
+          input, h("button", { type: "submit", class: "small", dataset: { action: "link-with-code" } }, "Link"),
+          h("button", { type: "button", class: "small", dataset: { action: "cancel-code" },
+            onclick: () => { consentFor = null; linkMessage = ""; redraw(); } }, "Cancel")),
+        linkMessage && h("p", { class: "error", role: "alert" }, linkMessage));
+    }
+    if (pending?.consent && !person && linking !== p.id) {
+      return h("td", { class: "record" }, `${pending.consent}: consent needed `,
+        h("button", { type: "button", class: "small", dataset: { action: "enter-code" },
+          onclick: () => askCode(p, { player: p.id, person: pending.person, name: pending.consent }) }, "Enter their code"),
+        " ",
+        h("button", { type: "button", class: "small", dataset: { action: "forget-link" },
+          onclick: () => { dropLink(store.eventId, p.id); redraw(); } }, "Don't link"));
+    }
+    if (linking === p.id) {
+      const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
+        placeholder: "Name or game id" });
+      return h("td", { class: "record" }, h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); findForLink(input); } },
+        input, h("button", { type: "submit", class: "small", dataset: { action: "find-person" } }, "Find"),
+        h("button", { type: "button", class: "small", dataset: { action: "cancel-link" },
+          onclick: () => { linking = null; linkFound = []; linkMessage = ""; redraw(); } }, "Cancel")),
+      linkMessage && h("p", { class: "error", role: "alert" }, linkMessage),
+      h("ul", { class: "suggestions" }, linkFound.map((person) => h("li", {}, h("button", { type: "button", class: "small",
+        dataset: { action: "pick-person", person: person.id }, onclick: () => linkTo(p, person) }, personLine(person))))));
+    }
+    return h("td", { class: "record" },
+      person ? [h("a", { href: `#/event/${store.eventId}/history/${encodeURIComponent(person.id)}`, dataset: { person: person.id } }, person.name), " "]
+        : queued ? "links after sync " : "",
+      person ? h("button", { type: "button", class: "small", dataset: { action: "unlink" }, onclick: () => unlink(p) }, "Unlink")
+        : !queued && h("button", { type: "button", class: "small", dataset: { action: "link-person" },
+          title: "Needs the network", onclick: () => {
+            linking = p.id; linkFound = []; linkMessage = navigator.onLine ? "" : "Offline: linking needs the network.";
+            redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
+          } }, "Link to player record"));
+  };
+  return {
+    cell: recordCell,
+    load: loadLinks,
+    flush,
+    loadedAt: () => linksLoaded,
+    /** The entries whose record cell is open (kept visible whatever the search). */
+    open: () => [linking, consentFor?.player],
+  };
+}
+
 async function mount(root, { store, role }) {
   // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
   const registrar = may(role, "player.register");
@@ -292,165 +459,15 @@ async function mount(root, { store, role }) {
   let renameError = "";
   let removing = null;    // the player whose "Remove" was pressed once
 
-  // ---- player records of the roster: which entry is whose (from the server, while online)
-  let links = new Map();  // player id -> person
-  let linking = null;     // the roster entry whose "Link to player record" is open
-  let linkFound = [];     // the people its search found
-  let linkMessage = "";
-  let consentFor = null;  // {player, person, name}: the link waits for the person's player record code
-  let flushing = false;
-  let linksLoaded = 0;
-  const loadLinks = async () => {
-    linksLoaded = Date.now();
-    try {
-      const body = await eventPeople(store.session);
-      links = new Map(body.links.map((l) => [l.player, l.person]));
-      for (const entry of pendingLinks(store.eventId)) {  // linked meanwhile (by the player's own phone, say)
-        if (entry.consent && links.has(entry.player)) dropLink(store.eventId, entry.player);
-      }
-    } catch {
-      return;  // offline: the roster shows what it knew
-    }
-    drawRoster();
-  };
-  /** Whether the server has the entry: on the roster, and its register op not waiting in this device's outbox. */
-  const synced = (pid) => (store.state?.players || []).some((p) => p.id === pid)
-    && !store.rows.some((r) => r.status === "pending" && r.op.type === "player.register" && r.op.payload?.player?.id === pid);
-  const flush = async () => {
-    if (flushing || !pendingLinks(store.eventId).length || !navigator.onLine) return;
-    flushing = true;
-    try {
-      if (await flushLinks(store.session, synced)) await loadLinks();
-      else drawRoster();  // a link may now wait for a player's consent
-    } finally {
-      flushing = false;
-    }
-  };
-  const linkTo = async (p, person) => {
-    if (!synced(p.id)) {  // the entry is not on the server yet: linked once its register op has synced
-      queueLink(store.eventId, { player: p.id, person: person.id });
-      linking = null;
-      linkFound = [];
-      linkMessage = "";
-      announce(`${p.name} is linked to the player record ${person.name} once this device has synced`);
-      drawRoster();
-      return;
-    }
-    try {
-      await linkPlayer(store.session, p.id, person.id);
-      linking = null;
-      linkFound = [];
-      linkMessage = "";
-      announce(`${p.name} is linked to the player record ${person.name}`);
-      await loadLinks();
-      focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
-    } catch (err) {
-      if (err.code === "consent-needed") {  // a returning player: their code says they agree
-        linking = null;
-        linkFound = [];
-        askCode(p, { player: p.id, person: person.id, name: person.name });
-        return;
-      }
-      linkMessage = err.message;
-      drawRoster();
-    }
-  };
-  const askCode = (p, wanted) => {
-    consentFor = wanted;
-    linkMessage = "";
-    drawRoster();
-    focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=person-code]`);
-  };
-  const linkWithCode = async (p, input) => {
-    const code = input.value.trim();
-    if (!code) return;
-    try {
-      await linkPlayer(store.session, p.id, consentFor.person, { code });
-      const name = consentFor.name;
-      consentFor = null;
-      linkMessage = "";
-      dropLink(store.eventId, p.id);
-      announce(`${p.name} is linked to the player record ${name}`);
-      await loadLinks();
-      focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
-    } catch (err) {
-      linkMessage = err.message;
-      drawRoster();
-    }
-  };
-  const unlink = async (p) => {
-    try {
-      await unlinkPlayer(store.session, p.id);
-      announce(`${p.name} is linked to no player record any more`);
-      await loadLinks();
-    } catch (err) {
-      rosterMessage.textContent = err.message;
-    }
-  };
-  const findForLink = async (input) => {
-    const q = input.value.trim();
-    if (q.length < 2) return;
-    try {
-      linkFound = (await searchPeople(store.session, q)).people;
-      linkMessage = linkFound.length ? "" : `No player record matches “${q}”.`;
-    } catch (err) {
-      linkFound = [];
-      linkMessage = err.message;
-    }
-    drawRoster();
-  };
-  const recordCell = (p) => {
-    const person = links.get(p.id);
-    const pending = pendingLinks(store.eventId).find((e) => e.player === p.id);
-    const queued = Boolean(pending) && !pending.consent;
-    if (consentFor?.player === p.id && !person) {
-      const input = h("input", { type: "text", name: "person-code", autocomplete: "off", spellcheck: false,
-        autocapitalize: "characters", placeholder: "ABCD-EFGH-JKLM", "aria-label": `Player record code of ${consentFor.name}` });
-      return h("td", { class: "record" },
-        h("p", { class: "hint" }, `${consentFor.name} has played in other events: ask for their player record code `
-          + "(on their phone, under My history) to link this entry to their record."),
-        h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); linkWithCode(p, input); } },
-          input, h("button", { type: "submit", class: "small", dataset: { action: "link-with-code" } }, "Link"),
-          h("button", { type: "button", class: "small", dataset: { action: "cancel-code" },
-            onclick: () => { consentFor = null; linkMessage = ""; drawRoster(); } }, "Cancel")),
-        linkMessage && h("p", { class: "error", role: "alert" }, linkMessage));
-    }
-    if (pending?.consent && !person && linking !== p.id) {
-      return h("td", { class: "record" }, `${pending.consent}: consent needed `,
-        h("button", { type: "button", class: "small", dataset: { action: "enter-code" },
-          onclick: () => askCode(p, { player: p.id, person: pending.person, name: pending.consent }) }, "Enter their code"),
-        " ",
-        h("button", { type: "button", class: "small", dataset: { action: "forget-link" },
-          onclick: () => { dropLink(store.eventId, p.id); drawRoster(); } }, "Don't link"));
-    }
-    if (linking === p.id) {
-      const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
-        placeholder: "Name or game id" });
-      return h("td", { class: "record" }, h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); findForLink(input); } },
-        input, h("button", { type: "submit", class: "small", dataset: { action: "find-person" } }, "Find"),
-        h("button", { type: "button", class: "small", dataset: { action: "cancel-link" },
-          onclick: () => { linking = null; linkFound = []; linkMessage = ""; drawRoster(); } }, "Cancel")),
-      linkMessage && h("p", { class: "error", role: "alert" }, linkMessage),
-      h("ul", { class: "suggestions" }, linkFound.map((person) => h("li", {}, h("button", { type: "button", class: "small",
-        dataset: { action: "pick-person", person: person.id }, onclick: () => linkTo(p, person) }, personLine(person))))));
-    }
-    return h("td", { class: "record" },
-      person ? [h("a", { href: `#/event/${store.eventId}/history/${encodeURIComponent(person.id)}`, dataset: { person: person.id } }, person.name), " "]
-        : queued ? "links after sync " : "",
-      person ? h("button", { type: "button", class: "small", dataset: { action: "unlink" }, onclick: () => unlink(p) }, "Unlink")
-        : !queued && h("button", { type: "button", class: "small", dataset: { action: "link-person" },
-          title: "Needs the network", onclick: () => {
-            linking = p.id; linkFound = []; linkMessage = navigator.onLine ? "" : "Offline: linking needs the network.";
-            drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
-          } }, "Link to player record"));
-  };
+  const records = rosterRecords(store, { redraw: () => drawRoster(), focusLater: (selector) => focusLater(selector),
+    fail: (text) => { rosterMessage.textContent = text; } });
 
   const applyFilter = () => {
     const query = searchKey(search.value);
     let shown = 0;
     const onScreen = [...list.querySelectorAll("tbody tr[data-player]")];
     for (const tr of new Set([...onScreen, ...builtRows])) {
-      const match = rowMatches(query, tr.roster) || [renaming, removing, linking, consentFor?.player].includes(tr.dataset.player);
+      const match = rowMatches(query, tr.roster) || [renaming, removing, ...records.open()].includes(tr.dataset.player);
       tr.hidden = !match;
     }
     for (const tr of builtRows) if (!tr.hidden) shown += 1;
@@ -604,7 +621,7 @@ async function mount(root, { store, role }) {
         ages && divisionCell(p),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
-        recordCell(p),
+        records.cell(p),
         h("td", { class: "actions" },
           !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
             p.checked_in ? "Undo check-in" : "Check in"),
@@ -614,7 +631,7 @@ async function mount(root, { store, role }) {
             onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
           registrar && !closed && !referenced.has(p.id) && removeButtons(p)));
       tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
-      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, linking, consentFor?.player].includes(p.id);
+      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, ...records.open()].includes(p.id);
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
@@ -644,8 +661,8 @@ async function mount(root, { store, role }) {
       replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
         .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
       drawRoster();
-      if (navigator.onLine && Date.now() - linksLoaded > 30_000) loadLinks();
-      flush();
+      if (navigator.onLine && Date.now() - records.loadedAt() > 30_000) records.load();
+      records.flush();
       if (st.ruleset) {
         ages = await rules("age_divisions", { event_id: store.eventId });
         registration.setAges(ages);
