@@ -63,7 +63,7 @@ def push_server(tmp_path):
         app.wsgi_app = SharedDataMiddleware(
             app.wsgi_app,
             {
-                "/push-test/sw-push.js": str(ROOT / "pwa" / "sw-push.js"),
+                "/push-test/sw-push.js": str(ROOT / "pwa" / "sw" / "push.js"),
                 "/push-test": str(ROOT / "tests" / "browser" / "push_sw"),
             },
         )
