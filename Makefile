@@ -49,9 +49,12 @@ check-python: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# The JavaScript: ESLint, then the Node unit tests (tests/js/); npm ci installs both (devDependencies).
+# The JavaScript: ESLint (the app's layers too), the type check of the files marked `// @ts-check`
+# (tsconfig.json: data/, app/, the result form), then the Node unit tests (tests/js/); npm ci installs all
+# three (devDependencies).
 check-js: $(NPM_STAMP)
 	npm run --silent lint
+	npm run --silent typecheck
 	npm run --silent test:js
 
 install: $(PIP_STAMP) $(NPM_STAMP)

@@ -12,7 +12,7 @@ checks it); ``per op`` divides it by the log's length.
 
 ``waiting``: the fold a judge's tablet makes after each change and each sync attempt while it holds the last
 round's results unsent (offline for the round: one ``result.report`` per table, ``waiting ops``), on top of
-the server's log it already folded: ``pwa/rules_api.py``'s ``fold``, best of ``--repeat``. Until late on
+the server's log it already folded: ``pwa/rules/rules_api.py``'s ``fold``, best of ``--repeat``. Until late on
 2026-11-26 it copied the whole state once per waiting change (9.5 s in CPython, 19.4 s in Pyodide for 256
 waiting results at 512 × 9); it copies it once per fold now (bench/README.md).
 """
@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _rules_api():
-    """The tablet's rules worker module (pwa/rules_api.py), as the worker imports it."""
-    spec = importlib.util.spec_from_file_location("bench_rules_api", ROOT / "pwa" / "rules_api.py")
+    """The tablet's rules worker module (pwa/rules/rules_api.py), as the worker imports it."""
+    spec = importlib.util.spec_from_file_location("bench_rules_api", ROOT / "pwa" / "rules" / "rules_api.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

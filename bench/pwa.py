@@ -7,7 +7,7 @@
 * offline cold start, as a tablet has it when the hall's server dies and the browser is started again: a
   persistent browser profile visits the app online and joins a 512-player, 3-round Pokémon event (1,287
   operations, put on a real gunicorn process beforehand) as an organizer's second device, syncs all of it and
-  opens the event's screen, and waits until the tablet has saved its snapshot of the folded log (pwa/store.js;
+  opens the event's screen, and waits until the tablet has saved its snapshot of the folded log (pwa/app/store.js;
 ``--no-snapshot``: it keeps none, as until late on 2026-11-26, and every start folds from operation 1); the browser is
 closed and the server process is killed (SIGKILL). Then, ``--runs``
   times: the browser is started again on the same profile (server still dead; the network itself is up, so
@@ -216,7 +216,7 @@ CHANGE_IDLE_MS = 3000
 #: the tap (``store.act``) until the screen has drawn it (the view's ``data-version`` moves), and until the
 #: server has it and the tablet has folded its answer (nothing waiting, not syncing).
 CHANGES_JS = """async ([eid, n, idle]) => {
-  const { storeFor } = await import('/pwa/store.js');
+  const { storeFor } = await import('/pwa/app/store.js');
   const store = storeFor(eid);
   const view = document.getElementById('view');
   const until = async (ok) => { while (!ok()) await new Promise((r) => setTimeout(r, 5)); };
@@ -309,7 +309,7 @@ def main() -> int:
             changes = judge_changes(page, eid, args.changes) if args.changes else []
             if not args.no_snapshot:  # a tablet in use has saved one by the time it restarts
                 snapshot_js = f"""async () => {{
-                  const {{ getSnapshot }} = await import('/pwa/db.js');
+                  const {{ getSnapshot }} = await import('/pwa/data/db.js');
                   return (await getSnapshot({json.dumps(eid)}))?.cursor ?? 0;
                 }}"""
                 while page.evaluate(snapshot_js) < len(ops):
@@ -388,7 +388,7 @@ def main() -> int:
                 return 0
             timings = page.evaluate(
                 """async (ops) => {
-              const { rules } = await import('/pwa/rules-client.js');
+              const { rules } = await import('/pwa/rules/rules-client.js');
               let t = performance.now();
               await rules('fold', {event_id: 'bench', reset: true, base: null, confirmed: ops, pending: [], with_state: false});
               const fold = performance.now() - t;

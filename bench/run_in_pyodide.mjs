@@ -1,6 +1,6 @@
 // Run a benchmark module inside Pyodide under Node:
 //   node bench/run_in_pyodide.mjs bench.standings [ARGS...]
-// Copies shared_rules/, bench/ and the rules worker's pwa/rules_api.py into Pyodide's filesystem and runs the module
+// Copies shared_rules/, bench/ and the rules worker's pwa/rules/rules_api.py into Pyodide's filesystem and runs the module
 // as `python -m MODULE ARGS` would; its figures print to stdout.
 import { bootPyodide, copyIntoPyodide, PYODIDE_ROOT } from "../tests/pyodide/boot.mjs";
 
@@ -10,7 +10,7 @@ if (!module) {
   process.exit(2);
 }
 const pyodide = await bootPyodide();
-copyIntoPyodide(pyodide, ["shared_rules", "bench", "pwa/rules_api.py"]);
+copyIntoPyodide(pyodide, ["shared_rules", "bench", "pwa/rules/rules_api.py"]);
 pyodide.globals.set("MODULE", module);
 pyodide.globals.set("ARGS", pyodide.toPy(args));
 pyodide.globals.set("ROOT", PYODIDE_ROOT);

@@ -1,8 +1,8 @@
 // Page bootstrap: the service worker, the rules worker, the router and the sync indicator.
-import { hallInfo } from "./api.js";
-import { startRulesWorker } from "./rules-client.js";
-import { storeFor } from "./store.js";
-import { h, replace, when } from "./ui.js";
+import { homeScreen, rolesOf } from "./app/roles.js";
+import { hallInfo, startRulesWorker } from "./app/services.js";
+import { storeFor } from "./app/store.js";
+import { h, replace, when } from "./ui/dom.js";
 import home from "./views/home.js";
 import players from "./views/players.js";
 import rounds from "./views/rounds.js";
@@ -19,24 +19,26 @@ import history from "./views/history.js";
 import league from "./views/league.js";
 import report from "./views/report.js";
 
-const DESK = ["organizer", "head-judge", "scorekeeper"];  // also who may see players' claim codes (CLAIM_READERS)
-const STAFF = ["organizer", "head-judge", "judge", "scorekeeper"];
+// Who opens each screen, in the engine's role groups (app/roles.js): the desk (publishes rounds, reads claim
+// codes), the staff, everyone.
+const DESK = rolesOf("desk");
+const STAFF = rolesOf("staff");
+const EVERYONE = rolesOf("everyone");
 export const SCREENS = {
   players: { view: players, title: "Players", roles: DESK },
   rounds: { view: rounds, title: "Rounds", roles: DESK },
   judge: { view: judge, title: "Results", roles: STAFF },
   disputes: { view: disputes, title: "Disputes", roles: STAFF },
-  standings: { view: standings, title: "Standings", roles: [...STAFF, "player"] },
+  standings: { view: standings, title: "Standings", roles: EVERYONE },
   board: { view: board, title: "Big screen", roles: STAFF },
-  bracket: { view: bracket, title: "Bracket", roles: [...STAFF, "player"] },
+  bracket: { view: bracket, title: "Bracket", roles: EVERYONE },
   print: { view: print, title: "Print", roles: STAFF },
-  staff: { view: staff, title: "Staff & export", roles: ["organizer"] },
-  player: { view: player, title: "My table", roles: ["player"] },
-  history: { view: history, title: "History", roles: [...STAFF, "player"] },  // player records (docs/people.md)
+  staff: { view: staff, title: "Staff & export", roles: rolesOf("organizer") },
+  player: { view: player, title: "My table", roles: rolesOf("players") },
+  history: { view: history, title: "History", roles: EVERYONE },  // player records (docs/people.md)
   // Star Trek only: reached from the Print screen, not a tab.
   report: { view: report, title: "Trek report", roles: STAFF, tab: false },
 };
-const DEFAULT_SCREEN = { organizer: "players", "head-judge": "judge", judge: "judge", scorekeeper: "rounds", player: "player" };
 
 const status = document.getElementById("status");
 const pythonVersion = document.getElementById("python-version");
@@ -316,7 +318,7 @@ async function mountEventScreen(r) {
   activeStore = store;
   store.addEventListener("change", onStoreChange);
   const role = store.role;
-  const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : DEFAULT_SCREEN[role];
+  const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : homeScreen(role);
   replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role) && s.tab !== false).map(([key, s]) =>
     h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
       s.title)))));

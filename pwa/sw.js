@@ -5,8 +5,8 @@
 // changed (sw/precache.js) and waits until the page says "reload now".
 import { activatePrecache, installPrecache } from "./sw/precache.js";
 import { handleFetch } from "./sw/strategies.js";
-import { BACKGROUND_SYNC_TAG, syncAll } from "./sync.js";
-import { handleNotificationClick, handlePush, handlePushSubscriptionChange } from "./sw-push.js";
+import { BACKGROUND_SYNC_TAG, syncAll } from "./data/sync.js";
+import { handleNotificationClick, handlePush, handlePushSubscriptionChange } from "./sw/push.js";
 
 const VERSION = "__TOPCUT_VERSION__";
 

@@ -6,10 +6,12 @@
   standard library compiled to bytecode once, here, instead of on every start
   in the browser) and pyodide-lock.core.json (the lock file without its 350
   package entries: the worker loads no package)
-* build/web/shared_rules.zip   the rules engine and pwa/rules_api.py, packed
+* build/web/shared_rules.zip   the rules engine and pwa/rules/rules_api.py, packed
   deterministically, each module as source and bytecode, for the browser
   worker to import straight from the zip (zipimport)
 * build/web/vendor/       front-end npm packages' ESM files (no bundler), e.g. idb
+* pwa/rules/tables.json   the rulesets and roles the screens name, from the engine
+  (rules_api.app_tables), kept in git and rewritten when the engine changes them
 * build/web/precache-manifest.json   what the service worker precaches, in groups
   (shell, pyodide, rules), each with the content hash that names its cache on
   the device and every file's own hash, and the version (a hash of the groups
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -72,7 +75,8 @@ GENERATED = (STDLIB_PYC, LOCK_CORE, *(name + ".gz" for name in GZIPPED))
 #: Pyodide files the worker fetches to boot (precached for offline starts). Not the
 #: source-only python_stdlib.zip nor the full pyodide-lock.json: the worker never asks for them.
 PYODIDE_PRECACHE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.js", "pyodide.asm.wasm", STDLIB_PYC, LOCK_CORE)
-RULES_API = PWA_SRC / "rules_api.py"
+RULES_API = PWA_SRC / "rules" / "rules_api.py"
+APP_TABLES = PWA_SRC / "rules" / "tables.json"
 CACHE_DIR = ROOT / "build" / "cache"
 #: Bump when the compiling below changes, so every compiled zip is made again.
 COMPILER_VERSION = "1"
@@ -300,6 +304,17 @@ def compile_assets(
     return made
 
 
+def app_tables(api: Path = RULES_API) -> bytes:
+    """rules_api.app_tables() as the JSON the screens import (stable: sorted keys, one key per line)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # shared_rules, when the script runs outside the project's venv
+    spec = importlib.util.spec_from_file_location("topcut_build_rules_api", api)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return (json.dumps(module.app_tables(), indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 def lock_core(src: Path = PYODIDE_SRC) -> bytes:
     """pyodide-lock.json without its packages: the worker loads none, so it skips fetching and parsing 120 KB."""
     lock = json.loads((src / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -408,6 +423,7 @@ def build(quiet: bool = False) -> None:
     changed = RULES_ZIP.name in made
     sync_vendor()
     gzip_files(VENDOR_DEST, tuple(name for _, name in VENDOR_FILES))
+    write_if_changed(APP_TABLES, app_tables())
     write_if_changed(PRECACHE_MANIFEST, precache_manifest())
     if not quiet:
         count = len(rules_sources())

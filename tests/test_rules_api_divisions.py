@@ -1,4 +1,4 @@
-"""The tablets' rules functions for Pokémon age divisions and event settings (pwa/rules_api.py), through ``call``."""
+"""The tablets' rules functions for Pokémon age divisions and event settings (pwa/rules/rules_api.py), through ``call``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _api():
-    spec = importlib.util.spec_from_file_location("rules_api_divisions", ROOT / "pwa" / "rules_api.py")
+    spec = importlib.util.spec_from_file_location("rules_api_divisions", ROOT / "pwa" / "rules" / "rules_api.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,4 +1,4 @@
-"""The tablet's fold (pwa/rules_api.py ``fold``): the server's log, then this device's waiting changes on top."""
+"""The tablet's fold (pwa/rules/rules_api.py ``fold``): the server's log, then this device's waiting changes on top."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _api():
-    spec = importlib.util.spec_from_file_location("rules_api_fold", ROOT / "pwa" / "rules_api.py")
+    spec = importlib.util.spec_from_file_location("rules_api_fold", ROOT / "pwa" / "rules" / "rules_api.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

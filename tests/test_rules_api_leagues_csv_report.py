@@ -1,4 +1,4 @@
-"""The tablets' rules functions for leagues, CSV and the Star Trek report (pwa/rules_api.py), through ``call``."""
+"""The tablets' rules functions for leagues, CSV and the Star Trek report (pwa/rules/rules_api.py), through ``call``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _api():
-    spec = importlib.util.spec_from_file_location("rules_api_leagues_csv_report", ROOT / "pwa" / "rules_api.py")
+    spec = importlib.util.spec_from_file_location(
+        "rules_api_leagues_csv_report", ROOT / "pwa" / "rules" / "rules_api.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,5 +1,5 @@
 """The rules worker's function names are strings on both sides of the worker boundary: the page's list
-(pwa/rules-client.js RULES_FUNCTIONS), what pwa/rules_api.py answers, and every call site agree."""
+(pwa/rules/rules-client.js RULES_FUNCTIONS), what pwa/rules/rules_api.py answers, and every call site agree."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ PWA = ROOT / "pwa"
 
 
 def _page_list() -> list[str]:
-    text = (PWA / "rules-client.js").read_text(encoding="utf-8")
+    text = (PWA / "rules" / "rules-client.js").read_text(encoding="utf-8")
     body = re.search(r"RULES_FUNCTIONS = Object\.freeze\(\[(.*?)\]\)", text, re.S).group(1)
     return re.findall(r'"([a-z_]+)"', body)
 
 
 def _worker_list() -> list[str]:
-    spec = importlib.util.spec_from_file_location("rules_api_under_test", PWA / "rules_api.py")
+    spec = importlib.util.spec_from_file_location("rules_api_under_test", PWA / "rules" / "rules_api.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return list(module.FUNCTIONS)
@@ -46,7 +46,7 @@ def test_every_call_in_the_app_names_a_function_the_worker_answers():
 
 
 def _rules_api():
-    spec = importlib.util.spec_from_file_location("rules_api_pairing", PWA / "rules_api.py")
+    spec = importlib.util.spec_from_file_location("rules_api_pairing", PWA / "rules" / "rules_api.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -138,7 +138,7 @@ def test_check_op_and_the_fold_name_a_refusal_by_the_code_the_server_records():
 
 
 def test_every_ruleset_describes_its_screens_in_the_shape_the_app_draws_from():
-    """pwa/result-form.js, timer.js, views/round-start.js and views/penalties.js read ``ui`` and nothing else."""
+    """pwa/ui/result-form.js, timer.js, views/round-start.js and views/penalties.js read ``ui`` and nothing else."""
     from shared_rules.games import RULESETS
 
     api = _rules_api()
@@ -178,7 +178,7 @@ def test_ruleset_info_carries_the_games_ui_descriptor():
 
 
 def _rules_api():
-    spec = importlib.util.spec_from_file_location("rules_api_pairs", PWA / "rules_api.py")
+    spec = importlib.util.spec_from_file_location("rules_api_pairs", PWA / "rules" / "rules_api.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

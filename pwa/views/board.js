@@ -2,9 +2,9 @@
 // in pages that fill the screen and turn by themselves (arrow keys and the buttons turn them too).
 // Built for 500+ players: the page size comes from measuring a row against the space left under the
 // clock, so the board never overflows the screen, whatever its size; a resize lays it out again.
-import { postedRound } from "../pairings.js";
-import { timerPanel } from "../timer.js";
-import { h, nameOf, replace } from "../ui.js";
+import { postedRound } from "../ui/pairings.js";
+import { timerPanel } from "../ui/timer.js";
+import { h, nameOf, replace } from "../ui/dom.js";
 
 const PAGE_MS = Number(globalThis.localStorage?.getItem("topcut.boardPageMs")) || 12_000;
 const COLUMN_EMS = 24;  // a column is at least this wide (name, table, opponent)
@@ -59,6 +59,23 @@ function rowElement(r, mode) {
     h("span", { class: "board-opponent", role: "cell" }, mode === "table" ? `vs ${r.opponent}` : r.opponent === "bye" ? "bye" : `vs ${r.opponent}`));
 }
 
+/** How many rows fit in the board's area: one row measured (its font follows the screen's height). */
+function fitRows(area, mode) {
+  const probe = rowElement({ name: "Mg", table: 888, opponent: "Mg" }, mode);
+  probe.style.visibility = "hidden";
+  for (const name of ["--board-rows", "--board-columns", "--board-row-height"]) area.style.removeProperty(name);
+  replace(area, probe);
+  const rowHeight = Math.max(1, probe.getBoundingClientRect().height);
+  const em = parseFloat(getComputedStyle(probe).fontSize) || 16;
+  const gap = parseFloat(getComputedStyle(area).columnGap) || 0;
+  const perColumn = Math.max(1, Math.floor(area.clientHeight / rowHeight));
+  const columns = Math.max(1, Math.floor((area.clientWidth + gap) / (COLUMN_EMS * em + gap)));
+  area.style.setProperty("--board-rows", String(perColumn));
+  area.style.setProperty("--board-columns", String(columns));
+  area.style.setProperty("--board-row-height", `${rowHeight}px`);
+  return perColumn * columns;
+}
+
 async function mount(root, { store }) {
   document.body.classList.add("board-mode");
   const clockBox = timerPanel(store, { big: true });
@@ -88,23 +105,9 @@ async function mount(root, { store }) {
 
   const pages = () => Math.max(1, Math.ceil(rows.length / perPage));
 
-  /** How many rows fit: measure one row in the area (its font follows the screen's height). */
+  /** How many rows fit (the area's rows and columns are set for them). */
   function measure() {
-    const probe = rowElement({ name: "Mg", table: 888, opponent: "Mg" }, mode);
-    probe.style.visibility = "hidden";
-    for (const name of ["--board-rows", "--board-columns", "--board-row-height"]) area.style.removeProperty(name);
-    replace(area, probe);
-    const rowHeight = Math.max(1, probe.getBoundingClientRect().height);
-    const em = parseFloat(getComputedStyle(probe).fontSize) || 16;
-    const gap = parseFloat(getComputedStyle(area).columnGap) || 0;
-    const height = area.clientHeight;
-    const width = area.clientWidth;
-    const perColumn = Math.max(1, Math.floor(height / rowHeight));
-    const columns = Math.max(1, Math.floor((width + gap) / (COLUMN_EMS * em + gap)));
-    area.style.setProperty("--board-rows", String(perColumn));
-    area.style.setProperty("--board-columns", String(columns));
-    area.style.setProperty("--board-row-height", `${rowHeight}px`);
-    perPage = perColumn * columns;
+    perPage = fitRows(area, mode);
   }
 
   function draw() {

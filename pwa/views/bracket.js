@@ -1,6 +1,6 @@
 // The elimination bracket, from shared_rules.brackets.bracket_view.
-import { rules } from "../rules-client.js";
-import { h, nameOf, replace } from "../ui.js";
+import { rules } from "../app/services.js";
+import { h, nameOf, replace } from "../ui/dom.js";
 
 async function mount(root, { store }) {
   const body = h("div", { class: "bracket" });

@@ -2,8 +2,8 @@
 // parses it and names each bad row), its column mapping (editable), and the good rows registered as
 // player.register operations through the store, like the register form; and the downloads the rules worker
 // writes (standings, a round's pairings).
-import { rules } from "../rules-client.js";
-import { announce, h, replace } from "../ui.js";
+import { rules } from "../app/services.js";
+import { announce, h, replace } from "../ui/dom.js";
 
 /** Every field a column may fill (shared_rules/importers/csv_roster.py FIELDS), with what the screen calls it. */
 export const CSV_FIELDS = [["name", "Name"], ["first_name", "First name"], ["last_name", "Last name"], ["id", "Player id"],
@@ -13,38 +13,6 @@ export const CSV_FIELDS = [["name", "Name"], ["first_name", "First name"], ["las
 const PREVIEW_COLUMNS = [["birth_year", "Birth year"], ["division", "Division"], ["rating_id", "trekcc.org id"],
   ["earned_byes", "Earned byes"]];
 const MAX_BYTES = 2 * 1024 * 1024;
-
-/** Let the browser save ``text`` as a file called ``name`` (made on this device, no network). */
-export function downloadText(name, text, type = "text/csv;charset=utf-8") {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = h("a", { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** A file name from an event name: letters, digits and dashes. */
-export function fileName(eventName, what, ext = "csv") {
-  const base = String(eventName || "event").normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase() || "event";
-  return `${base}-${what}.${ext}`;
-}
-
-/** A "Download CSV" button: ``make()`` resolves to the CSV text (from the rules worker). */
-export function downloadButton(label, id, make, filename) {
-  const said = h("span", { class: "error", role: "alert" });
-  const button = h("button", { type: "button", id, onclick: async () => {
-    said.textContent = "";
-    try {
-      downloadText(filename(), await make());
-      announce(`${label}: saved`);
-    } catch (err) {
-      said.textContent = err.message;
-    }
-  } }, label);
-  return h("span", { class: "download" }, button, " ", said);
-}
 
 /** The roster screen's "Import CSV" card (organizer and scorekeeper). */
 export function csvImportCard(store, { onRegistered } = {}) {

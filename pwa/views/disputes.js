@@ -1,10 +1,11 @@
 // The dispute queue: matches whose reports disagree. The head judge (or the
 // organizer) upholds one report or rules a different result.
-import { reporterText, resultForm, resultText } from "../result-form.js";
-import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui.js";
+import { may } from "../app/roles.js";
+import { reporterText, resultForm, resultText } from "../ui/result-form.js";
+import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui/dom.js";
 
 async function mount(root, { store, role }) {
-  const lead = role === "organizer" || role === "head-judge";
+  const lead = may(role, "result.resolve");
   const ruling = new Set();  // disputes whose "different ruling" form is open (kept open across redraws)
   const keyOf = (d) => `${d.stage}:${d.round}:${d.match}`;
   const body = h("div", { id: "dispute-list" });

@@ -1,11 +1,11 @@
 // Player records: a player's own history across events (player phones), and for staff the people this
 // event's roster is linked to, each with their history (events, places, records; Star Trek ratings and
 // their change per event). Needs the network: histories live on the server (docs/people.md).
-import { allSessions } from "../db.js";
-import { eventPeople, gameIdsLine, linkPlayer, myHistory, personHistory, personLine } from "../people-api.js";
-import { h, replace } from "../ui.js";
+import { rulesetTitle } from "../app/games.js";
+import { allSessions, eventPeople, linkPlayer, myHistory, personHistory } from "../app/services.js";
+import { gameIdsLine, personLine } from "../app/people.js";
+import { h, replace } from "../ui/dom.js";
 
-const GAMES = { "startrek-1e": "Star Trek 1E", "startrek-2e": "Star Trek 2E", tribbles: "Tribbles" };
 
 /** A rating change as people read it: "1514 (+14)". */
 export function ratingText(r) {
@@ -29,7 +29,7 @@ export function historyCard(body, { eventHref = null } = {}) {
     h("p", { class: "hint", id: "person-ids" }, gameIdsLine(body.person) || "No game id on record."),
     ratings.length ? h("div", { class: "table-wrap" }, h("table", { id: "person-ratings" }, h("caption", {}, "Star Trek ratings"),
       h("thead", {}, h("tr", {}, ["Game", "Constructed", "Sealed", "Overall", "Games"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, ratings.map(([game, r]) => h("tr", { dataset: { game } }, h("th", { scope: "row" }, GAMES[game] || game),
+      h("tbody", {}, ratings.map(([game, r]) => h("tr", { dataset: { game } }, h("th", { scope: "row" }, rulesetTitle(game)),
         h("td", {}, r.constructed), h("td", {}, r.sealed), h("td", {}, r.overall), h("td", {}, r.games)))))) : null,
     body.events.length
       ? h("div", { class: "table-wrap" }, h("table", { id: "person-events" }, h("caption", {}, `${body.events.length} event${body.events.length === 1 ? "" : "s"}, oldest first`),
@@ -38,7 +38,7 @@ export function historyCard(body, { eventHref = null } = {}) {
         h("tbody", {}, body.events.map((e) => h("tr", { dataset: { event: e.event_id } },
           h("td", {}, e.date),
           h("th", { scope: "row" }, eventHref ? h("a", { href: eventHref(e) }, e.name || e.event_id) : (e.name || e.event_id)),
-          h("td", {}, GAMES[e.ruleset] || e.ruleset),
+          h("td", {}, rulesetTitle(e.ruleset)),
           h("td", { class: "place" }, e.place ? `${e.place} of ${e.players}${e.division ? ` (${e.division})` : ""}` : "—", e.dropped ? " (dropped)" : ""),
           h("td", { class: "record" }, e.record || "—"),
           ...(anyRated ? ratingCells(e.rating) : []))))))

@@ -1,19 +1,12 @@
 // Home: create an event from a ruleset (structure suggested from the player count; made on this device,
 // so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
 // player claim code), or open one held on this device (or remove it from this device).
-import { createEvent, eventBase, redeem } from "../api.js";
-import { allSessions, saveSession } from "../db.js";
-import { forgetHere, takeNotice, unsentCount } from "../event-tools.js";
-import { createLocalEvent } from "../local-events.js";
-import { rules } from "../rules-client.js";
-import { syncEvent } from "../sync.js";
-import { announce, field, h, numberInput, replace } from "../ui.js";
+import { allSessions, createEvent, createLocalEvent, eventBase, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { forgetHere, takeNotice, unsentCount } from "../app/event-tools.js";
+import { announce, field, h, numberInput, replace } from "../ui/dom.js";
 
-async function mount(root, { navigate, join }) {
-  const error = h("p", { class: "error", role: "alert" });
-  const sessions = await allSessions();
-
-  // ---- create
+/** The "Create an event" form: made on this device (works offline), then synced. */
+function createCard({ navigate, error }) {
   const name = h("input", { type: "text", required: true, autocomplete: "off", placeholder: "Saturday Showdown" });
   const ruleset = h("select", { required: true }, h("option", { value: "" }, "Loading rulesets…"));
   const expected = numberInput({ value: "16", min: "2" });
@@ -62,8 +55,11 @@ async function mount(root, { navigate, join }) {
   h("h2", { id: "create-title" }, "Create an event"),
   field("Event name", name), field("Game", ruleset), field("Expected players", expected), suggestion,
   createButton);
+  return createForm;
+}
 
-  // ---- join
+/** The "Join an event" form: a staff invitation or a player's claim code. */
+function joinCard({ navigate, error, join }) {
   const code = h("input", { type: "text", required: true, autocomplete: "off", autocapitalize: "characters",
                             placeholder: "ABCD-EFGH-JKLM", value: join || "" });
   const joinForm = h("form", {
@@ -86,8 +82,11 @@ async function mount(root, { navigate, join }) {
   h("h2", { id: "join-title" }, "Join an event"),
   field("Invitation or claim code", code, "Staff invitations and players' claim codes both work."),
   h("button", { type: "submit", class: "primary" }, "Join"));
+  return joinForm;
+}
 
-  // ---- import a topcut-event/1 file (an export from Topcut or from other software)
+/** The "Import an event file" form: a topcut-event/1 file becomes a new event with this device its organizer. */
+function importCard({ navigate }) {
   const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json", required: true });
   const importError = h("p", { class: "error", role: "alert", id: "import-error" });
   const importForm = h("form", {
@@ -116,6 +115,15 @@ async function mount(root, { navigate, join }) {
   field("Event file (topcut-event/1 JSON)", file, "A file downloaded from Topcut's Staff screen or written by other software. "
     + "It becomes a new event with you as its organizer."),
   h("button", { type: "submit", id: "import-submit" }, "Import"), importError);
+  return importForm;
+}
+
+async function mount(root, { navigate, join }) {
+  const error = h("p", { class: "error", role: "alert" });
+  const sessions = await allSessions();
+  const createForm = createCard({ navigate, error });
+  const joinForm = joinCard({ navigate, error, join });
+  const importForm = importCard({ navigate });
 
   const mine = sessions.length
     ? h("ul", { class: "events" }, sessions.map((s) => eventItem(s, navigate)))

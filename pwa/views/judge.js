@@ -1,9 +1,9 @@
 // Judge tablet: find a match by table or name, enter its result with the
 // ruleset's fields, time-called helpers, penalties. Entries apply at once and
 // wait in the outbox when offline; refusals show on the match they concern.
-import { resultForm, resultText, versionsList } from "../result-form.js";
-import { timerPanel } from "../timer.js";
-import { announce, field, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
+import { resultForm, resultText, versionsList } from "../ui/result-form.js";
+import { timerPanel } from "../ui/timer.js";
+import { announce, field, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui/dom.js";
 import { penaltiesPanel } from "./penalties.js";
 
 const SETTLED = new Set(["confirmed", "resolved"]);

@@ -11,12 +11,13 @@
 // adds one (shown once), replaces this device's (rotation: the old one works a few more minutes) and revokes
 // them. A device whose token was revoked says so and offers to forget the league or to paste a new token;
 // #/leagues adds a league from a director token someone gave this device.
-import { request } from "../api.js";
-import { allSessions } from "../db.js";
-import { announce, field, h, numberInput, replace, select, when } from "../ui.js";
+import { countsInLeagues } from "../app/games.js";
+import { adoptToken, grantOf, lostAccess } from "../app/leagues.js";
+import { addBonus, addDirectorToken, addEvent, allSessions, createLeague, directorTokens, forgetHeld, getLeague, heldLeagues,
+  keepLeague, leagueTable, patchLeague, removeBonus, removeEvent, renameHeld, revokeDirectorToken, rotateDirectorToken,
+} from "../app/services.js";
+import { announce, field, h, numberInput, replace, select, when } from "../ui/dom.js";
 
-const STORAGE_KEY = "topcut.leagues";
-const STAR_TREK = ["startrek-1e", "startrek-2e", "tribbles"];
 const SPRINTS = {
   standard: [["first-half", "First half"], ["second-half", "Second half"], ["playoffs", "Playoffs"]],
   truncated: [["regular", "Regular season"], ["playoffs", "Playoffs"]],
@@ -24,85 +25,8 @@ const SPRINTS = {
 const SCHEMES = [["participation", "Participation (12.5.2)"], ["headquarters", "Headquarters / affiliation (12.5.1)"],
   ["new-mission", "New mission (12.5.3)"], ["", "The league's own"]];
 
-// ---------------------------------------------------------------- the director's tokens on this device
-
-/** The leagues this device directs: [{league_id, token, name}]. */
-export function heldLeagues() {
-  try {
-    const list = JSON.parse(globalThis.localStorage?.getItem(STORAGE_KEY) || "[]");
-    return Array.isArray(list) ? list.filter((l) => l && typeof l.league_id === "string" && typeof l.token === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function keepLeague(grant) {
-  const list = heldLeagues().filter((l) => l.league_id !== grant.league_id);
-  list.push({ league_id: grant.league_id, token: grant.token, name: grant.name });
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(list));
-}
-
-function renameHeld(leagueId, name) {
-  const list = heldLeagues().map((l) => (l.league_id === leagueId ? { ...l, name } : l));
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(list));
-}
-
-function forgetHeld(leagueId) {
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(heldLeagues().filter((l) => l.league_id !== leagueId)));
-}
-
 /** "1 thing" / "2 things". */
 const countOf = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-const grantOf = (leagueId) => heldLeagues().find((l) => l.league_id === leagueId) || null;
-
-// ---------------------------------------------------------------- the server's league resource
-
-const path = (leagueId, rest = "") => `/api/leagues/${encodeURIComponent(leagueId)}${rest}`;
-export const createLeague = (body) => request("/api/leagues", { method: "POST", body });
-export const leagueTable = (leagueId) => request(path(leagueId, "/table"));
-const getLeague = (grant) => request(path(grant.league_id), { token: grant.token });
-const patchLeague = (grant, body) => request(path(grant.league_id), { method: "PATCH", body, token: grant.token });
-const addEvent = (grant, body) => request(path(grant.league_id, "/events"), { method: "POST", body, token: grant.token });
-const removeEvent = (grant, eventId) =>
-  request(path(grant.league_id, `/events/${encodeURIComponent(eventId)}`), { method: "DELETE", token: grant.token });
-const addBonus = (grant, body) => request(path(grant.league_id, "/bonus"), { method: "POST", body, token: grant.token });
-const removeBonus = (grant, bonusId) =>
-  request(path(grant.league_id, `/bonus/${encodeURIComponent(bonusId)}`), { method: "DELETE", token: grant.token });
-const directorTokens = (grant) => request(path(grant.league_id, "/tokens"), { token: grant.token });
-const addDirectorToken = (grant, label) =>
-  request(path(grant.league_id, "/tokens"), { method: "POST", body: { label }, token: grant.token });
-const rotateDirectorToken = (grant) => request(path(grant.league_id, "/tokens/rotate"), { method: "POST", token: grant.token });
-const revokeDirectorToken = (grant, tokenId) =>
-  request(path(grant.league_id, `/tokens/${encodeURIComponent(tokenId)}`), { method: "DELETE", token: grant.token });
-
-/** A 401 answer: this device's director token no longer opens the league (revoked, replaced, unknown). */
-const lostAccess = (err) => err?.status === 401;
-const LEAGUE_ID = /^[A-Za-z0-9_-]{1,32}$/;
-
-/**
- * Check a director token someone gave this device against the server, then keep it: the league's grant.
- * Throws an Error whose message says plainly what is wrong (revoked, another league's, not a token, offline).
- */
-export async function adoptToken(leagueId, token) {
-  const id = leagueId.trim();
-  const secret = token.trim();
-  if (!LEAGUE_ID.test(id)) throw new Error("League id: letters, digits, - and _ only, as the director's page shows it.");
-  if (!secret) throw new Error("Director token: paste the token (it starts with tl_).");
-  let league;
-  try {
-    league = await getLeague({ league_id: id, token: secret });
-  } catch (err) {
-    if (err.code === "token-revoked") throw new Error("This director token was revoked: ask a league director for a new one.", { cause: err });
-    if (err.code === "token-expired") throw new Error("This director token was replaced by a newer one: ask for the new token.", { cause: err });
-    if (err.code === "unknown-league") throw new Error(`There is no league '${id}' on this server.`, { cause: err });
-    if (err.status === 401) throw new Error("This is not a director token of this server: check that it was pasted whole.", { cause: err });
-    if (err.status === 403) throw new Error(`This token does not direct league '${id}': ${err.message}`, { cause: err });
-    throw err;
-  }
-  const grant = { league_id: league.league_id, token: secret, name: league.name };
-  keepLeague(grant);
-  return grant;
-}
 
 /** Copy text to the clipboard; false when the browser refuses (the text stays selectable on screen). */
 async function copyText(text, input) {
@@ -231,61 +155,29 @@ function lostAccessText(err, name) {
   return `The server no longer accepts this device's director token for ${name} (${err.message}).`;
 }
 
-async function directorScreen(root, { leagueId, navigate }) {
-  const tableLink = () => h("p", {}, h("a", { href: `#/league/${leagueId}/table`, id: "open-table" }, "Open the league table"),
-    " — public: anyone with the link can read it (no token).");
-  let grant = grantOf(leagueId);
-  if (!grant) {
-    replace(root, h("h1", {}, "League"), h("p", { id: "not-held" }, "This device does not direct this league."),
-      tableLink(), pasteTokenForm({ navigate, leagueId, title: "Direct this league from this device" }));
-    return {};
-  }
-  const message = h("p", { class: "error", role: "alert", id: "league-error" });
-  const body = h("div");
-  replace(root, h("h1", { id: "league-title" }, grant.name || "League"), tableLink(), message, body);
+/** A new director token, shown once in ``box``: the league id, the token, Copy and Done. */
+function secretNotice(box, fresh, leagueId) {
+  const secret = h("input", { type: "text", readOnly: true, value: fresh.token, id: "new-token-secret", class: "code",
+    "aria-label": "The new director token", spellcheck: false });
+  const copied = h("span", { class: "hint", id: "new-token-copied", "aria-live": "polite" });
+  replace(box, h("div", { class: "notice", id: "new-token" },
+    h("h3", {}, `New director token: ${fresh.label}`),
+    h("p", {}, h("strong", {}, "Copy it now: it will not be shown again."),
+      " Give it privately (not in a public chat): whoever holds it can change the league. On the other device: "
+      + "Leagues → Add a league with a director token, with this league id."),
+    field("League id", h("input", { type: "text", readOnly: true, value: leagueId, id: "new-token-league", class: "code" })),
+    field("Director token", secret),
+    h("p", {}, h("button", { type: "button", class: "primary", id: "copy-token", onclick: async () => {
+      copied.textContent = (await copyText(fresh.token, secret)) ? "Copied." : "Select the token and copy it by hand.";
+    } }, "Copy token"), " ", copied, " ",
+    h("button", { type: "button", class: "small", id: "dismiss-token", onclick: () => replace(box) }, "Done, hide it"))));
+}
 
-  let league = null;
-  let persons = {};  // event id -> [[person, name]]
-  let removing = null;  // the league event whose "Remove" was pressed once
-  let closed = false;
-
-  /** This device's token no longer opens the league: say so, and offer to forget it or paste a new token. */
-  const showLost = (err) => {
-    closed = true;
-    replace(root, h("h1", { id: "league-title" }, grant.name || "League"),
-      h("section", { class: "card", id: "league-access-lost", "aria-labelledby": "lost-title" },
-        h("h2", { id: "lost-title" }, "This device no longer directs this league"),
-        h("p", { class: "warning", id: "lost-reason", dataset: { code: err.code || "" } }, lostAccessText(err, grant.name || leagueId)),
-        h("p", {}, "Ask a league director for a new director token and paste it below, or forget the league on this device."),
-        h("p", {}, h("button", { type: "button", class: "danger", id: "forget-league", onclick: () => {
-          forgetHeld(leagueId);
-          announce(`${grant.name || leagueId} forgotten on this device`);
-          navigate("#/leagues");
-        } }, "Forget this league on this device"))),
-      pasteTokenForm({ navigate, leagueId, title: "Paste a new director token" }),
-      tableLink());
-  };
-
-  const failed = (err, where = message) => {
-    if (lostAccess(err)) showLost(err);
-    else where.textContent = err.message;
-  };
-
-  /** Send a change; true once it is made (a refusal is said, and the form keeps what was typed). */
-  const run = async (fn, done) => {
-    message.textContent = "";
-    try {
-      league = await fn();
-    } catch (err) {
-      failed(err);
-      return false;
-    }
-    if (done) announce(done);
-    await draw();
-    return true;
-  };
-
-  // ---------------------------------------------------------------- Director access
+/**
+ * "Director access": the league's director tokens (add one, shown once; revoke, two presses; replace this
+ * device's), as a section whose draw() and load() the director's page calls.
+ */
+function accessPanel(page) {
   const access = h("section", { class: "card", id: "director-access", "aria-labelledby": "access-title" });
   const accessMessage = h("p", { class: "error", role: "alert", id: "access-error" });
   const shownOnce = h("div", { id: "new-token-box", "aria-live": "polite" });
@@ -331,50 +223,35 @@ async function directorScreen(root, { leagueId, navigate }) {
       e.preventDefault();
       accessMessage.textContent = "";
       try {
-        const fresh = await addDirectorToken(grant, label.value.trim());
+        const fresh = await addDirectorToken(page.grant, label.value.trim());
         label.value = "";
         showSecret(fresh);
         announce(`Director token ${fresh.label} added: copy it now, it will not be shown again`);
         await loadTokens();
       } catch (err) {
-        failed(err, accessMessage);  // the name typed stays in the field
+        page.failed(err, accessMessage);  // the name typed stays in the field
       }
     },
   }, h("h3", { id: "add-token-title" }, "Add a director token"),
   field("Who it is for", label, "Another device of yours, or a co-director. Each gets their own token, revocable alone."),
   h("button", { type: "submit", class: "primary", id: "add-token" }, "Add a director token"));
 
-  const showSecret = (fresh) => {
-    const secret = h("input", { type: "text", readOnly: true, value: fresh.token, id: "new-token-secret", class: "code",
-      "aria-label": "The new director token", spellcheck: false });
-    const copied = h("span", { class: "hint", id: "new-token-copied", "aria-live": "polite" });
-    replace(shownOnce, h("div", { class: "notice", id: "new-token" },
-      h("h3", {}, `New director token: ${fresh.label}`),
-      h("p", {}, h("strong", {}, "Copy it now: it will not be shown again."),
-        " Give it privately (not in a public chat): whoever holds it can change the league. On the other device: "
-        + "Leagues → Add a league with a director token, with this league id."),
-      field("League id", h("input", { type: "text", readOnly: true, value: leagueId, id: "new-token-league", class: "code" })),
-      field("Director token", secret),
-      h("p", {}, h("button", { type: "button", class: "primary", id: "copy-token", onclick: async () => {
-        copied.textContent = (await copyText(fresh.token, secret)) ? "Copied." : "Select the token and copy it by hand.";
-      } }, "Copy token"), " ", copied, " ",
-      h("button", { type: "button", class: "small", id: "dismiss-token", onclick: () => replace(shownOnce) }, "Done, hide it"))));
-  };
+  const showSecret = (fresh) => secretNotice(shownOnce, fresh, page.leagueId);
 
   async function revoke(t) {
     accessMessage.textContent = "";
     try {
-      await revokeDirectorToken(grant, t.token_id);
+      await revokeDirectorToken(page.grant, t.token_id);
       confirming = null;
       announce(`${t.label || "Director token"} revoked`);
       if (t.this_device) {
-        showLost({ code: "token-revoked", message: "this token was revoked" });
+        page.showLost({ code: "token-revoked", message: "this token was revoked" });
         return;
       }
       await loadTokens();
     } catch (err) {
       if (err.code === "last-director-token") accessMessage.textContent = `Not revoked: ${err.message}`;
-      else if (lostAccess(err)) showLost(err);
+      else if (lostAccess(err)) page.showLost(err);
       else accessMessage.textContent = `Not revoked: ${err.message}`;
     }
   }
@@ -382,18 +259,18 @@ async function directorScreen(root, { leagueId, navigate }) {
   const rotate = async () => {
     accessMessage.textContent = "";
     try {
-      const fresh = await rotateDirectorToken(grant);
-      grant = { league_id: leagueId, token: fresh.token, name: grant.name };
-      keepLeague(grant);  // this device goes on with the new token at once
+      const fresh = await rotateDirectorToken(page.grant);
+      page.grant = { league_id: page.leagueId, token: fresh.token, name: page.grant.name };
+      keepLeague(page.grant);  // this device goes on with the new token at once
       announce("This device has a new director token; the old one stops working in a few minutes");
       await loadTokens();
     } catch (err) {
-      failed(err, accessMessage);
+      page.failed(err, accessMessage);
     }
   };
 
   const drawAccess = () => {
-    if (closed) return;
+    if (page.closed) return;
     replace(access, h("h2", { id: "access-title" }, "Director access"),
       h("p", { class: "hint" }, "Every device or co-director that directs this league has its own director token. There are "
         + "no accounts: to hand the league over, add a token for the new director, then revoke yours. A token seen by "
@@ -407,168 +284,227 @@ async function directorScreen(root, { leagueId, navigate }) {
 
   const loadTokens = async () => {
     try {
-      tokens = (await directorTokens(grant)).tokens;
+      tokens = (await directorTokens(page.grant)).tokens;
       drawAccess();
     } catch (err) {
-      failed(err, accessMessage);
+      page.failed(err, accessMessage);
     }
   };
+  return { el: access, draw: drawAccess, load: loadTokens };
+}
 
-  const seasonForm = () => {
-    const doc = league.document;
-    const name = h("input", { type: "text", name: "league-name", value: doc.name, required: true });
-    const director = h("input", { type: "text", name: "director-name", value: doc.director?.name || "", required: true });
-    const handle = h("input", { type: "text", name: "director-handle", value: doc.director?.handle || "" });
-    const season = h("input", { type: "text", name: "season-name", value: doc.season?.name || "" });
-    const schedule = select([["standard", "Standard (4 + 4 + 4)"], ["truncated", "Truncated (4 + 2)"]], { name: "schedule" });
-    schedule.value = doc.season?.schedule || "standard";
-    const byPlayers = Array.isArray(doc.qualification?.players);
-    const mode = select([["per_sprint", "The top N of each regular sprint"], ["players", "These players, as announced"]],
-      { name: "qualification-mode" });
-    mode.value = byPlayers ? "players" : "per_sprint";
-    const count = numberInput({ name: "qualifiers", min: "1", value: String(doc.qualification?.per_sprint ?? 4) });
-    const listed = h("textarea", { name: "qualified-players", rows: "3", placeholder: "One person id per line" },
-      byPlayers ? doc.qualification.players.join("\n") : "");
-    const lifetime = h("textarea", { name: "lifetime", rows: "3", placeholder: "p-kira 120" },
-      Object.entries(doc.lifetime || {}).map(([person, points]) => `${person} ${points}`).join("\n"));
-    return h("form", {
-      class: "card", id: "season-form", "aria-labelledby": "season-title",
-      onsubmit: (e) => {
-        e.preventDefault();
-        const change = { name: name.value.trim(), director: { name: director.value.trim() },
-          season: { name: season.value.trim(), schedule: schedule.value },
-          qualification: mode.value === "players"
-            ? { players: listed.value.split("\n").map((s) => s.trim()).filter(Boolean) }
-            : { per_sprint: Number(count.value) } };
-        if (handle.value.trim()) change.director.handle = handle.value.trim();
-        const carried = parseLifetime(lifetime.value);
-        if (carried.error) {
-          message.textContent = carried.error;
-          return;
-        }
-        change.lifetime = carried.points;
-        run(() => patchLeague(grant, change), "League saved").then((saved) => {
-          if (!saved) return;
-          renameHeld(leagueId, change.name);
-          document.getElementById("league-title").textContent = change.name;
-        });
-      },
-    }, h("h2", { id: "season-title" }, "Season and playoff qualification"),
-    field("League name", name), field("League Director", director), field("trekcc.org forum handle", handle),
-    field("Season", season), field("Schedule (12.2)", schedule),
-    field("Who qualifies for the playoffs (12.6)", mode), field("Qualifiers per regular sprint", count),
-    field("Qualified players (person ids)", listed, "Only when the qualification is announced as a list."),
-    field("Lifetime league points before this season", lifetime, "One player a line: their person id (trekcc.org id, "
-      + "else player id) and points, from the trekcc.org league hub. Lifetime points seed the Champions League (12.7)."),
-    h("button", { type: "submit", class: "primary", id: "save-league" }, "Save"));
-  };
+/** The league's name, director, season schedule, playoff qualification and carried lifetime points. */
+function seasonForm(page) {
+  const doc = page.league.document;
+  const name = h("input", { type: "text", name: "league-name", value: doc.name, required: true });
+  const director = h("input", { type: "text", name: "director-name", value: doc.director?.name || "", required: true });
+  const handle = h("input", { type: "text", name: "director-handle", value: doc.director?.handle || "" });
+  const season = h("input", { type: "text", name: "season-name", value: doc.season?.name || "" });
+  const schedule = select([["standard", "Standard (4 + 4 + 4)"], ["truncated", "Truncated (4 + 2)"]], { name: "schedule" });
+  schedule.value = doc.season?.schedule || "standard";
+  const byPlayers = Array.isArray(doc.qualification?.players);
+  const mode = select([["per_sprint", "The top N of each regular sprint"], ["players", "These players, as announced"]],
+    { name: "qualification-mode" });
+  mode.value = byPlayers ? "players" : "per_sprint";
+  const count = numberInput({ name: "qualifiers", min: "1", value: String(doc.qualification?.per_sprint ?? 4) });
+  const listed = h("textarea", { name: "qualified-players", rows: "3", placeholder: "One person id per line" },
+    byPlayers ? doc.qualification.players.join("\n") : "");
+  const lifetime = h("textarea", { name: "lifetime", rows: "3", placeholder: "p-kira 120" },
+    Object.entries(doc.lifetime || {}).map(([person, points]) => `${person} ${points}`).join("\n"));
+  return h("form", {
+    class: "card", id: "season-form", "aria-labelledby": "season-title",
+    onsubmit: (e) => {
+      e.preventDefault();
+      const change = { name: name.value.trim(), director: { name: director.value.trim() },
+        season: { name: season.value.trim(), schedule: schedule.value },
+        qualification: mode.value === "players"
+          ? { players: listed.value.split("\n").map((s) => s.trim()).filter(Boolean) }
+          : { per_sprint: Number(count.value) } };
+      if (handle.value.trim()) change.director.handle = handle.value.trim();
+      const carried = parseLifetime(lifetime.value);
+      if (carried.error) {
+        page.message.textContent = carried.error;
+        return;
+      }
+      change.lifetime = carried.points;
+      page.run(() => patchLeague(page.grant, change), "League saved").then((saved) => {
+        if (!saved) return;
+        renameHeld(page.leagueId, change.name);
+        document.getElementById("league-title").textContent = change.name;
+      });
+    },
+  }, h("h2", { id: "season-title" }, "Season and playoff qualification"),
+  field("League name", name), field("League Director", director), field("trekcc.org forum handle", handle),
+  field("Season", season), field("Schedule (12.2)", schedule),
+  field("Who qualifies for the playoffs (12.6)", mode), field("Qualifiers per regular sprint", count),
+  field("Qualified players (person ids)", listed, "Only when the qualification is announced as a list."),
+  field("Lifetime league points before this season", lifetime, "One player a line: their person id (trekcc.org id, "
+    + "else player id) and points, from the trekcc.org league hub. Lifetime points seed the Champions League (12.7)."),
+  h("button", { type: "submit", class: "primary", id: "save-league" }, "Save"));
+}
 
-  const eventsSection = async () => {
-    const schedule = league.document.season?.schedule || "standard";
-    const sprintName = new Map(SPRINTS[schedule]);
-    const rows = league.events.map((ev) => h("tr", { dataset: { event: ev.event_id } },
-      h("th", { scope: "row" }, ev.present ? ev.name || ev.event_id : `${ev.event_id} (not on this server)`),
-      h("td", {}, sprintName.get(ev.sprint) || ev.sprint), h("td", {}, ev.ruleset || "—"),
-      h("td", {}, removing === ev.event_id
-        ? [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove-event" },
-          onclick: () => { removing = null; run(() => removeEvent(grant, ev.event_id), `${ev.name || ev.event_id} is no longer a league event`); } },
-        `Confirm: stop counting ${ev.name || ev.event_id} (its bonus points go too)`),
-        h("button", { type: "button", class: "small", onclick: () => { removing = null; draw(); } }, "Keep")]
-        : h("button", { type: "button", class: "small", dataset: { action: "remove-event" },
-          onclick: () => { removing = ev.event_id; draw(); } }, "Remove"))));
-    // This device's own Star Trek events as organizer carry their organizer token: no typing.
-    const inLeague = new Set(league.events.map((ev) => ev.event_id));
-    const own = (await allSessions()).filter((s) => s.role === "organizer" && STAR_TREK.includes(s.ruleset)
-      && !inLeague.has(s.event_id));
-    const ownSelect = select([["", own.length ? "Choose one of this device's events…" : "No Star Trek event of yours on this device"],
-      ...own.map((s) => [s.event_id, s.name || s.event_id])], { name: "own-event" });
-    const eventId = h("input", { type: "text", name: "event-id", autocomplete: "off", spellcheck: false });
-    const token = h("input", { type: "password", name: "organizer-token", autocomplete: "off" });
-    ownSelect.addEventListener("change", () => {
-      const chosen = own.find((s) => s.event_id === ownSelect.value);
-      eventId.value = chosen ? chosen.event_id : "";
-      token.value = chosen ? chosen.token : "";
-    });
-    const sprint = select(SPRINTS[schedule], { name: "sprint" });
-    const form = h("form", {
-      id: "add-event-form", "aria-labelledby": "add-event-title",
-      onsubmit: (e) => {
-        e.preventDefault();
-        run(() => addEvent(grant, { event_id: eventId.value.trim(), sprint: sprint.value, organizer_token: token.value.trim() }),
-          "League event added");
-      },
-    }, h("h3", { id: "add-event-title" }, "Add a league event"),
-    field("This device's events", ownSelect),
-    field("Event id", eventId, "From the event's Staff screen or its link."),
-    field("The event's organizer token", token, "The organizer's consent: the organizer types it here, or picks the "
-      + "event above on their own device."),
-    field("Sprint", sprint),
-    h("button", { type: "submit", class: "primary", id: "add-event" }, "Add event"));
-    return h("section", { class: "card", "aria-labelledby": "league-events-title" },
-      h("h2", { id: "league-events-title" }, "League events"),
-      league.events.length ? h("div", { class: "table-wrap" }, h("table", { id: "league-events" },
-        h("thead", {}, h("tr", {}, ["Event", "Sprint", "Game", ""].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)))
-        : h("p", {}, "No league events yet."),
-      form);
-  };
+/** The league's events (each removable, two presses) and the form adding one with its organizer's token. */
+async function eventsSection(page) {
+  const schedule = page.league.document.season?.schedule || "standard";
+  const sprintName = new Map(SPRINTS[schedule]);
+  const rows = page.league.events.map((ev) => h("tr", { dataset: { event: ev.event_id } },
+    h("th", { scope: "row" }, ev.present ? ev.name || ev.event_id : `${ev.event_id} (not on this server)`),
+    h("td", {}, sprintName.get(ev.sprint) || ev.sprint), h("td", {}, ev.ruleset || "—"),
+    h("td", {}, page.removing === ev.event_id
+      ? [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove-event" },
+        onclick: () => { page.removing = null; page.run(() => removeEvent(page.grant, ev.event_id), `${ev.name || ev.event_id} is no longer a league event`); } },
+      `Confirm: stop counting ${ev.name || ev.event_id} (its bonus points go too)`),
+      h("button", { type: "button", class: "small", onclick: () => { page.removing = null; page.draw(); } }, "Keep")]
+      : h("button", { type: "button", class: "small", dataset: { action: "remove-event" },
+        onclick: () => { page.removing = ev.event_id; page.draw(); } }, "Remove"))));
+  // This device's own Star Trek events as organizer carry their organizer token: no typing.
+  const inLeague = new Set(page.league.events.map((ev) => ev.event_id));
+  const own = (await allSessions()).filter((s) => s.role === "organizer" && countsInLeagues(s.ruleset)
+    && !inLeague.has(s.event_id));
+  const ownSelect = select([["", own.length ? "Choose one of this device's events…" : "No Star Trek event of yours on this device"],
+    ...own.map((s) => [s.event_id, s.name || s.event_id])], { name: "own-event" });
+  const eventId = h("input", { type: "text", name: "event-id", autocomplete: "off", spellcheck: false });
+  const token = h("input", { type: "password", name: "organizer-token", autocomplete: "off" });
+  ownSelect.addEventListener("change", () => {
+    const chosen = own.find((s) => s.event_id === ownSelect.value);
+    eventId.value = chosen ? chosen.event_id : "";
+    token.value = chosen ? chosen.token : "";
+  });
+  const sprint = select(SPRINTS[schedule], { name: "sprint" });
+  const form = h("form", {
+    id: "add-event-form", "aria-labelledby": "add-event-title",
+    onsubmit: (e) => {
+      e.preventDefault();
+      page.run(() => addEvent(page.grant, { event_id: eventId.value.trim(), sprint: sprint.value, organizer_token: token.value.trim() }),
+        "League event added");
+    },
+  }, h("h3", { id: "add-event-title" }, "Add a league event"),
+  field("This device's events", ownSelect),
+  field("Event id", eventId, "From the event's Staff screen or its link."),
+  field("The event's organizer token", token, "The organizer's consent: the organizer types it here, or picks the "
+    + "event above on their own device."),
+  field("Sprint", sprint),
+  h("button", { type: "submit", class: "primary", id: "add-event" }, "Add event"));
+  return h("section", { class: "card", "aria-labelledby": "league-events-title" },
+    h("h2", { id: "league-events-title" }, "League events"),
+    page.league.events.length ? h("div", { class: "table-wrap" }, h("table", { id: "league-events" },
+      h("thead", {}, h("tr", {}, ["Event", "Sprint", "Game", ""].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)))
+      : h("p", {}, "No league events yet."),
+    form);
+}
 
-  const bonusSection = () => {
-    const bonus = league.document.bonus || [];
-    const eventName = new Map(league.events.map((ev) => [ev.event_id, ev.name || ev.event_id]));
-    const nameOf = (ev, person) => (persons[ev] || []).find(([p]) => p === person)?.[1] || person;
-    const list = bonus.length ? h("div", { class: "table-wrap" }, h("table", { id: "bonus-entries" },
-      h("thead", {}, h("tr", {}, ["Player", "Event", "Points", "Scheme", "Note", ""].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, bonus.map((b) => h("tr", { dataset: { bonus: b.id } },
-        h("th", { scope: "row" }, nameOf(b.event, b.person)), h("td", {}, eventName.get(b.event) || b.event),
-        h("td", {}, b.points), h("td", {}, b.scheme || "—"), h("td", {}, b.note || ""),
-        h("td", {}, h("button", { type: "button", class: "small", dataset: { action: "remove-bonus" },
-          onclick: () => run(() => removeBonus(grant, b.id), "Bonus entry removed") }, "Remove")))))))
-      : h("p", {}, "No bonus points entered.");
-    const present = league.events.filter((ev) => ev.present);
-    if (!present.length) return h("section", { class: "card" }, h("h2", {}, "Bonus points"), list);
-    const eventSelect = select(present.map((ev) => [ev.event_id, ev.name || ev.event_id]), { name: "bonus-event" });
-    const person = h("select", { name: "bonus-person" });
-    const fillPersons = () => replace(person, (persons[eventSelect.value] || []).map(([p, n]) => h("option", { value: p }, `${n} (${p})`)));
-    eventSelect.addEventListener("change", fillPersons);
-    fillPersons();
-    const points = numberInput({ name: "bonus-points", min: "-1000", max: "1000", value: "1", required: true });
-    const scheme = select(SCHEMES, { name: "bonus-scheme" });
-    const note = h("input", { type: "text", name: "bonus-note", autocomplete: "off" });
-    const form = h("form", {
-      id: "bonus-form", "aria-labelledby": "bonus-form-title",
-      onsubmit: (e) => {
-        e.preventDefault();
-        run(() => addBonus(grant, { event_id: eventSelect.value, person: person.value, points: Number(points.value),
-          scheme: scheme.value, note: note.value.trim() }), "Bonus points entered");
-      },
-    }, h("h3", { id: "bonus-form-title" }, "Enter bonus points"), field("Event", eventSelect), field("Player", person),
-    field("Points", points), field("Scheme", scheme), field("Note", note),
-    h("button", { type: "submit", class: "primary", id: "add-bonus" }, "Enter bonus"));
-    return h("section", { class: "card", "aria-labelledby": "bonus-title" }, h("h2", { id: "bonus-title" }, "Bonus points (12.5)"),
-      h("p", { class: "hint" }, "Bonus points count only in this league's own table, never in season or lifetime league points."),
-      list, form);
+/** Bonus points (12.5): the entries, each removable, and the form entering one for a player of a league event. */
+function bonusSection(page) {
+  const bonus = page.league.document.bonus || [];
+  const eventName = new Map(page.league.events.map((ev) => [ev.event_id, ev.name || ev.event_id]));
+  const nameOf = (ev, person) => (page.persons[ev] || []).find(([p]) => p === person)?.[1] || person;
+  const list = bonus.length ? h("div", { class: "table-wrap" }, h("table", { id: "bonus-entries" },
+    h("thead", {}, h("tr", {}, ["Player", "Event", "Points", "Scheme", "Note", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, bonus.map((b) => h("tr", { dataset: { bonus: b.id } },
+      h("th", { scope: "row" }, nameOf(b.event, b.person)), h("td", {}, eventName.get(b.event) || b.event),
+      h("td", {}, b.points), h("td", {}, b.scheme || "—"), h("td", {}, b.note || ""),
+      h("td", {}, h("button", { type: "button", class: "small", dataset: { action: "remove-bonus" },
+        onclick: () => page.run(() => removeBonus(page.grant, b.id), "Bonus entry removed") }, "Remove")))))))
+    : h("p", {}, "No bonus points entered.");
+  const present = page.league.events.filter((ev) => ev.present);
+  if (!present.length) return h("section", { class: "card" }, h("h2", {}, "Bonus points"), list);
+  const eventSelect = select(present.map((ev) => [ev.event_id, ev.name || ev.event_id]), { name: "bonus-event" });
+  const person = h("select", { name: "bonus-person" });
+  const fillPersons = () => replace(person, (page.persons[eventSelect.value] || []).map(([p, n]) => h("option", { value: p }, `${n} (${p})`)));
+  eventSelect.addEventListener("change", fillPersons);
+  fillPersons();
+  const points = numberInput({ name: "bonus-points", min: "-1000", max: "1000", value: "1", required: true });
+  const scheme = select(SCHEMES, { name: "bonus-scheme" });
+  const note = h("input", { type: "text", name: "bonus-note", autocomplete: "off" });
+  const form = h("form", {
+    id: "bonus-form", "aria-labelledby": "bonus-form-title",
+    onsubmit: (e) => {
+      e.preventDefault();
+      page.run(() => addBonus(page.grant, { event_id: eventSelect.value, person: person.value, points: Number(points.value),
+        scheme: scheme.value, note: note.value.trim() }), "Bonus points entered");
+    },
+  }, h("h3", { id: "bonus-form-title" }, "Enter bonus points"), field("Event", eventSelect), field("Player", person),
+  field("Points", points), field("Scheme", scheme), field("Note", note),
+  h("button", { type: "submit", class: "primary", id: "add-bonus" }, "Enter bonus"));
+  return h("section", { class: "card", "aria-labelledby": "bonus-title" }, h("h2", { id: "bonus-title" }, "Bonus points (12.5)"),
+    h("p", { class: "hint" }, "Bonus points count only in this league's own table, never in season or lifetime league points."),
+    list, form);
+}
+
+async function directorScreen(root, { leagueId, navigate }) {
+  const tableLink = () => h("p", {}, h("a", { href: `#/league/${leagueId}/table`, id: "open-table" }, "Open the league table"),
+    " — public: anyone with the link can read it (no token).");
+  const held = grantOf(leagueId);
+  if (!held) {
+    replace(root, h("h1", {}, "League"), h("p", { id: "not-held" }, "This device does not direct this league."),
+      tableLink(), pasteTokenForm({ navigate, leagueId, title: "Direct this league from this device" }));
+    return {};
+  }
+  const message = h("p", { class: "error", role: "alert", id: "league-error" });
+  const body = h("div");
+  replace(root, h("h1", { id: "league-title" }, held.name || "League"), tableLink(), message, body);
+
+  /** What the page's sections share: the grant (replaced when this device's token is), the league as last read. */
+  const page = {
+    leagueId,
+    grant: held,
+    league: null,
+    persons: {},  // event id -> [[person, name]]
+    removing: null,  // the league event whose "Remove" was pressed once
+    closed: false,
+    message,
+    showLost: (err) => showLost(err),
+    failed: (err, where = message) => {
+      if (lostAccess(err)) showLost(err);
+      else where.textContent = err.message;
+    },
+    /** Send a change; true once it is made (a refusal is said, and the form keeps what was typed). */
+    run: async (fn, done) => {
+      message.textContent = "";
+      try {
+        page.league = await fn();
+      } catch (err) {
+        page.failed(err);
+        return false;
+      }
+      if (done) announce(done);
+      await draw();
+      return true;
+    },
+    draw: () => draw(),
   };
+  const access = accessPanel(page);
+
+  /** This device's token no longer opens the league: say so, and offer to forget it or paste a new token. */
+  function showLost(err) {
+    page.closed = true;
+    const name = page.grant.name;
+    replace(root, h("h1", { id: "league-title" }, name || "League"),
+      h("section", { class: "card", id: "league-access-lost", "aria-labelledby": "lost-title" },
+        h("h2", { id: "lost-title" }, "This device no longer directs this league"),
+        h("p", { class: "warning", id: "lost-reason", dataset: { code: err.code || "" } }, lostAccessText(err, name || leagueId)),
+        h("p", {}, "Ask a league director for a new director token and paste it below, or forget the league on this device."),
+        h("p", {}, h("button", { type: "button", class: "danger", id: "forget-league", onclick: () => {
+          forgetHeld(leagueId);
+          announce(`${name || leagueId} forgotten on this device`);
+          navigate("#/leagues");
+        } }, "Forget this league on this device"))),
+      pasteTokenForm({ navigate, leagueId, title: "Paste a new director token" }),
+      tableLink());
+  }
 
   async function draw() {
-    // The players of each event, as the league names them (from the public table).
-    try {
-      const table = await leagueTable(leagueId);
-      const names = new Map([...table.table.season, ...table.table.lifetime].map((r) => [r.person, r.name]));
-      persons = Object.fromEntries(table.table.events.map((ev) => [ev.id,
-        Object.keys(ev.places).map((p) => [p, names.get(p) || p]).sort((a, b) => a[1].localeCompare(b[1]))]));
-    } catch {
-      persons = {};
-    }
-    if (closed) return;
-    replace(body, h("div", { class: "grid" }, seasonForm(), await eventsSection()), bonusSection(), access);
-    body.dataset.version = String(league.version);
+    page.persons = await leaguePersons(leagueId);
+    if (page.closed) return;
+    replace(body, h("div", { class: "grid" }, seasonForm(page), await eventsSection(page)), bonusSection(page), access.el);
+    body.dataset.version = String(page.league.version);
   }
 
   // The director's page is an online screen: offline, say so and open when the connection is back.
   const open = async () => {
     message.textContent = "";
     try {
-      league = await getLeague(grant);
+      page.league = await getLeague(page.grant);
     } catch (err) {
       if (err.code === "offline" || !navigator.onLine) {
         replace(body, h("p", { class: "warning", id: "league-offline" }, "Offline: the director's page needs the network. "
@@ -576,17 +512,29 @@ async function directorScreen(root, { leagueId, navigate }) {
         h("button", { type: "button", id: "retry-league", onclick: open }, "Try again"));
         return;
       }
-      failed(err);
+      page.failed(err);
       return;
     }
-    drawAccess();
+    access.draw();
     await draw();
-    await loadTokens();
+    await access.load();
   };
-  const reopen = () => { if (!league && !closed) open(); };
+  const reopen = () => { if (!page.league && !page.closed) open(); };
   globalThis.addEventListener("online", reopen);
   await open();
   return { destroy: () => globalThis.removeEventListener("online", reopen) };
+}
+
+/** The players of each league event, as the league names them (from the public table): event id -> [[person, name]]. */
+async function leaguePersons(leagueId) {
+  try {
+    const table = await leagueTable(leagueId);
+    const names = new Map([...table.table.season, ...table.table.lifetime].map((r) => [r.person, r.name]));
+    return Object.fromEntries(table.table.events.map((ev) => [ev.id,
+      Object.keys(ev.places).map((p) => [p, names.get(p) || p]).sort((a, b) => a[1].localeCompare(b[1]))]));
+  } catch {
+    return {};
+  }
 }
 
 // ---------------------------------------------------------------- #/league/ID/table (public)

@@ -8,11 +8,11 @@
 // disqualification, an ejection, a repeat upgraded into one) is confirmed first,
 // naming what it does; the head judge and the organizer rescind a penalty, with
 // a reason (it stays listed, marked rescinded).
-import { rulesetInfo } from "../timer.js";
-import { field, h, label, nameOf, problemNotice, refresh, select } from "../ui.js";
+import { may } from "../app/roles.js";
+import { rulesetInfo } from "../ui/timer.js";
+import { field, h, label, nameOf, problemNotice, refresh, select } from "../ui/dom.js";
 
 /** Who may rescind a penalty (shared_rules/state/authorize.py). */
-const LEAD = new Set(["organizer", "head-judge"]);
 
 /** "Level 2 — turn loss" or "Game loss": a recorded penalty as the list shows it. */
 export function penaltyText(p) {
@@ -61,6 +61,15 @@ export function foreseen(desc, state, payload) {
   return { value: desc.system === "levels" ? String(payload.level) : payload.kind, why: "" };
 }
 
+/** What a rescinded penalty leaves: on record, and a removed player still dropped until reinstated. */
+function rescindedNote(state, penalty) {
+  const who = nameOf(state, penalty.player);
+  return `Rescinded: ${who}'s ${penaltyText(penalty).toLowerCase()}. It stays on record.`
+    + (penalty.effect === "disqualification" || penalty.effect === "ejection"
+      ? ` ${who} is still dropped: Reinstate them on the Players screen to pair them again.`
+      : "");
+}
+
 /**
  * The panel: a section whose `update()` redraws it from the store (keeping a penalty being written).
  * The player and penalty last picked stay across redraws and after issuing: a redraw must never move the
@@ -99,11 +108,7 @@ export function penaltiesPanel(store, role) {
       return;
     }
     const { refused } = await store.act("penalty.rescind", { penalty: penalty.op_id, reason: text });
-    rescindNote = refused
-      || `Rescinded: ${nameOf(store.state, penalty.player)}'s ${penaltyText(penalty).toLowerCase()}. It stays on record.`
-      + (penalty.effect === "disqualification" || penalty.effect === "ejection"
-        ? ` ${nameOf(store.state, penalty.player)} is still dropped: Reinstate them on the Players screen to pair them again.`
-        : "");
+    rescindNote = refused || rescindedNote(store.state, penalty);
     if (!refused) rescinding = null;
     await update();
   }
@@ -133,18 +138,7 @@ export function penaltiesPanel(store, role) {
     const kind = select(choices, { id: "penalty-kind",
       onchange: (e) => { picked.kind = kind.value; if (!e.detail?.restored) withdraw(); } });
     if (picked.kind && choices.some(([v]) => String(v) === picked.kind)) kind.value = picked.kind;
-    const codes = desc.infractions.length
-      ? h("datalist", { id: "infraction-codes" }, desc.infractions.map(([code, name, level]) =>
-        h("option", { value: code }, `${name} (Level ${level})`)))
-      : null;
-    const infractionName = h("small", { id: "infraction-name", "aria-live": "polite" });
-    const nameInfraction = (value) => {
-      const known = desc.infractions.find(([code]) => code === value.trim().toUpperCase());
-      infractionName.textContent = known ? `${known[0]} ${known[1]}: ${desc.source} gives Level ${known[2]}` : "";
-    };
-    const infraction = desc.infraction_field
-      ? h("input", { type: "text", id: "penalty-infraction", placeholder: "e.g. A3", autocomplete: "off", class: "narrow",
-        list: codes ? "infraction-codes" : null, oninput: (e) => nameInfraction(e.target.value) }) : null;
+    const { infraction, codes, infractionName } = infractionField(desc);
     const reason = h("input", { type: "text", required: true, id: "penalty-reason", value: draft.reason });
     if (infraction) infraction.value = draft.infraction;
     const onsubmit = (e) => {
@@ -165,13 +159,10 @@ export function penaltiesPanel(store, role) {
         text: `${coming.why}${consequence}`, player: nameOf(st, payload.player) };
       return update().then(() => document.getElementById("penalty-confirm")?.focus());
     };
-    const confirmBox = pending && h("div", { class: "confirm-penalty danger-zone", role: "alertdialog", id: "penalty-confirm-box",
-      "aria-labelledby": "penalty-confirm-title", "aria-describedby": "penalty-consequence" },
-    h("p", { id: "penalty-confirm-title" }, h("strong", {}, `${pending.label} for ${pending.player}?`)),
-    h("p", { id: "penalty-consequence" }, pending.text),
-    h("button", { type: "button", class: "danger", id: "penalty-confirm",
-      onclick: () => issue(pending.payload, pending.levels) }, `Confirm ${pending.label}`),
-    h("button", { type: "button", id: "penalty-back", onclick: () => { pending = null; update(); } }, "Back"));
+    const confirmBox = pending && confirmPenalty(pending, {
+      confirm: () => issue(pending.payload, pending.levels),
+      back: () => { pending = null; update(); },
+    });
     const rescinder = {  // the list's Rescind buttons and form (head judge and organizer)
       rescinding,
       note: rescindNote,
@@ -196,11 +187,38 @@ export function penaltiesPanel(store, role) {
         field("Reason", reason)),
       !pending && h("button", { type: "submit" }, "Issue penalty"), h("p", { role: "status", id: "penalty-msg" }, note)),
       confirmBox,
-      penaltyList(st, desc, LEAD.has(role) ? rescinder : null),
+      penaltyList(st, desc, may(role, "penalty.rescind") ? rescinder : null),
       store.problems().filter((p) => p.op.type.startsWith("penalty.")).map((p) => problemNotice(store, p)));
   }
 
   return { el: section, update };
+}
+
+/** The infraction code input (with its index's codes offered, and the code's name and level shown as typed), or nulls. */
+function infractionField(desc) {
+  const codes = desc.infractions.length
+    ? h("datalist", { id: "infraction-codes" }, desc.infractions.map(([code, name, level]) =>
+      h("option", { value: code }, `${name} (Level ${level})`)))
+    : null;
+  const infractionName = h("small", { id: "infraction-name", "aria-live": "polite" });
+  const nameInfraction = (value) => {
+    const known = desc.infractions.find(([code]) => code === value.trim().toUpperCase());
+    infractionName.textContent = known ? `${known[0]} ${known[1]}: ${desc.source} gives Level ${known[2]}` : "";
+  };
+  const infraction = desc.infraction_field
+    ? h("input", { type: "text", id: "penalty-infraction", placeholder: "e.g. A3", autocomplete: "off", class: "narrow",
+      list: codes ? "infraction-codes" : null, oninput: (e) => nameInfraction(e.target.value) }) : null;
+  return { infraction, codes, infractionName };
+}
+
+/** The question a consequential penalty asks before it is issued: what it does, Confirm or Back. */
+function confirmPenalty(pending, { confirm, back }) {
+  return h("div", { class: "confirm-penalty danger-zone", role: "alertdialog", id: "penalty-confirm-box",
+    "aria-labelledby": "penalty-confirm-title", "aria-describedby": "penalty-consequence" },
+  h("p", { id: "penalty-confirm-title" }, h("strong", {}, `${pending.label} for ${pending.player}?`)),
+  h("p", { id: "penalty-consequence" }, pending.text),
+  h("button", { type: "button", class: "danger", id: "penalty-confirm", onclick: confirm }, `Confirm ${pending.label}`),
+  h("button", { type: "button", id: "penalty-back", onclick: back }, "Back"));
 }
 
 /** The infraction as the list names it: "A3 Procedural error, severe" (the code alone when the index lacks it). */

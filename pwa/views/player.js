@@ -1,10 +1,9 @@
 // Player phone: my table and opponent, report my result, confirm my opponent's
 // report, my matches, notifications.
-import { request } from "../api.js";
-import { disputeVersions, resultForm, resultText } from "../result-form.js";
-import { subscribeToPush } from "../sw-push.js";
-import { timerPanel } from "../timer.js";
-import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui.js";
+import { addPushSubscription, subscribeToPush, vapidPublicKey } from "../app/services.js";
+import { disputeVersions, resultForm, resultText } from "../ui/result-form.js";
+import { timerPanel } from "../ui/timer.js";
+import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui/dom.js";
 import { penaltyText } from "./penalties.js";
 
 const REMOVING = new Set(["disqualification", "ejection"]);
@@ -87,11 +86,9 @@ async function turnOnNotifications(store, button, out) {
   try {
     const registration = await within(navigator.serviceWorker.ready, 15_000,
       "the app is still installing on this phone; try again in a moment");
-    const { public_key: key } = await request("/api/push/vapid-public-key");
+    const { public_key: key } = await vapidPublicKey();
     const subscription = await subscribeToPush(registration, key);
-    await request(`/api/events/${store.eventId}/push/subscriptions`, {
-      method: "POST", token: store.session.token, body: { subscription },
-    });
+    await addPushSubscription(store.session, subscription);
     button.textContent = "Notifications on ✓";
     say("on", "Notifications are on: you will hear when pairings go up.");
   } catch (err) {

@@ -2,12 +2,10 @@
 // mistyped entry nothing refers to yet, find a player in the roster (name, id or table), claim codes
 // (listed from the server on every organizer, head judge and scorekeeper device; new code, revoke, print),
 // player records across events (while online: pick a returning player, link a roster entry; docs/people.md).
-import { claims, reissueClaim, revokeClaim } from "../api.js";
-import { dropLink, eventPeople, flushLinks, gameIdFor, linkPlayer, pendingLinks, personLine, queueLink, searchPeople,
-  unlinkPlayer } from "../people-api.js";
-import { randomId } from "../db.js";
-import { rules } from "../rules-client.js";
-import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui.js";
+import { may } from "../app/roles.js";
+import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, queueLink, randomId, reissueClaim, revokeClaim, rules, searchPeople, unlinkPlayer } from "../app/services.js";
+import { gameIdFor, personLine } from "../app/people.js";
+import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui/dom.js";
 import { csvImportCard } from "./csv-import.js";
 
 /**
@@ -55,14 +53,64 @@ export function referencedPlayers(state) {
   return out;
 }
 
-async function mount(root, { store, role }) {
-  // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
-  const registrar = role === "organizer" || role === "scorekeeper";
-  const lead = role === "organizer" || role === "head-judge";  // rescinding and re-admissions (authorize.py)
-  const list = h("div", { class: "table-wrap" });
-  const problems = h("div");
-  const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });
-  const codes = h("div", { id: "claim-codes", "aria-live": "polite" });
+/**
+ * Claim codes (organizer, head judge, scorekeeper: this screen's roles): each player's code while it can
+ * be used, a new code for a lost slip or another phone, revoke (the code and the player's phones). Drawn in
+ * ``codes``; returns what (re)draws them.
+ */
+function claimCodes(store, codes) {
+  const STATUS = { waiting: "not joined yet", joined: "joined", revoked: "revoked", unreadable: "unreadable: issue a new code",
+                   none: "no code yet" };
+  let confirming = null;  // the player whose "Revoke" was pressed once
+  const claimAction = async (fn, done) => {
+    try {
+      const out = await fn();
+      confirming = null;
+      await showCodes();
+      announce(done(out));
+    } catch (err) {
+      codes.prepend(h("p", { class: "error", role: "alert" }, err.message));
+    }
+  };
+  const codeRow = (c) => {
+    const revoke = confirming === c.player
+      ? h("button", { type: "button", class: "small danger", dataset: { action: "confirm-revoke" },
+        onclick: () => claimAction(() => revokeClaim(store.session, c.player),
+          (r) => `${c.name}'s code is revoked${r.devices_revoked ? ` and ${r.devices_revoked} phone${r.devices_revoked === 1 ? "" : "s"} signed out` : ""}`) },
+        `Confirm: revoke ${c.name}'s code and sign out their phones`)
+      : h("button", { type: "button", class: "small", dataset: { action: "revoke" },
+        onclick: () => { confirming = c.player; showCodes(); } }, "Revoke");
+    return h("tr", { dataset: { player: c.player, status: c.status } },
+      h("td", {}, c.name), h("td", { class: "code" }, c.code || "—"),
+      h("td", {}, STATUS[c.status] || c.status, c.devices ? ` (${c.devices} phone${c.devices === 1 ? "" : "s"})` : ""),
+      h("td", { class: "actions" },
+        h("button", { type: "button", class: "small", dataset: { action: "reissue" },
+          onclick: () => claimAction(() => reissueClaim(store.session, c.player),
+            (r) => `New code for ${c.name}: ${r.code}. Their old code no longer works; phones already joined keep working.`) },
+        c.code || c.status === "joined" ? "New code" : "Issue a code"),
+        c.status !== "revoked" && c.status !== "none" && revoke));
+  };
+  const showCodes = async () => {
+    try {
+      const data = await claims(store.session);
+      replace(codes, h("p", {}, h("a", { href: `#/event/${store.eventId}/print/claims`, id: "print-claims" }, "Print claim slips with QR codes"),
+        " — one slip per player not joined yet; each code works once."),
+      h("div", { class: "table-wrap" }, h("table", { class: "codes" }, h("caption", {}, "Hand each player theirs. A new code replaces the old one; phones already joined keep working. Revoke signs their phones out."),
+        h("thead", {}, h("tr", {}, ["Player", "Code", "Status", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, data.claims.map(codeRow)))));
+    } catch (err) {
+      replace(codes, h("p", { class: "error", role: "alert" }, err.message));
+    }
+  };
+  return showCodes;
+}
+
+/**
+ * "Register players": a name (with its game id and birth year where the game asks, and a returning player's
+ * record offered while online) or several names. ``update(state)`` follows the event; ``setAges`` shows
+ * its age divisions (Pokémon TOP 3.1.1).
+ */
+function registerCard(store) {
   const name = h("input", { type: "text", autocomplete: "off" });
   const bulk = h("textarea", { rows: "4", placeholder: "One name per line" });
 
@@ -200,64 +248,33 @@ async function mount(root, { store, role }) {
   h("div", { class: "field check" }, h("label", {}, makeRecord, " Keep a player record (their history across events)")),
   recordNote, field("Or several names", bulk),
   h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
-
-  // Claim codes (organizer, head judge, scorekeeper: this screen's roles): each player's code while it can
-  // be used, a new code for a lost slip or another phone, revoke (the code and the player's phones).
-  const STATUS = { waiting: "not joined yet", joined: "joined", revoked: "revoked", unreadable: "unreadable: issue a new code",
-                   none: "no code yet" };
-  let confirming = null;  // the player whose "Revoke" was pressed once
-  const claimAction = async (fn, done) => {
-    try {
-      const out = await fn();
-      confirming = null;
-      await showCodes();
-      announce(done(out));
-    } catch (err) {
-      codes.prepend(h("p", { class: "error", role: "alert" }, err.message));
-    }
+  return {
+    form,
+    agesBox,
+    update(st) {
+      // A closed event takes no more registrations (the rules refuse them; say so before anyone types).
+      for (const el of form.elements) el.disabled = Boolean(st.closed);
+      form.hidden = Boolean(st.closed);
+      const wanted = gameIdFor(st.ruleset);
+      gameIdField.hidden = !wanted;
+      birthField.hidden = !wanted?.birthYear;
+      if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
+      showPicked();
+    },
+    setAges(found) {
+      ages = found;
+      showAges();
+      showBirthDivision();
+    },
   };
-  const codeRow = (c) => {
-    const revoke = confirming === c.player
-      ? h("button", { type: "button", class: "small danger", dataset: { action: "confirm-revoke" },
-        onclick: () => claimAction(() => revokeClaim(store.session, c.player),
-          (r) => `${c.name}'s code is revoked${r.devices_revoked ? ` and ${r.devices_revoked} phone${r.devices_revoked === 1 ? "" : "s"} signed out` : ""}`) },
-        `Confirm: revoke ${c.name}'s code and sign out their phones`)
-      : h("button", { type: "button", class: "small", dataset: { action: "revoke" },
-        onclick: () => { confirming = c.player; showCodes(); } }, "Revoke");
-    return h("tr", { dataset: { player: c.player, status: c.status } },
-      h("td", {}, c.name), h("td", { class: "code" }, c.code || "—"),
-      h("td", {}, STATUS[c.status] || c.status, c.devices ? ` (${c.devices} phone${c.devices === 1 ? "" : "s"})` : ""),
-      h("td", { class: "actions" },
-        h("button", { type: "button", class: "small", dataset: { action: "reissue" },
-          onclick: () => claimAction(() => reissueClaim(store.session, c.player),
-            (r) => `New code for ${c.name}: ${r.code}. Their old code no longer works; phones already joined keep working.`) },
-        c.code || c.status === "joined" ? "New code" : "Issue a code"),
-        c.status !== "revoked" && c.status !== "none" && revoke));
-  };
-  const showCodes = async () => {
-    try {
-      const data = await claims(store.session);
-      replace(codes, h("p", {}, h("a", { href: `#/event/${store.eventId}/print/claims`, id: "print-claims" }, "Print claim slips with QR codes"),
-        " — one slip per player not joined yet; each code works once."),
-      h("div", { class: "table-wrap" }, h("table", { class: "codes" }, h("caption", {}, "Hand each player theirs. A new code replaces the old one; phones already joined keep working. Revoke signs their phones out."),
-        h("thead", {}, h("tr", {}, ["Player", "Code", "Status", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, data.claims.map(codeRow)))));
-    } catch (err) {
-      replace(codes, h("p", { class: "error", role: "alert" }, err.message));
-    }
-  };
+}
 
-  // ---- the roster: find, rename, remove
-  const search = h("input", { type: "search", id: "roster-search", autocomplete: "off", spellcheck: false,
-    placeholder: "Name, id or table number", "aria-controls": "roster-table", "aria-describedby": "roster-count" });
-  const count = h("p", { id: "roster-count", class: "hint", role: "status" });
-  const rosterMessage = h("p", { id: "roster-message", class: "error", role: "alert" });
-  let builtRows = [];     // the rows of the latest build (on screen, or waiting for the focus to leave the table)
-  let renaming = null;    // the player whose name is being edited
-  let renameError = "";
-  let removing = null;    // the player whose "Remove" was pressed once
-
-  // ---- player records of the roster: which entry is whose (from the server, while online)
+/**
+ * The roster's player records: which entry is whose (from the server, while online), linking one (with the
+ * person's player record code when they have played elsewhere), links waiting for their register op to sync.
+ * ``redraw`` redraws the roster, ``fail`` says what went wrong there.
+ */
+function rosterRecords(store, { redraw, focusLater, fail }) {
   let links = new Map();  // player id -> person
   let linking = null;     // the roster entry whose "Link to player record" is open
   let linkFound = [];     // the people its search found
@@ -276,7 +293,7 @@ async function mount(root, { store, role }) {
     } catch {
       return;  // offline: the roster shows what it knew
     }
-    drawRoster();
+    redraw();
   };
   /** Whether the server has the entry: on the roster, and its register op not waiting in this device's outbox. */
   const synced = (pid) => (store.state?.players || []).some((p) => p.id === pid)
@@ -286,7 +303,7 @@ async function mount(root, { store, role }) {
     flushing = true;
     try {
       if (await flushLinks(store.session, synced)) await loadLinks();
-      else drawRoster();  // a link may now wait for a player's consent
+      else redraw();  // a link may now wait for a player's consent
     } finally {
       flushing = false;
     }
@@ -298,7 +315,7 @@ async function mount(root, { store, role }) {
       linkFound = [];
       linkMessage = "";
       announce(`${p.name} is linked to the player record ${person.name} once this device has synced`);
-      drawRoster();
+      redraw();
       return;
     }
     try {
@@ -317,13 +334,13 @@ async function mount(root, { store, role }) {
         return;
       }
       linkMessage = err.message;
-      drawRoster();
+      redraw();
     }
   };
   const askCode = (p, wanted) => {
     consentFor = wanted;
     linkMessage = "";
-    drawRoster();
+    redraw();
     focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=person-code]`);
   };
   const linkWithCode = async (p, input) => {
@@ -340,7 +357,7 @@ async function mount(root, { store, role }) {
       focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
     } catch (err) {
       linkMessage = err.message;
-      drawRoster();
+      redraw();
     }
   };
   const unlink = async (p) => {
@@ -349,7 +366,7 @@ async function mount(root, { store, role }) {
       announce(`${p.name} is linked to no player record any more`);
       await loadLinks();
     } catch (err) {
-      rosterMessage.textContent = err.message;
+      fail(err.message);
     }
   };
   const findForLink = async (input) => {
@@ -362,7 +379,7 @@ async function mount(root, { store, role }) {
       linkFound = [];
       linkMessage = err.message;
     }
-    drawRoster();
+    redraw();
   };
   const recordCell = (p) => {
     const person = links.get(p.id);
@@ -377,7 +394,7 @@ async function mount(root, { store, role }) {
         h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); linkWithCode(p, input); } },
           input, h("button", { type: "submit", class: "small", dataset: { action: "link-with-code" } }, "Link"),
           h("button", { type: "button", class: "small", dataset: { action: "cancel-code" },
-            onclick: () => { consentFor = null; linkMessage = ""; drawRoster(); } }, "Cancel")),
+            onclick: () => { consentFor = null; linkMessage = ""; redraw(); } }, "Cancel")),
         linkMessage && h("p", { class: "error", role: "alert" }, linkMessage));
     }
     if (pending?.consent && !person && linking !== p.id) {
@@ -386,7 +403,7 @@ async function mount(root, { store, role }) {
           onclick: () => askCode(p, { player: p.id, person: pending.person, name: pending.consent }) }, "Enter their code"),
         " ",
         h("button", { type: "button", class: "small", dataset: { action: "forget-link" },
-          onclick: () => { dropLink(store.eventId, p.id); drawRoster(); } }, "Don't link"));
+          onclick: () => { dropLink(store.eventId, p.id); redraw(); } }, "Don't link"));
     }
     if (linking === p.id) {
       const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
@@ -394,7 +411,7 @@ async function mount(root, { store, role }) {
       return h("td", { class: "record" }, h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); findForLink(input); } },
         input, h("button", { type: "submit", class: "small", dataset: { action: "find-person" } }, "Find"),
         h("button", { type: "button", class: "small", dataset: { action: "cancel-link" },
-          onclick: () => { linking = null; linkFound = []; linkMessage = ""; drawRoster(); } }, "Cancel")),
+          onclick: () => { linking = null; linkFound = []; linkMessage = ""; redraw(); } }, "Cancel")),
       linkMessage && h("p", { class: "error", role: "alert" }, linkMessage),
       h("ul", { class: "suggestions" }, linkFound.map((person) => h("li", {}, h("button", { type: "button", class: "small",
         dataset: { action: "pick-person", person: person.id }, onclick: () => linkTo(p, person) }, personLine(person))))));
@@ -406,16 +423,51 @@ async function mount(root, { store, role }) {
         : !queued && h("button", { type: "button", class: "small", dataset: { action: "link-person" },
           title: "Needs the network", onclick: () => {
             linking = p.id; linkFound = []; linkMessage = navigator.onLine ? "" : "Offline: linking needs the network.";
-            drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
+            redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
           } }, "Link to player record"));
   };
+  return {
+    cell: recordCell,
+    load: loadLinks,
+    flush,
+    loadedAt: () => linksLoaded,
+    /** The entries whose record cell is open (kept visible whatever the search). */
+    open: () => [linking, consentFor?.player],
+  };
+}
+
+async function mount(root, { store, role }) {
+  // The shared_rules authorization table: registration's changes are the organizer's and scorekeeper's.
+  const registrar = may(role, "player.register");
+  const lead = may(role, "player.reinstate");  // rescinding and re-admissions
+  const list = h("div", { class: "table-wrap" });
+  const problems = h("div");
+  const suggestion = h("p", { class: "suggestion", "aria-live": "polite" });
+  const codes = h("div", { id: "claim-codes", "aria-live": "polite" });
+  const registration = registerCard(store);
+  let ages = null;  // the event's age divisions (rules_api age_divisions), for the roster's Division column
+
+  const showCodes = claimCodes(store, codes);
+
+  // ---- the roster: find, rename, remove
+  const search = h("input", { type: "search", id: "roster-search", autocomplete: "off", spellcheck: false,
+    placeholder: "Name, id or table number", "aria-controls": "roster-table", "aria-describedby": "roster-count" });
+  const count = h("p", { id: "roster-count", class: "hint", role: "status" });
+  const rosterMessage = h("p", { id: "roster-message", class: "error", role: "alert" });
+  let builtRows = [];     // the rows of the latest build (on screen, or waiting for the focus to leave the table)
+  let renaming = null;    // the player whose name is being edited
+  let renameError = "";
+  let removing = null;    // the player whose "Remove" was pressed once
+
+  const records = rosterRecords(store, { redraw: () => drawRoster(), focusLater: (selector) => focusLater(selector),
+    fail: (text) => { rosterMessage.textContent = text; } });
 
   const applyFilter = () => {
     const query = searchKey(search.value);
     let shown = 0;
     const onScreen = [...list.querySelectorAll("tbody tr[data-player]")];
     for (const tr of new Set([...onScreen, ...builtRows])) {
-      const match = rowMatches(query, tr.roster) || [renaming, removing, linking, consentFor?.player].includes(tr.dataset.player);
+      const match = rowMatches(query, tr.roster) || [renaming, removing, ...records.open()].includes(tr.dataset.player);
       tr.hidden = !match;
     }
     for (const tr of builtRows) if (!tr.hidden) shown += 1;
@@ -569,7 +621,7 @@ async function mount(root, { store, role }) {
         ages && divisionCell(p),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
-        recordCell(p),
+        records.cell(p),
         h("td", { class: "actions" },
           !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
             p.checked_in ? "Undo check-in" : "Check in"),
@@ -579,7 +631,7 @@ async function mount(root, { store, role }) {
             onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
           registrar && !closed && !referenced.has(p.id) && removeButtons(p)));
       tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
-      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, linking, consentFor?.player].includes(p.id);
+      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, ...records.open()].includes(p.id);
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
@@ -590,7 +642,7 @@ async function mount(root, { store, role }) {
   }
 
   replace(root, h("h1", {}, "Players"), problems,
-    h("div", { class: "grid" }, form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion, agesBox)),
+    h("div", { class: "grid" }, registration.form, h("section", { class: "card" }, h("h2", {}, "Structure"), suggestion, registration.agesBox)),
     registrar && csvImportCard(store),
     h("section", { class: "card", "aria-labelledby": "claims-title" }, h("h2", { id: "claims-title" }, "Claim codes"),
       h("p", { class: "hint" }, "Each player joins on their phone with their own code (or its QR code). Needs the network."),
@@ -605,23 +657,15 @@ async function mount(root, { store, role }) {
     async update() {
       const st = store.state;
       if (!st) return;
-      // A closed event takes no more registrations (the rules refuse them; say so before anyone types).
-      for (const el of form.elements) el.disabled = Boolean(st.closed);
-      form.hidden = Boolean(st.closed);
+      registration.update(st);
       replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
         .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
-      const wanted = gameIdFor(st.ruleset);
-      gameIdField.hidden = !wanted;
-      birthField.hidden = !wanted?.birthYear;
-      if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
-      showPicked();
       drawRoster();
-      if (navigator.onLine && Date.now() - linksLoaded > 30_000) loadLinks();
-      flush();
+      if (navigator.onLine && Date.now() - records.loadedAt() > 30_000) records.load();
+      records.flush();
       if (st.ruleset) {
         ages = await rules("age_divisions", { event_id: store.eventId });
-        showAges();
-        showBirthDivision();
+        registration.setAges(ages);
         drawRoster();
         const active = st.players.filter((p) => p.dropped_after === null).length;
         const s = await rules("structure", { ruleset: st.ruleset, players: active });

@@ -1,12 +1,11 @@
 // Printouts: pairings by table and alphabetically, and one match slip per table (print CSS); and, for the
 // organizer, head judge and scorekeeper, players' claim slips with a QR code (#/event/ID/print/claims).
-import { claims } from "../api.js";
-import { alphabetical, byTable, postedRound } from "../pairings.js";
-import { rules } from "../rules-client.js";
-import { h, nameOf, replace } from "../ui.js";
-import { downloadButton, fileName } from "./csv-import.js";
+import { isIn } from "../app/roles.js";
+import { claims, rules } from "../app/services.js";
+import { alphabetical, byTable, postedRound } from "../ui/pairings.js";
+import { h, nameOf, replace } from "../ui/dom.js";
+import { downloadButton, fileName } from "../ui/downloads.js";
 
-const CLAIM_READERS = ["organizer", "head-judge", "scorekeeper"];
 
 function roundPrintout(st) {
   const rnd = postedRound(st) || st.rounds[st.rounds.length - 1];
@@ -34,7 +33,7 @@ function claimSlip(st, c) {
 
 async function mount(root, { store, role, sub }) {
   const body = h("div", { class: "printable" });
-  const readers = CLAIM_READERS.includes(role);
+  const readers = isIn(role, "desk")  // the desk reads players' claim codes;
   const claimMode = sub === "claims";
   const note = h("p", { class: "no-print", "aria-live": "polite" });
   const modes = readers ? h("p", { class: "no-print" },

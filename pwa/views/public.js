@@ -1,7 +1,7 @@
 // The public page (no token): posted pairings and standings from the server's
 // public endpoint (the same shared_rules code); the service worker keeps the last answer for offline.
-import { publicView } from "../api.js";
-import { h, label, replace, tiebreakerText } from "../ui.js";
+import { publicView } from "../app/services.js";
+import { h, label, replace, tiebreakerText } from "../ui/dom.js";
 
 async function mount(root, { eventId }) {
   const body = h("div");

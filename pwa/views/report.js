@@ -3,10 +3,9 @@
 // worker's startrek_report (other games: its refusal is shown). Printable (print CSS), and downloadable as text.
 // The organizer fills in what the event cannot know (date, venue, TDs…): saved in settings.report by
 // event.configure, so every device's report has it.
-import { eventSummary } from "../api.js";
-import { rules } from "../rules-client.js";
-import { announce, field, h, refresh, replace } from "../ui.js";
-import { downloadText, fileName } from "./csv-import.js";
+import { eventSummary, rules } from "../app/services.js";
+import { announce, field, h, refresh, replace } from "../ui/dom.js";
+import { downloadText, fileName } from "../ui/downloads.js";
 
 /** settings.report's text fields the organizer fills in (shared_rules/exporters/startrek_report.py REPORT_FIELDS). */
 const FILL_IN = ["date", "time", "time_zone", "tournament_format", "card_pool", "rules_set", "primary_td", "secondary_td",
@@ -36,15 +35,15 @@ function roundsTable(tournament) {
 function totalsTable(tournament) {
   const rows = tournament.totals;
   if (!rows.length) return null;
-  const kind = "vp" in rows[0] ? "swiss" : "rounds_won" in rows[0] ? "tribbles" : "elimination";
+  const kind = "vp" in rows[0] ? "swiss" : "rounds_won" in rows[0] ? "scored" : "elimination";
   const head = { swiss: ["Rank", "Player", "Record", "Victory Points", "Differential"],
-    tribbles: ["Rank", "Player", "Total score", "Rounds won"], elimination: ["Rank", "Player", "Seed", "Out in round"] }[kind];
+    scored: ["Rank", "Player", "Total score", "Rounds won"], elimination: ["Rank", "Player", "Seed", "Out in round"] }[kind];
   return h("div", { class: "table-wrap" }, h("table", { class: "report-totals" },
     h("caption", {}, "Final check: compare with the site's totals before submitting"),
     h("thead", {}, h("tr", {}, head.map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.rank), h("th", { scope: "row" }, r.name),
       kind === "swiss" ? [h("td", {}, r.record), h("td", {}, r.vp), h("td", {}, signed(r.differential))]
-        : kind === "tribbles" ? [h("td", {}, r.score), h("td", {}, r.rounds_won)]
+        : kind === "scored" ? [h("td", {}, r.score), h("td", {}, r.rounds_won)]
           : [h("td", {}, dash(r.seed)), h("td", {}, r.eliminated_in ?? "—")])))));
 }
 

@@ -1,8 +1,8 @@
 // The Rounds screen's draft tools: the draft's warnings, pairing it again from
 // the roster as it is now or discarding it, swapping two players (with what the
 // swap would break), and publishing it.
-import { rules } from "../rules-client.js";
-import { field, h, nameOf, replace, select, withNames } from "../ui.js";
+import { rules } from "../app/services.js";
+import { field, h, nameOf, replace, select, withNames } from "../ui/dom.js";
 
 // A draft is not final: a late entry or a drop since it was drafted is paired in by pairing it again from
 // the roster as it is now (round.pair with replace), or the draft is thrown away (round.discard).

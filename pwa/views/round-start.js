@@ -1,9 +1,9 @@
 // The Rounds screen's start form: the round's length (the ruleset's time limit,
 // or what its attack dice give: ui.round_start.attack_dice, Shatterpoint's five)
 // and Doomtown's secret d6, then round.start.
-import { rules } from "../rules-client.js";
-import { rulesetInfo } from "../timer.js";
-import { field, forgetEdits, h, isEdited, numberInput, select } from "../ui.js";
+import { rules } from "../app/services.js";
+import { rulesetInfo } from "../ui/timer.js";
+import { field, forgetEdits, h, isEdited, numberInput, select } from "../ui/dom.js";
 
 const FACES = [["failure", "Failure"], ["expertise", "Expertise"], ["strike", "Strike"], ["critical", "Critical"]];
 const COUNTS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];

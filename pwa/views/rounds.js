@@ -3,9 +3,10 @@
 // now, or discard it: round-draft.js), publish, start the clock (the ruleset's
 // lengths, Doomtown's secret d6 once per event, attack dice where the ruleset
 // rolls them: round-start.js), pause/extend, the cut and the elimination rounds.
-import { rules } from "../rules-client.js";
-import { timerPanel } from "../timer.js";
-import { announce, field, h, latestRound, nameOf, numberInput, problemsAt, problemNotice, refresh, replace, statusBadge, withNames } from "../ui.js";
+import { may } from "../app/roles.js";
+import { rules } from "../app/services.js";
+import { timerPanel } from "../ui/timer.js";
+import { announce, field, h, latestRound, nameOf, numberInput, problemsAt, problemNotice, refresh, replace, statusBadge, withNames } from "../ui/dom.js";
 import { draftPanel } from "./round-draft.js";
 import { startForm } from "./round-start.js";
 
@@ -100,7 +101,7 @@ async function mount(root, { store, role }) {
   const screen = {
     store,
     root,
-    lead: role === "organizer" || role === "head-judge",
+    lead: may(role, "round.pair"),
     discarding: null,  // the draft ("number/stage") whose "Discard draft" was pressed once
     async run(fn) {
       message.textContent = "";

@@ -1,11 +1,10 @@
 // The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, export the event,
 // close it, delete it, or remove it from this device.
-import { hallInfo, invite, revokeToken, staffDevices } from "../api.js";
-import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../event-tools.js";
-import { rules } from "../rules-client.js";
-import { announce, field, h, label, replace, select, when } from "../ui.js";
+import { inviteOptions, roleTitle } from "../app/roles.js";
+import { hallInfo, invite, revokeToken, rules, staffDevices } from "../app/services.js";
+import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
+import { announce, field, h, label, replace, select, when } from "../ui/dom.js";
 
-const ROLE_NAMES = { organizer: "Organizer", "head-judge": "Head judge", judge: "Judge", scorekeeper: "Scorekeeper" };
 const SETTLED = new Set(["confirmed", "resolved"]);
 const DEVICES_EVERY_MS = 15_000;
 
@@ -22,11 +21,10 @@ function closeRefusal(state, reason) {
   return `The event cannot be closed: ${text}.${detail}`.replace(/\.\./g, ".");
 }
 
-async function mount(root, { store }) {
-  // ---------------------------------------------------------------- invitations
-  const role = select([["judge", "Judge"], ["head-judge", "Head judge"], ["scorekeeper", "Scorekeeper"], ["organizer", "Co-organizer"]], { id: "invite-role" });
+/** "Invite a staff device": a role and a name give a one-time code, its link and QR code (shown in ``out``). */
+function inviteCard(store, out, onInvited) {
+  const role = select(inviteOptions(), { id: "invite-role" });
   const inviteName = h("input", { type: "text", id: "invite-label", maxlength: "200", autocomplete: "off", placeholder: "Judge Ada" });
-  const out = h("div", { class: "invitations", "aria-live": "polite" });
   const form = h("form", { class: "card", onsubmit: async (e) => {
     e.preventDefault();
     try {
@@ -38,15 +36,18 @@ async function mount(root, { store }) {
         h("div", { class: "qr", html: inv.qr_svg, role: "img", "aria-label": `QR code for ${inv.link}` }),
         h("p", { class: "code" }, inv.code), h("p", {}, h("a", { href: inv.link }, inv.link)),
         h("p", { class: "hint" }, "Scan with the tablet, or type the code on its Join screen. Works once.")));
-      loadDevices();
+      onInvited();
     } catch (err) {
       out.prepend(h("p", { class: "error", role: "alert" }, err.message));
     }
   } }, h("h2", {}, "Invite a staff device"), field("Role", role),
   field("Name", inviteName, "Who the device is for: the Staff devices list shows this name."),
   h("button", { type: "submit", class: "primary", id: "invite" }, "Create invitation"));
+  return form;
+}
 
-  // ---------------------------------------------------------------- staff devices
+/** "Staff devices": every staff token of the event with its last sync, revocable (two presses); kept fresh. */
+function devicesCard(store) {
   const devicesBody = h("div", { id: "staff-devices-body" });
   const devicesMessage = h("p", { class: "error", role: "alert", id: "staff-devices-message" });
   let confirming = null;  // the token whose "Revoke" was pressed once
@@ -74,9 +75,9 @@ async function mount(root, { store }) {
             onclick: () => { confirming = t.token_id; drawDevices(); } }, "Revoke");
         }
         return h("tr", { dataset: { token: t.token_id, role: t.role, status, thisDevice: t.this_device ? "yes" : "no" } },
-          h("th", { scope: "row" }, t.label || `${ROLE_NAMES[t.role] || t.role} device`,
+          h("th", { scope: "row" }, t.label || `${roleTitle(t.role)} device`,
             t.this_device ? [" ", h("span", { class: "badge this-device" }, "this device")] : null),
-          h("td", {}, ROLE_NAMES[t.role] || label(t.role)),
+          h("td", {}, roleTitle(t.role)),
           h("td", {}, t.this_device ? "now" : t.last_seen_at ? when(t.last_seen_at) : "not yet"),
           h("td", {}, status),
           h("td", {}, action));
@@ -108,15 +109,18 @@ async function mount(root, { store }) {
     }
   }
 
-  const devicesCard = h("section", { class: "card", id: "staff-devices", "aria-labelledby": "staff-devices-title" },
+  const card = h("section", { class: "card", id: "staff-devices", "aria-labelledby": "staff-devices-title" },
     h("h2", { id: "staff-devices-title" }, "Staff devices"),
     h("p", { class: "hint" }, "A revoked device can send no more changes; invite it again to give access back."),
     devicesMessage, devicesBody,
     h("button", { type: "button", class: "small", id: "refresh-devices", onclick: () => loadDevices() }, "Refresh"));
   loadDevices();
-  const devicesTimer = setInterval(() => { if (confirming === null) loadDevices(); }, DEVICES_EVERY_MS);
+  const timer = setInterval(() => { if (confirming === null) loadDevices(); }, DEVICES_EVERY_MS);
+  return { el: card, load: loadDevices, stop: () => clearInterval(timer) };
+}
 
-  // ---------------------------------------------------------------- export
+/** The event's document as a topcut-event/1 file, built on this device from its copy of the log. */
+function exportCard(store) {
   const exportButton = h("button", { type: "button", onclick: async () => {
     const doc = await rules("export", { event_id: store.eventId });
     const blob = new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" });
@@ -125,8 +129,12 @@ async function mount(root, { store }) {
     a.click();
     a.remove();
   } }, "Download the event (topcut-event/1 JSON)");
+  return h("section", { class: "card" }, h("h2", {}, "Export"), h("p", {}, "Built on this device from its copy of the log, so it works offline."), exportButton,
+    h("p", {}, "Public page for players and spectators: ", h("a", { href: `#/public/${store.eventId}` }, "standings and pairings")));
+}
 
-  // ---------------------------------------------------------------- close
+/** "Close the event" (asked twice, checked by the rules first) or, once closed, saying so. */
+function closeCard(store) {
   const closeBox = h("section", { class: "card", id: "close-event", "aria-labelledby": "close-title" });
   const closeMessage = h("p", { class: "error", role: "alert", id: "close-message" });
   let closeAsked = false;
@@ -168,8 +176,11 @@ async function mount(root, { store }) {
     if (!refused) announce("The event is closed");
     drawClose();
   }
+  return { el: closeBox, draw: drawClose, asking: () => closeAsked };
+}
 
-  // ---------------------------------------------------------------- delete, remove from this device
+/** "Delete the event" on the server for everyone, once the event's name (or id) is typed. */
+function deleteCard(store) {
   const typed = h("input", { type: "text", id: "delete-confirm", autocomplete: "off", spellcheck: false });
   const deleteMessage = h("p", { class: "error", role: "alert", id: "delete-message" });
   const deleteButton = h("button", { type: "button", class: "danger", id: "delete-event", disabled: true, onclick: async () => {
@@ -183,13 +194,17 @@ async function mount(root, { store }) {
     }
   } }, "Delete event for good");
   typed.addEventListener("input", () => { deleteButton.disabled = !confirms(typed.value, store.state.name, store.eventId); });
-  const deleteCard = h("section", { class: "card danger-zone", id: "delete-event-card", "aria-labelledby": "delete-title" },
+  const card = h("section", { class: "card danger-zone", id: "delete-event-card", "aria-labelledby": "delete-title" },
     h("h2", { id: "delete-title" }, "Delete the event"),
     h("p", {}, "Deletes the event on the server for everyone: its log, results, staff access and players' claims. "
       + "Tablets and phones can no longer sync it. Download the event first to keep a copy. Needs the network."),
     field("Type the event's name to confirm", typed, `“${store.state.name || store.eventId}” (or its id, ${store.eventId})`),
     deleteButton, deleteMessage);
+  return card;
+}
 
+/** "This device": forget the event here (it stays on the server), warning of changes not yet synced. */
+function removeCard(store) {
   const removeMessage = h("p", { role: "status", id: "remove-message" });
   let removeAsked = false;
   const removeBox = h("div", {});
@@ -210,9 +225,12 @@ async function mount(root, { store }) {
       h("button", { type: "button", onclick: () => { removeAsked = false; drawRemove(); } }, "Cancel"));
   };
   drawRemove();
-  const removeCard = h("section", { class: "card", id: "remove-local-card" }, h("h2", {}, "This device"), removeMessage, removeBox);
+  const card = h("section", { class: "card", id: "remove-local-card" }, h("h2", {}, "This device"), removeMessage, removeBox);
+  return card;
+}
 
-  // ---------------------------------------------------------------- hall network
+/** The hall network's address and certificate, when the server has one. */
+function hallCard() {
   // Tablets reach this server at the hall address (HTTPS, with the hall's certificate), never at 127.0.0.1.
   const hall = h("section", { class: "card hall", id: "hall-network", hidden: true });
   hallInfo().then((info) => {
@@ -225,20 +243,24 @@ async function mount(root, { store }) {
         " (README: Hall network). Without it the tablet says the connection is not private.") : null);
     hall.hidden = false;
   });
+  return hall;
+}
 
-  drawClose();
-  replace(root, h("h1", {}, "Staff & export"), hall, h("div", { class: "grid" }, form, devicesCard), out,
-    h("div", { class: "grid" },
-      h("section", { class: "card" }, h("h2", {}, "Export"), h("p", {}, "Built on this device from its copy of the log, so it works offline."), exportButton,
-        h("p", {}, "Public page for players and spectators: ", h("a", { href: `#/public/${store.eventId}` }, "standings and pairings"))),
-      closeBox),
-    h("div", { class: "grid" }, deleteCard, removeCard));
+async function mount(root, { store }) {
+  const out = h("div", { class: "invitations", "aria-live": "polite" });
+  const devices = devicesCard(store);
+  const form = inviteCard(store, out, () => devices.load());
+  const close = closeCard(store);
+  close.draw();
+  replace(root, h("h1", {}, "Staff & export"), hallCard(), h("div", { class: "grid" }, form, devices.el), out,
+    h("div", { class: "grid" }, exportCard(store), close.el),
+    h("div", { class: "grid" }, deleteCard(store), removeCard(store)));
   return {
     update() {
-      if (!closeAsked) drawClose();
+      if (!close.asking()) close.draw();
     },
     destroy() {
-      clearInterval(devicesTimer);
+      devices.stop();
     },
   };
 }

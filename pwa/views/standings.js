@@ -1,7 +1,7 @@
 // Standings, computed on this device by shared_rules (identical to the server's).
-import { rules } from "../rules-client.js";
-import { h, label, nameOf, replace, tiebreakerText } from "../ui.js";
-import { downloadButton, fileName } from "./csv-import.js";
+import { rules } from "../app/services.js";
+import { h, label, nameOf, replace, tiebreakerText } from "../ui/dom.js";
+import { downloadButton, fileName } from "../ui/downloads.js";
 
 export function standingsTable(state, data, { big = false } = {}) {
   if (!data.standings.length) return h("p", {}, data.note || "No standings yet.");

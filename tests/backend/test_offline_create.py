@@ -10,7 +10,7 @@ import pytest
 from tests.backend.helpers import PLAYERS, bearer, register_ops
 
 _spec = importlib.util.spec_from_file_location(
-    "rules_api", Path(__file__).resolve().parents[2] / "pwa" / "rules_api.py"
+    "rules_api", Path(__file__).resolve().parents[2] / "pwa" / "rules" / "rules_api.py"
 )
 rules_api = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rules_api)

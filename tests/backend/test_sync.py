@@ -302,8 +302,8 @@ def test_a_device_joining_by_code_learns_the_events_name_and_game(api):
 
 
 def test_a_staff_change_comes_back_in_the_log_as_the_tablet_folded_it(api):
-    """pwa/store.js folds a waiting change as ``{type, op_id, device, actor, at, payload}``; the log gives it back
-    the same, so the tablet's working state becomes the server's without folding again (pwa/rules_api.py)."""
+    """pwa/app/store.js folds a waiting change as ``{type, op_id, device, actor, at, payload}``; the log gives it back
+    the same, so the tablet's working state becomes the server's without folding again (pwa/rules/rules_api.py)."""
     eid, org = _event(api)
     judge = api.staff_token(eid, org, "judge")
     change = {**report(1, 1, ["win", "loss"]), "at": 1_790_000_000_000}

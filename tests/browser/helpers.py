@@ -50,7 +50,9 @@ def wait_synced(page, timeout: int = 60_000) -> None:
 
 def rules(page, fn: str, args: dict):
     """Call the page's rules worker (the same module instance the screens use)."""
-    return page.evaluate("([fn, args]) => import('/pwa/rules-client.js').then((m) => m.rules(fn, args))", [fn, args])
+    return page.evaluate(
+        "([fn, args]) => import('/pwa/rules/rules-client.js').then((m) => m.rules(fn, args))", [fn, args]
+    )
 
 
 def event_id(page) -> str:

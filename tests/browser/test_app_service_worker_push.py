@@ -1,6 +1,6 @@
 """The app's own service worker shows a pushed notification and opens its screen.
 
-The push-module test drives ``pwa/sw-push.js`` through a minimal worker; this one
+The push-module test drives ``pwa/sw/push.js`` through a minimal worker; this one
 checks that the real ``/pwa/sw.js`` wires ``push``, ``notificationclick`` and
 ``pushsubscriptionchange`` to it.
 """
@@ -19,7 +19,7 @@ def test_app_service_worker_shows_a_pushed_pairing(browser, live_server) -> None
     try:
         page.goto(origin + "/")
         wait_js(page, "() => navigator.serviceWorker.controller !== null", timeout=60_000)
-        # An open app hears of every push, and syncs at once (pwa/store.js: a phone polls only now and then).
+        # An open app hears of every push, and syncs at once (pwa/app/store.js: a phone polls only now and then).
         page.evaluate(
             """() => navigator.serviceWorker.addEventListener("message", (event) => {
                  if (event.data?.type === "PUSHED") window.pushedHeard = (window.pushedHeard || 0) + 1;

@@ -25,7 +25,7 @@ def test_a_closed_event_is_closed_on_the_judge_tablet_and_the_phone(browser, liv
     shot(judge, "closed-01-judge-tablet")
     # a change is refused here, with the reason, and never queued
     refused = judge.evaluate(
-        """(eid) => import('/pwa/store.js').then(async (m) => {
+        """(eid) => import('/pwa/app/store.js').then(async (m) => {
           const store = m.storeFor(eid);
           const answer = await store.act('result.correct', {round: 1, table: 1, outcomes: ['loss', 'win']});
           return [answer.refused, answer.code, store.rows.length];
@@ -35,7 +35,7 @@ def test_a_closed_event_is_closed_on_the_judge_tablet_and_the_phone(browser, liv
     assert refused[0].startswith("The event is closed") and refused[1] == "event-closed" and refused[2] == 0, refused
     judge.context.set_offline(True)  # offline too: the tablet itself refuses
     refused = judge.evaluate(
-        "(eid) => import('/pwa/store.js').then((m) => m.storeFor(eid).act('penalty.issue', "
+        "(eid) => import('/pwa/app/store.js').then((m) => m.storeFor(eid).act('penalty.issue', "
         "{player: 'p1', kind: 'warning', reason: 'x'})).then((a) => a.refused)",
         eid,
     )

@@ -94,7 +94,9 @@ def test_an_hour_fast_tablet_starts_a_round_every_clock_runs(browser, live_serve
     # ---- and so does the fast tablet's own
     first, second = _runs(fast)
     assert ROUND_MS - 30_000 < first <= ROUND_MS and second < first, (first, second)
-    offset = fast.evaluate(f"import('/pwa/db.js').then(async (m) => (await m.getSession({remote.eid!r})).clock_offset)")
+    offset = fast.evaluate(
+        f"import('/pwa/data/db.js').then(async (m) => (await m.getSession({remote.eid!r})).clock_offset)"
+    )
     assert -3_610_000 < offset < -3_590_000, offset
     shot(fast, "clock-02-fast-tablet")
     assert not fast.errors and not other.errors, (fast.errors, other.errors)

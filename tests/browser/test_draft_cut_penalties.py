@@ -252,7 +252,7 @@ def issue(page, player: str, kind: str, reason: str, infraction: str | None = No
 def act(page, remote: Remote, type_: str, payload: dict):
     """Straight to the store, past the form: what the rules say to this device's role."""
     return page.evaluate(
-        """([eid, type, payload]) => import('/pwa/store.js')
+        """([eid, type, payload]) => import('/pwa/app/store.js')
         .then((m) => m.storeFor(eid).act(type, payload)).then((r) => r.refused)""",
         [remote.eid, type_, payload],
     )

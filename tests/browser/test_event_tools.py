@@ -102,7 +102,7 @@ def created(browser, server, name, players=(), viewport=None):
 
 
 def session(page, eid):
-    return page.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid))", eid)
+    return page.evaluate("(eid) => import('/pwa/data/db.js').then((m) => m.getSession(eid))", eid)
 
 
 def api_status(server, path, token=None, method="GET", body=None):
@@ -280,7 +280,7 @@ def test_import_an_event_file_and_the_big_screen_pages_512_players(browser, app_
     )
     page.click("#import-submit")
     wait_js(page, "() => document.querySelector('#import-error').textContent.startsWith('notes.json: not a JSON file')")
-    assert page.evaluate("() => import('/pwa/db.js').then((m) => m.allSessions()).then((s) => s.length)") == 0
+    assert page.evaluate("() => import('/pwa/data/db.js').then((m) => m.allSessions()).then((s) => s.length)") == 0
     assert "#/event/" not in page.url
 
     # ---- a good file: a new event, this device its organizer

@@ -23,7 +23,7 @@ RECORD_VERSIONS = """() => {
 }"""
 
 SHOWN_IS_NEWEST = """async () => {
-  const { storeFor } = await import('/pwa/store.js');
+  const { storeFor } = await import('/pwa/app/store.js');
   const eid = location.hash.split('/')[2];
   const store = storeFor(eid);
   return Number(document.getElementById('view').dataset.version) === store.revision && !store.folding;
@@ -79,7 +79,7 @@ def test_rounds_and_results_screens_never_fall_behind_the_store(browser, live_se
     page.evaluate(RECORD_VERSIONS)
     saved = page.evaluate(
         """async (eid) => {
-      const { storeFor } = await import('/pwa/store.js');
+      const { storeFor } = await import('/pwa/app/store.js');
       const store = storeFor(eid);
       const acts = [];
       for (let t = 1; t <= 24; t += 1) acts.push(store.act('result.report', { round: 2, table: t, outcomes: ['loss', 'win'] }));

@@ -142,7 +142,9 @@ def test_tablets_on_the_hall_https_address_work_offline(browser, hall) -> None:
             assert tab.locator("#insecure-banner").is_hidden()
             # Joined by code, the tablet lists the event by its name, not its id.
             assert (
-                tab.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid)).then((s) => s.name)", eid)
+                tab.evaluate(
+                    "(eid) => import('/pwa/data/db.js').then((m) => m.getSession(eid)).then((s) => s.name)", eid
+                )
                 == "Hall Cup"
             )
         # ---- the hall's Wi-Fi drops: both keep entering results, one reloads with no network at all

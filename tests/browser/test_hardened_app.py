@@ -30,7 +30,7 @@ def _post(server, path: str, token: str, body: dict | None = None) -> dict:
 
 
 def _session(page, eid: str) -> dict:
-    return page.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid))", eid)
+    return page.evaluate("(eid) => import('/pwa/data/db.js').then((m) => m.getSession(eid))", eid)
 
 
 def _until_session(page, eid: str, check, timeout_s: float = 30) -> dict:
@@ -89,7 +89,7 @@ def test_a_device_rotates_its_token_and_keeps_syncing(browser, app_process) -> N
     before = _session(org, eid)
     assert before["rotate_at"] > 0  # an organizer's token expires; rotation is due at half its life
     # Half its life has passed (as for a session saved before expiry existed): the next sync rotates.
-    org.evaluate("(eid) => import('/pwa/db.js').then((m) => m.updateSession(eid, { rotate_at: 0 }))", eid)
+    org.evaluate("(eid) => import('/pwa/data/db.js').then((m) => m.updateSession(eid, { rotate_at: 0 }))", eid)
     after = _until_session(org, eid, lambda s: s["token"] != before["token"])
     assert after["device"] == before["device"] and after["rotate_at"] > 0, (before, after)
     tokens = server.get(f"/api/events/{eid}/tokens", after["token"])["tokens"]
@@ -119,7 +119,7 @@ def test_an_expired_judge_is_told_and_joins_again_without_losing_changes(browser
     with sqlite3.connect(tmp_path / "app.sqlite") as conn:
         conn.execute("UPDATE tokens SET expires_at = 1 WHERE role = 'scorekeeper'")
     judge.evaluate(
-        "(eid) => import('/pwa/outbox.js').then((m) => m.enqueue(eid, 'player.register', "
+        "(eid) => import('/pwa/data/outbox.js').then((m) => m.enqueue(eid, 'player.register', "
         "{player: {id: 'late-1', name: 'Late Larry'}}))",
         eid,
     )

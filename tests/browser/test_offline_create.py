@@ -38,7 +38,7 @@ def test_an_event_created_offline_reaches_the_server_when_the_network_returns(br
     org.evaluate("() => window.dispatchEvent(new Event('online'))")
     wait_synced(org)
     assert "not on the server yet" not in org.inner_text("#sync")
-    token = wait_js(org, "async (eid) => (await (await import('/pwa/db.js')).getSession(eid)).token", eid)
+    token = wait_js(org, "async (eid) => (await (await import('/pwa/data/db.js')).getSession(eid)).token", eid)
     request = urllib.request.Request(
         f"{server.url}/api/events/{eid}/state", headers={"Authorization": f"Bearer {token}"}
     )

@@ -53,7 +53,9 @@ def _until_unsent(page, eid: str, check, timeout_s: float, strict: bool = True) 
 
     deadline = time.monotonic() + timeout_s
     while True:
-        count = page.evaluate("(eid) => import('/pwa/outbox.js').then((m) => m.unsent(eid)).then((r) => r.length)", eid)
+        count = page.evaluate(
+            "(eid) => import('/pwa/data/outbox.js').then((m) => m.unsent(eid)).then((r) => r.length)", eid
+        )
         if check(count):
             return
         if time.monotonic() >= deadline:
@@ -63,12 +65,12 @@ def _until_unsent(page, eid: str, check, timeout_s: float, strict: bool = True) 
 
 
 def _token(page, eid: str) -> str:
-    return page.evaluate("(eid) => import('/pwa/db.js').then((m) => m.getSession(eid)).then((s) => s.token)", eid)
+    return page.evaluate("(eid) => import('/pwa/data/db.js').then((m) => m.getSession(eid)).then((s) => s.token)", eid)
 
 
 def _enqueue(page, eid: str, op_type: str, payload: dict) -> int:
     return page.evaluate(
-        "([eid, type, payload]) => import('/pwa/outbox.js')"
+        "([eid, type, payload]) => import('/pwa/data/outbox.js')"
         ".then((m) => m.enqueue(eid, type, payload)).then((row) => row.seq)",
         [eid, op_type, payload],
     )
@@ -78,7 +80,7 @@ def _rows(page, eid: str, timeout_ms: int = 30_000) -> list:
     """The outbox rows (seq, status, type) once four are pending (or whatever is there at the timeout)."""
     _until_unsent(page, eid, lambda n: n >= 4, timeout_ms / 1000, strict=False)
     return page.evaluate(
-        "(eid) => import('/pwa/outbox.js').then((m) => m.rows(eid))"
+        "(eid) => import('/pwa/data/outbox.js').then((m) => m.rows(eid))"
         ".then((rs) => rs.map((r) => [r.seq, r.status, r.op.type]))",
         eid,
     )
@@ -142,7 +144,7 @@ def test_a_device_with_a_hole_repairs_itself_and_a_refused_push_shows_red(browse
     # An older app deleted a row: seq N is missing, N+1 waits.
     hole = _enqueue(org, eid, "timer.pause", {"round": 1})
     org.evaluate(
-        "([eid, seq]) => import('/pwa/db.js').then((m) => m.db()).then((d) => d.delete('outbox', [eid, seq]))",
+        "([eid, seq]) => import('/pwa/data/db.js').then((m) => m.db()).then((d) => d.delete('outbox', [eid, seq]))",
         [eid, hole],
     )
     _enqueue(org, eid, "timer.extend", {"round": 1, "seconds": 60})
@@ -151,7 +153,7 @@ def test_a_device_with_a_hole_repairs_itself_and_a_refused_push_shows_red(browse
     wait_synced(org)
 
     # The organizer's token is revoked elsewhere: the push is refused, and the indicator says so in red.
-    org.evaluate("(eid) => import('/pwa/db.js').then((m) => m.updateSession(eid, {token: 'revoked-token'}))", eid)
+    org.evaluate("(eid) => import('/pwa/data/db.js').then((m) => m.updateSession(eid, {token: 'revoked-token'}))", eid)
     org.click("button:has-text('+5 minutes')")
     box = org.locator("#sync[data-state=refused]")
     box.wait_for(timeout=30_000)

@@ -123,7 +123,7 @@ def test_a_returning_player_is_picked_linked_with_consent_and_their_history_show
     page.click(f"tr:has(th:text-is('Uhura')) [data-action=pick-person][data-person='{uhura['id']}']")
     page.wait_for_selector(f"tr:has(th:text-is('Uhura')) a[data-person='{uhura['id']}']")
     shot(page, "people-roster-linked")
-    org3 = page.evaluate("(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid)
+    org3 = page.evaluate("(id) => import('/pwa/data/db.js').then((m) => m.getSession(id)).then((s) => s.token)", eid)
     links = call(url, "GET", f"/api/events/{eid}/people", token=org3)["links"]
     assert {(row["name"], row["person"]["name"]) for row in links} == {("Spock", "Spock"), ("Uhura", "Nyota Uhura")}
 
@@ -188,4 +188,6 @@ def _code(claims: list[dict], player: str) -> str:
 
 
 def _phone_token(page, event_id: str) -> str:
-    return page.evaluate("(id) => import('/pwa/db.js').then((m) => m.getSession(id)).then((s) => s.token)", event_id)
+    return page.evaluate(
+        "(id) => import('/pwa/data/db.js').then((m) => m.getSession(id)).then((s) => s.token)", event_id
+    )

@@ -1,6 +1,6 @@
 """Push in headless Chromium: subscribe (stubbed PushManager), the server sends, the service worker shows it.
 
-The page subscribes with pwa/sw-push.js's ``subscribeToPush`` (``PushManager.subscribe`` is stubbed with
+The page subscribes with pwa/sw/push.js's ``subscribeToPush`` (``PushManager.subscribe`` is stubbed with
 keys this test made: a real subscription needs the internet); the server queues and sends the round's
 pairing to the local fake push service, which decrypts it; that plaintext is delivered to the service
 worker through the DevTools protocol (``ServiceWorker.deliverPushMessage``). The notification must be
@@ -63,7 +63,7 @@ def push_server(tmp_path):
         app.wsgi_app = SharedDataMiddleware(
             app.wsgi_app,
             {
-                "/push-test/sw-push.js": str(ROOT / "pwa" / "sw-push.js"),
+                "/push-test/sw-push.js": str(ROOT / "pwa" / "sw" / "push.js"),
                 "/push-test": str(ROOT / "tests" / "browser" / "push_sw"),
             },
         )

@@ -189,7 +189,7 @@ def test_re_pair_after_a_late_entry_discard_and_the_dispute_count(browser, live_
     page.click("#repair-round")
     wait_js(
         page,
-        """(eid) => import('/pwa/rules-client.js').then((m) => m.rules('state', { event_id: eid }))
+        """(eid) => import('/pwa/rules/rules-client.js').then((m) => m.rules('state', { event_id: eid }))
         .then((s) => s.rounds.length === 1 && s.rounds[0].matches.some((m) => m.players.includes('p7')))""",
         remote.eid,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.browser.helpers import create_event, rules, shot, wait_js
 from tests.browser.test_offline_event import new_page
 
-RULES = "import('/pwa/rules-client.js')"
+RULES = "import('/pwa/rules/rules-client.js')"
 
 
 def test_a_dead_rules_worker_is_restarted_and_nothing_hangs(browser, app_process) -> None:

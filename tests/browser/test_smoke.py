@@ -26,7 +26,7 @@ def test_app_shell_and_pyodide_files_are_served_with_browser_types(client, web_b
     assert wasm.mimetype == "application/wasm"
     assert wasm.data[:4] == b"\0asm"
 
-    for path in ("/pyodide/pyodide.mjs", "/pwa/main.js", "/pwa/rules-worker.js"):
+    for path in ("/pyodide/pyodide.mjs", "/pwa/main.js", "/pwa/rules/rules-worker.js"):
         response = client.get(path)
         assert (path, response.status_code, response.mimetype) == (path, 200, "text/javascript")
 
@@ -57,6 +57,6 @@ def test_app_shell_runs_shared_rules_in_a_pyodide_worker(live_server, page, scre
 
     # The worker's own fetches are seen too, and every request stayed on this server.
     paths = {urlsplit(url).path for url in requests}
-    assert {"/", "/pwa/rules-worker.js", "/pyodide/pyodide.asm.wasm", "/shared_rules.zip"} <= paths
+    assert {"/", "/pwa/rules/rules-worker.js", "/pyodide/pyodide.asm.wasm", "/shared_rules.zip"} <= paths
     assert {urlsplit(url).netloc for url in requests} == {f"{live_server.host}:{live_server.port}"}
     assert shot.is_file()

@@ -1,4 +1,4 @@
-"""A tablet starts from its snapshot of the folded log, not from operation 1 (pwa/store.js).
+"""A tablet starts from its snapshot of the folded log, not from operation 1 (pwa/app/store.js).
 
 A judge's tablet on a 32-player event after two rounds saves a snapshot once the log has grown past it;
 the server dies, the tablet restarts offline: it folds only the log after the snapshot and shows the same
@@ -29,7 +29,7 @@ RECORD_FOLDS_JS = """(() => {
 })();"""
 
 SNAPSHOT_JS = """async (eventId) => {
-  const { getSnapshot } = await import('/pwa/db.js');
+  const { getSnapshot } = await import('/pwa/data/db.js');
   const s = await getSnapshot(eventId);
   return s ? { cursor: s.cursor, rules_build: s.rules_build, device: s.device } : null;
 }"""
@@ -83,7 +83,7 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
     assert all(r["status"] == "accepted" for r in answer["results"]), answer
     wait_js(
         tablet,
-        "([eid, n]) => import('/pwa/db.js').then((m) => m.getSession(eid)).then((s) => s.cursor === n)",
+        "([eid, n]) => import('/pwa/data/db.js').then((m) => m.getSession(eid)).then((s) => s.cursor === n)",
         [eid, log_length + 2],
     )
     assert tablet.evaluate(SNAPSHOT_JS, eid)["cursor"] == log_length
@@ -117,7 +117,7 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
     # ---- an app update brought other rules: their snapshot is not this worker's to start from
     tablet.evaluate(
         """async (eventId) => {
-          const { getSnapshot, putSnapshot } = await import('/pwa/db.js');
+          const { getSnapshot, putSnapshot } = await import('/pwa/data/db.js');
           await putSnapshot({ ...(await getSnapshot(eventId)), rules_build: 'an-older-build' });
         }""",
         eid,

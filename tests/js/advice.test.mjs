@@ -1,9 +1,9 @@
-// pwa/ui.js adviceFor: what to do about a refused change, decided by its error code only.
+// pwa/ui/dom.js adviceFor: what to do about a refused change, decided by its error code only.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import "./support/app.mjs";
 
-const { adviceFor } = await import("../../pwa/ui.js");
+const { adviceFor } = await import("../../pwa/ui/dom.js");
 
 test("advice follows the refusal's code, whatever its reason says", () => {
   const cases = [

@@ -1,10 +1,10 @@
-// A closed event refuses changes on the device itself (pwa/store.js closedRefusal: nothing is queued to be
+// A closed event refuses changes on the device itself (pwa/app/store.js closedRefusal: nothing is queued to be
 // refused later), but the tournament report's details, written after the event.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import "./support/app.mjs";
 
-const { CLOSED_REASON, closedRefusal } = await import("../../pwa/store.js");
+const { CLOSED_REASON, closedRefusal } = await import("../../pwa/app/store.js");
 
 test("a closed event refuses every change but the tournament report's details", () => {
   const closed = { closed: true };

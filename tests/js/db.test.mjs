@@ -1,4 +1,4 @@
-// pwa/db.js opening a database that a newer version of the app has already upgraded (a rollback).
+// pwa/data/db.js opening a database that a newer version of the app has already upgraded (a rollback).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import "./support/app.mjs";
@@ -25,7 +25,7 @@ function removed() {
 
 test("a database a newer app upgraded is opened as it is, and its rows are read", async () => {
   await createAt(3, ["sessions", "log", "outbox", "snapshots", "drafts"]);
-  const { db, getSession, saveSession, DB_VERSION } = await import("../../pwa/db.js");
+  const { db, getSession, saveSession, DB_VERSION } = await import("../../pwa/data/db.js");
   assert.equal(DB_VERSION, 2);
   await saveSession({ event_id: "e1", token: "tc_x", role: "judge", clock_offset: 0 });
   assert.equal((await getSession("e1")).role, "judge");
@@ -36,7 +36,7 @@ test("a database a newer app upgraded is opened as it is, and its rows are read"
 
 test("one without a store this app uses is refused with what to do, and the next call tries again", async () => {
   await createAt(5, ["sessions", "log", "outbox"]);
-  const { db } = await import("../../pwa/db.js?without-snapshots");  // a module of its own: nothing opened yet
+  const { db } = await import("../../pwa/data/db.js?without-snapshots");  // a module of its own: nothing opened yet
   await assert.rejects(db(), /another version of Topcut \(version 5, without snapshots\): reload the page/);
   await assert.rejects(db(), /without snapshots/);
   await removed();
@@ -55,7 +55,7 @@ test("a newer database deleted between the version check and the open leaves no 
     return realOpen(name);
   };
   try {
-    const { db, getSession, saveSession } = await import("../../pwa/db.js?deleted-meanwhile");
+    const { db, getSession, saveSession } = await import("../../pwa/data/db.js?deleted-meanwhile");
     await assert.rejects(db(), /another version of Topcut \(version 1, without sessions, log, outbox, snapshots\)/);
     await saveSession({ event_id: "e1", token: "tc_x", role: "judge", clock_offset: 0 });
     assert.equal((await getSession("e1")).role, "judge");

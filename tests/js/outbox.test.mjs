@@ -1,11 +1,11 @@
-// pwa/outbox.js on IndexedDB (fake-indexeddb): gapless sequence numbers, the server's verdicts, settling
+// pwa/data/outbox.js on IndexedDB (fake-indexeddb): gapless sequence numbers, the server's verdicts, settling
 // after a pull, dismissing a refusal (the slot stays, as a void operation) and filling a hole.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { newEventId } from "./support/app.mjs";
 
-const { getSession, saveSession } = await import("../../pwa/db.js");
-const outbox = await import("../../pwa/outbox.js");
+const { getSession, saveSession } = await import("../../pwa/data/db.js");
+const outbox = await import("../../pwa/data/outbox.js");
 
 async function joined(extra = {}) {
   const eventId = newEventId("outbox");
@@ -89,7 +89,7 @@ test("a hole in the sequence is filled with void operations up to the first unse
   const eventId = await joined();
   for (let i = 0; i < 5; i += 1) await outbox.enqueue(eventId, "result.report", { table: i + 1 });
   await outbox.settle(eventId, 1, []);  // seq 1 is in the log
-  const { db } = await import("../../pwa/db.js");
+  const { db } = await import("../../pwa/data/db.js");
   const store = (await db()).transaction("outbox", "readwrite").store;
   await store.delete([eventId, 2]);
   await store.delete([eventId, 3]);  // lost by an older version: a hole the server would wait on forever

@@ -1,12 +1,12 @@
-// pwa/redraw.js on happy-dom: a data-driven redraw keeps what the user typed (values, focus, a section
+// pwa/ui/redraw.js on happy-dom: a data-driven redraw keeps what the user typed (values, focus, a section
 // being typed in or pressed), and a redraw the user asked for does not.
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { settle } from "./support/app.mjs";
 import { choose, type, window } from "./support/dom.mjs";
 
-const { forgetEdits, isEdited, refresh, replace } = await import("../../pwa/redraw.js");
-const { field, h, select } = await import("../../pwa/ui.js");
+const { forgetEdits, isEdited, refresh, replace } = await import("../../pwa/ui/redraw.js");
+const { field, h, select } = await import("../../pwa/ui/dom.js");
 const { document } = window;
 
 let section;

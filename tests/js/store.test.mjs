@@ -1,13 +1,13 @@
-// pwa/store.js with a fake rules worker: folds run one at a time, an older fold never lands after a newer
+// pwa/app/store.js with a fake rules worker: folds run one at a time, an older fold never lands after a newer
 // one (a rules restart's), the snapshot's version moves only when the data does, and local refusals carry
 // the rules' error code.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { deferred, newEventId } from "./support/app.mjs";
 
-const { db, getSession, getSnapshot, putSnapshot, saveSession, updateSession } = await import("../../pwa/db.js");
-const outbox = await import("../../pwa/outbox.js");
-const { EventStore } = await import("../../pwa/store.js");
+const { db, getSession, getSnapshot, putSnapshot, saveSession, updateSession } = await import("../../pwa/data/db.js");
+const outbox = await import("../../pwa/data/outbox.js");
+const { EventStore } = await import("../../pwa/app/store.js");
 
 /** A fake rules worker whose every "fold" waits until the test answers it; `calls` are the folds asked. */
 function fakeRules() {
@@ -288,7 +288,7 @@ test("a snapshot is saved once the log has grown enough past the last one, and o
 });
 
 /**
- * A model of pwa/rules_api.py's fold, per event: ``{cursor, seqs}`` (the server_seqs folded). ``hold(args)``
+ * A model of pwa/rules/rules_api.py's fold, per event: ``{cursor, seqs}`` (the server_seqs folded). ``hold(args)``
  * true: the call is answered (and run in the worker) only when the test releases it.
  */
 function modelRules(hold = () => false) {

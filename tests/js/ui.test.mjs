@@ -1,9 +1,9 @@
-// pwa/ui.js: players' names read once per folded state.
+// pwa/ui/dom.js: players' names read once per folded state.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import "./support/app.mjs";
 
-const { names, nameOf } = await import("../../pwa/ui.js");
+const { names, nameOf } = await import("../../pwa/ui/dom.js");
 
 test("a state's names are one map, made once, and a new state gets its own", () => {
   const players = Array.from({ length: 2048 }, (_, i) => ({ id: `p${i}`, name: `Player ${i}` }));

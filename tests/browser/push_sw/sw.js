@@ -1,4 +1,4 @@
-// A minimal service worker for the push tests: it wires pwa/sw-push.js exactly as the app's worker does,
+// A minimal service worker for the push tests: it wires pwa/sw/push.js exactly as the app's worker does,
 // plus a test-only message that runs the notification-click path (headless Chromium cannot click one).
 import { handleNotificationClick, handlePush } from "./sw-push.js";
 

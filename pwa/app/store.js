@@ -1,10 +1,8 @@
+// @ts-check
 // One event on this device: its session, the folded state (from the rules
 // worker: confirmed log + pending outbox), and the sync schedule (on load, on
 // reconnect, on a timer, after every change, and by Background Sync).
-import { dropSnapshot, getSession, getSnapshot, logAfter, putSnapshot, serverNow } from "./db.js";
-import * as outbox from "./outbox.js";
-import { onRulesRestart, rules, rulesBuild } from "./rules-client.js";
-import { BACKGROUND_SYNC_TAG, syncEvent } from "./sync.js";
+import { BACKGROUND_SYNC_TAG, dropSnapshot, getSession, getSnapshot, logAfter, onRulesRestart, outbox, putSnapshot, rules, rulesBuild, serverNow, syncEvent } from "./services.js";
 
 const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 5000;
 // A player's phone asks less often: its pairings and calls to the table come by push, which makes it sync at once,
@@ -216,7 +214,7 @@ export class EventStore extends EventTarget {
       // Without a spare the next change copies the state itself: nothing to report.
       Promise.resolve().then(() => this.call("prepare", { event_id: this.eventId })).catch(() => {});
     }, this.spareDelayMs);
-    this.spareTimer?.unref?.();  // (Node, in the unit tests: no timer keeps the process up)
+    /** @type {any} */ (this.spareTimer)?.unref?.();  // (Node, in the unit tests: no timer keeps the process up)
   }
 
   /** This device's snapshot of the event if it was folded for this session (its rules build is checked after). */
@@ -382,6 +380,7 @@ export class EventStore extends EventTarget {
 
   async requestBackgroundSync() {
     try {
+      /** @type {any} (Background Sync is not in every browser's types) */
       const registration = await navigator.serviceWorker?.getRegistration();
       if (registration?.sync) await registration.sync.register(BACKGROUND_SYNC_TAG);
     } catch {

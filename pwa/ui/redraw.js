@@ -57,7 +57,7 @@ if (typeof document !== "undefined") {
   document.addEventListener("change", mark, true);
   // Submitted: the form's values are on their way (a redraw after it starts afresh).
   document.addEventListener("submit", (event) => {
-    for (const el of event.target.elements || []) edited.delete(el);
+    for (const el of /** @type {any} */ (event.target).elements || []) edited.delete(el);
     submitted.add(event.target);
   }, true);
 }
@@ -186,7 +186,7 @@ export function refresh(el, ...children) {
   }
   heldForPress.delete(el);
   const active = document.activeElement;
-  if (active && el.contains(active) && isTyping(active) && !(active.form && submitted.has(active.form))) {
+  if (active && el.contains(active) && isTyping(active) && !(/** @type {any} */ (active).form && submitted.has(/** @type {any} */ (active).form))) {
     const waiting = pending.get(el);
     if (waiting) {
       waiting.children = children;

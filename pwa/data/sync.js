@@ -1,3 +1,4 @@
+// @ts-check
 // The sync client (page and service worker): push the outbox, pull the log.
 //
 // push: the unsent outbox rows in seq order, in batches; verdicts mark rows
@@ -12,13 +13,20 @@ import { applyVerdicts, fillGap, settle, unsent } from "./outbox.js";
 
 const PUSH_BATCH = 200;
 
+/** A push or pull that failed: `offline` when it should simply be tried again later, `busy` when rate limited. */
 export class SyncError extends Error {
+  /**
+   * @param {string} message
+   * @param {{status?: number, code?: string, offline?: boolean, body?: any}} [details]
+   */
   constructor(message, { status = 0, code = "network", offline = false, body = null } = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.offline = offline;
     this.body = body;
+    /** Rate limited (HTTP 429): the changes wait for the next try. */
+    this.busy = false;
   }
 }
 

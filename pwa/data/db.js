@@ -1,3 +1,4 @@
+// @ts-check
 // The device's IndexedDB schema (via idb, vendored from npm into /vendor/).
 //
 //   sessions  key event_id: {event_id, token, role, player, device, next_seq,

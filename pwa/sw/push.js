@@ -2,14 +2,14 @@
 //
 // In the service worker (an ES module worker):
 //
-//   import { handlePush, handleNotificationClick, handlePushSubscriptionChange } from "./sw-push.js";
+//   import { handlePush, handleNotificationClick, handlePushSubscriptionChange } from "./push.js";
 //   self.addEventListener("push", handlePush);
 //   self.addEventListener("notificationclick", handleNotificationClick);
 //   self.addEventListener("pushsubscriptionchange", handlePushSubscriptionChange);
 //
 // In the page:
 //
-//   import { subscribeToPush } from "./sw-push.js";
+//   import { subscribeToPush } from "./push.js";
 //   const { public_key } = await (await fetch("/api/push/vapid-public-key")).json();
 //   await subscribeToPush(registration, public_key, { eventId, token });
 //
@@ -37,6 +37,9 @@ function sameOriginUrl(url, origin) {
   }
 }
 
+/** The service worker's global scope (typed loosely: the page's type check knows the window's globals). */
+const worker = () => /** @type {any} */ (self);
+
 /** The notification a payload becomes: [title, options]. */
 export function notificationFor(payload, origin) {
   const title = payload.title || DEFAULT_TITLE;
@@ -58,7 +61,7 @@ export function notificationFor(payload, origin) {
 
 /** `push` event: always show a notification (userVisibleOnly), even for an unreadable payload. */
 export function handlePush(event) {
-  const scope = self.registration;
+  const scope = worker().registration;
   const payload = parsePayload(event) || { title: DEFAULT_TITLE, body: "Something changed in your event." };
   const [title, options] = notificationFor(payload, self.location.origin);
   const shown = scope.showNotification(title, options);
@@ -67,7 +70,7 @@ export function handlePush(event) {
 }
 
 async function openOrFocus(url) {
-  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const windows = await worker().clients.matchAll({ type: "window", includeUncontrolled: true });
   const exact = windows.find((client) => client.url === url);
   if (exact) return exact.focus();
   const app = windows.find((client) => new URL(client.url).origin === self.location.origin);
@@ -79,7 +82,7 @@ async function openOrFocus(url) {
       // an uncontrolled window cannot be navigated from here: open a new one
     }
   }
-  return self.clients.openWindow(url);
+  return worker().clients.openWindow(url);
 }
 
 /** `notificationclick`: close it and open (or focus) the screen its payload names. */
@@ -103,7 +106,7 @@ export function handlePushSubscriptionChange(event) {
         const answer = await fetch("/api/push/vapid-public-key");
         key = urlBase64ToUint8Array((await answer.json()).public_key);
       }
-      fresh = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+      fresh = await worker().registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
     }
     if (!old) return null; // nothing to prove ownership with: the page re-subscribes with its token next time
     const oldJson = old.toJSON();

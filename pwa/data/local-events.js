@@ -1,9 +1,10 @@
+// @ts-check
 // Events made on this device. Creating one needs no network: the device chooses the event's id, the
 // organizer token and the seed, folds `event.create` into the event document it starts from, and works
 // at once. The next sync registers the event with the server (an import of that document under those
 // ids) before it pushes anything; sending the registration twice (its answer was lost) is safe.
 import { randomId, saveSession, serverNow, updateSession } from "./db.js";
-import { rules } from "./rules-client.js";
+import { rules } from "../rules/rules-client.js";
 
 /** Make an event on this device; resolves with its id (the rules refuse a bad name, game or settings first). */
 export async function createLocalEvent({ name, ruleset, settings = null, label = "organizer device" }) {

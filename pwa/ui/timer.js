@@ -6,8 +6,8 @@
 // the hour, then "secret time"; staff screens with `reveal` see the real end),
 // Doomtown's 55-minute warning, and the notes the ruleset's screen descriptor
 // names (Shatterpoint's Mission Critical).
-import { rules } from "./rules-client.js";
-import { clock, h, replace } from "./ui.js";
+import { rules } from "../app/services.js";
+import { clock, h, replace } from "./dom.js";
 
 const infoCache = new Map();
 

@@ -1,11 +1,12 @@
+// @ts-check
 // The result form: exactly the fields the ruleset needs, drawn from the ruleset's
 // screen descriptor (rules_api.ruleset_info()["ui"]["result"]): outcomes always;
 // per-player stats (Shatterpoint's struggle cards and wounds) and how the game
 // ended; scores (Star Trek final scores, Tribbles pod scores); best-of-three
 // games; and the time-called helper of shared_rules.game_end with the inputs it asks for.
-import { rules } from "./rules-client.js";
+import { rules } from "../app/services.js";
 import { rulesetInfo } from "./timer.js";
-import { field, h, label, nameOf, numberInput, select } from "./ui.js";
+import { field, h, label, nameOf, numberInput, select } from "./dom.js";
 
 // How a stat's accessible name reads per player: "Struggle cards claimed by Ada" (the descriptor gives the label).
 const STAT_ACTION = { struggle: "claimed by", wounds: "inflicted by" };

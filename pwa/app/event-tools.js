@@ -1,7 +1,6 @@
+// @ts-check
 // Leaving an event: forget it on this device (any role), or delete it on the server (the organizer).
-import { deleteEvent, request } from "./api.js";
-import { forgetEvent, getSession } from "./db.js";
-import * as outbox from "./outbox.js";
+import { deleteEvent, forgetEvent, getSession, outbox, removePushSubscription } from "./services.js";
 import { storeFor } from "./store.js";
 
 const NOTICE = "topcut.notice";
@@ -25,8 +24,7 @@ async function unsubscribePush(session) {
     const subscription = await registration?.pushManager?.getSubscription();
     if (!subscription || !navigator.onLine) return;
     await Promise.race([
-      request(`/api/events/${encodeURIComponent(session.event_id)}/push/unsubscribe`,
-        { method: "POST", body: { endpoint: subscription.endpoint }, token: session.token }),
+      removePushSubscription(session, subscription.endpoint),
       new Promise((resolve) => { setTimeout(resolve, 3000); }),
     ]);
   } catch {

@@ -1,5 +1,5 @@
 // Pairings lists shared by the big screen and the printouts: by table and alphabetically.
-import { h, nameOf } from "./ui.js";
+import { h, nameOf } from "./dom.js";
 
 export function byTable(state, rnd) {
   return h("table", { class: "pairings by-table" }, h("caption", {}, `Round ${rnd.number} pairings by table`),

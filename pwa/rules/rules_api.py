@@ -624,6 +624,77 @@ def new_event_document(
     return to_event_document(apply(initial_state(), op))
 
 
+# ---------------------------------------------------------------- what the screens know before the worker is up
+
+#: How the app names each role (``shared_rules.state.operations.ROLES``): its title, its title on the Staff
+#: screen's invitation, and the screen a device of that role opens first.
+_ROLE_WORDS: dict[str, tuple[str, str, str]] = {
+    "organizer": ("Organizer", "Co-organizer", "players"),
+    "head-judge": ("Head judge", "Head judge", "judge"),
+    "judge": ("Judge", "Judge", "judge"),
+    "scorekeeper": ("Scorekeeper", "Scorekeeper", "rounds"),
+    "player": ("Player", "Player", "player"),
+}
+#: The roles the Staff screen invites, the first (the default) giving the least.
+_INVITE_ORDER = ("judge", "head-judge", "scorekeeper", "organizer")
+#: The id a player record carries across events, per what the game asks at registration (docs/people.md):
+#: the register op's field, the person's field it links by, and whether a birth year goes with it.
+_POKEMON_ID = {"label": "Play! Pokémon ID", "field": "pop_id", "person_field": "pokemon_id", "birth_year": True}
+_TREKCC_ID = {"label": "trekcc.org member id", "field": "rating_id", "person_field": "trekcc_id", "birth_year": False}
+
+
+def app_tables() -> dict[str, Any]:
+    """The rulesets and roles the screens name, from the engine (written to ``pwa/rules/tables.json`` by the build).
+
+    ``rulesets``: id, title, ``league`` (a WCT league may count it, OP Guide 12), ``registration`` (the game id
+    its player records carry, or None); ``roles``: each role's words, ``groups`` of roles by what they may do
+    (``shared_rules.state.authorize.ALLOWED``), ``may``: that permission table itself, op type -> roles, and
+    ``powers``: what the server guards beside the log, power -> roles (both from ``shared_rules.state.roles``).
+    """
+    from shared_rules.games import game_of
+    from shared_rules.games.startrek.leagues import LEAGUE_RULESETS
+    from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
+    from shared_rules.state.authorize import ALLOWED
+    from shared_rules.state.operations import ROLES, STAFF_ROLES
+    from shared_rules.state.roles import role_table
+
+    def ordered(roles: frozenset[str] | set[str]) -> list[str]:
+        return [r for r in ROLES if r in roles]
+
+    shared = role_table()  # the one role table the server reads too (shared_rules/state/roles.py)
+
+    def registration(rid: str) -> dict[str, Any] | None:
+        if rid in RATED_RULESETS:  # OP Guide 8: players[].rating_id names the person across rated events
+            return _TREKCC_ID
+        if game_of(rid).player_division is not None:  # Pokémon TOP 3.1.1: divisions by the player's birth year
+            return _POKEMON_ID
+        return None
+
+    listed = [
+        {**entry, "league": entry["id"] in LEAGUE_RULESETS, "registration": registration(entry["id"])}
+        for entry in rulesets()
+    ]
+    return {
+        "rulesets": listed,
+        "roles": {
+            "all": list(ROLES),
+            "words": {r: dict(zip(("title", "invite", "home"), _ROLE_WORDS[r], strict=True)) for r in ROLES},
+            "invite": list(_INVITE_ORDER),
+            "groups": {
+                "everyone": list(ROLES),
+                "staff": ordered(STAFF_ROLES),
+                "players": ordered(set(ROLES) - STAFF_ROLES),
+                "desk": ordered(ALLOWED["round.publish"]),
+                "lead": ordered(ALLOWED["round.pair"]),
+                "registrar": ordered(ALLOWED["player.register"]),
+                "organizer": ordered(ALLOWED["event.configure"]),
+            },
+            "may": dict(sorted(shared["operations"].items())),
+            "powers": shared["powers"],
+        },
+    }
+
+
 # ---------------------------------------------------------------- dispatch
 
 FUNCTIONS = {

@@ -1,3 +1,4 @@
+// @ts-check
 // The outbox: this device's operations, applied at once on the device and kept
 // until the server's log holds them (or refused them). Sequence numbers are
 // gapless per device: the next one is taken in the same transaction that stores

@@ -1,5 +1,8 @@
+// @ts-check
 // Direct server calls that are not part of the sync protocol (they need the network).
+/** A refusal or failure of the server's API: its HTTP status (0 offline) and error code (`offline`, `http`, …). */
 export class ApiError extends Error {
+  /** @param {string} message @param {number} status @param {string} code */
   constructor(message, status, code) {
     super(message);
     this.status = status;
@@ -11,10 +14,25 @@ export class ApiError extends Error {
  * The server's clock minus this device's, from an answer carrying `server_time` (ms): the server
  * stamped it somewhere between sending and receiving, so the middle of the round trip is the best guess.
  */
+/** @param {unknown} serverTime @param {number} sentAt @param {number} receivedAt @returns {number | null} */
 export function clockOffset(serverTime, sentAt, receivedAt) {
-  return Number.isInteger(serverTime) ? Math.round(serverTime - (sentAt + receivedAt) / 2) : null;
+  return typeof serverTime === "number" && Number.isInteger(serverTime)
+    ? Math.round(serverTime - (sentAt + receivedAt) / 2) : null;
 }
 
+/**
+ * @typedef {object} RequestOptions
+ * @property {string} [method] HTTP method (GET)
+ * @property {unknown} [body] sent as JSON
+ * @property {string | null} [token] the bearer token (an event's or a league director's)
+ */
+
+/**
+ * One call of the server's API: its JSON answer, or an ApiError naming what went wrong.
+ * @param {string} path
+ * @param {RequestOptions} [options]
+ * @returns {Promise<any>}
+ */
 export async function request(path, { method = "GET", body, token } = {}) {
   let response;
   const sentAt = Date.now();
@@ -67,3 +85,11 @@ export const reissueClaim = (session, player) =>
 export const revokeClaim = (session, player) =>
   request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "DELETE", token: session.token });
 export const publicView = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/public`);
+/** The server's Web Push key (VAPID), for subscribing this browser. */
+export const vapidPublicKey = () => request("/api/push/vapid-public-key");
+export const addPushSubscription = (session, subscription) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}/push/subscriptions`,
+    { method: "POST", token: session.token, body: { subscription } });
+export const removePushSubscription = (session, endpoint) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}/push/unsubscribe`,
+    { method: "POST", body: { endpoint }, token: session.token });
