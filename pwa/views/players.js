@@ -105,46 +105,29 @@ function claimCodes(store, codes) {
   return showCodes;
 }
 
+/** The event's age divisions above the registration form (Pokémon TOP 3.1.1), or nothing. */
+function renderAges(agesBox, ages) {
+  if (!ages) {
+    replace(agesBox);
+    return;
+  }
+  const basis = { "settings.season": "the event's season", date: "from the event's date", "settings.date": "from the event's date" };
+  replace(agesBox,
+    h("p", { id: "age-season" }, ages.season
+      ? [h("strong", {}, `Age divisions, ${ages.season.label} season`), ` (${basis[ages.season.basis] || ages.season.basis}): `,
+        bandsLine(ages.bands), "."]
+      : h("strong", {}, "Age divisions: the event has no season or date, so divisions cannot be told from birth years.")),
+    ages.note ? h("p", { class: "hint", id: "age-note" }, ages.note) : h("p", { id: "age-counts" }, "Players: ",
+      ages.counts.filter(([d, n]) => n || d).map(([d, n]) => `${d ? ages.labels[d] : "no division yet"} ${n}`).join(" · ")),
+    ages.problems.length ? h("div", { class: "warnings", id: "division-problems", role: "status" },
+      h("p", {}, "Pairing is refused until this is fixed:"), h("ul", {}, ages.problems.map((t) => h("li", {}, t)))) : null);
+}
+
 /**
- * "Register players": a name (with its game id and birth year where the game asks, and a returning player's
- * record offered while online) or several names. ``update(state)`` follows the event; ``setAges`` shows
- * its age divisions (Pokémon TOP 3.1.1).
+ * Player records at registration: while online, typing a name or game id offers the people the server
+ * knows; picking one fills the form. ``picked`` is the chosen person (or null), ``reset()`` forgets it.
  */
-function registerCard(store) {
-  const name = h("input", { type: "text", autocomplete: "off" });
-  const bulk = h("textarea", { rows: "4", placeholder: "One name per line" });
-
-  const duplicates = h("p", { class: "warning", id: "duplicate-warning", role: "status", hidden: true });
-  const key = (n) => n.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
-
-  // ---- player records: while online, typing a name or game id offers the people the server knows
-  const gameId = h("input", { type: "text", id: "game-id", autocomplete: "off", spellcheck: false });
-  const birthYear = numberInput({ id: "birth-year", min: "1900", max: "2100", class: "narrow" });
-  const gameIdField = field("Game id", gameId);
-  const birthField = field("Birth year", birthYear);
-  // Pokémon TOP 3.1.1: the division a typed birth year gives, and the event's divisions (rules_api age_divisions).
-  let ages = null;
-  const birthDivision = h("p", { class: "hint", id: "birth-division", "aria-live": "polite" });
-  const showBirthDivision = () => { birthDivision.textContent = divisionHint(ages, birthYear.value.trim()); };
-  birthYear.addEventListener("input", showBirthDivision);
-  birthField.append(birthDivision);
-  const agesBox = h("div", { id: "age-divisions" });
-  const showAges = () => {
-    if (!ages) {
-      replace(agesBox);
-      return;
-    }
-    const basis = { "settings.season": "the event's season", date: "from the event's date", "settings.date": "from the event's date" };
-    replace(agesBox,
-      h("p", { id: "age-season" }, ages.season
-        ? [h("strong", {}, `Age divisions, ${ages.season.label} season`), ` (${basis[ages.season.basis] || ages.season.basis}): `,
-          bandsLine(ages.bands), "."]
-        : h("strong", {}, "Age divisions: the event has no season or date, so divisions cannot be told from birth years.")),
-      ages.note ? h("p", { class: "hint", id: "age-note" }, ages.note) : h("p", { id: "age-counts" }, "Players: ",
-        ages.counts.filter(([d, n]) => n || d).map(([d, n]) => `${d ? ages.labels[d] : "no division yet"} ${n}`).join(" · ")),
-      ages.problems.length ? h("div", { class: "warnings", id: "division-problems", role: "status" },
-        h("p", {}, "Pairing is refused until this is fixed:"), h("ul", {}, ages.problems.map((t) => h("li", {}, t)))) : null);
-  };
+function personPicker(store, { name, gameId, birthYear }) {
   const suggestions = h("ul", { id: "person-suggestions", class: "suggestions", "aria-live": "polite" });
   const pickedNote = h("p", { id: "picked-person", class: "hint", role: "status" });
   const makeRecord = h("input", { type: "checkbox", id: "make-record", checked: true });
@@ -152,7 +135,6 @@ function registerCard(store) {
   let picked = null;      // the person chosen from the suggestions
   let searchTimer = null;
   let searchSeq = 0;
-  const ids = () => gameIdFor(store.state?.ruleset);
   const showPicked = () => {
     replace(pickedNote, picked ? [`Returning player: ${personLine(picked)}. This entry is linked to their record once it syncs. `,
       h("button", { type: "button", class: "small", id: "unpick", onclick: () => { picked = null; showPicked(); } }, "Not this person")] : []);
@@ -163,7 +145,7 @@ function registerCard(store) {
   const pick = (person) => {
     picked = person;
     name.value = person.name;
-    const wanted = ids();
+    const wanted = gameIdFor(store.state?.ruleset);
     if (wanted) gameId.value = person[wanted.personField] || gameId.value;
     if (wanted?.birthYear && person.birth_year) birthYear.value = String(person.birth_year);
     replace(suggestions);
@@ -193,7 +175,44 @@ function registerCard(store) {
   };
   name.addEventListener("input", offer);
   gameId.addEventListener("input", offer);
+  return {
+    suggestions, pickedNote, makeRecord, recordNote, showPicked,
+    get picked() { return picked; },
+    reset() {
+      picked = null;
+      replace(suggestions);
+      showPicked();
+    },
+  };
+}
 
+/**
+ * "Register players": a name (with its game id and birth year where the game asks, and a returning player's
+ * record offered while online) or several names. ``update(state)`` follows the event; ``setAges`` shows
+ * its age divisions (Pokémon TOP 3.1.1).
+ */
+function registerCard(store) {
+  const name = h("input", { type: "text", autocomplete: "off" });
+  const bulk = h("textarea", { rows: "4", placeholder: "One name per line" });
+
+  const duplicates = h("p", { class: "warning", id: "duplicate-warning", role: "status", hidden: true });
+  const key = (n) => n.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+
+  // ---- player records: while online, typing a name or game id offers the people the server knows
+  const gameId = h("input", { type: "text", id: "game-id", autocomplete: "off", spellcheck: false });
+  const birthYear = numberInput({ id: "birth-year", min: "1900", max: "2100", class: "narrow" });
+  const gameIdField = field("Game id", gameId);
+  const birthField = field("Birth year", birthYear);
+  // Pokémon TOP 3.1.1: the division a typed birth year gives, and the event's divisions (rules_api age_divisions).
+  let ages = null;
+  const birthDivision = h("p", { class: "hint", id: "birth-division", "aria-live": "polite" });
+  const showBirthDivision = () => { birthDivision.textContent = divisionHint(ages, birthYear.value.trim()); };
+  birthYear.addEventListener("input", showBirthDivision);
+  birthField.append(birthDivision);
+  const agesBox = h("div", { id: "age-divisions" });
+  const showAges = () => renderAges(agesBox, ages);
+  const records = personPicker(store, { name, gameId, birthYear });
+  const ids = () => gameIdFor(store.state?.ruleset);
   const register = async (names, single) => {
     // Two people may share a name, so a repeated name is registered, but said loudly: the same person
     // twice would get two pairings (drop one); two people need telling apart (add an initial).
@@ -209,8 +228,9 @@ function registerCard(store) {
         const year = Number(birthYear.value);
         if (wanted && typedId) player[wanted.field] = typedId;
         if (wanted?.birthYear && Number.isInteger(year) && year >= 1900 && year <= 2100) player.birth_year = year;
+        const { picked } = records;
         if (picked) queueLink(store.eventId, { player: player.id, person: picked.id, name: picked.name });
-        else if (makeRecord.checked && navigator.onLine) {
+        else if (records.makeRecord.checked && navigator.onLine) {
           const create = { name: n };
           if (wanted && typedId) create[wanted.personField] = typedId;
           if (player.birth_year && wanted?.birthYear) create.birth_year = player.birth_year;
@@ -219,12 +239,10 @@ function registerCard(store) {
       }
       await store.act("player.register", { player });
     }
-    picked = null;
     gameId.value = "";
     birthYear.value = "";
     showBirthDivision();
-    replace(suggestions);
-    showPicked();
+    records.reset();
     announce(`${names.length} player${names.length === 1 ? "" : "s"} registered`);
     duplicates.hidden = !repeated.length;
     duplicates.textContent = repeated.length
@@ -244,9 +262,9 @@ function registerCard(store) {
       await register(names, single);
       name.focus();
     },
-  }, h("h2", {}, "Register players"), field("Player name", name), gameIdField, birthField, suggestions, pickedNote,
-  h("div", { class: "field check" }, h("label", {}, makeRecord, " Keep a player record (their history across events)")),
-  recordNote, field("Or several names", bulk),
+  }, h("h2", {}, "Register players"), field("Player name", name), gameIdField, birthField, records.suggestions, records.pickedNote,
+  h("div", { class: "field check" }, h("label", {}, records.makeRecord, " Keep a player record (their history across events)")),
+  records.recordNote, field("Or several names", bulk),
   h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
   return {
     form,
@@ -259,7 +277,7 @@ function registerCard(store) {
       gameIdField.hidden = !wanted;
       birthField.hidden = !wanted?.birthYear;
       if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
-      showPicked();
+      records.showPicked();
     },
     setAges(found) {
       ages = found;
@@ -274,21 +292,41 @@ function registerCard(store) {
  * person's player record code when they have played elsewhere), links waiting for their register op to sync.
  * ``redraw`` redraws the roster, ``fail`` says what went wrong there.
  */
-function rosterRecords(store, { redraw, focusLater, fail }) {
-  let links = new Map();  // player id -> person
-  let linking = null;     // the roster entry whose "Link to player record" is open
-  let linkFound = [];     // the people its search found
-  let linkMessage = "";
-  let consentFor = null;  // {player, person, name}: the link waits for the person's player record code
+/**
+ * The roster's player records: which entry is whose (from the server, while online), linking one (with the
+ * person's player record code when they have played elsewhere), links waiting for their register op to sync.
+ * ``redraw`` redraws the roster, ``fail`` says what went wrong there.
+ */
+function rosterRecords(store, hooks) {
+  const ui = {
+    links: new Map(),  // player id -> person
+    linking: null,     // the roster entry whose "Link to player record" is open
+    linkFound: [],     // the people its search found
+    linkMessage: "",
+    consentFor: null,  // {player, person, name}: the link waits for the person's player record code
+  };
+  const act = recordActions(store, ui, hooks);
+  return {
+    cell: (p) => recordCell(store, ui, act, hooks, p),
+    load: act.loadLinks,
+    flush: act.flush,
+    loadedAt: act.loadedAt,
+    /** The entries whose record cell is open (kept visible whatever the search). */
+    open: () => [ui.linking, ui.consentFor?.player],
+  };
+}
+
+/** What the roster's record cells do: load the links, send the waiting ones, link (with a code), unlink, search. */
+function recordActions(store, ui, { redraw, focusLater, fail }) {
   let flushing = false;
   let linksLoaded = 0;
   const loadLinks = async () => {
     linksLoaded = Date.now();
     try {
       const body = await eventPeople(store.session);
-      links = new Map(body.links.map((l) => [l.player, l.person]));
+      ui.links = new Map(body.links.map((l) => [l.player, l.person]));
       for (const entry of pendingLinks(store.eventId)) {  // linked meanwhile (by the player's own phone, say)
-        if (entry.consent && links.has(entry.player)) dropLink(store.eventId, entry.player);
+        if (entry.consent && ui.links.has(entry.player)) dropLink(store.eventId, entry.player);
       }
     } catch {
       return;  // offline: the roster shows what it knew
@@ -311,35 +349,35 @@ function rosterRecords(store, { redraw, focusLater, fail }) {
   const linkTo = async (p, person) => {
     if (!synced(p.id)) {  // the entry is not on the server yet: linked once its register op has synced
       queueLink(store.eventId, { player: p.id, person: person.id });
-      linking = null;
-      linkFound = [];
-      linkMessage = "";
+      ui.linking = null;
+      ui.linkFound = [];
+      ui.linkMessage = "";
       announce(`${p.name} is linked to the player record ${person.name} once this device has synced`);
       redraw();
       return;
     }
     try {
       await linkPlayer(store.session, p.id, person.id);
-      linking = null;
-      linkFound = [];
-      linkMessage = "";
+      ui.linking = null;
+      ui.linkFound = [];
+      ui.linkMessage = "";
       announce(`${p.name} is linked to the player record ${person.name}`);
       await loadLinks();
       focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
     } catch (err) {
       if (err.code === "consent-needed") {  // a returning player: their code says they agree
-        linking = null;
-        linkFound = [];
+        ui.linking = null;
+        ui.linkFound = [];
         askCode(p, { player: p.id, person: person.id, name: person.name });
         return;
       }
-      linkMessage = err.message;
+      ui.linkMessage = err.message;
       redraw();
     }
   };
   const askCode = (p, wanted) => {
-    consentFor = wanted;
-    linkMessage = "";
+    ui.consentFor = wanted;
+    ui.linkMessage = "";
     redraw();
     focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=person-code]`);
   };
@@ -347,16 +385,16 @@ function rosterRecords(store, { redraw, focusLater, fail }) {
     const code = input.value.trim();
     if (!code) return;
     try {
-      await linkPlayer(store.session, p.id, consentFor.person, { code });
-      const name = consentFor.name;
-      consentFor = null;
-      linkMessage = "";
+      await linkPlayer(store.session, p.id, ui.consentFor.person, { code });
+      const name = ui.consentFor.name;
+      ui.consentFor = null;
+      ui.linkMessage = "";
       dropLink(store.eventId, p.id);
       announce(`${p.name} is linked to the player record ${name}`);
       await loadLinks();
       focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=unlink]`);
     } catch (err) {
-      linkMessage = err.message;
+      ui.linkMessage = err.message;
       redraw();
     }
   };
@@ -373,66 +411,210 @@ function rosterRecords(store, { redraw, focusLater, fail }) {
     const q = input.value.trim();
     if (q.length < 2) return;
     try {
-      linkFound = (await searchPeople(store.session, q)).people;
-      linkMessage = linkFound.length ? "" : `No player record matches “${q}”.`;
+      ui.linkFound = (await searchPeople(store.session, q)).people;
+      ui.linkMessage = ui.linkFound.length ? "" : `No player record matches “${q}”.`;
     } catch (err) {
-      linkFound = [];
-      linkMessage = err.message;
+      ui.linkFound = [];
+      ui.linkMessage = err.message;
     }
     redraw();
   };
-  const recordCell = (p) => {
-    const person = links.get(p.id);
-    const pending = pendingLinks(store.eventId).find((e) => e.player === p.id);
-    const queued = Boolean(pending) && !pending.consent;
-    if (consentFor?.player === p.id && !person) {
-      const input = h("input", { type: "text", name: "person-code", autocomplete: "off", spellcheck: false,
-        autocapitalize: "characters", placeholder: "ABCD-EFGH-JKLM", "aria-label": `Player record code of ${consentFor.name}` });
-      return h("td", { class: "record" },
-        h("p", { class: "hint" }, `${consentFor.name} has played in other events: ask for their player record code `
-          + "(on their phone, under My history) to link this entry to their record."),
-        h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); linkWithCode(p, input); } },
-          input, h("button", { type: "submit", class: "small", dataset: { action: "link-with-code" } }, "Link"),
-          h("button", { type: "button", class: "small", dataset: { action: "cancel-code" },
-            onclick: () => { consentFor = null; linkMessage = ""; redraw(); } }, "Cancel")),
-        linkMessage && h("p", { class: "error", role: "alert" }, linkMessage));
-    }
-    if (pending?.consent && !person && linking !== p.id) {
-      return h("td", { class: "record" }, `${pending.consent}: consent needed `,
-        h("button", { type: "button", class: "small", dataset: { action: "enter-code" },
-          onclick: () => askCode(p, { player: p.id, person: pending.person, name: pending.consent }) }, "Enter their code"),
-        " ",
-        h("button", { type: "button", class: "small", dataset: { action: "forget-link" },
-          onclick: () => { dropLink(store.eventId, p.id); redraw(); } }, "Don't link"));
-    }
-    if (linking === p.id) {
-      const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
-        placeholder: "Name or game id" });
-      return h("td", { class: "record" }, h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); findForLink(input); } },
-        input, h("button", { type: "submit", class: "small", dataset: { action: "find-person" } }, "Find"),
-        h("button", { type: "button", class: "small", dataset: { action: "cancel-link" },
-          onclick: () => { linking = null; linkFound = []; linkMessage = ""; redraw(); } }, "Cancel")),
-      linkMessage && h("p", { class: "error", role: "alert" }, linkMessage),
-      h("ul", { class: "suggestions" }, linkFound.map((person) => h("li", {}, h("button", { type: "button", class: "small",
-        dataset: { action: "pick-person", person: person.id }, onclick: () => linkTo(p, person) }, personLine(person))))));
-    }
+  return { loadLinks, flush, linkTo, askCode, linkWithCode, unlink, findForLink, loadedAt: () => linksLoaded };
+}
+
+/** One entry's record cell: its person, a link waiting (for sync or for consent), the code form or the search. */
+function recordCell(store, ui, act, { redraw, focusLater }, p) {
+  const { linkTo, askCode, linkWithCode, unlink, findForLink } = act;
+  const person = ui.links.get(p.id);
+  const pending = pendingLinks(store.eventId).find((e) => e.player === p.id);
+  const queued = Boolean(pending) && !pending.consent;
+  if (ui.consentFor?.player === p.id && !person) {
+    const input = h("input", { type: "text", name: "person-code", autocomplete: "off", spellcheck: false,
+      autocapitalize: "characters", placeholder: "ABCD-EFGH-JKLM", "aria-label": `Player record code of ${ui.consentFor.name}` });
     return h("td", { class: "record" },
-      person ? [h("a", { href: `#/event/${store.eventId}/history/${encodeURIComponent(person.id)}`, dataset: { person: person.id } }, person.name), " "]
-        : queued ? "links after sync " : "",
-      person ? h("button", { type: "button", class: "small", dataset: { action: "unlink" }, onclick: () => unlink(p) }, "Unlink")
-        : !queued && h("button", { type: "button", class: "small", dataset: { action: "link-person" },
-          title: "Needs the network", onclick: () => {
-            linking = p.id; linkFound = []; linkMessage = navigator.onLine ? "" : "Offline: linking needs the network.";
-            redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
-          } }, "Link to player record"));
+      h("p", { class: "hint" }, `${ui.consentFor.name} has played in other events: ask for their player record code `
+        + "(on their phone, under My history) to link this entry to their record."),
+      h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); linkWithCode(p, input); } },
+        input, h("button", { type: "submit", class: "small", dataset: { action: "link-with-code" } }, "Link"),
+        h("button", { type: "button", class: "small", dataset: { action: "cancel-code" },
+          onclick: () => { ui.consentFor = null; ui.linkMessage = ""; redraw(); } }, "Cancel")),
+      ui.linkMessage && h("p", { class: "error", role: "alert" }, ui.linkMessage));
+  }
+  if (pending?.consent && !person && ui.linking !== p.id) {
+    return h("td", { class: "record" }, `${pending.consent}: consent needed `,
+      h("button", { type: "button", class: "small", dataset: { action: "enter-code" },
+        onclick: () => askCode(p, { player: p.id, person: pending.person, name: pending.consent }) }, "Enter their code"),
+      " ",
+      h("button", { type: "button", class: "small", dataset: { action: "forget-link" },
+        onclick: () => { dropLink(store.eventId, p.id); redraw(); } }, "Don't link"));
+  }
+  if (ui.linking === p.id) {
+    const input = h("input", { type: "search", name: "link-search", autocomplete: "off", "aria-label": `Find the player record of ${p.name}`,
+      placeholder: "Name or game id" });
+    return h("td", { class: "record" }, h("form", { class: "link-person", onsubmit: (e) => { e.preventDefault(); findForLink(input); } },
+      input, h("button", { type: "submit", class: "small", dataset: { action: "find-person" } }, "Find"),
+      h("button", { type: "button", class: "small", dataset: { action: "cancel-link" },
+        onclick: () => { ui.linking = null; ui.linkFound = []; ui.linkMessage = ""; redraw(); } }, "Cancel")),
+    ui.linkMessage && h("p", { class: "error", role: "alert" }, ui.linkMessage),
+    h("ul", { class: "suggestions" }, ui.linkFound.map((person) => h("li", {}, h("button", { type: "button", class: "small",
+      dataset: { action: "pick-person", person: person.id }, onclick: () => linkTo(p, person) }, personLine(person))))));
+  }
+  return h("td", { class: "record" },
+    person ? [h("a", { href: `#/event/${store.eventId}/history/${encodeURIComponent(person.id)}`, dataset: { person: person.id } }, person.name), " "]
+      : queued ? "links after sync " : "",
+    person ? h("button", { type: "button", class: "small", dataset: { action: "unlink" }, onclick: () => unlink(p) }, "Unlink")
+      : !queued && h("button", { type: "button", class: "small", dataset: { action: "link-person" },
+        title: "Needs the network", onclick: () => {
+          ui.linking = p.id; ui.linkFound = []; ui.linkMessage = navigator.onLine ? "" : "Offline: linking needs the network.";
+          redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=link-search]`);
+        } }, "Link to player record"));
+}
+
+/** Pokémon TOP 3.1.1: a player's division, and their birth year to enter or correct (player.edit). */
+function divisionCell(store, ages, p, closed) {
+  const year = numberInput({ value: p.birth_year ?? "", "aria-label": `Birth year of ${p.name}`, class: "narrow",
+                             name: "birth-year", min: "1900", max: "2100", placeholder: "year", disabled: closed });
+  year.addEventListener("change", () => {
+    const value = Number(year.value);
+    if (Number.isInteger(value) && value >= 1900 && value <= 2100 && value !== p.birth_year) {
+      store.act("player.edit", { player: p.id, birth_year: value });
+    }
+  });
+  const division = ages.players[p.id];
+  return h("td", { class: "division", dataset: { division: division || "" } },
+    h("span", { class: "division-name" }, division ? ages.labels[division] : p.birth_year ? "—" : "no birth year"), " ", year);
+}
+
+/**
+ * Reinstating a player a penalty removed (a disqualification, an ejection): the head judge or organizer
+ * rescinds that penalty, with the reason, and reinstates them, in one confirmed step. ``buttons(p)`` is
+ * what a dropped player's row offers.
+ */
+function reinstateControls(store, { lead, redraw, focusLater, message }) {
+  const act = (type, payload) => store.act(type, payload);
+  let reinstating = null;  // the id of the ejected player whose reinstatement is being confirmed
+  let reinstateError = "";
+  const removingPenalty = (st, pid) => (st.penalties || [])
+    .filter((x) => x.player === pid && !x.rescinded && (x.effect === "disqualification" || x.effect === "ejection")).at(-1);
+  const reinstateEjected = async (p, input) => {
+    const reason = input.value.trim();
+    if (!reason) {
+      reinstateError = "Give the reason for rescinding the penalty (an appeal upheld, a mistaken ruling…).";
+      redraw();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rescind-reason]`);
+      return;
+    }
+    const penalty = removingPenalty(store.state, p.id);
+    const rescinded = penalty ? await act("penalty.rescind", { penalty: penalty.op_id, reason }) : { refused: null };
+    const { refused } = rescinded.refused ? rescinded : await act("player.reinstate", { player: p.id });
+    reinstateError = refused ? withNames(store.state, refused) : "";
+    if (!refused) {
+      reinstating = null;
+      message("");
+      announce(`${p.name} is reinstated and will be paired in the next round`);
+    }
+    redraw();
   };
+
+  const reinstateButtons = (p) => {
+    const row = `tr[data-player="${CSS.escape(p.id)}"]`;
+    if (!p.ejected) {
+      return h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate");
+    }
+    if (!lead) return null;
+    if (reinstating !== p.id) {
+      return h("button", { type: "button", class: "small", dataset: { action: "reinstate-ejected" },
+        onclick: () => { reinstating = p.id; reinstateError = ""; redraw(); focusLater(`${row} input[name=rescind-reason]`); } }, "Reinstate");
+    }
+    const penalty = removingPenalty(store.state, p.id);
+    const input = h("input", { type: "text", name: "rescind-reason", autocomplete: "off", "aria-required": "true",
+      "aria-label": "Reason for rescinding", "aria-invalid": reinstateError ? "true" : null });
+    return h("form", { class: "reinstate-ejected", onsubmit: (e) => { e.preventDefault(); reinstateEjected(p, input); } },
+      h("p", { class: "warn" }, penalty
+        ? `${p.name} was removed by a penalty (${penalty.kind.replace(/-/g, " ")}, round ${penalty.round}): reinstating rescinds it. `
+          + "It stays on record, marked rescinded, and they are paired again from the next round."
+        : `${p.name} was removed from the event: reinstating brings them back from the next round.`),
+      h("label", {}, "Reason for rescinding ", input),
+      h("button", { type: "submit", class: "small danger", dataset: { action: "confirm-reinstate" } }, `Rescind and reinstate ${p.name}`),
+      h("button", { type: "button", class: "small", onclick: () => { reinstating = null; reinstateError = ""; redraw(); } }, "Cancel"),
+      reinstateError && h("p", { class: "error", role: "alert" }, reinstateError));
+  };
+
+  return { buttons: reinstateButtons };
+}
+
+/**
+ * The roster's edits by the registration desk: Rename (a name fixed everywhere) and Remove (a mistyped or
+ * doubled entry nobody has been paired with), each confirmed in its row. ``open()`` names the rows in the middle of one.
+ */
+function rosterEdits(store, { redraw, focusLater, message, focusSearch }) {
+  const act = (type, payload) => store.act(type, payload);
+  let renaming = null;    // the player whose name is being edited
+  let renameError = "";
+  let removing = null;    // the player whose "Remove" was pressed once
+  const rename = async (p, input) => {
+    const value = input.value.trim();
+    if (!value) {
+      renameError = "A name cannot be empty: type the player's name, or Cancel.";
+      redraw();
+      focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`);
+      return;
+    }
+    renaming = null;
+    renameError = "";
+    if (value !== p.name) {
+      const { refused } = await act("player.edit", { player: p.id, name: value });
+      message(refused ? withNames(store.state, refused) : "");
+      if (!refused) announce(`${p.name} is now ${value}`);
+    }
+    redraw();
+    focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`);
+  };
+
+  const remove = async (p) => {
+    removing = null;
+    const { refused } = await act("player.remove", { player: p.id });
+    message(refused ? `${p.name} was not removed: ${withNames(store.state, refused)}` : "");
+    if (!refused) announce(`${p.name} removed from the event`);
+    redraw();
+    focusSearch();
+  };
+
+  const nameCell = (p) => {
+    if (renaming !== p.id) return h("th", { scope: "row" }, p.name);
+    const input = h("input", { type: "text", name: "rename", value: p.name, autocomplete: "off", required: true,
+      "aria-label": "New name", "aria-invalid": renameError ? "true" : null,
+      "aria-describedby": renameError ? "rename-error" : null });
+    return h("th", { scope: "row" }, h("form", { class: "rename", onsubmit: (e) => { e.preventDefault(); rename(p, input); } },
+      input,
+      h("button", { type: "submit", class: "small primary", dataset: { action: "save-name" } }, "Save"),
+      h("button", { type: "button", class: "small", dataset: { action: "cancel-rename" },
+        onclick: () => { renaming = null; renameError = ""; redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`); } }, "Cancel"),
+      renameError && h("p", { class: "error", id: "rename-error" }, renameError)));
+  };
+
+  const removeButtons = (p) => {
+    if (removing !== p.id) {
+      return h("button", { type: "button", class: "small", dataset: { action: "remove" },
+        title: "A mistyped or doubled entry: nobody has played or been paired with them yet",
+        onclick: () => { removing = p.id; redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=confirm-remove]`); } }, "Remove");
+    }
+    return [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove" }, onclick: () => remove(p) },
+      `Confirm: remove ${p.name} from the event`),
+    h("button", { type: "button", class: "small", dataset: { action: "keep" },
+      onclick: () => { removing = null; redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=remove]`); } }, "Keep")];
+  };
+
+  const renameButton = (p) => renaming !== p.id && h("button", { type: "button", class: "small", dataset: { action: "rename" },
+    onclick: () => { renaming = p.id; renameError = ""; redraw(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename");
   return {
-    cell: recordCell,
-    load: loadLinks,
-    flush,
-    loadedAt: () => linksLoaded,
-    /** The entries whose record cell is open (kept visible whatever the search). */
-    open: () => [linking, consentFor?.player],
+    nameCell, renameButton, removeButtons,
+    open: () => [renaming, removing],
+    /** Forget an edit whose player is gone (or, for Remove, has been paired since). */
+    prune(st, referenced) {
+      if (renaming && !st.players.some((p) => p.id === renaming)) renaming = null;
+      if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
+    },
   };
 }
 
@@ -455,19 +637,19 @@ async function mount(root, { store, role }) {
   const count = h("p", { id: "roster-count", class: "hint", role: "status" });
   const rosterMessage = h("p", { id: "roster-message", class: "error", role: "alert" });
   let builtRows = [];     // the rows of the latest build (on screen, or waiting for the focus to leave the table)
-  let renaming = null;    // the player whose name is being edited
-  let renameError = "";
-  let removing = null;    // the player whose "Remove" was pressed once
 
-  const records = rosterRecords(store, { redraw: () => drawRoster(), focusLater: (selector) => focusLater(selector),
-    fail: (text) => { rosterMessage.textContent = text; } });
+  const hooks = { redraw: () => drawRoster(), focusLater: (selector) => focusLater(selector),
+    message: (text) => { rosterMessage.textContent = text; }, focusSearch: () => search.focus() };
+  const records = rosterRecords(store, { ...hooks, fail: hooks.message });
+  const edits = rosterEdits(store, hooks);
+  const reinstate = reinstateControls(store, { ...hooks, lead });
 
   const applyFilter = () => {
     const query = searchKey(search.value);
     let shown = 0;
     const onScreen = [...list.querySelectorAll("tbody tr[data-player]")];
     for (const tr of new Set([...onScreen, ...builtRows])) {
-      const match = rowMatches(query, tr.roster) || [renaming, removing, ...records.open()].includes(tr.dataset.player);
+      const match = rowMatches(query, tr.roster) || [...edits.open(), ...records.open()].includes(tr.dataset.player);
       tr.hidden = !match;
     }
     for (const tr of builtRows) if (!tr.hidden) shown += 1;
@@ -479,109 +661,6 @@ async function mount(root, { store, role }) {
   const act = (type, payload) => store.act(type, payload);
   const focusLater = (selector) => setTimeout(() => list.querySelector(selector)?.focus(), 0);
 
-  const rename = async (p, input) => {
-    const value = input.value.trim();
-    if (!value) {
-      renameError = "A name cannot be empty: type the player's name, or Cancel.";
-      drawRoster();
-      focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`);
-      return;
-    }
-    renaming = null;
-    renameError = "";
-    if (value !== p.name) {
-      const { refused } = await act("player.edit", { player: p.id, name: value });
-      rosterMessage.textContent = refused ? withNames(store.state, refused) : "";
-      if (!refused) announce(`${p.name} is now ${value}`);
-    }
-    drawRoster();
-    focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`);
-  };
-
-  // Reinstating a player a penalty removed (a disqualification, an ejection): the head judge or organizer
-  // rescinds that penalty, with the reason, and reinstates them, in one confirmed step.
-  let reinstating = null;  // the id of the ejected player whose reinstatement is being confirmed
-  let reinstateError = "";
-  const removingPenalty = (st, pid) => (st.penalties || [])
-    .filter((x) => x.player === pid && !x.rescinded && (x.effect === "disqualification" || x.effect === "ejection")).at(-1);
-  const reinstateEjected = async (p, input) => {
-    const reason = input.value.trim();
-    if (!reason) {
-      reinstateError = "Give the reason for rescinding the penalty (an appeal upheld, a mistaken ruling…).";
-      drawRoster();
-      focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rescind-reason]`);
-      return;
-    }
-    const penalty = removingPenalty(store.state, p.id);
-    const rescinded = penalty ? await act("penalty.rescind", { penalty: penalty.op_id, reason }) : { refused: null };
-    const { refused } = rescinded.refused ? rescinded : await act("player.reinstate", { player: p.id });
-    reinstateError = refused ? withNames(store.state, refused) : "";
-    if (!refused) {
-      reinstating = null;
-      rosterMessage.textContent = "";
-      announce(`${p.name} is reinstated and will be paired in the next round`);
-    }
-    drawRoster();
-  };
-
-  const reinstateButtons = (p) => {
-    const row = `tr[data-player="${CSS.escape(p.id)}"]`;
-    if (!p.ejected) {
-      return h("button", { type: "button", class: "small", onclick: () => act("player.reinstate", { player: p.id }) }, "Reinstate");
-    }
-    if (!lead) return null;
-    if (reinstating !== p.id) {
-      return h("button", { type: "button", class: "small", dataset: { action: "reinstate-ejected" },
-        onclick: () => { reinstating = p.id; reinstateError = ""; drawRoster(); focusLater(`${row} input[name=rescind-reason]`); } }, "Reinstate");
-    }
-    const penalty = removingPenalty(store.state, p.id);
-    const input = h("input", { type: "text", name: "rescind-reason", autocomplete: "off", "aria-required": "true",
-      "aria-label": "Reason for rescinding", "aria-invalid": reinstateError ? "true" : null });
-    return h("form", { class: "reinstate-ejected", onsubmit: (e) => { e.preventDefault(); reinstateEjected(p, input); } },
-      h("p", { class: "warn" }, penalty
-        ? `${p.name} was removed by a penalty (${penalty.kind.replace(/-/g, " ")}, round ${penalty.round}): reinstating rescinds it. `
-          + "It stays on record, marked rescinded, and they are paired again from the next round."
-        : `${p.name} was removed from the event: reinstating brings them back from the next round.`),
-      h("label", {}, "Reason for rescinding ", input),
-      h("button", { type: "submit", class: "small danger", dataset: { action: "confirm-reinstate" } }, `Rescind and reinstate ${p.name}`),
-      h("button", { type: "button", class: "small", onclick: () => { reinstating = null; reinstateError = ""; drawRoster(); } }, "Cancel"),
-      reinstateError && h("p", { class: "error", role: "alert" }, reinstateError));
-  };
-
-  const remove = async (p) => {
-    removing = null;
-    const { refused } = await act("player.remove", { player: p.id });
-    rosterMessage.textContent = refused ? `${p.name} was not removed: ${withNames(store.state, refused)}` : "";
-    if (!refused) announce(`${p.name} removed from the event`);
-    drawRoster();
-    search.focus();
-  };
-
-  const nameCell = (p) => {
-    if (renaming !== p.id) return h("th", { scope: "row" }, p.name);
-    const input = h("input", { type: "text", name: "rename", value: p.name, autocomplete: "off", required: true,
-      "aria-label": "New name", "aria-invalid": renameError ? "true" : null,
-      "aria-describedby": renameError ? "rename-error" : null });
-    return h("th", { scope: "row" }, h("form", { class: "rename", onsubmit: (e) => { e.preventDefault(); rename(p, input); } },
-      input,
-      h("button", { type: "submit", class: "small primary", dataset: { action: "save-name" } }, "Save"),
-      h("button", { type: "button", class: "small", dataset: { action: "cancel-rename" },
-        onclick: () => { renaming = null; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=rename]`); } }, "Cancel"),
-      renameError && h("p", { class: "error", id: "rename-error" }, renameError)));
-  };
-
-  const removeButtons = (p) => {
-    if (removing !== p.id) {
-      return h("button", { type: "button", class: "small", dataset: { action: "remove" },
-        title: "A mistyped or doubled entry: nobody has played or been paired with them yet",
-        onclick: () => { removing = p.id; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=confirm-remove]`); } }, "Remove");
-    }
-    return [h("button", { type: "button", class: "small danger", dataset: { action: "confirm-remove" }, onclick: () => remove(p) },
-      `Confirm: remove ${p.name} from the event`),
-    h("button", { type: "button", class: "small", dataset: { action: "keep" },
-      onclick: () => { removing = null; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] [data-action=remove]`); } }, "Keep")];
-  };
-
   function drawRoster() {
     const st = store.state;
     if (!st) return;
@@ -590,24 +669,9 @@ async function mount(root, { store, role }) {
     const rnd = latestRound(st);
     const seats = new Map();
     for (const m of rnd?.matches || []) for (const pid of m.players) seats.set(pid, m.table ?? "bye");
-    if (renaming && !st.players.some((p) => p.id === renaming)) renaming = null;
-    if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
+    edits.prune(st, referenced);
     const query = searchKey(search.value);
     const closed = Boolean(st.closed);  // a closed event: the roster is final (shown, not changed)
-    // Pokémon TOP 3.1.1: each player's division, and their birth year to enter or correct (player.edit).
-    const divisionCell = (p) => {
-      const year = numberInput({ value: p.birth_year ?? "", "aria-label": `Birth year of ${p.name}`, class: "narrow",
-                                 name: "birth-year", min: "1900", max: "2100", placeholder: "year", disabled: closed });
-      year.addEventListener("change", () => {
-        const value = Number(year.value);
-        if (Number.isInteger(value) && value >= 1900 && value <= 2100 && value !== p.birth_year) {
-          act("player.edit", { player: p.id, birth_year: value });
-        }
-      });
-      const division = ages.players[p.id];
-      return h("td", { class: "division", dataset: { division: division || "" } },
-        h("span", { class: "division-name" }, division ? ages.labels[division] : p.birth_year ? "—" : "no birth year"), " ", year);
-    };
     builtRows = st.players.map((p) => {
       const dropped = p.dropped_after !== null;
       const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow",
@@ -616,9 +680,9 @@ async function mount(root, { store, role }) {
         act("player.edit", { player: p.id, fields: { fixed_table: fixed.value ? Number(fixed.value) : null } }));
       const seat = seats.get(p.id);
       const tr = h("tr", { dataset: { player: p.id } },
-        h("td", {}, p.entry), nameCell(p), h("td", {}, p.ejected ? `removed by a penalty (round ${p.dropped_after})`
+        h("td", {}, p.entry), edits.nameCell(p), h("td", {}, p.ejected ? `removed by a penalty (round ${p.dropped_after})`
           : dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
-        ages && divisionCell(p),
+        ages && divisionCell(store, ages, p, closed),
         h("td", {}, seat ?? "—"),
         h("td", {}, fixed),
         records.cell(p),
@@ -626,12 +690,11 @@ async function mount(root, { store, role }) {
           !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
             p.checked_in ? "Undo check-in" : "Check in"),
           !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
-          dropped && !closed && reinstateButtons(p),
-          registrar && !closed && renaming !== p.id && h("button", { type: "button", class: "small", dataset: { action: "rename" },
-            onclick: () => { renaming = p.id; renameError = ""; drawRoster(); focusLater(`tr[data-player="${CSS.escape(p.id)}"] input[name=rename]`); } }, "Rename"),
-          registrar && !closed && !referenced.has(p.id) && removeButtons(p)));
+          dropped && !closed && reinstate.buttons(p),
+          registrar && !closed && edits.renameButton(p),
+          registrar && !closed && !referenced.has(p.id) && edits.removeButtons(p)));
       tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
-      tr.hidden = !rowMatches(query, tr.roster) && ![renaming, removing, ...records.open()].includes(p.id);
+      tr.hidden = !rowMatches(query, tr.roster) && ![...edits.open(), ...records.open()].includes(p.id);
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
