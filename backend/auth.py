@@ -75,16 +75,23 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def keyed_mac(purpose: bytes, *parts: str) -> bytes:
+    """HMAC-SHA256 of ``parts`` (NUL-separated) under a key made from the server's ``SECRET_KEY`` for ``purpose``.
+
+    One key per purpose: a code's hash, a person's code and a league event's proof can never stand for
+    one another.
+    """
+    key = hmac.new(str(current_app.config["SECRET_KEY"]).encode("utf-8", "surrogatepass"), purpose, "sha256").digest()
+    return hmac.new(key, "\x00".join(parts).encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
+
+
 def hash_code(code: str) -> str:
     """A one-time code's hash as stored: HMAC-SHA256 keyed by the server's ``SECRET_KEY``.
 
     A code has 60 bits, few enough to search offline from a plain sha256; keyed, a leaked database or
     backup gives nothing to guess against without the key.
     """
-    key = hmac.new(
-        str(current_app.config["SECRET_KEY"]).encode("utf-8", "surrogatepass"), b"topcut one-time codes v1", "sha256"
-    ).digest()
-    return hmac.new(key, code.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+    return keyed_mac(b"topcut one-time codes v1", code).hex()
 
 
 def code_hashes(code: str) -> tuple[str, str]:

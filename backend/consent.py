@@ -17,14 +17,12 @@ A person no other event links yet (a record just made for this entry) needs none
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Iterable
 
-from flask import current_app
 from sqlalchemy import select
 
-from backend.auth import hash_secret, normalise_code
+from backend.auth import hash_secret, keyed_mac, normalise_code
 from backend.db import db
 from backend.models import RosterLink, Token, now_ms
 from shared_rules.state.roles import holders
@@ -37,14 +35,9 @@ _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 VOUCHERS = holders("vouch")
 
 
-def _mac(purpose: bytes, *parts: str) -> bytes:
-    key = hmac.new(str(current_app.config["SECRET_KEY"]).encode("utf-8", "surrogatepass"), purpose, "sha256").digest()
-    return hmac.new(key, "\x00".join(parts).encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
-
-
 def person_code(person_id: str) -> str:
     """The person's player record code (``ABCD-EFGH-JKLM``, 60 bits), made from the server's key: never stored."""
-    number = int.from_bytes(_mac(b"topcut person codes v1", person_id)[:8], "big")
+    number = int.from_bytes(keyed_mac(b"topcut person codes v1", person_id)[:8], "big")
     raw = "".join(_ALPHABET[(number >> (5 * i)) & 31] for i in range(12))
     return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
 
@@ -56,7 +49,7 @@ def code_matches(person_id: str, code: str) -> bool:
 
 def link_proof(event_id: str, player_id: str, person_id: str) -> str:
     """This server's signature of a link, for a backup (a restore believes it only with the same ``SECRET_KEY``)."""
-    return _mac(b"topcut roster links v1", event_id, player_id, person_id).hex()[:40]
+    return keyed_mac(b"topcut roster links v1", event_id, player_id, person_id).hex()[:40]
 
 
 def proof_matches(proof: object, event_id: str, player_id: str, person_id: str) -> bool:

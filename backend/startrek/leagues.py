@@ -30,7 +30,6 @@ request names the field and changes nothing.
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 import json
 import secrets
@@ -45,7 +44,7 @@ from marshmallow import Schema
 from sqlalchemy import func, or_, select
 
 from backend.api import load_body, respond
-from backend.auth import bearer, check_live, hash_secret, new_id, retire_token, token_info, valid_id
+from backend.auth import bearer, check_live, hash_secret, keyed_mac, new_id, retire_token, token_info, valid_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import cache_key, dumps, event_state
@@ -225,11 +224,7 @@ def league_event_proof(league_id: str, event_id: str) -> str:
     ``SECRET_KEY`` and bound to both ids: a league backup carries it, but no one can make one for another
     league or event without the key, so a made-up backup cannot count someone else's event.
     """
-    key = hmac.new(
-        str(current_app.config["SECRET_KEY"]).encode("utf-8", "surrogatepass"), b"topcut league events v1", "sha256"
-    ).digest()
-    message = f"{league_id}\x00{event_id}".encode("utf-8", "surrogatepass")
-    mac = hmac.new(key, message, hashlib.sha256).digest()
+    mac = keyed_mac(b"topcut league events v1", league_id, event_id)
     return PROOF_PREFIX + base64.urlsafe_b64encode(mac).decode("ascii")[:29]
 
 
