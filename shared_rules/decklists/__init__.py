@@ -40,6 +40,7 @@ __all__ = [
     "lock_at",
     "pick_for_check",
     "is_empty",
+    "published_players",
 ]
 
 #: Who sees the lists once the event is over (never before, unless the organizer says "all" after it).
@@ -276,3 +277,34 @@ def pick_for_check(seed: str, round_number: int, draw: int, candidates: Iterable
     """
     pool = sorted(set(candidates))
     return Rng(seed, "deck-check", round_number, draw).shuffled(pool)[: max(0, count)]
+
+
+def published_players(
+    settings: Mapping[str, Any] | None, closed: bool, rounds: Sequence[Mapping[str, Any]], ranking: Sequence[str]
+) -> tuple[list[str], str]:
+    """Whose lists anyone may read now, and why (never before the event is over).
+
+    ``top-cut``: the players of the elimination rounds; an event without a cut publishes its first two
+    (the 1st and 2nd place lists a TO submits, Doomtown Floor Rules 2.A). ``ranking``: the final standings.
+
+    >>> published_players({"decklists": {"publish": "all"}}, False, [], ["a", "b"])
+    ([], 'Lists are published when the event is over.')
+    >>> published_players({"decklists": {"publish": "top-cut"}}, True, [], ["a", "b", "c"])[0]
+    ['a', 'b']
+    """
+    config = settings_of(settings)
+    if config.publish == "never":
+        return [], "The organizer does not publish the lists."
+    if not closed:
+        return [], "Lists are published when the event is over."
+    if config.publish == "all":
+        return list(ranking), "Every list, published after the event."
+    cut: list[str] = []
+    for rnd in rounds:
+        if rnd.get("stage") == "elimination":
+            for match in rnd.get("matches") or []:
+                cut.extend(pid for pid in match.get("players") or [] if pid not in cut)
+    if not cut:
+        return list(ranking[:2]), "The first two lists, published after the event (no cut)."
+    order = {pid: i for i, pid in enumerate(ranking)}
+    return sorted(cut, key=lambda pid: order.get(pid, len(order))), "The top cut's lists, published after the event."
