@@ -4,7 +4,7 @@
 import { rules } from "../app/services.js";
 import { rulesetInfo } from "../ui/timer.js";
 import { listForm, listSheet, lockWords, problemList } from "../ui/decklist.js";
-import { announce, h, replace } from "../ui/dom.js";
+import { announce, h, problemNotice, replace } from "../ui/dom.js";
 
 /** When a change was made, in this device's time. */
 const at = (ms) => new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
@@ -20,12 +20,13 @@ export function myDecklist(store) {
   const body = h("div");
   const problems = h("div", { "aria-live": "polite" });
   const out = h("p", { role: "status", id: "decklist-msg" });
+  const refusals = h("div", { id: "decklist-refusals" });
   let form = null;
   let dirty = false;
   let shown = null;  // the sections the form was built from
   let spec = null;
   let timer = null;
-  replace(el, head, body, out);
+  replace(el, head, refusals, body, out);
 
   async function check() {
     if (!form) return;
@@ -67,6 +68,8 @@ export function myDecklist(store) {
       out.dataset.held = "no";
       out.textContent = `Sent: the organizer has your ${spec.noun}.`;
     }
+    // A list refused by the server (it reached it after the lock): said here, never lost silently.
+    replace(refusals, store.problems().filter((p) => p.op.type === "decklist.submit").map((p) => problemNotice(store, p)));
     const title = `My ${spec.noun}`;
     const last = mine?.changes.at(-1);
     replace(head, h("h2", {}, title.replace(/^./, (c) => c.toUpperCase())),

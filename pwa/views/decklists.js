@@ -9,7 +9,7 @@ import { may } from "../app/roles.js";
 import { rules } from "../app/services.js";
 import { rulesetInfo } from "../ui/timer.js";
 import { listForm, listSheet, lockWords, problemList } from "../ui/decklist.js";
-import { announce, field, h, label, nameOf, numberInput, refresh, replace, select } from "../ui/dom.js";
+import { announce, field, h, label, nameOf, numberInput, problemNotice, refresh, replace, select } from "../ui/dom.js";
 
 const STATUS_TEXT = { submitted: "Submitted", problems: "Problems", missing: "Missing", empty: "No list (locked)" };
 const PUBLISH = [["never", "Never"], ["top-cut", "The top cut's lists"], ["all", "All lists"]];
@@ -18,7 +18,7 @@ const localInput = (ms) => (ms ? new Date(ms - new Date(ms).getTimezoneOffset() 
 const cap = (text) => text.replace(/^./, (c) => c.toUpperCase());
 
 /** The organizer's deck-list settings, as a form (others read them). */
-function settingsCard(store, role, view, spec) {
+function settingsCard(store, role, view, spec, kept) {
   const s = view.settings;
   const editable = may(role, "event.configure") && !view.closed;
   if (!editable) {
@@ -37,14 +37,20 @@ function settingsCard(store, role, view, spec) {
   const numbers = ["min_cards", "max_cards", "copies", "points"].map((key) => [key, numberInput({ id: `dl-${key}`,
     value: s[key] ?? "", disabled: !editable, placeholder: "not set" })]);
   const pointsOnly = spec.sections.some((x) => x.points);
-  const msg = h("p", { role: "status", id: "dl-settings-msg" });
+  const msg = h("p", { role: "status", id: "dl-settings-msg" }, kept.settingsMsg);
+  const say = (text) => { kept.settingsMsg = text; msg.textContent = text; };
   const save = async (event) => {
     event.preventDefault();
     const decklists = { required: required.checked, publish: publish.value };
     if (deadline.value) decklists.deadline = new Date(deadline.value).getTime();
     for (const [key, input] of numbers) if (input.value !== "") decklists[key] = Number(input.value);
+    if (decklists.min_cards !== undefined && decklists.max_cards !== undefined && decklists.min_cards > decklists.max_cards) {
+      say(`The fewest cards (${decklists.min_cards}) is more than the most cards (${decklists.max_cards}): `
+        + "correct one of them.");
+      return;
+    }
     const { refused } = await store.act("event.configure", { settings: { decklists } });
-    msg.textContent = refused || "Deck-list settings saved.";
+    say(refused || "Deck-list settings saved.");
   };
   const labels = { min_cards: "Fewest cards in the main deck", max_cards: "Most cards in the main deck",
     copies: "Most copies of one title", points: "Most points per squad" };
@@ -165,20 +171,32 @@ function playerPanel(store, role, view, info, target, close) {
     announce(text);
   };
   const editor = h("div");
+  const stopEditing = () => { target.editing = false; target.draft = null; target.reason = ""; replace(editor); };
   const edit = () => {
-    const form = listForm(spec, row.sections, { idPrefix: "staff-list" });
-    const reason = h("input", { type: "text", id: "dl-reason", placeholder: view.locked ? "Why it changes (required)" : "Optional" });
+    target.editing = true;  // kept across redraws: a refusal or a sync must not close the form being typed
+    // What is typed is kept until it is saved (a refusal redraws the panel: nothing typed may be lost).
+    const form = listForm(spec, target.draft || row.sections, { idPrefix: "staff-list",
+      onInput: () => { target.draft = form.values(); } });
+    const reason = h("input", { type: "text", id: "dl-reason", value: target.reason || "",
+      placeholder: view.locked ? "Why it changes (required)" : "Optional",
+      oninput: () => { target.reason = reason.value; } });
     replace(editor, h("form", { id: "dl-edit", onsubmit: async (event) => {
       event.preventDefault();
       const payload = { player: row.id, sections: form.values() };
       if (reason.value.trim()) payload.reason = reason.value.trim();
+      else if (view.locked) {
+        say("The lists are locked: give the reason for this change (it is kept with your name).");
+        reason.focus();
+        return;
+      }
       const { refused } = await store.act("decklist.submit", payload);
       say(refused || "List saved.");
-      if (!refused) replace(editor);
+      if (!refused) stopEditing();
     } }, form.el, field(view.locked ? "Reason for the change (the lists are locked)" : "Reason", reason),
     h("button", { type: "submit", class: "primary" }, "Save the list"), " ",
-    h("button", { type: "button", onclick: () => replace(editor) }, "Cancel")));
+    h("button", { type: "button", onclick: stopEditing }, "Cancel")));
   };
+  if (target.editing) edit();
   const outcome = select([["ok", "Deck matches the list"], ["problem", "Problem found"]], { id: "dc-outcome" });
   const note = h("input", { type: "text", id: "dc-note", placeholder: "What was checked or found" });
   const penalty = select([["", "No penalty"], ...penaltyChoices(info, role)], { id: "dc-penalty" });
@@ -206,8 +224,11 @@ function playerPanel(store, role, view, info, target, close) {
         field("Outcome", outcome), field("Note", note), field("Penalty", penalty,
           spec.infractions.length ? `The fix is due by the beginning of the next round (${info.ui.penalties.source}).` : null),
         h("button", { type: "submit", class: "primary", id: "dc-record" }, "Record the check"))],
+    store.problems().filter((p) => LIST_OPS.has(p.op.type) && p.op.payload?.player === row.id).map((p) => problemNotice(store, p)),
     msg, h("button", { type: "button", onclick: close }, "Close"));
 }
+
+const LIST_OPS = new Set(["decklist.submit", "deckcheck.record"]);
 
 /** Every list, one per page (print CSS). */
 function printout(store, view, spec) {
@@ -222,7 +243,7 @@ function printout(store, view, spec) {
 async function mount(root, { store, role, sub }) {
   const printing = sub === "print";
   const target = { player: printing ? null : sub || null, round: null, table: null, msg: "" };
-  const pick = { round: null, count: 2, draw: 0 };
+  const pick = { round: null, count: 2, draw: 0, settingsMsg: "" };
   const top = h("div");
   const panel = h("div");
   const rest = h("div");
@@ -230,6 +251,9 @@ async function mount(root, { store, role, sub }) {
     target.player = player;
     target.table = table;
     target.msg = "";
+    target.editing = false;
+    target.draft = null;
+    target.reason = "";
     target.round = pick.round;
     update().then(() => document.getElementById("dl-player")?.scrollIntoView({ block: "start" }));
   };
@@ -248,7 +272,7 @@ async function mount(root, { store, role, sub }) {
     if (printing) return replace(rest, ...printout(store, view, spec));
     if (target.player) refresh(panel, playerPanel(store, role, view, info, target, close));
     refresh(top, pickCard(store, view, open, pick));
-    return refresh(rest, overview(store, view, open), settingsCard(store, role, view, spec));
+    return refresh(rest, overview(store, view, open), settingsCard(store, role, view, spec, pick));
   }
   return { update };
 }

@@ -154,3 +154,59 @@ def test_every_games_phone_shows_its_sections_and_takes_a_list(browser, live_ser
     state = api(url, f"/api/events/{eid}/state", token=token)["state"]
     assert state["decklists"]["p2"]["sections"] == {sections[-1]: "2 Something"}
     ctx.close()
+
+
+def test_the_organizer_sets_the_lists_and_types_in_a_paper_list_after_the_lock(browser, live_server) -> None:
+    url = live_server.url
+    eid, token, _ = make_event(url, "agot")
+    pair = {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]}
+    ops = [
+        {"type": "round.pair", "payload": pair},
+        {"type": "round.publish", "payload": {"number": 1}},
+        {"type": "round.start", "payload": {"number": 1, "duration_s": 3600}},
+    ]
+    push(url, eid, token, "setup", ops, first=6)
+    code = api(url, f"/api/events/{eid}/invitations", {"role": "organizer"}, token)["code"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/#join={code}")
+    wait_ready(page)
+    page.goto(f"{url}/#/event/{eid}/decklists")
+    wait_ready(page, "decklists")
+    page.select_option("#dl-publish", "top-cut")
+    page.fill("#dl-min_cards", "70")
+    page.fill("#dl-max_cards", "60")
+    page.click("#dl-save")
+    page.wait_for_selector("#dl-settings-msg:has-text('is more than the most cards')")
+    page.fill("#dl-max_cards", "")
+    page.click("#dl-save")
+    page.wait_for_selector("#dl-settings-msg:has-text('Deck-list settings saved.')")
+
+    page.click("#dl-overview tr[data-player='p3'] .dl-open")
+    page.wait_for_selector("#dl-player[data-player='p3']")
+    page.click("#dl-edit-open")
+    page.fill("#staff-list-faction", "House Targaryen")
+    page.fill("#staff-list-plot", "7 A Song of Summer")
+    page.fill("#staff-list-draw", "66 Unsullied")
+    page.click("#dl-edit button[type=submit]")
+    page.wait_for_selector("#dl-player-msg:has-text('The lists are locked: give the reason for this change')")
+    page.fill("#dl-reason", "paper list handed in at the desk")
+    page.click("#dl-edit button[type=submit]")
+    page.wait_for_selector("#dl-player-msg:has-text('List saved.')")
+    page.wait_for_selector("#dl-problems li:has-text('66 cards; at least 70 are needed')")
+    assert "set by the organizer" in page.text_content("#dl-problems")
+    page.click("#dl-player summary")
+    assert "after the lock — paper list handed in at the desk" in page.text_content("#dl-changes")
+    assert page.query_selector("#dl-player .problem") is None, "nothing refused, nothing to dismiss"
+    shot(page, "decklist-06-organizer")
+    wait_synced(page)
+    state = api(url, f"/api/events/{eid}/state", token=token)["state"]
+    assert state["settings"]["decklists"] == {"required": True, "publish": "top-cut", "min_cards": 70}
+    assert state["decklists"]["p3"]["changes"][-1]["reason"] == "paper list handed in at the desk"
+    page.goto(f"{url}/#/event/{eid}/decklists/print")
+    page.wait_for_selector(".dl-print[data-player='p3']")
+    shot(page, "decklist-07-print")
+    assert errors == []
+    context.close()
