@@ -210,3 +210,37 @@ def test_the_organizer_sets_the_lists_and_types_in_a_paper_list_after_the_lock(b
     shot(page, "decklist-07-print")
     assert errors == []
     context.close()
+
+
+def test_the_public_page_shows_lists_only_once_the_event_is_over(browser, live_server) -> None:
+    url = live_server.url
+    eid, token, _ = make_event(url, "doomtown")
+    lists = [
+        {
+            "type": "decklist.submit",
+            "payload": {"player": pid, "sections": {"outfit": "1 The Sloane Gang", "deck": "52 Shotgun"}},
+        }
+        for pid in ("p1", "p2")
+    ]
+    configure = {
+        "type": "event.configure",
+        "payload": {"settings": {"decklists": {"required": True, "publish": "all"}}},
+    }
+    push(url, eid, token, "setup", [configure, *lists], first=6)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{url}/#/public/{eid}")
+    page.wait_for_selector("#public-title:has-text('List Night')")
+    assert page.query_selector("#public-lists") is None, "nothing published during the event"
+    pair = {"number": 1, "matches": [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]}
+    ops = [
+        {"type": "round.pair", "payload": pair},
+        {"type": "round.start", "payload": {"number": 1, "duration_s": 3600}},
+    ]
+    ops += [{"type": "result.report", "payload": {"round": 1, "table": t, "outcomes": ["win", "loss"]}} for t in (1, 2)]
+    push(url, eid, token, "setup", [*ops, {"type": "event.close"}], first=9)
+    page.reload()
+    page.wait_for_selector("#public-lists article[data-player='p1']", timeout=30_000)
+    assert "The Sloane Gang" in page.text_content("#public-lists")
+    shot(page, "decklist-08-public-published")
+    context.close()
