@@ -800,6 +800,21 @@ def decklist_check(ruleset: str, settings: dict[str, Any] | None, sections: dict
     return check_list(game_of(ruleset).decklists, settings or {}, sections)
 
 
+#: (ruleset, settings, sections) as JSON -> the problems found: a list is checked once, not at every redraw.
+_CHECKED: dict[str, list[dict[str, Any]]] = {}
+
+
+def _checked(ruleset: str, settings: dict[str, Any], sections: dict[str, Any]) -> list[dict[str, Any]]:
+    """``decklist_check`` remembered (the staff screen asks again for every list after each sync)."""
+    key = json.dumps([ruleset, settings.get("decklists"), sections], sort_keys=True)
+    found = _CHECKED.get(key)
+    if found is None:
+        if len(_CHECKED) >= 16_384:
+            _CHECKED.clear()
+        found = _CHECKED[key] = decklist_check(ruleset, settings, sections)
+    return found
+
+
 def _tables_now(st: dict[str, Any]) -> dict[str, int | None]:
     """Each player's table in the latest posted round (what a judge walks to)."""
     for rnd in reversed(st["rounds"]):
@@ -815,7 +830,7 @@ def decklists(event_id: str, now_ms: int) -> dict[str, Any]:
     ``empty`` (none, and the lists are locked: a warning, never a silent pass). Only the lists this
     device holds are listed (a player's phone: their own).
     """
-    from shared_rules.decklists import check_list, is_empty, lock_at, settings_of
+    from shared_rules.decklists import is_empty, lock_at, settings_of
     from shared_rules.games import game_of
 
     st = _current(event_id)
@@ -828,7 +843,7 @@ def decklists(event_id: str, now_ms: int) -> dict[str, Any]:
     for p in st["players"]:
         entry = st["decklists"].get(p["id"])
         sections = entry["sections"] if entry else {}
-        problems = check_list(spec, st["settings"], sections) if entry else []
+        problems = _checked(st["ruleset"], st["settings"], sections) if entry else []
         if entry is None or is_empty(sections):
             status = "empty" if locked else "missing"
         else:
