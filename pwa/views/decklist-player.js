@@ -64,6 +64,9 @@ export function myDecklist(store) {
     const view = await rules("decklists", { event_id: store.eventId, now_ms: store.now() });
     const mine = view.players.find((p) => p.id === me);
     const sections = mine?.sections || {};
+    // An event that asks for no lists shows no list card (unless staff typed one in for this player).
+    el.hidden = !view.settings.required && !mine?.changes.length;
+    if (el.hidden) return;
     if (out.dataset.held === "yes" && !waiting(store)) {  // the phone came back online and sent it
       out.dataset.held = "no";
       out.textContent = `Sent: the organizer has your ${spec.noun}.`;
