@@ -139,6 +139,15 @@ function penaltyChoices(info, role) {
   return desc.choices.filter(([v]) => !floor || desc.floor.includes(v)).map(([v, text]) => [`kind:${v}`, text]);
 }
 
+/** What the penalty field says: the fix's deadline (Star Trek D1, D2), and what a floor judge leaves to the head judge. */
+function penaltyHint(info, role) {
+  const spec = info.ui.decklists;
+  const offered = penaltyChoices(info, role).length;
+  const floor = role === "judge" && offered < (spec.infractions.length || info.ui.penalties.choices.length);
+  return [spec.infractions.length ? `The fix is due by the beginning of the next round (${info.ui.penalties.source}). ` : "",
+    floor ? "Harsher penalties are the head judge's: record the check and call them." : ""].join("") || null;
+}
+
 /** Record a deck check (and its penalty first, so the check names it). */
 async function recordCheck(store, info, { player, round, table, outcome, note, penalty }) {
   const payload = { player, outcome, note };
@@ -221,8 +230,7 @@ function playerPanel(store, role, view, info, target, close) {
       h("button", { type: "button", id: "dl-edit-open", onclick: edit }, row.status === "missing" || row.status === "empty"
         ? "Type in a paper list" : "Change the list"), editor,
       h("form", { id: "dc-form", onsubmit: record }, h("h3", {}, "Record a deck check"),
-        field("Outcome", outcome), field("Note", note), field("Penalty", penalty,
-          spec.infractions.length ? `The fix is due by the beginning of the next round (${info.ui.penalties.source}).` : null),
+        field("Outcome", outcome), field("Note", note), field("Penalty", penalty, penaltyHint(info, role)),
         h("button", { type: "submit", class: "primary", id: "dc-record" }, "Record the check"))],
     store.problems().filter((p) => LIST_OPS.has(p.op.type) && p.op.payload?.player === row.id).map((p) => problemNotice(store, p)),
     msg, h("button", { type: "button", onclick: close }, "Close"));

@@ -244,3 +244,30 @@ def test_the_public_page_shows_lists_only_once_the_event_is_over(browser, live_s
     assert "The Sloane Gang" in page.text_content("#public-lists")
     shot(page, "decklist-08-public-published")
     context.close()
+
+
+def test_a_floor_judge_records_a_check_and_leaves_level_two_penalties_to_the_head_judge(browser, live_server) -> None:
+    url = live_server.url
+    eid, token, _ = make_event(url, "startrek-1e")
+    listed = {
+        "type": "decklist.submit",
+        "payload": {"player": "p2", "sections": {"deck": "1 Data", "q-tent": "14 Tribble"}},
+    }
+    push(url, eid, token, "setup", [listed], first=6)
+    code = api(url, f"/api/events/{eid}/invitations", {"role": "judge"}, token)["code"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{url}/#join={code}")
+    wait_ready(page)
+    page.goto(f"{url}/#/event/{eid}/decklists/p2")
+    page.wait_for_selector("#dl-player[data-player='p2']")
+    assert "Q's Tent: 14 cards; at most 13 are allowed" in page.text_content("#dl-problems")
+    assert "Appendix B D2 (13-card maximum in a Q's Tent)" in page.text_content("#dl-problems")
+    options = page.eval_on_selector_all("#dc-penalty option", "os => os.map(o => o.textContent)")
+    assert options == ["No penalty"]
+    assert "Harsher penalties are the head judge's" in page.text_content("#dc-form")
+    assert page.query_selector("#dl-settings-summary") is not None, "a judge reads the settings, never edits them"
+    page.select_option("#dc-outcome", "problem")
+    page.click("#dc-record")
+    page.wait_for_selector("#dl-checks li:has-text('problem')")
+    context.close()
