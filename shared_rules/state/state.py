@@ -489,7 +489,7 @@ def from_event_document(doc: Any) -> dict[str, Any]:
         raise DocumentError("state", "the operational fields are malformed; import the document without them") from None
 
 
-def _imported_lists(raw: Any) -> dict[str, Any]:
+def _imported_lists(raw: Any, players: set[str]) -> dict[str, Any]:
     """An imported document's ``decklists``: each player's sections (text) and changes, checked."""
     if raw is None:
         return {}
@@ -497,6 +497,8 @@ def _imported_lists(raw: Any) -> dict[str, Any]:
         raise DocumentError("decklists", "expected an object of player id -> list")
     out = {}
     for pid, entry in raw.items():
+        if pid not in players:
+            raise DocumentError(f"decklists.{pid}", "not a player of this event")
         if not isinstance(entry, dict) or not isinstance(entry.get("sections"), dict):
             raise DocumentError(f"decklists.{pid}", "expected {sections: {section: text}, changes: [...]}")
         if not all(isinstance(text, str) for text in entry["sections"].values()):
@@ -520,8 +522,10 @@ def _from_event(event: Any) -> dict[str, Any]:
             state[key] = value
     lists = norm.pop("decklists", None)
     checks = norm.pop("deckchecks", None)
-    state["decklists"] = _imported_lists(lists)
-    state["deckchecks"] = clone(checks) if isinstance(checks, list) else []
+    state["decklists"] = _imported_lists(lists, {p.id for p in event.players})
+    if checks is not None and not (isinstance(checks, list) and all(isinstance(c, dict) for c in checks)):
+        raise DocumentError("deckchecks", "expected a list of deck checks ({player, outcome, ...})")
+    state["deckchecks"] = clone(checks) if checks is not None else []
     state["extra"] = norm
     for p in event.players:
         extra = dict(p.extra)

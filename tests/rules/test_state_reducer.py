@@ -6,6 +6,7 @@ import json
 import unittest
 from typing import Any
 
+from shared_rules.errors import RulesError
 from shared_rules.run import load_event
 from shared_rules.state import (
     OPERATION_TYPES,
@@ -1287,6 +1288,19 @@ class DeckListOperationsTest(unittest.TestCase):
         self.assertEqual(ev.state["decklists"], back["decklists"])
         self.assertEqual(ev.state["deckchecks"], back["deckchecks"])
         self.assertEqual(to_event_document(back), doc)
+
+
+class DeckListImportTest(unittest.TestCase):
+    def test_a_document_with_a_list_for_no_player_or_a_list_not_as_text_is_refused_naming_it(self) -> None:
+        ev = Event(2)
+        doc = to_event_document(ev.state)
+        for lists, where in (
+            ({"p9": {"sections": {"deck": "1 Data"}}}, "decklists.p9: not a player of this event"),
+            ({"p1": {"sections": {"deck": ["1 Data"]}}}, "decklists.p1.sections: each section is its lines as text"),
+        ):
+            with self.subTest(where), self.assertRaises(RulesError) as caught:
+                from_event_document(dict(doc, decklists=lists))
+            self.assertEqual(where, str(caught.exception))
 
 
 class VocabularyTest(unittest.TestCase):
