@@ -9,7 +9,8 @@ from flask import Blueprint, current_app
 from backend.api import respond
 from backend.auth import require_event
 from backend.ledger import event_state
-from backend.schemas import PairingsSchema, PublicSchema, StandingsSchema
+from backend.schemas import PairingsSchema, PublicSchema, PublishedListsSchema, StandingsSchema
+from shared_rules.decklists import published_players
 from shared_rules.errors import RulesError
 from shared_rules.games import get_ruleset
 from shared_rules.run import load_event, standings_json
@@ -138,3 +139,30 @@ def standings(event_id: str):
             "note": note,
         },
     )
+
+
+@bp.get("/<event_id>/decklists")
+def published_lists(event_id: str):
+    """Published deck lists.
+    ---
+    get:
+      summary: The deck lists the organizer publishes once the event is over (public; none before)
+      responses:
+        200:
+          content:
+            application/json:
+              schema: PublishedListsSchema
+    """
+    event = require_event(event_id)
+    _, state = event_state(event)
+    ranking = [row["player"] for row in _standings(state)[0] if isinstance(row.get("player"), str)]
+    ranking += [p["id"] for p in state["players"] if p["id"] not in ranking]
+    ids, note = published_players(state["settings"], state["closed"], state["rounds"], ranking)
+    names = {p["id"]: p["name"] for p in state["players"]}
+    lists = [
+        {"player": pid, "name": names.get(pid, pid), "sections": state["decklists"][pid]["sections"]}
+        for pid in ids
+        if pid in state["decklists"]
+    ]
+    body = {"event_id": event.id, "name": state["name"], "ruleset": state["ruleset"] or event.ruleset}
+    return respond(PublishedListsSchema(), {**body, "lists": lists, "note": note})

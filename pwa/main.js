@@ -18,6 +18,7 @@ import publicPage from "./views/public.js";
 import history from "./views/history.js";
 import league from "./views/league.js";
 import report from "./views/report.js";
+import decklists from "./views/decklists.js";
 
 // Who opens each screen, in the engine's role groups (app/roles.js): the desk (publishes rounds, reads claim
 // codes), the staff, everyone.
@@ -29,6 +30,7 @@ export const SCREENS = {
   rounds: { view: rounds, title: "Rounds", roles: DESK },
   judge: { view: judge, title: "Results", roles: STAFF },
   disputes: { view: disputes, title: "Disputes", roles: STAFF },
+  decklists: { view: decklists, title: "Deck lists", roles: STAFF },
   standings: { view: standings, title: "Standings", roles: EVERYONE },
   board: { view: board, title: "Big screen", roles: STAFF },
   bracket: { view: bracket, title: "Bracket", roles: EVERYONE },

@@ -70,7 +70,7 @@ def test_a_game_without_age_divisions_has_none():
 def test_ruleset_info_offers_the_season_and_toms_kinds_to_a_settings_screen():
     api = _api()
     info = _call(api, "ruleset_info", ruleset="pokemon-tcg")["result"]
-    assert set(info["settings"]) == {"season", "kind"}
+    assert set(info["settings"]) == {"season", "kind", "decklists"}
     assert {"type": 3, "mode": "TCG1DAY", "label": "League Cup"} in info["settings"]["kind"]["choices"]
     assert {"type": 2, "mode": "LEAGUECHALLENGE", "label": "League Challenge"} in info["settings"]["kind"]["choices"]
-    assert _call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"] == {}
+    assert set(_call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"]) == {"decklists"}

@@ -144,7 +144,8 @@ def test_every_ruleset_describes_its_screens_in_the_shape_the_app_draws_from():
     api = _rules_api()
     for rid in RULESETS:
         ui = api.ruleset_info(rid, {})["ui"]
-        assert set(ui) == {"result", "timer", "round_start", "penalties"}, rid
+        assert set(ui) == {"result", "timer", "round_start", "penalties", "decklists"}, rid
+        assert ui["decklists"]["sections"] and ui["decklists"]["main"], rid
         result = ui["result"]
         assert set(result) == {"stats", "scores", "best_of_three", "time_called"}, rid
         if result["stats"] is not None:

@@ -52,7 +52,13 @@ from shared_rules.state import ALLOWED, WITHHELD_PREFIX, secret_time_sides
 # 4. in an event with secret round time (Doomtown's d6, Floor Rules 3.A: "The exact length of rounds will
 #    not be announced to the players") the event's seed, from which every device draws the d6, is
 #    replaced by "withheld-" + a digest, in event.create and in an imported document; the player's
-#    device then folds every round's ``secret_s`` as None and its clock runs to the announced hour only.
+#    device then folds every round's ``secret_s`` as None and its clock runs to the announced hour only;
+# 5. another player's deck list and deck checks are not in it (issue 28: a player sees only their own list
+#    during the event; opponents never see it): each ``decklist.submit`` and ``deckcheck.record`` about
+#    someone else becomes a ``device.void`` in the same slot, and an imported document's ``decklists`` and
+#    ``deckchecks`` keep only the player's own. Nothing a phone folds depends on another player's list.
+#    Published lists (after the event, as the organizer chose) are read from their own endpoint
+#    (backend/decklists.py), not from the log.
 
 _PAIRING_PREFIXES = tuple(f'{{"type":"{t}"' for t in ("round.pair", "round.swap", "cut.make"))
 
@@ -153,6 +159,17 @@ def _penalized(op: dict[str, Any], facts: dict[str, _Penalty]) -> str | None:
     return None
 
 
+_LIST_TYPES = ("decklist.submit", "deckcheck.record")
+_LIST_PREFIXES = tuple(f'{{"type":"{t}"' for t in _LIST_TYPES)
+
+
+def _listed(op: dict[str, Any]) -> str | None:
+    """The player a deck-list operation is about (None: not one)."""
+    payload: dict[str, Any] = op["payload"] if isinstance(op.get("payload"), dict) else {}
+    who = payload.get("player") if op.get("type") in _LIST_TYPES else None
+    return who if isinstance(who, str) else None
+
+
 def _player_op(
     event_id: str,
     text: str,
@@ -167,6 +184,8 @@ def _player_op(
         player is None or _penalized(op, facts or {}) != player
     ):
         op = _penalty_hidden(op, facts or {})
+    if op.get("type") in _LIST_TYPES and (player is None or _listed(op) != player):
+        op = dict(op, type="device.void", payload={})  # another player's list or deck check
     if hide_seed and op.get("type") == "event.create":
         payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
         # no seed in the payload: the reducer uses the op_id, which is no secret either
@@ -196,6 +215,7 @@ class _SharedView:
 
     text: str
     penalized: str | None = None  # penalty.issue, penalty.rescind: the player penalized
+    listed: str | None = None  # decklist.submit, deckcheck.record: the player whose list it is
     confirmed_device: str | None = None  # result.confirm: the device whose report it confirms
 
 
@@ -244,6 +264,8 @@ _PENALTY_PREFIXES = ('{"type":"penalty.issue"', '{"type":"penalty.rescind"')
 def _shared_view(event_id: str, text: str, facts: dict[str, _Penalty]) -> _SharedView:
     """A logged operation's shared view; a penalty's never changes (its drop and its player are for good)."""
     shared = _player_op(event_id, text, None, set(), False, facts)
+    if text.startswith(_LIST_PREFIXES):
+        return _SharedView(shared, listed=_listed(json.loads(text)))
     if text.startswith(_PENALTY_PREFIXES) or text.startswith('{"type":"result.confirm"'):
         op = json.loads(text)
         payload = op.get("payload") if isinstance(op.get("payload"), dict) else {}
@@ -275,8 +297,10 @@ def _player_rows(
         view = cached.get(seq)
         if view is None:
             view = made[seq] = _shared_view(event_id, text, facts or {})
-        if (view.penalized is not None and view.penalized == principal.player) or (
-            view.confirmed_device is not None and view.confirmed_device in own
+        if (
+            (view.penalized is not None and view.penalized == principal.player)
+            or (view.confirmed_device is not None and view.confirmed_device in own)
+            or (view.listed is not None and view.listed == principal.player)
         ):
             if facts is None:
                 facts = penalty_facts(event_state(event)[1])
@@ -295,6 +319,12 @@ def _player_base(event_id: str, text: str, principal: Principal, hide_seed: bool
     own = doc.get("state") if isinstance(doc.get("state"), dict) else None
     if own is not None and isinstance(own.get("penalties"), list):
         own["penalties"] = [p for p in own["penalties"] if isinstance(p, dict) and p.get("player") == principal.player]
+    if isinstance(doc.get("decklists"), dict):
+        doc["decklists"] = {pid: entry for pid, entry in doc["decklists"].items() if pid == principal.player}
+    if isinstance(doc.get("deckchecks"), list):
+        doc["deckchecks"] = [
+            c for c in doc["deckchecks"] if isinstance(c, dict) and c.get("player") == principal.player
+        ]
     return dumps(doc)
 
 

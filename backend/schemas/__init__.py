@@ -475,6 +475,24 @@ class PublicSchema(PairingsSchema):
     note = fields.String(allow_none=True)
 
 
+class PublishedListSchema(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    sections = fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True, metadata={"description": "section -> lines"}
+    )
+
+
+class PublishedListsSchema(Schema):
+    """The deck lists published after the event, as the organizer chose (``settings.decklists.publish``)."""
+
+    event_id = fields.String(required=True)
+    name = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    lists = fields.List(fields.Nested(PublishedListSchema), required=True)
+    note = fields.String(required=True, metadata={"description": "whose lists are published, or why none"})
+
+
 # ------------------------------------------------------------------ backups
 
 

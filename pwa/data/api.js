@@ -85,6 +85,8 @@ export const reissueClaim = (session, player) =>
 export const revokeClaim = (session, player) =>
   request(`/api/events/${session.event_id}/players/${encodeURIComponent(player)}/claim`, { method: "DELETE", token: session.token });
 export const publicView = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/public`);
+/** The deck lists the organizer publishes once the event is over (none before; backend/public.py). */
+export const publishedLists = (eventId) => request(`/api/events/${encodeURIComponent(eventId)}/decklists`);
 /** The server's Web Push key (VAPID), for subscribing this browser. */
 export const vapidPublicKey = () => request("/api/push/vapid-public-key");
 export const addPushSubscription = (session, subscription) =>

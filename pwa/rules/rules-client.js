@@ -15,6 +15,7 @@ export const RULES_FUNCTIONS = Object.freeze([
   "ruleset_info", "age_divisions", "timer", "secret_time", "time_called", "round_minutes", "cut", "next_elimination", "bracket", "export",
   "new_event_document",
   "league", "csv_roster", "csv_standings", "csv_pairings", "startrek_report",
+  "decklist_check", "decklists", "deckcheck_pick",
 ]);
 
 // How long a call may go unanswered once the worker is up before the worker is taken for dead (tests shorten it).

@@ -787,3 +787,112 @@ def startrek_report(event_id: str) -> dict[str, Any]:
 
 
 FUNCTIONS.update({f.__name__: f for f in (league, csv_roster, csv_standings, csv_pairings, startrek_report)})
+
+
+# ---------------------------------------------------------------- deck lists (issue #28)
+
+
+def decklist_check(ruleset: str, settings: dict[str, Any] | None, sections: dict[str, Any]) -> list[dict[str, Any]]:
+    """What is wrong with a list, as a player types it (no card database): ``[{code, section, message, source}]``."""
+    from shared_rules.decklists import check_list
+    from shared_rules.games import game_of
+
+    return check_list(game_of(ruleset).decklists, settings or {}, sections)
+
+
+#: (ruleset, settings, sections) as JSON -> the problems found: a list is checked once, not at every redraw.
+_CHECKED: dict[str, list[dict[str, Any]]] = {}
+
+
+def _checked(ruleset: str, settings: dict[str, Any], sections: dict[str, Any]) -> list[dict[str, Any]]:
+    """``decklist_check`` remembered (the staff screen asks again for every list after each sync)."""
+    key = json.dumps([ruleset, settings.get("decklists"), sections], sort_keys=True)
+    found = _CHECKED.get(key)
+    if found is None:
+        if len(_CHECKED) >= 16_384:
+            _CHECKED.clear()
+        found = _CHECKED[key] = decklist_check(ruleset, settings, sections)
+    return found
+
+
+def _tables_now(st: dict[str, Any]) -> dict[str, int | None]:
+    """Each player's table in the latest posted round (what a judge walks to)."""
+    for rnd in reversed(st["rounds"]):
+        if rnd["status"] != "draft":
+            return {pid: m["table"] for m in rnd["matches"] for pid in m["players"]}
+    return {}
+
+
+def decklists(event_id: str, now_ms: int) -> dict[str, Any]:
+    """The deck-list screen: the organizer's settings, the lock, and every player's list with its problems.
+
+    ``status`` per player: ``submitted`` (no problem found), ``problems``, ``missing`` (none yet) or
+    ``empty`` (none, and the lists are locked: a warning, never a silent pass). Only the lists this
+    device holds are listed (a player's phone: their own).
+    """
+    from shared_rules.decklists import is_empty, lock_at, settings_of
+    from shared_rules.games import game_of
+
+    st = _current(event_id)
+    spec = game_of(st["ruleset"]).decklists
+    config = settings_of(st["settings"])
+    lock = lock_at(st["settings"], st["rounds"])
+    locked = lock is not None and now_ms >= lock
+    tables = _tables_now(st)
+    rows = []
+    for p in st["players"]:
+        entry = st["decklists"].get(p["id"])
+        sections = entry["sections"] if entry else {}
+        problems = _checked(st["ruleset"], st["settings"], sections) if entry else []
+        if entry is None or is_empty(sections):
+            status = "empty" if locked else "missing"
+        else:
+            status = "problems" if problems else "submitted"
+        rows.append(
+            {
+                "id": p["id"],
+                "name": p["name"],
+                "dropped": p["dropped_after"] is not None,
+                "table": tables.get(p["id"]),
+                "status": status,
+                "sections": sections,
+                "problems": problems,
+                "changes": entry["changes"] if entry else [],
+                "checks": [c for c in st["deckchecks"] if c["player"] == p["id"]],
+            }
+        )
+    return {
+        "spec": spec.to_json(),
+        "settings": {
+            "required": config.required,
+            "deadline": config.deadline,
+            "publish": config.publish,
+            "min_cards": config.min_cards,
+            "max_cards": config.max_cards,
+            "copies": config.copies,
+            "points": config.points,
+        },
+        "lock_at": lock,
+        "locked": locked,
+        "closed": st["closed"],
+        "players": rows,
+        "counts": {s: sum(1 for r in rows if r["status"] == s) for s in ("submitted", "problems", "missing", "empty")},
+    }
+
+
+def deckcheck_pick(event_id: str, round: int, count: int, draw: int = 0) -> list[dict[str, Any]]:  # noqa: A002
+    """Players picked at random for a deck check in ``round``: the same on every device for the event's seed,
+    the round and ``draw`` (0, then 1, 2… for another pick), among the round's seated players (no byes)."""
+    from shared_rules.decklists import pick_for_check
+
+    st = _current(event_id)
+    rnd = next((r for r in st["rounds"] if r["number"] == round), None)
+    if rnd is None:
+        raise RulesError(f"round {round} is not paired yet: pick players for a deck check once it is")
+    seated = {pid: m["table"] for m in rnd["matches"] if len(m["players"]) > 1 for pid in m["players"]}
+    names = {p["id"]: p["name"] for p in st["players"]}
+    picked = pick_for_check(st["seed"], round, draw, seated, count)
+    return [{"id": pid, "name": names.get(pid, pid), "table": seated[pid]} for pid in picked]
+
+
+FUNCTIONS.update({f.__name__: f for f in (decklist_check, decklists, deckcheck_pick)})

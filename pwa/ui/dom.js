@@ -96,6 +96,10 @@ export function adviceFor(problem) {
   if (problem.error === "event-closed") {
     return "The event was closed before this change reached the server: it was not applied. Ask the organizer.";
   }
+  if (problem.error === "list-locked") {
+    return "The lists locked before this change reached the server: the list was not changed. Ask a judge or the "
+      + "organizer to change it.";
+  }
   if (problem.error === "already-paired") return "Someone else did this first: check the screen and try again if needed.";
   if (!problem.server) return "The rules refuse this on this device: correct it and enter it again.";
   return "Check the details, enter it again if needed, then dismiss this message.";

@@ -55,6 +55,9 @@ function entryPanel(store, { onClose }) {
           + "or leave it to the head judge on the Disputes screen."),
         versionsList(st, rnd, match), field("Reason for the correction", reason)),
       form,
+      h("p", { class: "deck-links" }, "Deck check: ", match.players.map((p, k) => [k ? " · " : "",
+        h("a", { href: `#/event/${store.eventId}/decklists/${encodeURIComponent(p)}`, class: "deck-link", dataset: { player: p } },
+          `${nameOf(st, p)}'s list`)])),
       h("button", { type: "button", onclick: close }, "Cancel"));
     panel.hidden = false;
     panel.querySelector("button.big, select")?.focus();

@@ -5,6 +5,7 @@ import { disputeVersions, resultForm, resultText } from "../ui/result-form.js";
 import { timerPanel } from "../ui/timer.js";
 import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui/dom.js";
 import { penaltyText } from "./penalties.js";
+import { myDecklist } from "./decklist-player.js";
 
 const REMOVING = new Set(["disqualification", "ejection"]);
 
@@ -147,7 +148,8 @@ async function mount(root, { store }) {
     "Turn on notifications");
   const reportBox = h("div");
   let reportOpen = false;
-  replace(root, h("h1", { id: "player-name" }, "My table"), clockBox.el, current, reportBox, history,
+  const decklist = myDecklist(store);
+  replace(root, h("h1", { id: "player-name" }, "My table"), clockBox.el, current, reportBox, decklist.el, history,
     h("section", { class: "card" }, h("h2", {}, "Notifications"), notify, notifyOut));
 
   const act = async (type, payload, done) => {
@@ -227,6 +229,7 @@ async function mount(root, { store }) {
           statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))),
       myPenalties(st, me));
       if (!reportOpen) replace(reportBox);
+      decklist.update();
     },
     destroy() {
       clockBox.stop();

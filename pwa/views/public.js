@@ -1,7 +1,19 @@
 // The public page (no token): posted pairings and standings from the server's
 // public endpoint (the same shared_rules code); the service worker keeps the last answer for offline.
-import { publicView } from "../app/services.js";
+import { publicView, publishedLists } from "../app/services.js";
+import { listSheet } from "../ui/decklist.js";
+import { rulesetInfo } from "../ui/timer.js";
 import { h, label, replace, tiebreakerText } from "../ui/dom.js";
+
+/** The lists published after the event, as the organizer chose (nothing during the event). */
+async function listsSection(eventId, ruleset) {
+  const published = await publishedLists(eventId).catch(() => null);
+  if (!published?.lists.length) return null;
+  const spec = (await rulesetInfo({ ruleset, settings: {} })).ui.decklists;
+  return h("section", { id: "public-lists" }, h("h2", {}, "Deck lists"), h("p", {}, published.note),
+    published.lists.map((l) => h("article", { class: "card", dataset: { player: l.player } }, h("h3", {}, l.name),
+      listSheet(spec, l.sections))));
+}
 
 async function mount(root, { eventId }) {
   const body = h("div");
@@ -26,7 +38,8 @@ async function mount(root, { eventId }) {
         rnd ? h("div", { class: "table-wrap" }, h("table", { class: "pairings" }, h("caption", {}, `Round ${rnd.number} pairings`),
           h("thead", {}, h("tr", {}, ["Table", "Players", "Result"].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rnd.matches.map((m) => h("tr", {}, h("td", {}, m.table ?? "bye"),
-            h("td", {}, m.players.map((p) => p.name).join(" v ")), h("td", {}, m.outcomes ? m.outcomes.join(" / ") : m.status)))))) : null);
+            h("td", {}, m.players.map((p) => p.name).join(" v ")), h("td", {}, m.outcomes ? m.outcomes.join(" / ") : m.status)))))) : null,
+        await listsSection(eventId, data.ruleset));
     } catch (err) {
       replace(body, h("p", { class: "error" }, err.message));
     }

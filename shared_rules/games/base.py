@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ..decklists.model import DECKLIST_SETTINGS, GENERIC_DECKLISTS, DeckLists
 from ..errors import RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -208,12 +209,14 @@ class Game:
     #: (event, import time in ms) → the settings an imported event starts with, or None to keep its own.
     import_settings: Callable[[Event, int], dict[str, Any] | None] | None = None
     #: The event settings a settings screen may offer (key → descriptor; rules_api ``ruleset_info()["settings"]``).
-    settings_ui: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    settings_ui: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({"decklists": DECKLIST_SETTINGS}))
     #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.
     form_pods: Callable[[Event, int, Sequence[str], Sequence[str], int], list[list[str]]] | None = None
     #: Checks ``settings.report``, the tournament report's details the organizer fills in (raises DocumentError);
     #: None: the game has no tournament report (Star Trek OP Guide 8 has one, written after the event).
     report_details: Callable[[Any], object] | None = None
+    #: The game's deck lists: sections and the checks its documents cite (a generic deck where they say nothing).
+    decklists: DeckLists = GENERIC_DECKLISTS
 
     def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset configured by an event's settings."""
@@ -296,6 +299,7 @@ class Game:
             "timer": {"notes": [{"at_or_below_ms": at, "text": text} for at, text in self.timer_notes]},
             "round_start": {"attack_dice": self.attack_dice},
             "penalties": self.penalties.ui(),
+            "decklists": self.decklists.to_json(),
         }
 
 

@@ -21,7 +21,10 @@ Shatterpoint "Arbiters", Pokémon 4):
   drafted round, like pairing it, is the organizer's or head judge's.
 - **player**: reports and confirms the result of their own match, for
   themselves; checks themselves in; drops themselves (Doomtown 3.G: a player may
-  drop at any time).
+  drop at any time); submits their own deck list until the lists lock (Shatterpoint
+  "Strike Team": no change once the event begins). Staff type in a list from a paper
+  one at any time, and after the lock with a reason; any staff member records a deck
+  check (its penalty, if any, is a ``penalty.issue`` under the rules above).
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cut.make": _LEAD,
     "penalty.issue": _LEAD | {"judge"},  # judges: warnings only
     "penalty.rescind": _LEAD,  # Doomtown 6.B: the head judge and TO are the final word on penalties
+    "decklist.submit": _ALL,  # players: their own, before the lock; staff: any, after it with a reason
+    "deckcheck.record": _STAFF,  # judges check decks; a penalty goes through penalty.issue
     "device.void": _ALL,  # a dismissed change's slot: changes nothing
 }
 
@@ -125,6 +130,10 @@ def _judge_penalty(state: dict[str, Any], op: Operation) -> None:
         raise NotAuthorized(f"penalty.issue: a judge may issue warnings only; a {kind} is for the head judge")
 
 
+def _own_list(state: dict[str, Any], op: Operation) -> None:
+    _own_player(state, op, op.payload.player)
+
+
 #: (operation type, role) -> ownership check.
 OWNERSHIP = {
     ("player.check_in", "player"): lambda s, op: _own_player(s, op, op.payload.player),
@@ -132,6 +141,7 @@ OWNERSHIP = {
     ("result.report", "player"): _own_match,
     ("result.confirm", "player"): _confirm_own,
     ("penalty.issue", "judge"): _judge_penalty,
+    ("decklist.submit", "player"): _own_list,
 }
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "EventClosed",
     "RoundFrozen",
     "AlreadyPaired",
+    "ListLocked",
     "Actor",
     "Operation",
     "PAYLOADS",
@@ -75,6 +76,12 @@ class RoundFrozen(OperationRejected):
     """Changing a round's record after the round two later is paired (Pokémon TOP 4): ask the head judge."""
 
     code = "round-frozen"
+
+
+class ListLocked(OperationRejected):
+    """A player changing their deck list after the lists locked: a judge or the organizer changes it now."""
+
+    code = "list-locked"
 
 
 class AlreadyPaired(OperationRejected):
@@ -445,6 +452,32 @@ class PenaltyRescind:
 
 
 @_payload
+class DecklistSubmit:
+    """A player's deck list: ``sections`` maps each section key to its lines as text (``3 Name`` a line).
+
+    A player submits their own until the lists lock (``settings.decklists.deadline``, else the start of
+    round 1); staff type one in for any player, and after the lock only with ``reason`` (kept with who).
+    """
+
+    player: str = req("name")
+    sections: dict[str, Any] = req("object", cap=Cap(bytes=32_768))
+    reason: str | None = opt("text")
+
+
+@_payload
+class DeckcheckRecord:
+    """A judge's deck check of ``player``: ``outcome`` ``ok`` or ``problem``, where (round, table), a note,
+    and the penalty it led to (``penalty``: the op_id of its ``penalty.issue``)."""
+
+    player: str = req("name")
+    outcome: str = req("name")
+    round: int | None = opt("round")
+    table: int | None = opt("count")
+    note: str | None = opt("text")
+    penalty: str | None = opt("name")
+
+
+@_payload
 class DeviceVoid:
     """Nothing: a device's sequence slot whose change the user dismissed before it was sent (no holes)."""
 
@@ -477,6 +510,8 @@ PAYLOADS: dict[str, type] = {
     "device.void": DeviceVoid,
     "penalty.issue": PenaltyIssue,
     "penalty.rescind": PenaltyRescind,
+    "decklist.submit": DecklistSubmit,
+    "deckcheck.record": DeckcheckRecord,
     "event.close": EventClose,
 }
 OPERATION_TYPES: tuple[str, ...] = tuple(PAYLOADS)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any
 
+from .. import decklists
 from ..errors import DocumentError, RulesError
 from ..event.model import STAGES
 from ..games import bracket_rules, game_of, get_ruleset
@@ -39,6 +40,7 @@ from .operations import (
     CHECKS,
     AlreadyPaired,
     EventClosed,
+    ListLocked,
     OpenDispute,
     Operation,
     OperationRejected,
@@ -60,7 +62,7 @@ from .state import (
     to_event_document,
 )
 
-__all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides"]
+__all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides", "list_locked"]
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
 _ID = itemgetter("id")
@@ -118,11 +120,20 @@ def _event_create(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     settings = p.settings or {}
     ruleset_of(p.ruleset, settings)
+    _check_list_settings("event.create", settings)
     start = game_of(p.ruleset).creation_settings
     if start is not None:  # e.g. Pokémon's season from the event's date or this operation's day (TOP 3.1.1)
         settings = start(settings, op.at)
         ruleset_of(p.ruleset, settings)
     state.update(ruleset=p.ruleset, name=p.name, seed=p.seed or op.op_id, settings=settings, created_by=op.device)
+
+
+def _check_list_settings(label: str, settings: dict[str, Any]) -> None:
+    """Refuse deck-list settings the engine cannot read (``settings.decklists``)."""
+    try:
+        decklists.settings_of(settings)
+    except RulesError as exc:
+        raise OperationRejected(f"{label}: {exc}") from None
 
 
 def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
@@ -147,6 +158,7 @@ def _event_configure(state: dict[str, Any], op: Operation) -> None:
         raise OperationRejected("event.configure: the ruleset cannot change once round 1 is paired")
     settings = _merge(state["settings"], p.settings) if p.settings is not None else state["settings"]
     ruleset_of(ruleset_id, settings)
+    _check_list_settings("event.configure", settings)
     check_report = game_of(ruleset_id).report_details
     if check_report is not None and p.settings is not None and "report" in p.settings:
         try:  # the report's details, as the report and a WCT league's table read them
@@ -351,6 +363,7 @@ def _player_remove(state: dict[str, Any], op: Operation) -> None:
     if why is not None:
         raise OperationRejected(f"player.remove: {why}")
     state["players"].remove(player)
+    state["decklists"].pop(player["id"], None)  # a mistyped entry's list goes with it
 
 
 #: Solo outcomes for a round missed before rejoining, first found in the vocabulary wins.
@@ -982,6 +995,82 @@ def _penalty_rescind(state: dict[str, Any], op: Operation) -> None:
         player["ejected"] = False  # still dropped: player.reinstate brings them back (missed rounds and all)
 
 
+# ---------------------------------------------------------------- deck lists
+
+
+def _lock_words(state: dict[str, Any]) -> str:
+    """When the lists locked, in words."""
+    return (
+        "at the organizer's deadline"
+        if decklists.settings_of(state["settings"]).deadline is not None
+        else "when round 1 started"
+    )
+
+
+def list_locked(state: dict[str, Any], at: int) -> bool:
+    """Whether the event's deck lists are locked at ``at`` (ms, the device's clock the server corrects)."""
+    lock = decklists.lock_at(state["settings"], state["rounds"])
+    return lock is not None and at >= lock
+
+
+def _decklist_submit(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    find_player(state, p.player)
+    spec = game_of(state["ruleset"]).decklists
+    for key, text in p.sections.items():
+        if spec.section(key) is None:
+            names = ", ".join(f"{s.key} ({s.label})" for s in spec.sections)
+            raise OperationRejected(
+                f"decklist.submit: payload.sections.{key}: not a section of this game (use {names})"
+            )
+        if not isinstance(text, str):
+            raise OperationRejected(f"decklist.submit: payload.sections.{key}: expected the list's lines as text")
+    locked = list_locked(state, op.at)
+    reason = (p.reason or "").strip() or None
+    if locked and not op.actor.is_staff:
+        raise ListLocked(
+            f"decklist.submit: {spec.noun}s locked {_lock_words(state)}; only a judge or the organizer "
+            f"can change yours now: ask one"
+        )
+    if locked and reason is None:
+        raise OperationRejected(
+            f"decklist.submit: payload.reason: {spec.noun}s locked {_lock_words(state)}; a change now needs the reason"
+        )
+    entry = state["decklists"].get(p.player)
+    change = {"op_id": op.op_id, "at": op.at, "by": op.actor.to_json(), "reason": reason, "locked": locked}
+    if entry is None:
+        entry = state["decklists"][p.player] = {"sections": {}, "changes": []}
+    entry["sections"] = {key: text for key, text in p.sections.items() if text.strip()}
+    entry["changes"].append(change)
+
+
+def _deckcheck_record(state: dict[str, Any], op: Operation) -> None:
+    p = op.payload
+    find_player(state, p.player)
+    if p.outcome not in ("ok", "problem"):
+        raise OperationRejected(f"deckcheck.record: payload.outcome: '{p.outcome}' is not ok or problem")
+    if p.penalty is not None:
+        entry = next((e for e in state["penalties"] if e.get("op_id") == p.penalty), None)
+        if entry is None or entry.get("player") != p.player:
+            raise OperationRejected(
+                f"deckcheck.record: payload.penalty: there is no penalty {p.penalty} of {p.player} on record"
+            )
+    cur = current_round(state)
+    state["deckchecks"].append(
+        {
+            "op_id": op.op_id,
+            "at": op.at,
+            "by": op.actor.to_json(),
+            "player": p.player,
+            "round": p.round if p.round is not None else (cur["number"] if cur is not None else None),
+            "table": p.table,
+            "outcome": p.outcome,
+            "note": p.note or "",
+            "penalty": p.penalty,
+        }
+    )
+
+
 #: Operation type -> handler (mutates the working copy it is given).
 HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
     "event.create": _event_create,
@@ -1007,6 +1096,8 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
     "cut.make": _cut_make,
     "penalty.issue": _penalty_issue,
     "penalty.rescind": _penalty_rescind,
+    "decklist.submit": _decklist_submit,
+    "deckcheck.record": _deckcheck_record,
     "event.close": _event_close,
     "device.void": lambda state, op: None,  # keeps the device's sequence gapless; changes nothing
 }

@@ -13,7 +13,10 @@ Shape (every key always present, in this order)::
                    + "dropped": round, when the penalty dropped the player
                    + {"rescinded": {"op_id", "at", "by", "reason"}} once rescinded],
      "cut": None | size, "closed": False, "created_by": None | device,
-     "devices": {device: last sequence applied}, "extra": {}}
+     "devices": {device: last sequence applied}, "extra": {},
+     "decklists": {player id: {"sections": {section key: text},
+                               "changes": [{"op_id", "at", "by", "reason", "locked"}]}},
+     "deckchecks": [{"op_id", "at", "by", "player", "round", "table", "outcome", "note", "penalty"}]}
 
 A match is ``{"table", "players", "outcomes", "scores", "stats", "ending",
 "games", "status", "reports", "extra"}``: the result fields hold the official
@@ -114,6 +117,8 @@ def initial_state() -> dict[str, Any]:
         "created_by": None,
         "devices": {},
         "extra": {},
+        "decklists": {},
+        "deckchecks": [],
     }
 
 
@@ -433,6 +438,10 @@ def to_event_document(state: Mapping[str, Any], *, operational: bool = True) -> 
         "rounds": rounds,
         **clone(state["extra"]),
     }
+    if operational and state["decklists"]:
+        doc["decklists"] = clone(state["decklists"])  # players' lists: with the event, never in its public views
+    if operational and state["deckchecks"]:
+        doc["deckchecks"] = clone(state["deckchecks"])
     if operational:
         doc["state"] = {
             "penalties": clone(state["penalties"]),
@@ -480,6 +489,28 @@ def from_event_document(doc: Any) -> dict[str, Any]:
         raise DocumentError("state", "the operational fields are malformed; import the document without them") from None
 
 
+def _imported_lists(raw: Any, players: set[str]) -> dict[str, Any]:
+    """An imported document's ``decklists``: each player's sections (text) and changes, checked."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise DocumentError("decklists", "expected an object of player id -> list")
+    out = {}
+    for pid, entry in raw.items():
+        if pid not in players:
+            raise DocumentError(f"decklists.{pid}", "not a player of this event")
+        if not isinstance(entry, dict) or not isinstance(entry.get("sections"), dict):
+            raise DocumentError(f"decklists.{pid}", "expected {sections: {section: text}, changes: [...]}")
+        if not all(isinstance(text, str) for text in entry["sections"].values()):
+            raise DocumentError(f"decklists.{pid}.sections", "each section is its lines as text")
+        changes = entry.get("changes", [])
+        out[pid] = {
+            "sections": clone(entry["sections"]),
+            "changes": clone(changes if isinstance(changes, list) else []),
+        }
+    return out
+
+
 def _from_event(event: Any) -> dict[str, Any]:
     norm = dump_event(event)
     state = initial_state()
@@ -489,6 +520,12 @@ def _from_event(event: Any) -> dict[str, Any]:
         value = norm.pop(key)
         if key in ("ruleset", "name", "seed", "settings"):
             state[key] = value
+    lists = norm.pop("decklists", None)
+    checks = norm.pop("deckchecks", None)
+    state["decklists"] = _imported_lists(lists, {p.id for p in event.players})
+    if checks is not None and not (isinstance(checks, list) and all(isinstance(c, dict) for c in checks)):
+        raise DocumentError("deckchecks", "expected a list of deck checks ({player, outcome, ...})")
+    state["deckchecks"] = clone(checks) if checks is not None else []
     state["extra"] = norm
     for p in event.players:
         extra = dict(p.extra)

@@ -33,6 +33,8 @@ PAYLOADS = {
     "cut.make": {"size": 2, "matches": [{"players": ["p1", "p2"]}]},
     "penalty.issue": {"player": "p2", "reason": "slow play", "kind": "game-loss"},
     "penalty.rescind": {"penalty": "desk:1", "reason": "appeal upheld"},
+    "decklist.submit": {"player": "p2", "sections": {"deck": "4 Pikachu"}},
+    "deckcheck.record": {"player": "p1", "outcome": "ok"},
     "device.void": {"dismissed": "timer.resume"},
 }
 #: Beyond the role table: what a role may do only for itself (the player is p1, at table 1).

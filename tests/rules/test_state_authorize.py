@@ -105,6 +105,8 @@ SCENARIOS: dict[str, tuple[Callable[[], Any], dict[str, Any], str]] = {
     "cut.make": (_complete, {"size": 2, "matches": [{"players": ["p1", "p3"]}]}, "p1"),
     "penalty.issue": (_registered, {"player": "p2", "kind": "warning", "reason": "slow play"}, "p1"),
     "penalty.rescind": (_penalized, {"penalty": "hj:1", "reason": "appeal upheld"}, "p1"),
+    "decklist.submit": (_registered, {"player": "p1", "sections": {"deck": "4 Pikachu"}}, "p1"),
+    "deckcheck.record": (_started, {"player": "p1", "outcome": "ok", "table": 1}, "p1"),
     "device.void": (_started, {"dismissed": "timer.resume"}, "p1"),
 }
 

@@ -6,6 +6,7 @@ import json
 import unittest
 from typing import Any
 
+from shared_rules.errors import RulesError
 from shared_rules.run import load_event
 from shared_rules.state import (
     OPERATION_TYPES,
@@ -1182,6 +1183,124 @@ class DocumentTest(unittest.TestCase):
         self.assertEqual(
             "state: the operational fields are malformed; import the document without them", str(caught.exception)
         )
+
+
+class DeckListOperationsTest(unittest.TestCase):
+    """decklist.submit and deckcheck.record: the lock at the deadline, who may change a list, deck checks."""
+
+    LIST = {"deck": "4 Pikachu\n56 Basic Lightning Energy"}
+
+    def test_a_player_submits_their_own_list_before_round_one_starts(self) -> None:
+        ev = Event(4)
+        ev.do("decklist.submit", {"player": "p1", "sections": self.LIST}, device="phone-1", role="player", player="p1")
+        entry = ev.state["decklists"]["p1"]
+        self.assertEqual(self.LIST, entry["sections"])
+        self.assertEqual({"role": "player", "player": "p1"}, entry["changes"][0]["by"])
+        self.assertFalse(entry["changes"][0]["locked"])
+
+    def test_a_player_may_not_submit_another_players_list(self) -> None:
+        ev = Event(4)
+        op = {"player": "p2", "sections": self.LIST}
+        self.assertEqual("not-authorized", ev.refusal_code("decklist.submit", op, role="player", player="p1"))
+
+    def test_the_lists_lock_when_round_one_starts_and_a_player_is_told_to_ask_a_judge(self) -> None:
+        ev = played_round_one()
+        op = {"player": "p1", "sections": self.LIST}
+        self.assertEqual("list-locked", ev.refusal_code("decklist.submit", op, role="player", player="p1"))
+        self.assertEqual(
+            "decklist.submit: deck lists locked when round 1 started; only a judge or the organizer can change "
+            "yours now: ask one",
+            ev.why("decklist.submit", op, role="player", player="p1"),
+        )
+        self.assertNotIn("p1", ev.state["decklists"])
+
+    def test_a_list_made_offline_before_the_lock_is_accepted_when_it_arrives_after(self) -> None:
+        ev = Event(4)
+        made = ev.log.op(
+            "decklist.submit", {"player": "p1", "sections": self.LIST}, device="phone-1", role="player", player="p1"
+        )
+        ev.play(1, [["p1", "p2"], ["p3", "p4"]])
+        ev.state = apply(ev.state, made)
+        self.assertEqual(self.LIST, ev.state["decklists"]["p1"]["sections"])
+
+    def test_the_organizers_deadline_locks_the_lists_before_round_one(self) -> None:
+        ev = Event(4, settings={"decklists": {"required": True, "deadline": T0 + 10_000}})
+        op = {"player": "p1", "sections": self.LIST}
+        self.assertIsNone(ev.why("decklist.submit", op, role="player", player="p1", at=T0 + 9_999))
+        self.assertIn(
+            "locked at the organizer's deadline",
+            ev.why("decklist.submit", op, role="player", player="p1", at=T0 + 10_000) or "",
+        )
+
+    def test_staff_change_a_locked_list_only_with_a_reason_and_the_change_is_kept_with_who_and_why(self) -> None:
+        ev = played_round_one()
+        op = {"player": "p1", "sections": self.LIST}
+        self.assertIn("a change now needs the reason", ev.why("decklist.submit", op, role="judge") or "")
+        ev.do("decklist.submit", dict(op, reason="paper list typed at the desk"), device="judge-1", role="judge")
+        change = ev.state["decklists"]["p1"]["changes"][-1]
+        self.assertEqual(
+            ({"role": "judge"}, "paper list typed at the desk", True),
+            (change["by"], change["reason"], change["locked"]),
+        )
+
+    def test_a_section_the_game_does_not_have_is_refused_naming_the_sections(self) -> None:
+        ev = Event(4, ruleset="agot")
+        why = ev.why("decklist.submit", {"player": "p1", "sections": {"deck": "60 Hedge Knight"}})
+        self.assertIn("payload.sections.deck: not a section of this game (use faction (Faction)", why or "")
+
+    def test_unreadable_deck_list_settings_are_refused(self) -> None:
+        ev = Event(4)
+        why = ev.why("event.configure", {"settings": {"decklists": {"publish": "tomorrow"}}})
+        self.assertEqual(
+            "event.configure: settings.decklists.publish: 'tomorrow' is not one of never, top-cut, all", why
+        )
+
+    def test_a_deck_check_is_recorded_with_its_penalty(self) -> None:
+        ev = Event(4, ruleset="startrek-2e")
+        ev.play(1, [["p1", "p2"], ["p3", "p4"]])
+        ev.do(
+            "penalty.issue",
+            {"player": "p1", "level": 2, "infraction": "D2", "reason": "list says 3, deck has 4"},
+            device="hj",
+            role="head-judge",
+        )
+        ev.do(
+            "deckcheck.record",
+            {"player": "p1", "outcome": "problem", "table": 1, "note": "4 copies", "penalty": "hj:1"},
+            device="hj",
+            role="head-judge",
+        )
+        check_row = ev.state["deckchecks"][0]
+        self.assertEqual(
+            (1, 1, "problem", "hj:1"),
+            (check_row["round"], check_row["table"], check_row["outcome"], check_row["penalty"]),
+        )
+        bad = {"player": "p2", "outcome": "problem", "penalty": "hj:1"}
+        self.assertIn("there is no penalty hj:1 of p2", ev.why("deckcheck.record", bad, role="judge") or "")
+
+    def test_lists_and_deck_checks_survive_export_and_import(self) -> None:
+        ev = played_round_one()
+        ev.do("decklist.submit", {"player": "p1", "sections": self.LIST, "reason": "typed from paper"})
+        ev.do("deckcheck.record", {"player": "p1", "outcome": "ok", "table": 1}, role="judge")
+        doc = to_event_document(ev.state)
+        self.assertEqual(self.LIST, doc["decklists"]["p1"]["sections"])
+        back = from_event_document(json.loads(json.dumps(doc)))
+        self.assertEqual(ev.state["decklists"], back["decklists"])
+        self.assertEqual(ev.state["deckchecks"], back["deckchecks"])
+        self.assertEqual(to_event_document(back), doc)
+
+
+class DeckListImportTest(unittest.TestCase):
+    def test_a_document_with_a_list_for_no_player_or_a_list_not_as_text_is_refused_naming_it(self) -> None:
+        ev = Event(2)
+        doc = to_event_document(ev.state)
+        for lists, where in (
+            ({"p9": {"sections": {"deck": "1 Data"}}}, "decklists.p9: not a player of this event"),
+            ({"p1": {"sections": {"deck": ["1 Data"]}}}, "decklists.p1.sections: each section is its lines as text"),
+        ):
+            with self.subTest(where), self.assertRaises(RulesError) as caught:
+                from_event_document(dict(doc, decklists=lists))
+            self.assertEqual(where, str(caught.exception))
 
 
 class VocabularyTest(unittest.TestCase):

@@ -17,6 +17,7 @@ from . import (
     ruleset,
     structures,
 )
+from .decklists import DECKLISTS
 from .penalties import PENALTIES
 
 __all__ = ["BRACKETS", "GAMES"]
@@ -46,6 +47,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             structure=fixed_structure("agot", structures.structure),
             time_called=TimeCalled(decide=_time_called, inputs=("power",)),
             penalties=PENALTIES,
+            decklists=DECKLISTS,  # AGoT Player Materials, Deck Building
             result_form=ResultForm(),
         )
     }

@@ -13,6 +13,7 @@ Document section                       Implemented in
 3.G, 5.B, 5.C bracket (Top 2 Bo3)      ``game.BRACKETS``
 4 time called                          :mod:`.game_end`
 Penalties                              :mod:`.penalties`
+2.A, 2.D deck lists                    :mod:`.decklists`
 =====================================  ==============================================================
 """
 

@@ -17,6 +17,7 @@ from . import (
     ruleset,
     structures,
 )
+from .decklists import DECKLISTS
 from .penalties import PENALTIES
 
 __all__ = ["BRACKETS", "GAMES"]
@@ -47,6 +48,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             # Doomtown Floor Rules 4: control, then influence, then bullets decide at time.
             time_called=TimeCalled(decide=_time_called, inputs=("control", "influence", "bullets")),
             penalties=PENALTIES,
+            decklists=DECKLISTS,  # Doomtown Floor Rules 2.A, 2.D
             result_form=ResultForm(),
             # Doomtown Floor Rules 3.A, 5.C: the secret d6, rolled once per roundup.
             secret_time=ruleset.secret_d6,

@@ -11,11 +11,13 @@ from types import MappingProxyType
 from typing import Any
 
 from ...brackets.rules import BracketRules
+from ...decklists.model import DECKLIST_SETTINGS
 from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
 from ..base import Game, ResultForm, fixed_structure
 from . import divisions as age
 from . import ruleset, structures
+from .decklists import decklists_of
 from .penalties import PENALTIES
 
 __all__ = ["PAIRING", "BRACKETS", "GAMES", "SETTINGS_UI"]
@@ -49,6 +51,7 @@ SETTINGS_UI: Mapping[str, Any] = MappingProxyType(
             "hint": "TOM's event type and mode, written back to a .tdf save so TOM reopens the same kind of event.",
             "choices": [{"type": t, "mode": m, "label": label} for t, m, label in ruleset.KINDS],
         },
+        "decklists": DECKLIST_SETTINGS,
     }
 )
 
@@ -76,6 +79,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         creation_settings=age.creation_settings,
         import_settings=age.import_settings,
         settings_ui=SETTINGS_UI,
+        decklists=decklists_of(ruleset_id),
         penalties=PENALTIES,
         # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so
         # the result form offers games (best of three) in every round; the match result alone is enough.

@@ -12,6 +12,7 @@ Progression Cut (replacement before the stage)   ``game.BRACKETS``
 Event Round Times (attack dice, Mission Critical) :mod:`.game_end`, ``game.GAMES[...].timer_notes``, ``attack_dice``
 End of Match (time, concession)                  :mod:`.game_end`
 Arbiters (warnings, three warnings → ejection)   ``game.PENALTIES``
+Strike Team (submitted, locked)                  :mod:`.decklists`
 ===============================================  ====================================================
 """
 

@@ -17,6 +17,7 @@ from . import (
     ruleset,
     structures,
 )
+from .decklists import DECKLISTS
 
 __all__ = ["BRACKETS", "PENALTIES", "GAMES"]
 
@@ -63,6 +64,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             # Shatterpoint Showdown, End of Match, Time: Struggle cards, then wounds (from the result form's stats).
             time_called=TimeCalled(decide=_time_called, uses="stats"),
             penalties=PENALTIES,
+            decklists=DECKLISTS,  # Shatterpoint Strike Team
             # Shatterpoint Showdown, Scoring: each player's Struggle cards claimed (at most 3) and wounds inflicted.
             result_form=ResultForm(
                 stats=MappingProxyType(

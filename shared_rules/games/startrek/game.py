@@ -19,6 +19,7 @@ from . import (
     ruleset,
     structures,
 )
+from .decklists import decklists_of
 
 __all__ = ["PAIRING", "BRACKETS", "PENALTIES", "SCORES", "GAMES"]
 
@@ -128,6 +129,7 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
         penalties=PENALTIES,
         result_form=ResultForm(scores=SCORES),
         report_details=report_details,
+        decklists=decklists_of(ruleset_id),  # Star Trek OP Guide 7, Appendix B D1, D2
     )
 
 

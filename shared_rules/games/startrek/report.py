@@ -29,7 +29,8 @@ What the event document cannot know comes from ``settings.report`` (all
 optional text: ``date``, ``time``, ``time_zone``, ``tournament_format``,
 ``card_pool``, ``rules_set``, ``primary_td``, ``secondary_td``, ``region``,
 ``host``, ``address``, ``phone``, ``email``, ``discussion_thread``,
-``entry_fee``, ``special_rules``; ``league_event`` true/false); fields still
+``entry_fee``, ``special_rules``; ``league_event`` true/false; Special Rules say "Deck lists required."
+when ``settings.decklists.required``, Appendix A's "if deck lists are required"); fields still
 empty are listed in ``missing``, to fill in at the site. The event's date is
 ``settings.report.date``, else the document's ``date``, else
 ``settings.rating.date``; the format is ``settings.rating.format``, the
@@ -329,7 +330,27 @@ def _base_values(event: Event, given: Mapping[str, Any]) -> dict[str, Any]:
         "scenario": rating.get("scenario") or "",
         "league_event": ("yes" if given["league_event"] else "no") if "league_event" in given else "",
     }
+    special = _special_rules(event, str(given.get("special_rules") or ""))
+    if special:
+        values["special_rules"] = special
     return values
+
+
+def _special_rules(event: Event, given: str) -> str:
+    """Appendix A "Special Rules if deck lists are required": the director's text, saying so when the event
+    requires lists (``settings.decklists.required``) and the text does not already.
+
+    >>> from shared_rules.run import load_event
+    >>> ev = load_event({"ruleset": "startrek-2e", "players": [], "rounds": [],
+    ...                  "settings": {"decklists": {"required": True}}})
+    >>> _special_rules(ev, ""), _special_rules(ev, "Proxies allowed.")
+    ('Deck lists required.', 'Deck lists required. Proxies allowed.')
+    """
+    lists = event.settings.get("decklists")
+    required = isinstance(lists, Mapping) and lists.get("required") is True
+    if not required or "deck list" in given.casefold():
+        return given
+    return f"Deck lists required. {given}".strip()
 
 
 def _tournament(

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
 from ..startrek import structures
+from ..startrek.decklists import decklists_of
 from ..startrek.game import PENALTIES, report_details
 from . import (
     pods,
@@ -40,6 +41,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             structure_names=structures.TRIBBLES_NAMES,
             structure=fixed_structure("tribbles", lambda n, name: structures.structure("tribbles", n, name)),
             penalties=PENALTIES,
+            decklists=decklists_of("tribbles"),  # Star Trek OP Guide 7, Appendix B D1, D2
             # Star Trek OP Guide 7.2: each player's points this round in the pod.
             result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
             form_pods=pods.form_pods,

@@ -34,7 +34,10 @@ class DescriptorShapeTest(unittest.TestCase):
             with self.subTest(rid):
                 d = ui(rid)
                 self.assertEqual(d, json.loads(json.dumps(d)), "plain JSON")
-                self.assertKeys({"result", "timer", "round_start", "penalties"}, d, rid)
+                self.assertKeys({"result", "timer", "round_start", "penalties", "decklists"}, d, rid)
+                lists = d["decklists"]
+                self.assertKeys({"sections", "main", "source", "infractions", "noun"}, lists, "decklists")
+                self.assertIn(lists["main"], [s["key"] for s in lists["sections"]], "the main section is a section")
                 result = d["result"]
                 self.assertKeys({"stats", "scores", "best_of_three", "time_called"}, result, "result")
                 if result["stats"] is not None:
