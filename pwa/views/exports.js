@@ -1,13 +1,14 @@
 // Exports (#/event/ID/exports): every file the event gives, made on this device from its own copy of the log by
 // the rules worker (so all of it works offline): the event itself (topcut-event/1 JSON), standings and any round's
 // pairings as CSV, the TOM save file (.tdf) for games TOM runs, the Star Trek tournament report; and the roster
-// CSV import for those who register players. A TOM file becomes a new event from the Home screen's import.
+// CSV import for those who register players; and a TOM file made a new event (as on the Home screen).
 import { gameIdFor, hasReport, writesTom } from "../app/games.js";
 import { may } from "../app/roles.js";
 import { rules } from "../app/services.js";
 import { h, refresh, replace } from "../ui/dom.js";
 import { downloadButton, downloadText, fileName } from "../ui/downloads.js";
 import { csvImportCard } from "./csv-import.js";
+import { tomImportForm } from "./tom-import.js";
 
 /** The rounds a pairings CSV can be made of, newest first: [value, label, {number, stage}]. */
 function roundChoices(st) {
@@ -63,7 +64,7 @@ function csvCard(store) {
 }
 
 /** TOM's save file, for the games TOM runs: what Play! Pokémon's reporting takes. */
-function tomCard(store) {
+function tomCard(store, navigate) {
   const said = h("p", { class: "error", role: "alert", id: "export-tdf-error" });
   const button = h("button", { type: "button", id: "export-tdf", class: "primary", onclick: async () => {
     said.textContent = "";
@@ -80,8 +81,9 @@ function tomCard(store) {
       + "event's results. Players are named by their Play! Pokémon ID (a player without one, by the app's own id: add "
       + "the missing IDs on the Players screen first)."),
     button, said,
-    h("p", { class: "hint" }, "To run an event TOM saved, import its .tdf on the Home screen (Import an event file): "
-      + "it becomes a new event, read on this device."));
+    h("p", { class: "hint" }, "An event TOM saved becomes a new event of this device (read here, so offline too): "
+      + "this event stays as it is."),
+    tomImportForm({ navigate }));
 }
 
 function reportCard(store) {
@@ -93,16 +95,25 @@ function reportCard(store) {
         () => fileName(store.state?.name, "trekcc-report", "txt"), "text/plain;charset=utf-8")));
 }
 
-async function mount(root, { store, role }) {
-  const ruleset = store.state?.ruleset;
+async function mount(root, { store, role, navigate }) {
   const csv = csvCard(store);
+  const event = eventCard(store);
+  const grid = h("div", { class: "grid" });
+  let drawnFor;  // the game the cards were drawn for (known once the event's first state is folded)
+  const drawCards = () => {
+    const ruleset = store.state?.ruleset ?? null;
+    if (ruleset === drawnFor) return;
+    drawnFor = ruleset;
+    replace(grid, writesTom(ruleset) ? tomCard(store, navigate) : null, hasReport(ruleset) ? reportCard(store) : null,
+      csv.el, event);
+  };
+  drawCards();
   replace(root, h("h1", {}, "Exports"),
     h("p", { class: "hint" }, "Every file here is made on this device from its copy of the event: it works offline."),
-    h("div", { class: "grid" }, writesTom(ruleset) ? tomCard(store) : null, hasReport(ruleset) ? reportCard(store) : null,
-      csv.el, eventCard(store)),
-    may(role, "player.register") ? csvImportCard(store) : null);
+    grid, may(role, "player.register") ? csvImportCard(store) : null);
   return {
     update() {
+      drawCards();
       if (store.state) csv.update(store.state);
     },
   };

@@ -1,7 +1,8 @@
 // Home: create an event from a ruleset (structure suggested from the player count; made on this device,
 // so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
 // player claim code), or open one held on this device (or remove it from this device).
-import { allSessions, createEvent, createLocalEvent, eventBase, importLocalEvent, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { allSessions, createEvent, createLocalEvent, eventBase, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { importTom } from "./tom-import.js";
 import { forgetHere, takeNotice, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, numberInput, replace } from "../ui/dom.js";
 
@@ -148,22 +149,6 @@ async function mount(root, { navigate, join }) {
 }
 
 /** The file's JSON, or an error naming what is wrong with it (the server names what is wrong inside). */
-/**
- * A TOM save file (.tdf) read by the rules worker on this device (no network): a new event with this device its
- * organizer, sent to the server at the next sync, like an event created here.
- */
-async function importTom(chosen, navigate, importError) {
-  try {
-    if (chosen.size > 8 * 1024 * 1024) throw new Error("the file is larger than 8 MiB: is it really a TOM save?");
-    const document = await rules("tdf_import", { text: await chosen.text(), at: Date.now() });
-    const eventId = await importLocalEvent({ document });
-    announce(`Event ${document.name} imported from ${chosen.name}`);
-    navigate(`#/event/${eventId}/players`);
-  } catch (err) {
-    importError.textContent = `${chosen.name} could not be imported: ${err.message}`;
-  }
-}
-
 async function readEventFile(chosen) {
   if (chosen.size > 8 * 1024 * 1024) throw new Error("the file is larger than 8 MiB, more than the server accepts");
   let doc;

@@ -142,6 +142,12 @@ def test_a_play_pokemon_id_typed_at_the_desk_is_searched_shown_and_exported(brow
         shot(page, "exports-pokemon-390")
         assert not page.is_visible("a[data-screen=report]")
         wait_synced(page)
+        # A TOM save made a new event from here too; this event stays as it was.
+        page.set_input_files("#tom-import-file", str(CUP))
+        page.click("#tom-import-submit")
+        wait_js(page, "(eid) => !location.hash.includes(eid) && document.body.dataset.ready === 'players'", eid)
+        assert page.eval_on_selector_all("#roster-table tbody tr", "rows => rows.length") > 4
+        assert page.text_content("#event-title") == "Harness & Co's Cup"
         assert page.errors == []
     finally:
         context.close()
@@ -194,8 +200,6 @@ def test_every_game_imports_a_roster_csv_and_downloads_standings_and_pairings(
         page.goto(f"{live_server.url}/#/event/{remote.eid}/exports")
         wait_ready(page, "exports")
         assert page.is_visible("a[data-screen=exports]")
-        assert page.is_visible("a[data-screen=report]") is report
-        assert page.is_visible("#export-tom") is ruleset.startswith("pokemon")
         roster = tmp_path / "roster.csv"
         ids = ["2000001", "2000002", "2000003", "2000004"]
         roster.write_text(
@@ -208,6 +212,11 @@ def test_every_game_imports_a_roster_csv_and_downloads_standings_and_pairings(
         page.click("#csv-register")
         page.wait_for_selector("#csv-done")
         assert page.is_visible("#export-no-rounds")
+        # The game is known (its roster registered): a report tab only for a game with one, a TOM card for Pokémon.
+        if report:
+            page.wait_for_selector("a[data-screen=report]")
+        assert page.is_visible("a[data-screen=report]") is report
+        assert page.is_visible("#export-tom") is ruleset.startswith("pokemon")
         pair_round_one(page, remote.eid, live_server.url)
         page.goto(f"{live_server.url}/#/event/{remote.eid}/exports")
         wait_ready(page, "exports")
