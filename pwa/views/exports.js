@@ -2,7 +2,7 @@
 // the rules worker (so all of it works offline): the event itself (topcut-event/1 JSON), standings and any round's
 // pairings as CSV, the TOM save file (.tdf) for games TOM runs, the Star Trek tournament report; and the roster
 // CSV import for those who register players; and a TOM file made a new event (as on the Home screen).
-import { gameIdFor, hasReport, writesTom } from "../app/games.js";
+import { gameIdFor, gameIdOf, hasReport, writesTom } from "../app/games.js";
 import { may } from "../app/roles.js";
 import { rules } from "../app/services.js";
 import { h, refresh, replace } from "../ui/dom.js";
@@ -64,7 +64,16 @@ function csvCard(store) {
 }
 
 /** TOM's save file, for the games TOM runs: what Play! Pokémon's reporting takes. */
-function tomCard(store, navigate) {
+/** Who TOM would name by the app's own id: the players without a game ID (Play! Pokémon ID), by name. */
+function missingIds(st) {
+  const without = (st?.players || []).filter((p) => !gameIdOf(p)).map((p) => p.name);
+  if (!without.length) return null;
+  const label = gameIdFor(st.ruleset)?.label || "Player ID";
+  return `${without.length} player${without.length === 1 ? " has" : "s have"} no ${label}: ${without.slice(0, 8).join(", ")}`
+    + `${without.length > 8 ? ", …" : ""}. Type it in the roster (Players) before reporting.`;
+}
+
+function tomCard(store, navigate, missing) {
   const said = h("p", { class: "error", role: "alert", id: "export-tdf-error" });
   const button = h("button", { type: "button", id: "export-tdf", class: "primary", onclick: async () => {
     said.textContent = "";
@@ -75,12 +84,13 @@ function tomCard(store, navigate) {
       said.textContent = `The TOM file could not be made: ${err.message}`;
     }
   } }, "Download TOM file (.tdf)");
+  missing.textContent = missingIds(store.state) || "";
+  missing.hidden = !missing.textContent;
   return h("section", { class: "card", id: "export-tom", "aria-labelledby": "export-tom-title" },
     h("h2", { id: "export-tom-title" }, "TOM file (.tdf)"),
     h("p", { class: "hint" }, "The event as a Tournament Operations Manager save: open it in TOM, or upload it to report the "
-      + "event's results. Players are named by their Play! Pokémon ID (a player without one, by the app's own id: add "
-      + "the missing IDs on the Players screen first)."),
-    button, said,
+      + "event's results. Players are named by their Play! Pokémon ID (a player without one, by the app's own id)."),
+    missing, button, said,
     h("p", { class: "hint" }, "An event TOM saved becomes a new event of this device (read here, so offline too): "
       + "this event stays as it is."),
     tomImportForm({ navigate }));
@@ -99,12 +109,13 @@ async function mount(root, { store, role, navigate }) {
   const csv = csvCard(store);
   const event = eventCard(store);
   const grid = h("div", { class: "grid" });
+  const missing = h("p", { class: "warning", id: "export-tdf-missing", "aria-live": "polite" });
   let drawnFor;  // the game the cards were drawn for (known once the event's first state is folded)
   const drawCards = () => {
     const ruleset = store.state?.ruleset ?? null;
     if (ruleset === drawnFor) return;
     drawnFor = ruleset;
-    replace(grid, writesTom(ruleset) ? tomCard(store, navigate) : null, hasReport(ruleset) ? reportCard(store) : null,
+    replace(grid, writesTom(ruleset) ? tomCard(store, navigate, missing) : null, hasReport(ruleset) ? reportCard(store) : null,
       csv.el, event);
   };
   drawCards();
@@ -115,6 +126,9 @@ async function mount(root, { store, role, navigate }) {
     update() {
       drawCards();
       if (store.state) csv.update(store.state);
+      const note = missingIds(store.state) || "";
+      if (missing.textContent !== note) missing.textContent = note;
+      missing.hidden = !note;
     },
   };
 }

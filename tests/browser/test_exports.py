@@ -106,6 +106,13 @@ def test_a_play_pokemon_id_typed_at_the_desk_is_searched_shown_and_exported(brow
         shot(page, "roster-ids-pokemon-390")
         page.set_viewport_size({"width": 1280, "height": 800})
         page.fill("#roster-search", "")
+        # The TOM card names who has no Play! Pokémon ID yet (TOM would name them by the app's own id).
+        page.click("a[data-screen=exports]")
+        wait_ready(page, "exports")
+        page.wait_for_selector("#export-tdf-missing")
+        assert "1 player has no Play! Pokémon ID: Brock Harrison" in page.text_content("#export-tdf-missing")
+        page.click("a[data-screen=players]")
+        wait_ready(page, "players")
         # An ID given later, in the roster: Brock's, then searchable too.
         brock = "#roster-table tr:has(th:text-is('Brock Harrison')) input[name=game-id]"
         page.fill(brock, "1000927")
@@ -121,6 +128,7 @@ def test_a_play_pokemon_id_typed_at_the_desk_is_searched_shown_and_exported(brow
         page.goto(f"{live_server.url}/#/event/{eid}/exports")
         wait_ready(page, "exports")
         page.wait_for_selector("#export-round option", state="attached")
+        assert not page.is_visible("#export-tdf-missing")  # every player has a Play! Pokémon ID
         standings = rows_of(download(page, "#export-standings-csv").path())
         assert standings[0][:5] == ["Rank", "Name", "Play! Pokémon ID", "Birth year", "Division"]
         ids = {r[1]: r[2] for r in standings[1:]}
