@@ -154,6 +154,7 @@ def _insert_import(event_id: str, data: dict[str, Any]) -> tuple[Event, list[dic
             {**p["extra"], "id": p["id"], "birth_year": p["birth_year"]}  # backend/roster_links.py
             for p in state["players"]
         ],
+        state["ruleset"],
     )
     return event, claims
 

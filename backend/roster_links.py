@@ -2,8 +2,9 @@
 
 A tablet registers players offline, so a roster entry is linked to a person when its register op reaches the
 server (inside the push's transaction), or later by staff (backend/people.py). The automatic link never
-guesses on names: it needs a game id the op carries — ``pop_id`` (Play! Pokémon ID, with ``birth_year``
-agreeing when both are known) or ``rating_id`` (a Star Trek trekcc.org member id) — held by exactly one
+guesses on names: it needs the game id the op carries — ``game_id``, which the game declares as a Play!
+Pokémon ID (with ``birth_year`` agreeing when both are known) or a Star Trek trekcc.org handle
+(``Game.player_id.person``; older clients' ``pop_id`` and ``rating_id`` are read too) — held by exactly one
 person, neither the entry nor the person being linked in the event already, and the person linked by no
 other event (a game id is no proof of consent: anyone's staff can search it; backend/consent.py).
 """
@@ -25,17 +26,35 @@ def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def game_ids_of(player: dict[str, Any]) -> tuple[str | None, str | None, int | None]:
-    """(Play! Pokémon ID, trekcc id, birth year) a registered player carries.
+def game_ids_of(player: dict[str, Any], ruleset: str | None) -> tuple[str | None, str | None, int | None]:
+    """(Play! Pokémon ID, trekcc id, birth year) a registered player of an event of ``ruleset`` carries.
 
-    >>> game_ids_of({"id": "p1", "name": "Ash", "pop_id": " 1234567 ", "birth_year": 2001})
+    >>> game_ids_of({"id": "p1", "name": "Ash", "game_id": "1234567", "birth_year": 2001}, "pokemon-tcg")
     ('1234567', None, 2001)
-    >>> game_ids_of({"id": "p2", "name": "Kirk", "rating_id": "4711"})
+    >>> game_ids_of({"id": "p1", "name": "Ash", "pop_id": " 1234567 ", "birth_year": 2001}, "pokemon-tcg")
+    ('1234567', None, 2001)
+    >>> game_ids_of({"id": "p2", "name": "Kirk", "game_id": "4711"}, "startrek-2e")
     (None, '4711', None)
+    >>> game_ids_of({"id": "p3", "name": "Doc", "game_id": "4711"}, "doomtown")
+    (None, None, None)
     """
     birth = player.get("birth_year")
     birth = birth if isinstance(birth, int) and not isinstance(birth, bool) else None
-    return _text(player.get("pop_id")), _text(player.get("rating_id")), birth
+    pop, trek = _text(player.get("pop_id")), _text(player.get("rating_id"))
+    own = _text(player.get("game_id"))
+    kept_as = _person_field(ruleset)
+    if own is not None and kept_as == "pokemon_id":
+        pop = own
+    elif own is not None and kept_as == "trekcc_id":
+        trek = own
+    return pop, trek, birth
+
+
+def _person_field(ruleset: str | None) -> str | None:
+    """The person's field the game's ID is kept in (``pokemon_id``, ``trekcc_id``), or None."""
+    from shared_rules.games import RULESETS, game_of
+
+    return game_of(ruleset).player_id.person if ruleset in RULESETS else None
 
 
 def matching_people(
@@ -55,13 +74,13 @@ def matching_people(
     return list(found.values())
 
 
-def auto_link(event_id: str, players: list[dict[str, Any]]) -> int:
+def auto_link(event_id: str, players: list[dict[str, Any]], ruleset: str | None) -> int:
     """Link newly registered players to the one person their game ids name; how many links were made.
 
     Call inside the push's transaction, with the players of the accepted ``player.register`` ops (no query
     at all when none carries a game id).
     """
-    wanted = [(p, *game_ids_of(p)) for p in players if isinstance(p.get("id"), str)]
+    wanted = [(p, *game_ids_of(p, ruleset)) for p in players if isinstance(p.get("id"), str)]
     wanted = [w for w in wanted if w[1] is not None or w[2] is not None]
     if not wanted:
         return 0

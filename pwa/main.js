@@ -1,4 +1,5 @@
 // Page bootstrap: the service worker, the rules worker, the router and the sync indicator.
+import { hasReport } from "./app/games.js";
 import { homeScreen, rolesOf } from "./app/roles.js";
 import { hallInfo, startRulesWorker } from "./app/services.js";
 import { storeFor } from "./app/store.js";
@@ -19,6 +20,7 @@ import history from "./views/history.js";
 import league from "./views/league.js";
 import report from "./views/report.js";
 import decklists from "./views/decklists.js";
+import exports from "./views/exports.js";
 
 // Who opens each screen, in the engine's role groups (app/roles.js): the desk (publishes rounds, reads claim
 // codes), the staff, everyone.
@@ -35,11 +37,12 @@ export const SCREENS = {
   board: { view: board, title: "Big screen", roles: STAFF },
   bracket: { view: bracket, title: "Bracket", roles: EVERYONE },
   print: { view: print, title: "Print", roles: STAFF },
-  staff: { view: staff, title: "Staff & export", roles: rolesOf("organizer") },
+  exports: { view: exports, title: "Exports", roles: DESK },  // every download, offline; the roster CSV import
+  staff: { view: staff, title: "Staff", roles: rolesOf("organizer") },
   player: { view: player, title: "My table", roles: rolesOf("players") },
   history: { view: history, title: "History", roles: EVERYONE },  // player records (docs/people.md)
-  // Star Trek only: reached from the Print screen, not a tab.
-  report: { view: report, title: "Trek report", roles: STAFF, tab: false },
+  // A tab only for a game with a tournament report (the engine says which: tables.json ``report``).
+  report: { view: report, title: "Tournament report", roles: STAFF, tab: (state) => hasReport(state?.ruleset) },
 };
 
 const status = document.getElementById("status");
@@ -219,6 +222,7 @@ async function route() {
   eventTitle.textContent = "";
   if (activeStore) activeStore.removeEventListener("change", onStoreChange);
   activeStore = null;
+  tabsShown = null;
   renderSync();
   renderClosed();
   if (r.name === "home") {
@@ -232,6 +236,22 @@ async function route() {
     await mountEventScreen(r);
   }
   document.title = `${viewRoot.querySelector("h1,h2")?.textContent || "Topcut"} — Topcut`;
+}
+
+let tabsShown = null;  // {eventId, role, screen, ruleset} of the navigation on screen
+
+/** The event's navigation: the role's screens; a screen with a ``tab(state)`` test (a game's report) as it says. */
+function renderTabs() {
+  if (!tabsShown || !activeStore) return;
+  const state = activeStore.state;
+  if (tabsShown.ruleset === (state?.ruleset ?? null)) return;
+  tabsShown.ruleset = state?.ruleset ?? null;
+  const { eventId, role, screen } = tabsShown;
+  const tabbed = (s) => (typeof s.tab === "function" ? s.tab(state) : s.tab !== false);
+  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role) && tabbed(s)).map(([key, s]) =>
+    h("li", {}, h("a", { href: `#/event/${eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
+      s.title)))));
+  renderTabCounts();
 }
 
 /** The navigation's live counts: "Disputes (N)", N the open disputes of the folded state (every sync). */
@@ -261,6 +281,7 @@ function renderClosed() {
 
 function onStoreChange() {
   renderSync();
+  renderTabs();  // the game is known once the event's first state is folded
   renderTabCounts();
   renderClosed();
   if (activeStore?.state) eventTitle.textContent = activeStore.state.name || "";
@@ -321,10 +342,8 @@ async function mountEventScreen(r) {
   store.addEventListener("change", onStoreChange);
   const role = store.role;
   const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : homeScreen(role);
-  replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role) && s.tab !== false).map(([key, s]) =>
-    h("li", {}, h("a", { href: `#/event/${r.eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
-      s.title)))));
-  renderTabCounts();
+  tabsShown = { eventId: r.eventId, role, screen, ruleset: undefined };
+  renderTabs();
   tabs.hidden = false;
   document.body.dataset.screen = screen;
   eventTitle.textContent = store.state?.name || "";

@@ -10,6 +10,7 @@
 - ``heats HEAT1 HEAT2 --cut N``: Star Trek two-heat match-play seeds (OP Guide 9).
 - ``game-end RULESET NUMBERS``: who wins when time is called (NUMBERS is JSON).
 - ``export-tdf EVENT [-o FILE]``: a Pokémon event as a TOM save file (.tdf).
+- ``import-tdf FILE``: a TOM save file (.tdf) as an event document.
 - ``ratings EVENT [EVENT ...]``: Star Trek ratings recomputed from the events,
   oldest first (OP Guide 8, 11).
 - ``league LEAGUE EVENT ...``: a WCT league's tables (OP Guide 12).
@@ -258,6 +259,22 @@ def _export_tdf(args: argparse.Namespace) -> Any:
     return {"written": args.output, "format": "tdf", "players": len(event.players), "rounds": len(event.rounds)}
 
 
+def _import_tdf(args: argparse.Namespace) -> Any:
+    from .games.pokemon.tom import import_tdf
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise RulesError(f"{args.file}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{args.file}: not UTF-8 text (is it a TOM .tdf file?)") from None
+    try:
+        return import_tdf(text)
+    except RulesError as exc:
+        raise RulesError(f"{args.file}: {exc}") from None
+
+
 _EVENT_COMMANDS = (
     ("standings", "ranked standings of an event document", _standings),
     ("pair", "the event's next round: Swiss, the cut, the next elimination round", _pair),
@@ -294,6 +311,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="event document (topcut-event/1 JSON), or - for stdin")
     p.add_argument("-o", "--output", default=None, help="write the .tdf to this file instead of stdout")
     p.set_defaults(run=_export_tdf)
+    p = sub.add_parser("import-tdf", help="a TOM save file (.tdf) as an event document")
+    p.add_argument("file", help="the .tdf file TOM saved")
+    p.set_defaults(run=_import_tdf)
     p = sub.add_parser("ratings", help="Star Trek ratings from events, oldest first (OP Guide 8, 11)")
     p.add_argument("files", nargs="+", help="event documents (topcut-event/1 JSON), oldest first")
     p.set_defaults(run=_ratings)

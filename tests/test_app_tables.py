@@ -36,10 +36,14 @@ def test_every_ruleset_is_listed_with_its_title_leagues_and_registration_id():
     listed = {r["id"]: r for r in _tables()["rulesets"]}
     assert tuple(listed) == RULESET_IDS
     assert {rid for rid, r in listed.items() if r["league"]} == {"startrek-1e", "startrek-2e", "tribbles"}
-    assert listed["pokemon-vg"]["registration"]["field"] == "pop_id"
+    assert {r["registration"]["field"] for r in listed.values()} == {"game_id"}  # one field, every game
+    assert listed["pokemon-vg"]["registration"]["label"] == "Play! Pokémon ID"
     assert listed["pokemon-vg"]["registration"]["birth_year"] is True
     assert listed["tribbles"]["registration"]["person_field"] == "trekcc_id"
-    assert listed["doomtown"]["registration"] is None
+    assert listed["doomtown"]["registration"]["label"] == "Player ID"
+    assert listed["doomtown"]["registration"]["person_field"] is None
+    assert {rid for rid, r in listed.items() if r["report"]} == {"startrek-1e", "startrek-2e", "tribbles"}
+    assert {rid for rid, r in listed.items() if r["tom"]} == {"pokemon-tcg", "pokemon-vg"}
 
 
 def test_role_groups_follow_the_permission_table():

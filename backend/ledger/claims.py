@@ -117,7 +117,9 @@ def roster_access(accepted: Accepted) -> None:
         event_id, removed, accepted.received
     )  # before new codes: an id registered again keeps its new one
     unlink_removed(event_id, removed)  # before new links, for the same reason
-    auto_link(event_id, registered)  # roster entries carrying a known game id (backend/roster_links.py)
+    auto_link(
+        event_id, registered, accepted.event.ruleset
+    )  # roster entries carrying a known game id (backend/roster_links.py)
     if new_claims:
         claim_rows, codes = claim_rows_for(event_id, new_claims, principal.token_id)
         db.session.execute(insert(Invitation), claim_rows)

@@ -471,7 +471,7 @@ def _event_document(event: Event) -> dict[str, Any] | None:
 
 
 def event_persons(event: Event) -> dict[str, str]:
-    """The event's persons as the league names them (``rating_id``, else the player id) -> name."""
+    """The event's persons as the league names them (``game_id``, older documents' ``rating_id``, else the player id) -> name."""
     from shared_rules.games.startrek.ratings.games import identities
     from shared_rules.run import load_event
     from shared_rules.state import to_event_document
@@ -486,7 +486,7 @@ def event_persons(event: Event) -> dict[str, str]:
 def _playable_bonus(
     bonus: list[dict[str, Any]], documents: dict[str, Any], problems: list[dict[str, str]]
 ) -> list[dict[str, Any]]:
-    """The bonus entries whose person played the event as it stands (a player's rating_id edited since the
+    """The bonus entries whose person played the event as it stands (a player's game_id edited since the
     entry was made, or the event deleted, leaves it out: reported in ``problems``, the table still served)."""
     from shared_rules.games.startrek.ratings.games import identities
 
@@ -815,7 +815,7 @@ def add_bonus(league_id: str):
             422,
             "not-a-participant",
             f"person: '{data['person'][:60]}' did not play in event "
-            f"'{data['event_id']}' (a person is the player's rating_id, else their player id)",
+            f"'{data['event_id']}' (a person is the player's trekcc.org handle, else their player id)",
         )
     entry = _bonus_entry(new_id(6), data)
     stored["bonus"] = [*bonus, entry]

@@ -3,7 +3,8 @@
 ``shared_rules.games.startrek.ratings.compute_ratings`` does the arithmetic; this module picks the events and says who is
 who. Every Star Trek event of a game whose ``settings.rating`` makes it rated counts, oldest first (its
 ``settings.rating.date``, else ``settings.date``, else the day it was made). A roster entry linked to a person
-is rated as ``person:<id>``; an entry not linked but carrying ``rating_id`` as ``rating:<rating_id>``; any other
+is rated as ``person:<id>``; an entry not linked but carrying its trekcc.org handle (``game_id``, older documents'
+``rating_id``) as ``rating:<handle>``; any other
 entry only within its event. The result is cached per process until an event of the game or a link changes.
 """
 
@@ -23,6 +24,7 @@ from backend.errors import ApiError
 from backend.models import Event, Person, RosterLink
 from backend.startrek.schemas import RatingsListSchema, RatingsQuerySchema
 from shared_rules.errors import RulesError
+from shared_rules.event.model import GAME_ID_FIELDS, game_id_in
 from shared_rules.games.startrek.ratings import compute_ratings, rating_of
 from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
 from shared_rules.run import load_event
@@ -63,8 +65,8 @@ def _identities(event_id: str, players: list[dict[str, Any]], links: dict[str, s
         rid = None
         if p["id"] in links:
             rid = person_key(links[p["id"]])
-        elif isinstance(p.get("rating_id"), str) and p["rating_id"].strip():
-            rid = f"rating:{p['rating_id'].strip()}"
+        elif game_id_in(p) is not None:  # the trekcc.org handle (players[].game_id; older documents: rating_id)
+            rid = f"rating:{game_id_in(p)}"
         if rid is None or rid in seen:  # a person entered twice in one event (merged since) counts once
             rid = f"entry:{event_id}/{p['id']}"
         seen.add(rid)
@@ -111,7 +113,9 @@ def game_ratings(ruleset: str) -> dict[str, Any]:
             for player, rid in zip(
                 document["players"], _identities(event.id, document["players"], links.get(event.id, {}))
             ):
-                player["rating_id"] = rid
+                for older in GAME_ID_FIELDS:  # the engine's identity is the first of these fields
+                    player.pop(older, None)
+                player["game_id"] = rid
             loaded = load_event(document)
             if not rating_of(loaded).rated:
                 continue

@@ -15,10 +15,27 @@ export const countsInLeagues = (id) => BY_ID.get(id)?.league === true;
 export const leagueRulesetTitles = () => engineTables.rulesets.filter((r) => r.league).map((r) => r.title);
 
 /**
- * Which game id a ruleset's registration asks for: {label, field (the register op's), personField (the person's),
- * birthYear}, or null.
+ * Which game id a ruleset's registration asks for (every game's: a Play! Pokémon ID, a trekcc.org forum handle, a
+ * "Player ID"): {label, field (the register op's, ``game_id``), personField (the person's, or null), birthYear,
+ * form (how it is written, for a hint)}, or null for a ruleset this build does not know.
  */
 export function gameIdFor(ruleset) {
   const reg = BY_ID.get(ruleset)?.registration;
-  return reg ? { label: reg.label, field: reg.field, personField: reg.person_field, birthYear: reg.birth_year } : null;
+  return reg ? { label: reg.label, field: reg.field, personField: reg.person_field, birthYear: reg.birth_year, form: reg.form || "" } : null;
 }
+
+/** A player's game ID (``game_id``; documents written before it: ``pop_id`` or ``rating_id``), or "". */
+export function gameIdOf(player) {
+  const extra = player?.extra || {};
+  for (const key of ["game_id", "pop_id", "rating_id"]) {
+    const value = extra[key];
+    if (typeof value === "string" && value.trim()) return value.trim();
+  }
+  return "";
+}
+
+/** Whether the game has a tournament report to file after the event (Star Trek OP Guide 8). */
+export const hasReport = (id) => BY_ID.get(id)?.report === true;
+
+/** Whether the game's events are written as TOM save files (.tdf). */
+export const writesTom = (id) => BY_ID.get(id)?.tom === true;

@@ -1,7 +1,7 @@
 // @ts-check
 // Players across events as the screens show them: a person in one line (which game id a ruleset's
 // registration asks for is the engine's: app/games.js gameIdFor).
-export { gameIdFor } from "./games.js";
+export { gameIdFor, gameIdOf } from "./games.js";
 
 /** A person's game ids in one line ("" when none is on record). */
 export function gameIdsLine(p) {

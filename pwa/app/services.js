@@ -12,7 +12,7 @@ export {
 } from "../data/db.js";
 export * as outbox from "../data/outbox.js";
 export { BACKGROUND_SYNC_TAG, syncEvent } from "../data/sync.js";
-export { createLocalEvent } from "../data/local-events.js";
+export { createLocalEvent, importLocalEvent } from "../data/local-events.js";
 export {
   createPerson, dropLink, eventPeople, flushLinks, linkPlayer, myHistory, pendingLinks, personHistory, queueLink,
   searchPeople, unlinkPlayer,

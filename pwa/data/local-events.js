@@ -19,6 +19,19 @@ export async function createLocalEvent({ name, ruleset, settings = null, label =
   return eventId;
 }
 
+/**
+ * Make an event on this device from a document read here (a TOM save the rules worker imported); resolves with
+ * its id. Like :func:`createLocalEvent`, the next sync registers it with the server under the ids chosen here.
+ */
+export async function importLocalEvent({ document, label = "organizer device" }) {
+  const eventId = randomId(16);
+  const device = `organizer-${randomId(10)}`;
+  await saveSession({ event_id: eventId, token: `tc_${randomId(52)}`, role: "organizer", player: null, name: document.name,
+                     ruleset: document.ruleset, expires_in_s: null },
+                   { device, base: document, pending_create: { document, label } });
+  return eventId;
+}
+
 /** The registration a sync sends first for an event made on this device (null once the server has it). */
 export function registration(session) {
   const pending = session.pending_create;

@@ -637,23 +637,37 @@ _ROLE_WORDS: dict[str, tuple[str, str, str]] = {
 }
 #: The roles the Staff screen invites, the first (the default) giving the least.
 _INVITE_ORDER = ("judge", "head-judge", "scorekeeper", "organizer")
-#: The id a player record carries across events, per what the game asks at registration (docs/people.md):
-#: the register op's field, the person's field it links by, and whether a birth year goes with it.
-_POKEMON_ID = {"label": "Play! Pokémon ID", "field": "pop_id", "person_field": "pokemon_id", "birth_year": True}
-_TREKCC_ID = {"label": "trekcc.org member id", "field": "rating_id", "person_field": "trekcc_id", "birth_year": False}
+
+
+def _player_id(ruleset: str) -> dict[str, Any]:
+    """The game ID a ruleset's registration asks for (``Game.player_id``; docs/people.md): its label, the register
+    op's field (``game_id``, every game), the person's field it links by (or None), whether a birth year goes
+    with it, its form (a regular expression, or None) and the words for that form."""
+    from shared_rules.games import game_of
+
+    declared = game_of(ruleset).player_id
+    return {
+        "label": declared.label,
+        "field": "game_id",
+        "person_field": declared.person,
+        "birth_year": declared.birth_year,
+        "pattern": declared.pattern,
+        "form": declared.form,
+    }
 
 
 def app_tables() -> dict[str, Any]:
     """The rulesets and roles the screens name, from the engine (written to ``pwa/rules/tables.json`` by the build).
 
-    ``rulesets``: id, title, ``league`` (a WCT league may count it, OP Guide 12), ``registration`` (the game id
-    its player records carry, or None); ``roles``: each role's words, ``groups`` of roles by what they may do
+    ``rulesets``: id, title, ``league`` (a WCT league may count it, OP Guide 12), ``registration`` (the player's
+    game ID: :func:`_player_id`), ``report`` (whether the game has a tournament report, Star Trek OP Guide 8),
+    ``tom`` (whether its events are written as TOM save files); ``roles``: each role's words, ``groups`` of roles by what they may do
     (``shared_rules.state.authorize.ALLOWED``), ``may``: that permission table itself, op type -> roles, and
     ``powers``: what the server guards beside the log, power -> roles (both from ``shared_rules.state.roles``).
     """
     from shared_rules.games import game_of
+    from shared_rules.games.pokemon.tom.exporter import GAMETYPES as TOM_RULESETS  # what TOM saves can hold
     from shared_rules.games.startrek.leagues import LEAGUE_RULESETS
-    from shared_rules.games.startrek.ratings.rules import RULESETS as RATED_RULESETS
     from shared_rules.state.authorize import ALLOWED
     from shared_rules.state.operations import ROLES, STAFF_ROLES
     from shared_rules.state.roles import role_table
@@ -663,15 +677,14 @@ def app_tables() -> dict[str, Any]:
 
     shared = role_table()  # the one role table the server reads too (shared_rules/state/roles.py)
 
-    def registration(rid: str) -> dict[str, Any] | None:
-        if rid in RATED_RULESETS:  # OP Guide 8: players[].rating_id names the person across rated events
-            return _TREKCC_ID
-        if game_of(rid).player_division is not None:  # Pokémon TOP 3.1.1: divisions by the player's birth year
-            return _POKEMON_ID
-        return None
-
     listed = [
-        {**entry, "league": entry["id"] in LEAGUE_RULESETS, "registration": registration(entry["id"])}
+        {
+            **entry,
+            "league": entry["id"] in LEAGUE_RULESETS,
+            "registration": _player_id(entry["id"]),
+            "report": game_of(entry["id"]).report_details is not None,
+            "tom": entry["id"] in TOM_RULESETS,
+        }
         for entry in rulesets()
     ]
     return {
@@ -786,7 +799,48 @@ def startrek_report(event_id: str) -> dict[str, Any]:
     return {**report, "text": report_text(report)}
 
 
-FUNCTIONS.update({f.__name__: f for f in (league, csv_roster, csv_standings, csv_pairings, startrek_report)})
+def tdf_export(event_id: str) -> str:
+    """A Pokémon event as a TOM save file (.tdf): ``python -m shared_rules export-tdf`` of this device's
+    :func:`export` of the event, so the file is the command's, byte for byte."""
+    from shared_rules.games.pokemon.tom import to_tdf
+
+    return to_tdf(export(event_id))
+
+
+def tdf_import(text: str, at: int) -> dict[str, Any]:
+    """A TOM save file (.tdf) as the event document a new event starts from: the importer's document with what
+    its game adds to an imported event's settings at ``at`` (ms), as the server does to an imported document
+    (backend/events.py ``_starting_settings``), so the device and the server start from the same document."""
+    from shared_rules.games import game_of
+    from shared_rules.games.pokemon.tom import import_tdf
+    from shared_rules.run import load_event
+    from shared_rules.state import from_event_document, to_event_document
+
+    if not isinstance(text, str) or not text.strip():
+        raise RulesError("the TOM file is empty: choose the .tdf file TOM saved")
+    state = from_event_document(import_tdf(text))
+    start = game_of(state["ruleset"]).import_settings
+    if start is not None:
+        settings = start(load_event(to_event_document(state, operational=False)), at)
+        if settings is not None:
+            state["settings"] = settings
+    return to_event_document(state)
+
+
+FUNCTIONS.update(
+    {
+        f.__name__: f
+        for f in (
+            league,
+            csv_roster,
+            csv_standings,
+            csv_pairings,
+            startrek_report,
+            tdf_export,
+            tdf_import,
+        )
+    }
+)
 
 
 # ---------------------------------------------------------------- deck lists (issue #28)

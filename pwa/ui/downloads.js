@@ -19,13 +19,13 @@ export function fileName(eventName, what, ext = "csv") {
   return `${base}-${what}.${ext}`;
 }
 
-/** A "Download CSV" button: ``make()`` resolves to the CSV text (from the rules worker). */
-export function downloadButton(label, id, make, filename) {
+/** A "Download CSV" button: ``make()`` resolves to the file's text (from the rules worker), CSV unless ``type`` says. */
+export function downloadButton(label, id, make, filename, type = undefined) {
   const said = h("span", { class: "error", role: "alert" });
   const button = h("button", { type: "button", id, onclick: async () => {
     said.textContent = "";
     try {
-      downloadText(filename(), await make());
+      downloadText(filename(), await make(), type);
       announce(`${label}: saved`);
     } catch (err) {
       said.textContent = err.message;

@@ -2,15 +2,21 @@
 // parses it and names each bad row), its column mapping (editable), and the good rows registered as
 // player.register operations through the store, like the register form; and the downloads the rules worker
 // writes (standings, a round's pairings).
+import { gameIdFor } from "../app/games.js";
 import { rules } from "../app/services.js";
 import { announce, h, replace } from "../ui/dom.js";
 
-/** Every field a column may fill (shared_rules/importers/csv_roster.py FIELDS), with what the screen calls it. */
-export const CSV_FIELDS = [["name", "Name"], ["first_name", "First name"], ["last_name", "Last name"], ["id", "Player id"],
-  ["birth_year", "Birth year / date of birth"], ["division", "Division (Pokémon)"], ["rating_id", "trekcc.org id (Star Trek)"],
-  ["earned_byes", "Earned byes"], ["ignore", "Leave out"]];
+/**
+ * Every field a column may fill (shared_rules/importers/csv_roster.py FIELDS), with what the screen calls it; the
+ * game ID under the game's own name for it (a Play! Pokémon ID, a trekcc.org forum handle).
+ */
+export function csvFields(idLabel = "Player ID") {
+  return [["name", "Name"], ["first_name", "First name"], ["last_name", "Last name"], ["game_id", idLabel],
+    ["birth_year", "Birth year / date of birth"], ["division", "Division (Pokémon)"], ["earned_byes", "Earned byes"],
+    ["ignore", "Leave out"]];
+}
 /** The preview's optional columns (player field, heading), shown when the file fills them. */
-const PREVIEW_COLUMNS = [["birth_year", "Birth year"], ["division", "Division"], ["rating_id", "trekcc.org id"],
+const previewColumns = (idLabel) => [["game_id", idLabel], ["birth_year", "Birth year"], ["division", "Division"],
   ["earned_byes", "Earned byes"]];
 const MAX_BYTES = 2 * 1024 * 1024;
 
@@ -21,6 +27,7 @@ export function csvImportCard(store, { onRegistered } = {}) {
   const preview = h("div", { id: "csv-preview", "aria-live": "polite" });
   let text = null;
   let mapping = {};   // heading -> field, as the user set it (the rest: read from the headings)
+  const idLabel = () => gameIdFor(store.state?.ruleset)?.label || "Player ID";
 
   const readFile = async () => {
     message.textContent = "";
@@ -51,7 +58,7 @@ export function csvImportCard(store, { onRegistered } = {}) {
     const ignored = out.ignored || [];
     const bad = new Set(out.errors.map((e) => e.row));
     // Optional columns only when some player to register has them (a game without divisions: no Division column).
-    const shown = PREVIEW_COLUMNS.filter(([field]) => out.players.some((p) => p[field] != null && p[field] !== ""));
+    const shown = previewColumns(idLabel()).filter(([field]) => out.players.some((p) => p[field] != null && p[field] !== ""));
     replace(preview,
       mappingTable(columns, ignored),
       (out.warnings || []).map((w) => h("p", { class: "warning" }, w)),
@@ -62,8 +69,8 @@ export function csvImportCard(store, { onRegistered } = {}) {
           h("td", {}, e.row), h("td", {}, e.column || "—"), h("td", {}, e.problem)))))) : null,
       out.players.length ? h("div", { class: "table-wrap" }, h("table", { id: "csv-players" },
         h("caption", {}, `${out.players.length} player${out.players.length === 1 ? "" : "s"} ready to register`),
-        h("thead", {}, h("tr", {}, ["Name", "Id", ...shown.map(([, title]) => title)].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, out.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name), h("td", {}, p.id),
+        h("thead", {}, h("tr", {}, ["Name", ...shown.map(([, title]) => title)].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, out.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name),
           shown.map(([field]) => h("td", {}, p[field] ?? ""))))))) : h("p", {}, "No player to register from this file."),
       out.players.length ? h("button", { type: "button", class: "primary", id: "csv-register",
         onclick: (e) => register(e.currentTarget, out.players) }, `Register ${out.players.length} player${out.players.length === 1 ? "" : "s"}`) : null);
@@ -74,7 +81,7 @@ export function csvImportCard(store, { onRegistered } = {}) {
     h("thead", {}, h("tr", {}, ["Column in the file", "Read as"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, [...columns, ...ignored.map((heading) => [heading, "ignore"])].map(([heading, field]) => {
       const choice = h("select", { "aria-label": `Column ${heading}`, dataset: { heading } },
-        CSV_FIELDS.map(([value, text]) => h("option", { value, selected: value === field }, text)));
+        csvFields(idLabel()).map(([value, text]) => h("option", { value, selected: value === field }, text)));
       choice.addEventListener("change", () => {
         mapping = { ...mapping, [heading]: choice.value };
         show();
@@ -102,7 +109,7 @@ export function csvImportCard(store, { onRegistered } = {}) {
   file.addEventListener("change", readFile);
   return h("section", { class: "card", id: "csv-import", "aria-labelledby": "csv-title" },
     h("h2", { id: "csv-title" }, "Import CSV"),
-    h("p", { class: "hint" }, "A spreadsheet saved as CSV: a heading row (Name, Player ID, Date of birth, Division, "
-      + "trekcc.org id…), then one row per player. Read on this device: it works offline."),
+    h("p", { class: "hint" }, `A spreadsheet saved as CSV: a heading row (Name, ${idLabel()}, Date of birth…), `
+      + "then one row per player. Read on this device: it works offline."),
     h("div", { class: "field" }, h("label", { for: "csv-file" }, "Roster file (.csv)"), file), message, preview);
 }

@@ -2,6 +2,7 @@
 // so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
 // player claim code), or open one held on this device (or remove it from this device).
 import { allSessions, createEvent, createLocalEvent, eventBase, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { importTom } from "./tom-import.js";
 import { forgetHere, takeNotice, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, numberInput, replace } from "../ui/dom.js";
 
@@ -87,7 +88,7 @@ function joinCard({ navigate, error, join }) {
 
 /** The "Import an event file" form: a topcut-event/1 file becomes a new event with this device its organizer. */
 function importCard({ navigate }) {
-  const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json", required: true });
+  const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json,.tdf", required: true });
   const importError = h("p", { class: "error", role: "alert", id: "import-error" });
   const importForm = h("form", {
     class: "card", "aria-labelledby": "import-title",
@@ -96,7 +97,11 @@ function importCard({ navigate }) {
       importError.textContent = "";
       const chosen = file.files?.[0];
       if (!chosen) {
-        importError.textContent = "Choose an event file (.json) first.";
+        importError.textContent = "Choose an event file (.json or a TOM .tdf) first.";
+        return;
+      }
+      if (/\.tdf$/i.test(chosen.name)) {
+        await importTom(chosen, navigate, importError);
         return;
       }
       try {
@@ -112,8 +117,9 @@ function importCard({ navigate }) {
     },
   },
   h("h2", { id: "import-title" }, "Import an event file"),
-  field("Event file (topcut-event/1 JSON)", file, "A file downloaded from Topcut's Staff screen or written by other software. "
-    + "It becomes a new event with you as its organizer."),
+  field("Event file (topcut-event/1 JSON, or a TOM save .tdf)", file, "A file downloaded from Topcut's Exports screen, "
+    + "a TOM save file (.tdf) or a file written by other software. It becomes a new event with you as its organizer; "
+    + "a TOM file is read on this device, so it works offline."),
   h("button", { type: "submit", id: "import-submit" }, "Import"), importError);
   return importForm;
 }

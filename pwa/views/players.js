@@ -4,7 +4,7 @@
 // player records across events (while online: pick a returning player, link a roster entry; docs/people.md).
 import { may } from "../app/roles.js";
 import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, queueLink, randomId, reissueClaim, revokeClaim, rules, searchPeople, unlinkPlayer } from "../app/services.js";
-import { gameIdFor, personLine } from "../app/people.js";
+import { gameIdFor, gameIdOf, personLine } from "../app/people.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui/dom.js";
 import { csvImportCard } from "./csv-import.js";
 
@@ -35,12 +35,41 @@ export function searchKey(text) {
 
 /**
  * Whether a roster row matches the search: a number finds the players at that table (this round's or their
- * fixed table) or with that id; anything else finds names and ids containing it.
+ * fixed table), with that id, or whose game ID (a Play! Pokémon ID) is or, from four digits on, contains it;
+ * anything else finds names, ids and game IDs containing it.
  */
-export function rowMatches(query, { name, id, tables }) {
+export function rowMatches(query, { name, id, gameId = "", tables }) {
   if (!query) return true;
-  if (/^\d+$/.test(query)) return tables.includes(Number(query)) || searchKey(id) === query;
-  return searchKey(name).includes(query) || searchKey(id).includes(query);
+  const own = searchKey(gameId);
+  if (/^\d+$/.test(query)) {
+    return tables.includes(Number(query)) || searchKey(id) === query || own === query || (query.length >= 4 && own.includes(query));
+  }
+  return searchKey(name).includes(query) || searchKey(id).includes(query) || own.includes(query);
+}
+
+/**
+ * The roster's ID columns: the game's own player ID (headed "Play! Pokémon ID", "trekcc.org forum handle"…) and,
+ * for a game without age divisions (whose column shows it), the birth year when any player has one.
+ */
+function idColumns(st, ages, act) {
+  const born = !ages && st.players.some((p) => p.birth_year !== null && p.birth_year !== undefined);
+  const label = gameIdFor(st.ruleset)?.label || "Player ID";
+  const idCell = (p) => {
+    if (!act) return h("td", { class: "game-id" }, gameIdOf(p) || "—");
+    // Typed or corrected here (player.edit; the rules check its form and that nobody else holds it).
+    const input = h("input", { type: "text", name: "game-id", value: gameIdOf(p), "aria-label": `${label} of ${p.name}`,
+      class: "game-id-input", autocomplete: "off", spellcheck: false, placeholder: "—" });
+    input.addEventListener("change", () => {
+      const fields = { game_id: input.value.trim() || null };
+      for (const older of ["pop_id", "rating_id"]) if (older in (p.extra || {})) fields[older] = null;
+      act("player.edit", { player: p.id, fields });
+    });
+    return h("td", { class: "game-id", dataset: { gameId: gameIdOf(p) } }, input);
+  };
+  return {
+    headings: [label, born && "Birth year"],
+    cells: (p) => [idCell(p), born && h("td", { class: "birth-year" }, p.birth_year ?? "—")],
+  };
 }
 
 /** Players something refers to (a pairing, a penalty, a seed): they can be dropped, not removed. */
@@ -146,7 +175,7 @@ function personPicker(store, { name, gameId, birthYear }) {
     picked = person;
     name.value = person.name;
     const wanted = gameIdFor(store.state?.ruleset);
-    if (wanted) gameId.value = person[wanted.personField] || gameId.value;
+    if (wanted?.personField) gameId.value = person[wanted.personField] || gameId.value;
     if (wanted?.birthYear && person.birth_year) birthYear.value = String(person.birth_year);
     replace(suggestions);
     showPicked();
@@ -232,7 +261,7 @@ function registerCard(store) {
         if (picked) queueLink(store.eventId, { player: player.id, person: picked.id, name: picked.name });
         else if (records.makeRecord.checked && navigator.onLine) {
           const create = { name: n };
-          if (wanted && typedId) create[wanted.personField] = typedId;
+          if (wanted?.personField && typedId) create[wanted.personField] = typedId;
           if (player.birth_year && wanted?.birthYear) create.birth_year = player.birth_year;
           queueLink(store.eventId, { player: player.id, create });
         }
@@ -633,7 +662,7 @@ async function mount(root, { store, role }) {
 
   // ---- the roster: find, rename, remove
   const search = h("input", { type: "search", id: "roster-search", autocomplete: "off", spellcheck: false,
-    placeholder: "Name, id or table number", "aria-controls": "roster-table", "aria-describedby": "roster-count" });
+    placeholder: "Name, player ID or table number", "aria-controls": "roster-table", "aria-describedby": "roster-count" });
   const count = h("p", { id: "roster-count", class: "hint", role: "status" });
   const rosterMessage = h("p", { id: "roster-message", class: "error", role: "alert" });
   let builtRows = [];     // the rows of the latest build (on screen, or waiting for the focus to leave the table)
@@ -671,7 +700,7 @@ async function mount(root, { store, role }) {
     for (const m of rnd?.matches || []) for (const pid of m.players) seats.set(pid, m.table ?? "bye");
     edits.prune(st, referenced);
     const query = searchKey(search.value);
-    const closed = Boolean(st.closed);  // a closed event: the roster is final (shown, not changed)
+    const closed = Boolean(st.closed), ids = idColumns(st, ages, registrar && !closed && act);  // closed: the roster is final (shown, not changed)
     builtRows = st.players.map((p) => {
       const dropped = p.dropped_after !== null;
       const fixed = numberInput({ value: p.extra.fixed_table ?? "", "aria-label": `Fixed table for ${p.name}`, class: "narrow",
@@ -680,7 +709,7 @@ async function mount(root, { store, role }) {
         act("player.edit", { player: p.id, fields: { fixed_table: fixed.value ? Number(fixed.value) : null } }));
       const seat = seats.get(p.id);
       const tr = h("tr", { dataset: { player: p.id } },
-        h("td", {}, p.entry), edits.nameCell(p), h("td", {}, p.ejected ? `removed by a penalty (round ${p.dropped_after})`
+        h("td", {}, p.entry), edits.nameCell(p), ids.cells(p), h("td", {}, p.ejected ? `removed by a penalty (round ${p.dropped_after})`
           : dropped ? `dropped after round ${p.dropped_after}` : p.checked_in ? "checked in" : "registered", p.late ? " (late)" : ""),
         ages && divisionCell(store, ages, p, closed),
         h("td", {}, seat ?? "—"),
@@ -693,12 +722,12 @@ async function mount(root, { store, role }) {
           dropped && !closed && reinstate.buttons(p),
           registrar && !closed && edits.renameButton(p),
           registrar && !closed && !referenced.has(p.id) && edits.removeButtons(p)));
-      tr.roster = { name: p.name, id: p.id, tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
+      tr.roster = { name: p.name, id: p.id, gameId: gameIdOf(p), tables: [typeof seat === "number" ? seat : null, p.extra.fixed_table ?? null] };
       tr.hidden = !rowMatches(query, tr.roster) && ![...edits.open(), ...records.open()].includes(p.id);
       return tr;
     });
     refresh(list, h("table", { id: "roster-table" }, h("caption", {}, `${st.players.length} registered, ${active} active`),
-      h("thead", {}, h("tr", {}, ["#", "Name", "Status", ages && "Division", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Player record", "Actions"]
+      h("thead", {}, h("tr", {}, ["#", "Name", ...ids.headings, "Status", ages && "Division (birth year)", rnd ? `Table (round ${rnd.number})` : "Table", "Fixed table", "Player record", "Actions"]
         .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, builtRows)));
     applyFilter();

@@ -1,5 +1,5 @@
-// The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, export the event,
-// close it, delete it, or remove it from this device.
+// The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, close the event, delete
+// it, or remove it from this device (its downloads are on the Exports screen: views/exports.js).
 import { inviteOptions, roleTitle } from "../app/roles.js";
 import { hallInfo, invite, revokeToken, rules, staffDevices } from "../app/services.js";
 import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
@@ -119,20 +119,6 @@ function devicesCard(store) {
   return { el: card, load: loadDevices, stop: () => clearInterval(timer) };
 }
 
-/** The event's document as a topcut-event/1 file, built on this device from its copy of the log. */
-function exportCard(store) {
-  const exportButton = h("button", { type: "button", onclick: async () => {
-    const doc = await rules("export", { event_id: store.eventId });
-    const blob = new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" });
-    const a = h("a", { href: URL.createObjectURL(blob), download: `${(store.state.name || "event").replace(/\W+/g, "-")}.topcut.json` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } }, "Download the event (topcut-event/1 JSON)");
-  return h("section", { class: "card" }, h("h2", {}, "Export"), h("p", {}, "Built on this device from its copy of the log, so it works offline."), exportButton,
-    h("p", {}, "Public page for players and spectators: ", h("a", { href: `#/public/${store.eventId}` }, "standings and pairings")));
-}
-
 /** "Close the event" (asked twice, checked by the rules first) or, once closed, saying so. */
 function closeCard(store) {
   const closeBox = h("section", { class: "card", id: "close-event", "aria-labelledby": "close-title" });
@@ -197,7 +183,7 @@ function deleteCard(store) {
   const card = h("section", { class: "card danger-zone", id: "delete-event-card", "aria-labelledby": "delete-title" },
     h("h2", { id: "delete-title" }, "Delete the event"),
     h("p", {}, "Deletes the event on the server for everyone: its log, results, staff access and players' claims. "
-      + "Tablets and phones can no longer sync it. Download the event first to keep a copy. Needs the network."),
+      + "Tablets and phones can no longer sync it. Download the event first to keep a copy (Exports). Needs the network."),
     field("Type the event's name to confirm", typed, `“${store.state.name || store.eventId}” (or its id, ${store.eventId})`),
     deleteButton, deleteMessage);
   return card;
@@ -252,8 +238,10 @@ async function mount(root, { store }) {
   const form = inviteCard(store, out, () => devices.load());
   const close = closeCard(store);
   close.draw();
-  replace(root, h("h1", {}, "Staff & export"), hallCard(), h("div", { class: "grid" }, form, devices.el), out,
-    h("div", { class: "grid" }, exportCard(store), close.el),
+  replace(root, h("h1", {}, "Staff"), hallCard(), h("div", { class: "grid" }, form, devices.el), out,
+    h("p", { class: "hint", id: "exports-moved" }, "Downloads (the event file, CSV, TOM file) are on the ",
+      h("a", { href: `#/event/${store.eventId}/exports` }, "Exports"), " screen."),
+    h("div", { class: "grid" }, close.el),
     h("div", { class: "grid" }, deleteCard(store), removeCard(store)));
   return {
     update() {

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Player", "Match", "Round", "Event", "STAGES", "SWISS_STAGES"]
+__all__ = ["Player", "Match", "Round", "Event", "STAGES", "SWISS_STAGES", "GAME_ID_FIELDS", "game_id_in"]
 
 #: Stages a round may belong to (EVENT-FORMAT.md ``rounds[].stage``).
 STAGES = ("swiss", "swiss-day2", "elimination")
@@ -15,6 +15,24 @@ STAGES = ("swiss", "swiss-day2", "elimination")
 SWISS_STAGES = frozenset({"swiss", "swiss-day2"})
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+#: Where a player's own ID in the game's organized play is kept (docs/event-format-additions.md): ``game_id``,
+#: and in documents written before it, ``pop_id`` (a Play! Pokémon ID typed at the desk) or ``rating_id`` (Star
+#: Trek), read as the same field.
+GAME_ID_FIELDS = ("game_id", "pop_id", "rating_id")
+
+
+def game_id_in(extra: Mapping[str, Any]) -> str | None:
+    """The game ID among a player's extra fields (``game_id``, else an older document's ``pop_id``/``rating_id``).
+
+    >>> game_id_in({"pop_id": " 1000925 "}), game_id_in({"game_id": "kirk"}), game_id_in({})
+    ('1000925', 'kirk', None)
+    """
+    for key in GAME_ID_FIELDS:
+        value = extra.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +55,15 @@ class Player:
         False
         """
         return self.dropped_after is None or round_number <= self.dropped_after
+
+    @property
+    def game_id(self) -> str | None:
+        """The player's ID in the game's organized play (Play! Pokémon ID, trekcc.org handle…), or None.
+
+        >>> Player("p-x1", "Ash", 1, extra={"game_id": "1000925"}).game_id
+        '1000925'
+        """
+        return game_id_in(self.extra)
 
 
 @dataclass(frozen=True, slots=True)

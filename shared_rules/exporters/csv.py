@@ -1,10 +1,13 @@
 """Standings and pairings as CSV, for spreadsheets and printing.
 
-``standings_csv(event)``: Rank, Name, ID, (Division,) Points, Record, one
+``standings_csv(event)``: Rank, Name, the player's game ID (headed by the
+game's label: "Play! Pokémon ID", "trekcc.org forum handle", "Player ID"; empty
+for a player without one: the app's own ids are not IDs), (Birth year,)
+(Division,) Points, Record, one
 column per tiebreaker the ruleset reports (headed by the metric's label, e.g.
 "Strength of Schedule"; values as in the standings JSON, percentages as
 fractions 0-1), Dropped. ``pairings_csv(event, round)``: Table, then a name
-and an id column per seat (two, or as many as the round's largest Tribbles
+and a game ID column per seat (two, or as many as the round's largest Tribbles
 pod), Result (the seats' outcomes, ``win / loss``; empty while pending),
 Scores (when the round has any).
 
@@ -62,9 +65,9 @@ def standings_csv(event: Event) -> str:
     ...        {"id": "b", "name": "Kate", "entry": 2}], "rounds": [{"number": 1, "matches": [
     ...        {"players": ["a", "b"], "outcomes": ["win", "loss"]}]}]}
     >>> print(standings_csv(load_event(doc)).replace("\\r\\n", "\\n"), end="")
-    Rank,Name,ID,Points,Record,Match-win %,Opponents' match-win %,Dropped
-    1,"Holliday, Doc",a,5,1-0-0,1,0.33,no
-    2,Kate,b,0,0-1-0,0.33,1,no
+    Rank,Name,Player ID,Points,Record,Match-win %,Opponents' match-win %,Dropped
+    1,"Holliday, Doc",,5,1-0-0,1,0.33,no
+    2,Kate,,0,0-1-0,0.33,1,no
     """
     from ..games import get_ruleset
     from ..run import standings_json
@@ -81,13 +84,21 @@ def standings_csv(event: Event) -> str:
                 names.append(name)
                 headings.append(name)
     divisions = any("division" in row for row in rows)
+    born = any(p.birth_year is not None for p in event.players)
     header = (
-        ["Rank", "Name", "ID"] + (["Division"] if divisions else []) + ["Points", "Record"] + headings + ["Dropped"]
+        ["Rank", "Name", _id_label(event)]
+        + (["Birth year"] if born else [])
+        + (["Division"] if divisions else [])
+        + ["Points", "Record"]
+        + headings
+        + ["Dropped"]
     )
     out: list[list[Any]] = [header]
     for row in rows:
         player = event.player(row["player"])
-        line = [row["rank"], guard(player.name or player.id), guard(player.id)]
+        line = [row["rank"], guard(player.name or player.id), guard(player.game_id or "")]
+        if born:
+            line.append(player.birth_year if player.birth_year is not None else "")
         if divisions:
             line.append(row.get("division", ""))
         line += [_number(row["points"]), row["record"]]
@@ -95,6 +106,13 @@ def standings_csv(event: Event) -> str:
         line.append("yes" if row["dropped"] else "no")
         out.append(line)
     return _write(out)
+
+
+def _id_label(event: Event) -> str:
+    """The game ID's column heading: the game's own name for it ("Play! Pokémon ID")."""
+    from ..games import game_of
+
+    return game_of(event.ruleset).player_id.label
 
 
 def _round(event: Event, number: int, stage: str | None) -> Round:
@@ -119,16 +137,16 @@ def pairings_csv(event: Event, number: int, stage: str | None = None) -> str:
     ...        {"table": 1, "players": ["a", "b"], "outcomes": ["full-win", "full-loss"], "scores": [100, 35]},
     ...        {"players": ["c"], "outcomes": ["bye"]}]}]}
     >>> print(pairings_csv(load_event(doc), 1).replace("\\r\\n", "\\n"), end="")
-    Table,Player 1,Player 1 ID,Player 2,Player 2 ID,Result,Scores
-    1,A,a,B,b,full-win / full-loss,100 / 35
-    ,C,c,,,bye,
+    Table,Player 1,Player 1 trekcc.org forum handle,Player 2,Player 2 trekcc.org forum handle,Result,Scores
+    1,A,,B,,full-win / full-loss,100 / 35
+    ,C,,,,bye,
     """
     rnd = _round(event, number, stage)
     seats = max([2] + [len(m.players) for m in rnd.matches])
     scored = any(m.scores is not None for m in rnd.matches)
     header: list[Any] = ["Table"]
     for k in range(1, seats + 1):
-        header += [f"Player {k}", f"Player {k} ID"]
+        header += [f"Player {k}", f"Player {k} {_id_label(event).removeprefix('Player ')}"]
     header += ["Result"] + (["Scores"] if scored else [])
     out: list[list[Any]] = [header]
     for match in rnd.matches:
@@ -136,7 +154,7 @@ def pairings_csv(event: Event, number: int, stage: str | None = None) -> str:
         for k in range(seats):
             if k < len(match.players):
                 player = event.player(match.players[k])
-                line += [guard(player.name or player.id), guard(player.id)]
+                line += [guard(player.name or player.id), guard(player.game_id or "")]
             else:
                 line += ["", ""]
         line.append(" / ".join(match.outcomes) if match.outcomes is not None else "")

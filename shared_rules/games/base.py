@@ -33,6 +33,8 @@ __all__ = [
     "GAME_LOSS_CONSEQUENCE",
     "DISQUALIFICATION_CONSEQUENCE",
     "PenaltySystem",
+    "PlayerIdField",
+    "ORGANIZER_ID",
     "ResultForm",
     "TimeCalled",
     "StructureBuilder",
@@ -166,6 +168,46 @@ class ResultForm:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerIdField:
+    """A player's own ID in a game's organized play (``players[].game_id``): what the desk asks and exports.
+
+    ``pattern`` (a regular expression the whole ID must match) only where the ID's form is known; ``person``
+    names the field a server's player record keeps it in (``pokemon_id``, ``trekcc_id``), or None.
+    """
+
+    label: str
+    pattern: str | None = None
+    #: How the ID is written, for a refusal ("digits only").
+    form: str = ""
+    person: str | None = None
+    #: Whether a birth year goes with the ID at registration (a Play! Pokémon ID is checked with it).
+    birth_year: bool = False
+    source: str = ""
+
+    def problem(self, value: object) -> str | None:
+        """Why ``value`` is not such an ID, in words for the organizer, or None.
+
+        >>> PlayerIdField(label="Play! Pokémon ID", pattern="[0-9]{1,10}", form="digits").problem("12a")
+        "'12a' is not a Play! Pokémon ID (digits)"
+        """
+        import re
+
+        if not isinstance(value, str) or not value.strip():
+            return f"the {self.label} must be text, not {value!r}"
+        if value != value.strip():
+            return f"the {self.label} '{value}' has spaces around it"
+        if len(value) > 64:
+            return f"the {self.label} is {len(value)} characters long; the most allowed is 64"
+        if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
+            return f"'{value}' is not a {self.label}" + (f" ({self.form})" if self.form else "")
+        return None
+
+
+#: Games whose documents name no player ID: the organizer's own (a store's or a pairing site's member id).
+ORGANIZER_ID = PlayerIdField(label="Player ID", source="no player ID in the game's documents (project decision)")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Game:
     """Everything one ruleset id's documents say, as the engine and the PWA need it."""
 
@@ -217,6 +259,8 @@ class Game:
     report_details: Callable[[Any], object] | None = None
     #: The game's deck lists: sections and the checks its documents cite (a generic deck where they say nothing).
     decklists: DeckLists = GENERIC_DECKLISTS
+    #: The player's own ID in the game's organized play (``players[].game_id``): label, form, where it is kept.
+    player_id: PlayerIdField = ORGANIZER_ID
 
     def ruleset(self, settings: Mapping[str, Any] | None = None) -> Ruleset:
         """The ruleset configured by an event's settings."""

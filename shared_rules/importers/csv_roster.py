@@ -10,14 +10,19 @@ skipped. Problems with the file as a whole (no heading row, no name column, a
 mapping naming an unknown field or heading) raise ``RulesError``.
 
 Fields: ``name`` (or ``first_name`` and ``last_name``, joined by a space),
-``id`` (e.g. a Pokémon Player ID: TOM uses it as the player id too),
+``game_id`` (the player's own ID in the game's organized play, as the game
+declares it: a Play! Pokémon ID, a Star Trek trekcc.org forum handle; headed
+"Player ID", "POP ID", "trekcc", the game's own label…; checked as the
+register operation checks it),
 ``birth_year`` (a year, or a date of birth whose year is taken: ``2009-05-14``,
 ``14/05/2009``, ``14.05.2009``), ``division`` (Pokémon ``junior``, ``senior``,
-``masters``; also "Juniors", "Masters division"…), ``rating_id`` (Star Trek:
-the trekcc.org person across events), ``earned_byes``; ``ignore`` skips a
-column. Other headings are ignored and listed in ``ignored``.
+``masters``; also "Juniors", "Masters division"…), ``earned_byes``;
+``ignore`` skips a column. Other headings are ignored and listed in
+``ignored``. A mapping may still name ``id`` or ``rating_id``: both are
+read as ``game_id``.
 
-Ids: a row without an id gets ``p-`` and six characters of the alphabet the
+Ids: the player id stays the app's own opaque id, never a column's: every row
+gets ``p-`` and six characters of the alphabet the
 app draws its ids from (pwa/db.js ``randomId``), derived from the event's seed,
 the row's number and name (so the same file gives the same ids), and drawn
 again on a collision with the event's ids or the file's. ``entry`` is left to
@@ -38,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..games import game_of
+from ..games.base import ORGANIZER_ID
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..event.model import Event
@@ -45,7 +51,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["FIELDS", "HEADER_ALIASES", "DIVISIONS", "roster_from_csv", "header_key"]
 
 #: Every field a column may fill (``ignore``: a column read and left out).
-FIELDS = ("name", "first_name", "last_name", "id", "birth_year", "division", "rating_id", "earned_byes", "ignore")
+FIELDS = ("name", "first_name", "last_name", "game_id", "birth_year", "division", "earned_byes", "ignore")
+#: Field names of older mappings, read as today's.
+_OLD_FIELDS: Mapping[str, str] = {"id": "game_id", "rating_id": "game_id"}
 
 #: Headings known without a mapping (compared after ``header_key``).
 HEADER_ALIASES: Mapping[str, str] = {
@@ -61,14 +69,14 @@ HEADER_ALIASES: Mapping[str, str] = {
     "lastname": "last_name",
     "surname": "last_name",
     "family name": "last_name",
-    "id": "id",
-    "player id": "id",
-    "playerid": "id",
-    "pop id": "id",
-    "popid": "id",
-    "pokemon id": "id",
-    "userid": "id",
-    "user id": "id",
+    "id": "game_id",
+    "player id": "game_id",
+    "playerid": "game_id",
+    "pop id": "game_id",
+    "popid": "game_id",
+    "pokemon id": "game_id",
+    "userid": "game_id",
+    "user id": "game_id",
     "birth year": "birth_year",
     "birthyear": "birth_year",
     "year of birth": "birth_year",
@@ -79,12 +87,18 @@ HEADER_ALIASES: Mapping[str, str] = {
     "birthdate": "birth_year",
     "division": "division",
     "age division": "division",
-    "trekcc": "rating_id",
-    "trekcc id": "rating_id",
-    "trekcc.org": "rating_id",
-    "rating id": "rating_id",
-    "ratingid": "rating_id",
-    "member id": "rating_id",
+    "trekcc": "game_id",
+    "trekcc id": "game_id",
+    "trekcc.org": "game_id",
+    "rating id": "game_id",
+    "ratingid": "game_id",
+    "member id": "game_id",
+    "play pokemon id": "game_id",
+    "play! pokémon id": "game_id",
+    "forum handle": "game_id",
+    "trekcc handle": "game_id",
+    "trekcc.org forum handle": "game_id",
+    "game id": "game_id",
     "earned byes": "earned_byes",
     "byes": "earned_byes",
 }
@@ -135,18 +149,20 @@ def _rows(text: str) -> list[list[str]]:
         raise RulesError(f"CSV: cannot read the file ({exc})") from None
 
 
-def _columns(header: list[str], mapping: Mapping[str, str] | None) -> tuple[dict[int, str], list[str]]:
+def _columns(header: list[str], mapping: Mapping[str, str] | None, id_label: str) -> tuple[dict[int, str], list[str]]:
     by_heading: dict[str, int] = {}
     for i, heading in enumerate(header):
         by_heading.setdefault(heading.strip(), i)
     columns: dict[int, str] = {}
     for i, heading in enumerate(header):
-        field = HEADER_ALIASES.get(header_key(heading))
+        key = header_key(heading)
+        field = "game_id" if key == header_key(id_label) else HEADER_ALIASES.get(key)
         if field is not None:
             columns[i] = field
     for heading, field in (mapping or {}).items():
         if not isinstance(heading, str) or not isinstance(field, str):
             raise RulesError("mapping: expected {column heading: field} with text on both sides")
+        field = _OLD_FIELDS.get(field, field)
         if field not in FIELDS:
             raise RulesError(f"mapping: '{heading}': unknown field '{field}' (use {', '.join(FIELDS)})")
         if heading.strip() not in by_heading:
@@ -201,12 +217,13 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
     ``row`` is the spreadsheet's row number (the heading row is 1).
 
     >>> from shared_rules.run import load_event
-    >>> event = load_event({"ruleset": "pokemon-tcg", "seed": "s", "players": [{"id": "p1", "entry": 1}]})
-    >>> out = roster_from_csv(event, "Name;POP ID;DOB\\nAsh K.;p1;2001\\nMisty W.;;14/05/2009\\n")
-    >>> [(p["name"], p["birth_year"]) for p in out["players"]]
-    [('Misty W.', 2009)]
+    >>> event = load_event({"ruleset": "pokemon-tcg", "seed": "s", "players": [
+    ...     {"id": "p-1", "name": "Ash", "entry": 1, "game_id": "1001"}]})
+    >>> out = roster_from_csv(event, "Name;POP ID;DOB\\nAsh K.;1001;2001\\nMisty W.;1002;14/05/2009\\n")
+    >>> [(p["name"], p["game_id"], p["birth_year"]) for p in out["players"]]
+    [('Misty W.', '1002', 2009)]
     >>> out["errors"]
-    [{'row': 2, 'column': 'POP ID', 'problem': "id 'p1' is already registered in the event"}]
+    [{'row': 2, 'column': 'POP ID', 'problem': 'Play! Pokémon ID 1001 is already registered (Ash)'}]
     """
     if mapping is not None and not isinstance(mapping, Mapping):
         raise RulesError("mapping: expected {column heading: field}")
@@ -215,7 +232,8 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
     if start is None:
         raise RulesError("CSV: the file is empty (expected a heading row, then one row per player)")
     header = rows[start]
-    columns, ignored = _columns(header, mapping)
+    declared = game_of(event.ruleset).player_id if event.ruleset is not None else ORGANIZER_ID
+    columns, ignored = _columns(header, mapping, declared.label)
     heading = {i: header[i].strip() for i in columns}
     column_of = {f: heading[i] for i, f in columns.items()}
     divisions = event.ruleset is not None and game_of(event.ruleset).player_division is not None  # age divisions
@@ -223,12 +241,11 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
     if "division" in column_of and not divisions:
         warnings.append(f"column '{column_of['division']}' left out: {event.ruleset} has no age divisions")
     existing_ids = {p.id for p in event.players}
-    existing_rating = {p.extra.get("rating_id", p.id): p.id for p in event.players}
-    file_ids: dict[str, int] = {}
-    file_rating: dict[str, int] = {}
+    existing_game: dict[str, str] = {p.game_id: p.name or p.id for p in event.players if p.game_id}
+    file_game: dict[str, int] = {}
     players: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    pending_ids: list[tuple[int, str, dict[str, Any]]] = []
+    pending_ids: list[tuple[int, dict[str, Any]]] = []
     for offset, raw in enumerate(rows[start + 1 :], start=start + 2):
         if not any(c.strip() for c in raw):
             continue
@@ -242,14 +259,6 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
             problems.append(
                 (column_of.get("name") or column_of.get("first_name") or column_of.get("last_name"), "missing name")
             )
-        pid = values.get("id", "")
-        if pid:
-            if pid in existing_ids:
-                problems.append((column_of["id"], f"id '{pid}' is already registered in the event"))
-            elif pid in file_ids:
-                problems.append((column_of["id"], f"id '{pid}' is also row {file_ids[pid]}"))
-            else:
-                file_ids[pid] = offset
         if name:
             player["name"] = name
         year_text = values.get("birth_year", "")
@@ -268,17 +277,20 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
                 problems.append((column_of["division"], f"unknown division '{division}' (junior, senior or masters)"))
             else:
                 player["division"] = DIVISIONS[key]
-        rating = values.get("rating_id", "")
-        if rating:
-            if rating in existing_rating:
+        game_id = values.get("game_id", "")
+        if game_id:
+            column, wrong = column_of["game_id"], declared.problem(game_id)
+            if wrong is not None:
+                problems.append((column, wrong))
+            elif game_id in existing_game:
                 problems.append(
-                    (column_of["rating_id"], f"'{rating}' is already in the event (player {existing_rating[rating]})")
+                    (column, f"{declared.label} {game_id} is already registered ({existing_game[game_id]})")
                 )
-            elif rating in file_rating:
-                problems.append((column_of["rating_id"], f"'{rating}' is also row {file_rating[rating]}"))
+            elif game_id in file_game:
+                problems.append((column, f"{declared.label} {game_id} is also row {file_game[game_id]}"))
             else:
-                file_rating[rating] = offset
-                player["rating_id"] = rating
+                file_game[game_id] = offset
+                player["game_id"] = game_id
         byes = values.get("earned_byes", "")
         if byes:
             if not byes.isdigit():
@@ -286,7 +298,7 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
             else:
                 player["earned_byes"] = int(byes)
         if not problems:
-            size = len(json.dumps({"id": pid or "p-xxxxxx", **player}, ensure_ascii=False).encode("utf-8"))
+            size = len(json.dumps({"id": "p-xxxxxx", **player}, ensure_ascii=False).encode("utf-8"))
             if size > _PLAYER_BYTES:
                 problems.append(
                     (None, f"the player's fields are {size:,} bytes; the most allowed is {_PLAYER_BYTES:,}")
@@ -294,12 +306,11 @@ def roster_from_csv(event: Event, text: str, mapping: Mapping[str, str] | None =
         if problems:
             errors.extend({"row": offset, "column": column, "problem": problem} for column, problem in problems)
             continue
-        pending_ids.append((offset, pid, player))
-    taken = existing_ids | set(file_ids) | set(existing_rating) | set(file_rating)
-    for offset, pid, player in pending_ids:
-        if not pid:
-            pid = _new_id(event.seed, offset, player["name"], taken)
-            taken.add(pid)
+        pending_ids.append((offset, player))
+    taken = set(existing_ids)
+    for offset, player in pending_ids:
+        pid = _new_id(event.seed, offset, player["name"], taken)
+        taken.add(pid)
         players.append({"id": pid, **player})
     return {
         "players": players,

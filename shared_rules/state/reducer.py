@@ -199,6 +199,20 @@ def _player_field(raw: dict[str, Any], key: str, check: str, label: str) -> Any:
         raise OperationRejected(f"{label}: {exc}") from None
 
 
+def _check_game_id(state: dict[str, Any], value: Any, label: str, pid: str) -> None:
+    """A player's game ID (``game_id``): in the game's form (a Play! Pokémon ID is digits) and nobody else's."""
+    from ..games.base import ORGANIZER_ID
+
+    declared = game_of(state["ruleset"]).player_id if state["ruleset"] is not None else ORGANIZER_ID
+    problem = declared.problem(value)
+    if problem is not None:
+        raise OperationRejected(f"{label}: {problem}")
+    for other in state["players"]:
+        extra = other["extra"]
+        if other["id"] != pid and value in (extra.get("game_id"), extra.get("pop_id"), extra.get("rating_id")):
+            raise OperationRejected(f"{label}: {other['name']} is already registered with {declared.label} {value}")
+
+
 def _player_register(state: dict[str, Any], op: Operation) -> None:
     raw, label = op.payload.player, "player.register"
     if "id" not in raw:
@@ -228,6 +242,8 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
     if entry in entries:
         owner = state["players"][len(entries) - 1 - entries[::-1].index(entry)]["id"]  # the last holder
         raise OperationRejected(f"{label}: payload.player.entry: entry {entry} is already {owner}'s")
+    if raw.get("game_id") is not None:
+        _check_game_id(state, raw["game_id"], label, pid)
     started = current_round(state) is not None
     late = got.get("late", started)  # Pokémon TOP 3.1.3: arrived after round 1 started
     extra = {k: v for k, v in raw.items() if k not in _PLAYER_OWN}
@@ -261,6 +277,8 @@ def _player_edit(state: dict[str, Any], op: Operation) -> None:
     for key in fields:
         if key in _PLAYER_OWN or key in _PLAYER_FORBIDDEN or key == "extra":
             raise OperationRejected(f"player.edit: payload.fields.{key}: not an extra field")
+    if fields.get("game_id") is not None:
+        _check_game_id(state, fields["game_id"], "player.edit", player["id"])
     for key in ("name", "birth_year", "earned_byes", "late"):
         if getattr(p, key) is not None:
             player[key] = getattr(p, key)

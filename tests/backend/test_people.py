@@ -274,3 +274,17 @@ def test_searches_are_rate_limited_per_token(database_url, tmp_path):
         assert api.client.get("/api/people?q=Ada", headers=bearer(second)).status_code == 200
     finally:
         dispose(app)
+
+
+def test_an_unlinked_star_trek_player_is_rated_across_events_by_their_trekcc_handle(app, api):
+    from backend.startrek.ratings import game_ratings
+
+    # The desk typed each handle (players[].game_id): no player record, yet one rating across both events.
+    first = [{"id": "k1", "name": "Kirk", "game_id": "jtkirk"}, {"id": "s1", "name": "Spock", "game_id": "spock"}]
+    second = [{"id": "k2", "name": "J. Kirk", "game_id": "jtkirk"}, {"id": "s2", "name": "Spock", "rating_id": "spock"}]
+    trek_event(api, "Regional I", "2026-03-01", first, [["full-win", "full-loss"]])
+    trek_event(api, "Regional II", "2026-04-01", second, [["full-win", "full-loss"]])
+    with app.app_context():
+        ratings = game_ratings("startrek-1e")["ratings"]
+    assert ratings["rating:jtkirk"]["games"] == 2 and ratings["rating:spock"]["games"] == 2
+    assert ratings["rating:jtkirk"]["constructed"] > 1514  # won both

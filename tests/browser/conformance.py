@@ -419,9 +419,9 @@ class Desk:
         self.until("close the event", "() => !!document.getElementById('closed-note')", error="#close-message")
 
     def export(self, path: Path) -> dict:
-        """The Staff screen's "Download the event" file, saved at ``path``; its document."""
+        """The Exports screen's "Download the event" file, saved at ``path``; its document."""
         page = self.page
-        self.screen("staff")
+        self.screen("exports")
         with page.expect_download() as download:
             page.get_by_role("button", name="Download the event (topcut-event/1 JSON)").click()
         download.value.save_as(path)

@@ -36,9 +36,9 @@ def test_a_csv_roster_is_read_on_the_tablet_and_its_good_rows_registered(browser
         )
         assert [(row, column) for row, column, _ in errors] == [("3", "Date of birth"), ("4", "Name")]
         assert "not a birth year" in errors[0][2] and "missing name" in errors[1][2]
-        # "Handle" is not a heading the importer knows: read it as the trekcc.org id.
+        # "Handle" is not a heading the importer knows: read it as the trekcc.org forum handle (the game ID).
         assert page.input_value("#csv-mapping select[data-heading='Handle']") == "ignore"
-        page.select_option("#csv-mapping select[data-heading='Handle']", "rating_id")
+        page.select_option("#csv-mapping select[data-heading='Handle']", "game_id")
         wait_js(
             page,
             "() => [...document.querySelectorAll('#csv-players tbody tr')].some((r) => r.textContent.includes('sisko'))",
@@ -46,22 +46,20 @@ def test_a_csv_roster_is_read_on_the_tablet_and_its_good_rows_registered(browser
         ready = page.eval_on_selector_all(
             "#csv-players tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
         )
-        assert [(r[0], r[2], r[3]) for r in ready] == [
-            ("Kira Nerys", "1970", "kira"),
-            ("Benjamin Sisko", "1960", "sisko"),
+        assert [(r[0], r[1], r[2]) for r in ready] == [
+            ("Kira Nerys", "kira", "1970"),
+            ("Benjamin Sisko", "sisko", "1960"),
         ]
         # Only the columns the file fills: a Star Trek roster has no Division and no earned byes.
         headings = page.eval_on_selector_all("#csv-players thead th", "cells => cells.map((c) => c.textContent)")
-        assert headings == ["Name", "Id", "Birth year", "trekcc.org id"]
+        assert headings == ["Name", "trekcc.org forum handle", "Birth year"]
         shot(page, "csv-import")
         page.click("#csv-register")
         page.wait_for_selector("#csv-done")
         wait_synced(page)
         players = {p["name"]: p for p in rules(page, "state", {"event_id": fresh.eid})["players"]}
         assert set(players) == {"Kira Nerys", "Benjamin Sisko"}
-        assert (
-            players["Kira Nerys"]["birth_year"] == 1970 and players["Benjamin Sisko"]["extra"]["rating_id"] == "sisko"
-        )
+        assert players["Kira Nerys"]["birth_year"] == 1970 and players["Benjamin Sisko"]["extra"]["game_id"] == "sisko"
         server = fresh.api(f"/api/events/{fresh.eid}/state", token=fresh.token)["state"]
         assert sorted(p["name"] for p in server["players"]) == ["Benjamin Sisko", "Kira Nerys"]
         assert page.errors == []
@@ -96,7 +94,9 @@ def test_standings_and_pairings_download_as_csv_and_the_star_trek_report_prints(
         download = info.value
         assert download.suggested_filename == "qo-nos-open-standings.csv"
         rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8").read())))
-        assert rows[0][:3] == ["Rank", "Name", "ID"] and [r[1] for r in rows[1:]] == [p["name"] for p in PLAYERS[:4]]
+        assert rows[0][:3] == ["Rank", "Name", "trekcc.org forum handle"] and [r[1] for r in rows[1:]] == [
+            p["name"] for p in PLAYERS[:4]
+        ]
 
         page.goto(f"{live_server.url}/#/event/{played.eid}/print")
         wait_ready(page, "print")

@@ -70,7 +70,7 @@ def test_a_returning_player_is_picked_linked_with_consent_and_their_history_show
     wait_synced(page)
     assert (
         page.locator("#game-id").is_visible()
-        and page.locator("label[for=game-id]").inner_text() == "trekcc.org member id"
+        and page.locator("label[for=game-id]").inner_text() == "trekcc.org forum handle"
     )
     # a returning player: typing part of the name offers their record; picking it fills the form
     page.locator("form.card input[type=text]").first.fill("spo")

@@ -33,7 +33,7 @@ def tricky_event() -> Any:
         {
             "ruleset": "doomtown",
             "seed": "s",
-            "players": [{"id": f"p{i}", "name": n, "entry": i + 1} for i, n in enumerate(names)],
+            "players": [{"id": f"p{i}", "name": n, "entry": i + 1, "game_id": f"dt-{i}"} for i, n in enumerate(names)],
             "rounds": [
                 {
                     "number": 1,
@@ -56,7 +56,7 @@ class StandingsCsv(unittest.TestCase):
             [
                 "Rank",
                 "Name",
-                "ID",
+                "trekcc.org forum handle",
                 "Points",
                 "Record",
                 "Strength of Schedule",
@@ -69,7 +69,8 @@ class StandingsCsv(unittest.TestCase):
         self.assertEqual(len(rows), len(expected) + 1)
         for line, row in zip(rows[1:], expected):
             self.assertEqual(line[0], str(row["rank"]))
-            self.assertEqual(line[2], row["player"])
+            player = event.player(row["player"])
+            self.assertEqual(line[1:3], [player.name, player.game_id or ""])
             self.assertEqual(line[3], str(row["points"]))
             self.assertEqual(line[4], row["record"])
             self.assertEqual(line[5:8], [str(row["tiebreakers"][k]) for k in ("sos", "differential", "cvp")])
@@ -78,10 +79,39 @@ class StandingsCsv(unittest.TestCase):
     def test_pokemon_divisions_get_a_division_column_and_percentages_stay_fractions(self):
         rows = parse(standings_csv(golden("pokemon-two-divisions.json")))
         self.assertEqual(
-            rows[0], ["Rank", "Name", "ID", "Division", "Points", "Record", "Op Win %", "Op Op Win %", "Dropped"]
+            rows[0],
+            [
+                "Rank",
+                "Name",
+                "Play! Pokémon ID",
+                "Birth year",
+                "Division",
+                "Points",
+                "Record",
+                "Op Win %",
+                "Op Op Win %",
+                "Dropped",
+            ],
         )
-        self.assertEqual({r[3] for r in rows[1:]}, {"masters", "junior"})
-        self.assertTrue(all(0 <= float(r[6]) <= 1 for r in rows[1:]))
+        self.assertEqual({r[4] for r in rows[1:]}, {"masters", "junior"})
+        self.assertTrue(all(0 <= float(r[7]) <= 1 for r in rows[1:]))
+
+    def test_the_game_id_is_the_players_id_column_and_the_apps_own_ids_never_show(self):
+        doc = {
+            "ruleset": "pokemon-tcg",
+            "seed": "s",
+            "settings": {"season": 2025},
+            "players": [
+                {"id": "p-qa3v5i", "name": "Ash", "entry": 1, "birth_year": 2001, "game_id": "1000925"},
+                {"id": "p-zz9k2m", "name": "Misty", "entry": 2, "birth_year": 2001, "pop_id": "1000926"},
+                {"id": "p-r2d2c3", "name": "Brock", "entry": 3, "birth_year": 2001},
+            ],
+            "rounds": [{"number": 1, "matches": [{"players": ["p-qa3v5i", "p-zz9k2m"], "outcomes": ["win", "loss"]}]}],
+        }
+        rows = parse(standings_csv(load_event(doc)))
+        self.assertEqual({r[1]: r[2] for r in rows[1:]}, {"Ash": "1000925", "Misty": "1000926", "Brock": ""})
+        self.assertNotIn("p-", standings_csv(load_event(doc)))
+        self.assertEqual(parse(pairings_csv(load_event(doc), 1))[1][1:5], ["Ash", "1000925", "Misty", "1000926"])
 
     def test_tribbles_columns(self):
         rows = parse(standings_csv(golden("tribbles-pod.json")))
@@ -99,15 +129,18 @@ class StandingsCsv(unittest.TestCase):
 class PairingsCsv(unittest.TestCase):
     def test_a_round_with_results_scores_and_a_bye(self):
         rows = parse(pairings_csv(golden("startrek-1e-regional.json"), 1))
-        self.assertEqual(rows[0], ["Table", "Player 1", "Player 1 ID", "Player 2", "Player 2 ID", "Result", "Scores"])
-        self.assertIn(["1", "Blake", "B", "Casey", "C", "full-win / full-loss", "100 / 40"], rows)
-        self.assertIn(["", "Avery", "A", "", "", "earned-bye", ""], rows)
+        handle = "trekcc.org forum handle"
+        self.assertEqual(
+            rows[0], ["Table", "Player 1", f"Player 1 {handle}", "Player 2", f"Player 2 {handle}", "Result", "Scores"]
+        )
+        self.assertIn(["1", "Blake", "", "Casey", "", "full-win / full-loss", "100 / 40"], rows)
+        self.assertIn(["", "Avery", "", "", "", "earned-bye", ""], rows)
 
     def test_pending_results_are_empty_and_names_are_quoted(self):
         rows = parse(pairings_csv(tricky_event(), 1))
         self.assertEqual(rows[0], ["Table", "Player 1", "Player 1 ID", "Player 2", "Player 2 ID", "Result"])
-        self.assertEqual(rows[1], ["1", 'Holliday, "Doc"', "p0", "'=cmd|' /C calc'!A0", "p1", "win / loss"])
-        self.assertEqual(rows[2], ["2", "Line\nbreak", "p2", "Plain", "p3", ""])
+        self.assertEqual(rows[1], ["1", 'Holliday, "Doc"', "dt-0", "'=cmd|' /C calc'!A0", "dt-1", "win / loss"])
+        self.assertEqual(rows[2], ["2", "Line\nbreak", "dt-2", "Plain", "dt-3", ""])
 
     def test_a_tribbles_pod_gets_a_column_pair_per_seat(self):
         event = golden("tribbles-pod.json")
@@ -126,7 +159,7 @@ class PairingsCsv(unittest.TestCase):
             {
                 "ruleset": "doomtown",
                 "seed": "s",
-                "players": [{"id": p, "entry": i + 1} for i, p in enumerate("abcd")],
+                "players": [{"id": p, "name": p.upper(), "entry": i + 1} for i, p in enumerate("abcd")],
                 "rounds": [
                     {"number": 1, "matches": [{"players": ["a", "b"], "outcomes": ["win", "loss"]}]},
                     {
@@ -139,7 +172,7 @@ class PairingsCsv(unittest.TestCase):
         )
         with self.assertRaises(RulesError):
             pairings_csv(event, 1)
-        self.assertEqual(parse(pairings_csv(event, 1, "elimination"))[1][2], "d")
+        self.assertEqual(parse(pairings_csv(event, 1, "elimination"))[1][1], "D")
 
 
 class ExportCommand(unittest.TestCase):

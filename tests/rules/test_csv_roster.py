@@ -32,30 +32,40 @@ def rows_of(out: dict[str, Any]) -> list[tuple[int, str | None]]:
 
 class Headings(unittest.TestCase):
     def test_known_headings_are_read_without_a_mapping(self):
-        text = "Player,Player ID,Birth year,Division,trekcc\nAsh,1001,2001,Masters,ash-1\n"
+        text = "Player,Player ID,Birth year,Division\nAsh,1001,2001,Masters\n"
         out = roster_from_csv(event(), text)
+        (player,) = out["players"]
         self.assertEqual(
-            out["players"],
-            [{"id": "1001", "name": "Ash", "birth_year": 2001, "division": "masters", "rating_id": "ash-1"}],
+            {k: v for k, v in player.items() if k != "id"},
+            {"name": "Ash", "birth_year": 2001, "division": "masters", "game_id": "1001"},
         )
         self.assertEqual(
             out["columns"],
-            {
-                "Player": "name",
-                "Player ID": "id",
-                "Birth year": "birth_year",
-                "Division": "division",
-                "trekcc": "rating_id",
-            },
+            {"Player": "name", "Player ID": "game_id", "Birth year": "birth_year", "Division": "division"},
         )
         self.assertEqual(out["errors"], [])
+
+    def test_the_games_own_id_label_and_a_trekcc_column_are_the_game_id(self):
+        out = roster_from_csv(event(), "Name,Play! Pokémon ID\nAsh,1001\n")
+        self.assertEqual(out["players"][0]["game_id"], "1001")
+        out = roster_from_csv(event("startrek-2e"), "Name,trekcc\nPicard,jeanluc\n")
+        self.assertEqual(out["players"][0]["game_id"], "jeanluc")
+        self.assertTrue(out["players"][0]["id"].startswith("p-"))
+
+    def test_an_older_mapping_naming_id_or_rating_id_fills_the_game_id(self):
+        for old in ("id", "rating_id"):
+            with self.subTest(old=old):
+                out = roster_from_csv(event("startrek-1e"), "Name,Handle\nKirk,jtk\n", {"Handle": old})
+                self.assertEqual(out["players"][0]["game_id"], "jtk")
 
     def test_other_spellings_of_the_headings(self):
         for heading in ("Name", "PLAYER NAME", "full_name"):
             with self.subTest(heading=heading):
                 self.assertEqual(roster_from_csv(event(), f"{heading}\nAsh\n")["players"][0]["name"], "Ash")
-        out = roster_from_csv(event(), "POP ID,First name,Last name,DOB,Rating ID\n7,Ash,Ketchum,14/05/2009,r7\n")
-        self.assertEqual(out["players"], [{"id": "7", "name": "Ash Ketchum", "birth_year": 2009, "rating_id": "r7"}])
+        out = roster_from_csv(event(), "POP ID,First name,Last name,DOB\n7,Ash,Ketchum,14/05/2009\n")
+        self.assertEqual(
+            out["players"], [{"id": out["players"][0]["id"], "name": "Ash Ketchum", "birth_year": 2009, "game_id": "7"}]
+        )
 
     def test_unknown_headings_are_ignored_and_listed(self):
         out = roster_from_csv(event(), "Name,Deck,Paid\nAsh,Pikachu,yes\n")
@@ -104,7 +114,8 @@ class Separators(unittest.TestCase):
 
 
 class RowErrors(unittest.TestCase):
-    ROSTER = event(players=[{"id": "1001", "name": "Ash"}, {"id": "x", "name": "Brock", "rating_id": "trek-9"}])
+    ROSTER = event(players=[{"id": "p-a", "name": "Ash", "pop_id": "1001"}, {"id": "x", "name": "Brock"}])
+    TREK = event("startrek-2e", players=[{"id": "x", "name": "Brock", "rating_id": "trek-9"}])
 
     def import_rows(self, header: str, *rows: str, ruleset_event: Any = None) -> dict[str, Any]:
         return roster_from_csv(ruleset_event or self.ROSTER, "\n".join((header,) + rows) + "\n")
@@ -112,7 +123,7 @@ class RowErrors(unittest.TestCase):
     def test_missing_name(self):
         out = self.import_rows("Name,Player ID", ",2002", "Misty,2003")
         self.assertEqual(out["errors"], [{"row": 2, "column": "Name", "problem": "missing name"}])
-        self.assertEqual([p["id"] for p in out["players"]], ["2003"])
+        self.assertEqual([p["game_id"] for p in out["players"]], ["2003"])
 
     def test_birth_year_not_a_year(self):
         out = self.import_rows("Name,DOB", "Misty,soon", "Gary,1850", "May,2009-13", "Max,05/2009", "Dawn,2010-02-03")
@@ -139,16 +150,22 @@ class RowErrors(unittest.TestCase):
         self.assertEqual(
             out["errors"],
             [
-                {"row": 3, "column": "POP ID", "problem": "id '2002' is also row 2"},
-                {"row": 4, "column": "POP ID", "problem": "id '1001' is already registered in the event"},
+                {"row": 3, "column": "POP ID", "problem": "Play! Pokémon ID 2002 is also row 2"},
+                {"row": 4, "column": "POP ID", "problem": "Play! Pokémon ID 1001 is already registered (Ash)"},
             ],
         )
-        self.assertEqual([p["id"] for p in out["players"]], ["2002"])
+        self.assertEqual([p["game_id"] for p in out["players"]], ["2002"])
 
-    def test_duplicate_rating_id_in_the_file_and_already_in_the_event(self):
-        out = self.import_rows("Name,trekcc", "Picard,trek-1", "Riker,trek-1", "Data,trek-9")
+    def test_a_pokemon_id_that_is_not_digits_is_refused_with_its_row(self):
+        out = self.import_rows("Name,POP ID", "Misty,20o2")
+        self.assertEqual(
+            out["errors"], [{"row": 2, "column": "POP ID", "problem": "'20o2' is not a Play! Pokémon ID (digits only)"}]
+        )
+
+    def test_duplicate_trekcc_handle_in_the_file_and_already_in_the_event(self):
+        out = self.import_rows("Name,trekcc", "Picard,trek-1", "Riker,trek-1", "Data,trek-9", ruleset_event=self.TREK)
         self.assertEqual(rows_of(out), [(3, "trekcc"), (4, "trekcc")])
-        self.assertIn("player x", out["errors"][1]["problem"])
+        self.assertIn("(Brock)", out["errors"][1]["problem"])
 
     def test_earned_byes_not_a_whole_number(self):
         out = self.import_rows("Name,Earned byes", "Picard,two", "Riker,1")
@@ -166,7 +183,7 @@ class RowErrors(unittest.TestCase):
 
     def test_every_problem_of_a_row_is_reported(self):
         out = self.import_rows("Name,DOB,Division,POP ID", ",never,kids,1001")
-        self.assertEqual(rows_of(out), [(2, "Name"), (2, "POP ID"), (2, "DOB"), (2, "Division")])
+        self.assertEqual(rows_of(out), [(2, "Name"), (2, "DOB"), (2, "Division"), (2, "POP ID")])
         self.assertEqual(out["players"], [])
 
 
@@ -180,13 +197,15 @@ class NewIds(unittest.TestCase):
         for pid in ids:
             self.assertTrue(pid.startswith("p-") and len(pid) == 8 and set(pid[2:]) <= ALPHABET, pid)
 
-    def test_a_new_id_never_takes_an_id_of_the_event_or_of_the_file(self):
+    def test_a_new_id_never_takes_an_id_of_the_event(self):
         first = roster_from_csv(event(), "Name\nMisty\n")["players"][0]["id"]
-        out = roster_from_csv(event(players=[{"id": first, "name": "Taken"}]), f"Name,ID\nMisty,\nGary,{first}x\n")
+        out = roster_from_csv(event(players=[{"id": first, "name": "Taken"}]), "Name\nMisty\n")
         self.assertNotEqual(out["players"][0]["id"], first)
-        with_file_id = roster_from_csv(event(), f"ID,Name\n{first},Gary\n,Misty\n")
-        self.assertEqual(with_file_id["players"][0]["id"], first)
-        self.assertNotEqual(with_file_id["players"][1]["id"], first)
+
+    def test_an_id_column_is_the_game_id_never_the_player_id(self):
+        out = roster_from_csv(event(), "ID,Name\n1000925,Gary\n,Misty\n")
+        self.assertEqual([p.get("game_id") for p in out["players"]], ["1000925", None])
+        self.assertTrue(all(p["id"].startswith("p-") for p in out["players"]))
 
     def test_the_payloads_register_in_the_reducer(self):
         from shared_rules.state import apply, initial_state

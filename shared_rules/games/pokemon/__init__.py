@@ -11,6 +11,7 @@ Document section                                 Implemented in
 3.3.5 structures, day two                        :mod:`.structures`
 3.2, 3.3, 3.3.6 bracket (3rd/4th playoff)        ``game.BRACKETS``
 TOM save files (.tdf), event kind                :mod:`.tom` (importer, exporter), ``ruleset.KINDS``
+TOM userid: the Play! Pokémon ID                 ``game.PLAYER_ID`` (``players[].game_id``)
 Penalties                                        :mod:`.penalties`
 Deck lists (none asked by the TOP)               :mod:`.decklists`
 ===============================================  ====================================================

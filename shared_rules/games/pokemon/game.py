@@ -14,7 +14,7 @@ from ...brackets.rules import BracketRules
 from ...decklists.model import DECKLIST_SETTINGS
 from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
-from ..base import Game, ResultForm, fixed_structure
+from ..base import Game, PlayerIdField, ResultForm, fixed_structure
 from . import divisions as age
 from . import ruleset, structures
 from .decklists import decklists_of
@@ -56,6 +56,18 @@ SETTINGS_UI: Mapping[str, Any] = MappingProxyType(
 )
 
 
+#: The Play! Pokémon ID: TOM's ``userid`` (a .tdf save names every player by it), digits; checked at the desk
+#: with the birth year (TOP 3.1.1 tells divisions by it). The TOP gives no form of its own: TOM's saves do.
+PLAYER_ID = PlayerIdField(
+    label="Play! Pokémon ID",
+    pattern="[0-9]{1,12}",
+    form="digits only",
+    person="pokemon_id",
+    birth_year=True,
+    source="TOM .tdf <player userid>",
+)
+
+
 def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
     def build(n: int, name: str) -> Structure:
         return structures.structure(ruleset_id, n, name)
@@ -84,6 +96,7 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so
         # the result form offers games (best of three) in every round; the match result alone is enough.
         result_form=ResultForm(best_of_three="always"),
+        player_id=PLAYER_ID,
     )
 
 

@@ -5,6 +5,7 @@ implemented. Tribbles (the same Guide) is its own game, :mod:`shared_rules.games
 Document section                                 Implemented in
 ===============================================  ====================================================
 Section 2, Table 3.0.1 structures (rounds)       :mod:`.structures`
+7, 7.2 the trekcc.org forum handle (player ID)  ``game.PLAYER_ID`` (``players[].game_id``)
 7.2, 7.5.1, 7.6, 13.4 pairing, byes, earned byes ``game.PAIRING``
 7.3, 7.4 outcomes, differential, variants        ``ruleset.OUTCOMES``, :mod:`.scoring`
 7.5.1, 13.5 results of one game                  ``ruleset.PAIRS`` (played and not played)

@@ -13,7 +13,7 @@ from typing import Any
 from ...brackets.rules import MCINTYRE, BracketRules
 from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
-from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
+from ..base import Game, PenaltySystem, PlayerIdField, ResultForm, TimeCalled, fixed_structure
 from . import (
     game_end,
     ruleset,
@@ -102,6 +102,11 @@ PENALTIES = PenaltySystem(
 SCORES: Mapping[str, Any] = MappingProxyType({"legend": "Final scores", "min": None})
 
 
+#: Star Trek OP Guide 7 ("Players should bring: their www.trekcc.org forum handle"), 7.2 (it goes on the
+#: scorecard: "the primary source of tracking a player's results and ratings"), 8: the person across events. No form is given.
+PLAYER_ID = PlayerIdField(label="trekcc.org forum handle", person="trekcc_id", source="Star Trek OP Guide 7, 7.2, 8")
+
+
 def report_details(raw: Any) -> object:
     """``settings.report`` checked (Star Trek OP Guide 8, Appendix A); the report module loads only when asked."""
     from .report import check_report_details
@@ -130,6 +135,7 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
         result_form=ResultForm(scores=SCORES),
         report_details=report_details,
         decklists=decklists_of(ruleset_id),  # Star Trek OP Guide 7, Appendix B D1, D2
+        player_id=PLAYER_ID,
     )
 
 

@@ -174,12 +174,11 @@ def _name(event: Event, pid: str) -> str:
 
 
 def _handle(event: Event, pid: str) -> str:
-    extra = event.player(pid).extra
-    for key in ("handle", "rating_id"):
-        value = extra.get(key)
-        if isinstance(value, str):
-            return value
-    return ""
+    player = event.player(pid)
+    handle = player.extra.get("handle")
+    if isinstance(handle, str):
+        return handle
+    return player.game_id or ""
 
 
 class _Scorer:

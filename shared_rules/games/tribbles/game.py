@@ -12,7 +12,7 @@ from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
 from ..startrek import structures
 from ..startrek.decklists import decklists_of
-from ..startrek.game import PENALTIES, report_details
+from ..startrek.game import PENALTIES, PLAYER_ID, report_details
 from . import (
     pods,
     ruleset,
@@ -46,6 +46,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
             form_pods=pods.form_pods,
             report_details=report_details,  # Star Trek OP Guide 8: the site takes Tribbles events too
+            player_id=PLAYER_ID,  # Star Trek OP Guide 7: the trekcc.org forum handle, Tribbles too
         )
     }
 )

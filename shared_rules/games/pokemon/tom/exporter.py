@@ -47,9 +47,11 @@ Root ``<tournament>``
     values).
 
 ``<players>`` (roster order = ``entry``, then document order)
-    ``userid``: ``id`` (TOM itself wants Play! Pokémon ids, digits; ids are
-    written as they are, an empty id or one with surrounding spaces is
-    refused).  ``firstname``/``lastname``: ``name`` split at its last space
+    ``userid``: the player's Play! Pokémon ID ``game_id`` (older documents:
+    ``pop_id``), else ``id`` (TOM itself wants Play! Pokémon ids, digits;
+    ids are written as they are, an empty one, one with surrounding spaces
+    or one two players share is refused). Every ``<player userid>`` and
+    ``<standings>`` id below names the player the same way.  ``firstname``/``lastname``: ``name`` split at its last space
     ("Mary Jane Watson" -> "Mary Jane" / "Watson"); a one-word name is all
     first name. Names with doubled or surrounding spaces, or an empty name,
     do not read back identically (the importer joins the stripped parts with
@@ -257,11 +259,21 @@ class _Doc:
                     f"'{rnd.stage}' cannot be written: TOM runs one-day events (swiss and elimination rounds only)",
                 )
         self.players = sorted(self.event.players, key=lambda p: p.entry)  # stable: document order breaks ties
+        # TOM names every player by their Play! Pokémon ID: the player's game ID, else (not typed) their id.
+        self.userid: dict[str, str] = {}
+        owner: dict[str, int] = {}
         for i, player in enumerate(self.event.players):
-            if not player.id or player.id != player.id.strip():
-                raise _fail(f"players[{i}].id", f"'{player.id}' cannot be a TOM userid (empty or surrounding spaces)")
-            _xml_text(player.id, f"players[{i}].id")
+            userid, path = (
+                (player.game_id, f"players[{i}].game_id") if player.game_id else (player.id, f"players[{i}].id")
+            )
+            if not userid or userid != userid.strip():
+                raise _fail(path, f"'{userid}' cannot be a TOM userid (empty or surrounding spaces)")
+            if userid in owner:
+                raise _fail(path, f"'{userid}' is also players[{owner[userid]}]'s Play! Pokémon ID or id")
+            owner[userid] = i
+            _xml_text(userid, path)
             _xml_text(player.name, f"players[{i}].name")
+            self.userid[player.id] = userid
         _xml_text(self.event.name, "name")
         self.division = {p.id: player_division(p, event_season_year(self.event)) for p in self.event.players}
         self.start_date = self._start_date()
@@ -527,7 +539,7 @@ def _players(root: ET.Element, doc: _Doc, pods: list[tuple[int, list[str]]]) -> 
                 rows.setdefault(pid, []).append((rnd.number, match.outcomes))
     cut = _cut_positions(doc, pods)
     for player in doc.players:
-        element = _sub(players, "player", userid=player.id)
+        element = _sub(players, "player", userid=doc.userid[player.id])
         first, _, last = player.name.rpartition(" ")
         if not first:
             first, last = last, ""
@@ -604,7 +616,7 @@ def _write_pods(root: ET.Element, doc: _Doc, pods: list[tuple[int, list[str]]]) 
         if members:
             listed = _sub(_sub(subgroups, "subgroup", number="1"), "players")
             for pid in members:
-                _sub(listed, "player", userid=pid)
+                _sub(listed, "player", userid=doc.userid[pid])
         rounds = _sub(pod, "rounds")
         last = {
             stage: max((r.number for _, r, _ in mine if r.stage == stage), default=None)
@@ -643,10 +655,10 @@ def _round(
         code = _match_code(match, f"rounds[{i}].matches[{j}]")
         row = _sub(container, "match", outcome=str(code))
         if len(match.players) == 1:
-            _sub(row, "player", userid=match.players[0])
+            _sub(row, "player", userid=doc.userid[match.players[0]])
         else:
-            _sub(row, "player1", userid=match.players[0])
-            _sub(row, "player2", userid=match.players[1])
+            _sub(row, "player1", userid=doc.userid[match.players[0]])
+            _sub(row, "player2", userid=doc.userid[match.players[1]])
         _sub(row, "timestamp", doc.stamp)
         _sub(row, "tablenumber", match.table if match.table is not None and len(match.players) == 2 else 0)
 
@@ -660,11 +672,11 @@ def _standings(root: ET.Element, doc: _Doc) -> None:
         finished = _sub(standings, "pod", category=code, type="finished")
         ids = [pid for pid in order if doc.division[pid] == division and pid not in disqualified]
         for place, pid in enumerate(ids, start=1):
-            _sub(finished, "player", id=pid, place=str(place))
+            _sub(finished, "player", id=doc.userid[pid], place=str(place))
         dnf = _sub(standings, "pod", category=code, type="dnf")
         for player in doc.players:
             if player.id in disqualified and doc.division[player.id] == division:
-                _sub(dnf, "player", id=player.id)
+                _sub(dnf, "player", id=doc.userid[player.id])
 
 
 def _finalsoptions(root: ET.Element, doc: _Doc) -> None:

@@ -31,7 +31,7 @@ Settings
     ``<paired3rd4th>`` (Pokémon TOP 3.2.3, 3.3.6).
 
 Players (in TOM's ``<players>`` roster order)
-    ``id``: the TOM userid.  ``name``: "First Last".  ``entry``: 1-based
+    ``id`` and ``game_id`` (the Play! Pokémon ID): the TOM userid.  ``name``: "First Last".  ``entry``: 1-based
     roster position; once round 1 is paired TOM writes the roster in a fixed
     shuffled order that is its last tiebreaker, so the order is kept.
     ``birth_year``: from ``<birthdate>`` (MM/DD/YYYY).
@@ -424,7 +424,7 @@ def _player(
     userid = (element.get("userid") or "").strip()
     name = " ".join(part for part in (_text(element, "firstname"), _text(element, "lastname")) if part)
     birth_year = _year(_text(element, "birthdate"), f"<birthdate> of player {userid}")
-    player: dict[str, Any] = {"id": userid, "name": name or userid, "entry": entry}
+    player: dict[str, Any] = {"id": userid, "name": name or userid, "entry": entry, "game_id": userid}
     if birth_year is not None:
         player["birth_year"] = birth_year
     if _is_late(element):

@@ -20,7 +20,7 @@ Readings where Section 12 is loose (the project's):
   still a league event attended.
 - Places beyond 32nd, and the table's empty or "-" cells (e.g. 9th of 7,
   17th of 12), earn no points.
-- A person is ``players[].rating_id``, else ``players[].id``, as for ratings.
+- A person is ``players[].game_id`` (older documents: ``rating_id``), else ``players[].id``, as for ratings.
 - Playoff points (12.6): qualified players' league points from the playoff
   sprint's events, earned as usual against every participant (the events are
   open to all and "earn league points as usual"). A playoff tournament

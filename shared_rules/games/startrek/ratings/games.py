@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ....errors import DocumentError
+from ....event.model import GAME_ID_FIELDS
 from .elo import WEIGHT
 from .rules import FORMATS, K_BY_LEVEL, RULESETS, SCENARIOS, SCORE_OF_PAIR, UNSANCTIONED_SCENARIOS
 
@@ -130,15 +131,19 @@ def _level_k_kind(raw: Mapping[str, Any]) -> tuple[int | None, int | None, str |
 
 
 def identities(event: Event) -> dict[str, str]:
-    """Player id -> the person's rating identity (``players[].rating_id``, else the id)."""
+    """Player id -> the person's rating identity (the trekcc.org handle ``players[].game_id``, in older documents
+    ``rating_id``; else the id)."""
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
     for i, p in enumerate(event.players):
-        rid = p.extra.get("rating_id", p.id)
+        key = next((k for k in GAME_ID_FIELDS if k in p.extra), None)
+        rid = p.extra[key] if key is not None else p.id
+        where = f"players[{i}].{key or 'id'}"
         if not isinstance(rid, str) or not rid.strip():
-            raise DocumentError(f"players[{i}].rating_id", f"expected a non-empty string, got {rid!r}")
+            raise DocumentError(where, f"expected a non-empty string, got {rid!r}")
+        rid = rid.strip()
         if rid in seen:
-            raise DocumentError(f"players[{i}].rating_id", f"'{rid}' is also players[{seen[rid]}]")
+            raise DocumentError(where, f"'{rid}' is also players[{seen[rid]}]")
         seen[rid] = i
         out[p.id] = rid
     return out

@@ -277,7 +277,7 @@ class FromScratch(unittest.TestCase):
         # No settings.kind: the kind written is the stand-in (a top cut: a League Cup), and it reads back.
         expected["settings"].update(structure="single-day", playoff_3rd_4th=False, kind={"type": 3, "mode": "TCG1DAY"})
         for player in expected["players"]:
-            player.update(division="masters", pod="masters")
+            player.update(division="masters", pod="masters", game_id=player["id"])  # the userid is the ID
         for rnd in expected["rounds"]:
             for match in rnd["matches"]:
                 match["pod"] = "masters"

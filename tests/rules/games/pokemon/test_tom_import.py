@@ -130,6 +130,7 @@ class CountsCheckedByHand(unittest.TestCase):
             by_id(document)["7100002"],
             {
                 "id": "7100002",
+                "game_id": "7100002",
                 "name": "Ada Lovelace",
                 "entry": 2,
                 "birth_year": 1999,
@@ -298,6 +299,7 @@ class Players(unittest.TestCase):
             players["11"],
             {
                 "id": "11",
+                "game_id": "11",
                 "name": "F11 L11",
                 "entry": 11,
                 "birth_year": 2016,
