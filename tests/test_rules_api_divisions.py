@@ -70,7 +70,10 @@ def test_a_game_without_age_divisions_has_none():
 def test_ruleset_info_offers_the_season_and_toms_kinds_to_a_settings_screen():
     api = _api()
     info = _call(api, "ruleset_info", ruleset="pokemon-tcg")["result"]
-    assert set(info["settings"]) == {"season", "kind"}
-    assert {"type": 3, "mode": "TCG1DAY", "label": "League Cup"} in info["settings"]["kind"]["choices"]
-    assert {"type": 2, "mode": "LEAGUECHALLENGE", "label": "League Challenge"} in info["settings"]["kind"]["choices"]
-    assert _call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"] == {}
+    fields = {f["key"]: f for s in info["settings"]["sections"] for f in s["fields"]}
+    assert {"season", "kind"} <= set(fields)
+    kinds = fields["kind"]["choices"]
+    assert {"value": {"type": 3, "mode": "TCG1DAY"}, "label": "League Cup"} in kinds
+    assert {"value": {"type": 2, "mode": "LEAGUECHALLENGE"}, "label": "League Challenge"} in kinds
+    doomtown = _call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"]["sections"]
+    assert "season" not in {f["key"] for s in doomtown for f in s["fields"]}

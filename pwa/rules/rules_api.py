@@ -470,10 +470,71 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
         "endings": list(rs.endings),
         "match_sizes": list(rs.match_sizes),
         "time_limits": {str(k): v for k, v in rs.time_limits.items()},
-        # Event settings a settings screen may offer (Pokémon: the divisions' season, TOM's event kind).
+        # The Settings screen's sections of settings (shared_rules/games/settings.py), each game's own.
         "settings": game.settings_descriptor(),
         # How many games an elimination match is (the form offers games only where a match has more than one).
         "bracket": _bracket_games(ruleset, settings or {}) if game.brackets is not None else None,
+    }
+
+
+def settings_review(event_id: str, changes: dict[str, Any] | None = None, ruleset: str | None = None) -> dict[str, Any]:
+    """The Settings screen's view of the event with ``changes`` applied (a shallow merge; null deletes a key):
+    the settings, the first wrong value in words naming the field (``error``: None when they would be
+    accepted), the documents' warnings and notes, what cannot change any more and why (``locked``), the
+    players who count and the document's table for them (``table``)."""
+    from shared_rules.errors import DocumentError
+    from shared_rules.games import game_of, get_ruleset
+    from shared_rules.games.settings import SettingsContext, check_changes, fixed_once_paired
+    from shared_rules.state import is_withheld
+
+    st = _current(event_id)
+    rid = ruleset or st["ruleset"]
+    game = game_of(rid)
+    changes = dict(changes or {})
+    merged = {k: v for k, v in {**st["settings"], **changes}.items() if v is not None}
+    swiss = sum(1 for r in st["rounds"] if r["stage"] == "swiss")
+    locked: dict[str, str] = {}
+    if st["rounds"]:
+        locked["ruleset"] = "The game cannot change once round 1 is paired."
+        for section in game.settings_ui:
+            for f in section.fields:
+                if f.fixed_once_paired:
+                    locked[f.key] = f"Fixed once round 1 is paired ({f.fixed_once_paired})."
+    if st.get("closed"):
+        locked["*"] = "The event is closed: its settings cannot change."
+    error = check_changes(game.settings_ui, changes)
+    if error is None and st["rounds"]:
+        error = fixed_once_paired(game.settings_ui, st["settings"], changes)
+    if error is None and rid != st["ruleset"] and st["rounds"]:
+        error = locked["ruleset"]
+    if error is None:
+        try:
+            get_ruleset(rid, merged)
+        except DocumentError as exc:
+            error = str(exc)
+    players = sum(1 for p in st["players"] if p.get("dropped_after") is None or p["dropped_after"] >= 1)
+    warnings = []
+    if game.settings_warnings is not None and error is None:
+        ctx = SettingsContext(
+            ruleset=rid,
+            settings=merged,
+            before=st["settings"],
+            players=players,
+            rounds_paired=swiss,
+            seed="" if is_withheld(st["seed"]) else str(st["seed"]),
+        )
+        warnings = [n.to_json() for n in game.settings_warnings(ctx)]
+    name = merged.get("structure")
+    table = structure(rid, max(players, 1), name if isinstance(name, str) else None)
+    return {
+        "ruleset": rid,
+        "settings": merged,
+        "error": error,
+        "warnings": warnings,
+        "locked": locked,
+        "players": players,
+        "rounds_paired": swiss,
+        "table": table,
     }
 
 
@@ -712,6 +773,7 @@ FUNCTIONS = {
         structure,
         rulesets,
         ruleset_info,
+        settings_review,
         age_divisions,
         timer,
         secret_time,

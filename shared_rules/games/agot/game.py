@@ -12,12 +12,38 @@ from typing import Any
 from ...brackets.rules import GAME_NUMBERS, BracketRules
 from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, TimeCalled, fixed_structure
+from ..settings import (
+    SettingsSection,
+    cut_setting,
+    date_setting,
+    round_minutes_setting,
+    rounds_setting,
+    structure_setting,
+)
 from . import (
     game_end,
     ruleset,
     structures,
 )
 from .penalties import PENALTIES
+
+#: The Settings screen (AGoT Tournament Regulations: Tournament Structures; Pairings, 55-minute rounds).
+SETTINGS: tuple[SettingsSection, ...] = (
+    SettingsSection(title="Event", fields=(date_setting(),)),
+    SettingsSection(
+        title="Structure",
+        hint="Announce the rounds, any single elimination and the cut size before the start (Pairings).",
+        fields=(
+            structure_setting(structures.NAMES, "AGoT Tournament Structures"),
+            rounds_setting("AGoT Tournament Structures"),
+            cut_setting("AGoT Tournament Structures"),
+        ),
+    ),
+    SettingsSection(
+        title="Time",
+        fields=(round_minutes_setting(55, "AGoT Pairings", "The final of single elimination is untimed."),),
+    ),
+)
 
 __all__ = ["BRACKETS", "GAMES"]
 
@@ -44,6 +70,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             brackets=BRACKETS,
             structure_names=structures.NAMES,
             structure=fixed_structure("agot", structures.structure),
+            settings_ui=SETTINGS,
             time_called=TimeCalled(decide=_time_called, inputs=("power",)),
             penalties=PENALTIES,
             result_form=ResultForm(),

@@ -13,6 +13,7 @@ Document section                       Implemented in
 3.G, 5.B, 5.C bracket (Top 2 Bo3)      ``game.BRACKETS``
 4 time called                          :mod:`.game_end`
 Penalties                              :mod:`.penalties`
+3.A, 5.A-5.C event settings, warnings  :mod:`.settings` (the Settings screen)
 =====================================  ==============================================================
 """
 

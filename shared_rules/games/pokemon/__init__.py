@@ -12,6 +12,7 @@ Document section                                 Implemented in
 3.2, 3.3, 3.3.6 bracket (3rd/4th playoff)        ``game.BRACKETS``
 TOM save files (.tdf), event kind                :mod:`.tom` (importer, exporter), ``ruleset.KINDS``
 Penalties                                        :mod:`.penalties`
+3.1.1, 3.2, 3.3, 3.3.3, 3.3.5 event settings     :mod:`.settings` (the Settings screen, its warnings)
 ===============================================  ====================================================
 """
 

@@ -15,6 +15,7 @@ Section 2, Table 3.0.1 structures (rounds)       :mod:`.structures`
 9 heats, 10, 10.2 match play (McIntyre)          ``game.BRACKETS``, :mod:`shared_rules.brackets.heats`
 12 leagues (points, playoffs, Champions League)  :mod:`.leagues`
 Appendix B penalties (levels 0-4, repeats)       ``game.PENALTIES``
+2, 3, 4.3, 6, 7.1, 8, 11 event settings          :mod:`.settings` (the Settings screen, its warnings)
 ===============================================  ====================================================
 """
 

@@ -17,6 +17,7 @@ from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
 from . import (
     game_end,
     ruleset,
+    settings,
     structures,
 )
 
@@ -109,6 +110,8 @@ def report_details(raw: Any) -> object:
 
 
 def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
+    edition = ruleset_id.removeprefix("startrek-")
+
     def build(n: int, name: str) -> Structure:
         return structures.structure(ruleset_id, n, name)
 
@@ -128,6 +131,12 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
         penalties=PENALTIES,
         result_form=ResultForm(scores=SCORES),
         report_details=report_details,
+        settings_ui=settings.sections(
+            ruleset_id,
+            ruleset.TIME_LIMITS[(edition, "standard")]["in-person"],
+            tuple(v for v, editions in ruleset.VARIANTS.items() if edition in editions),
+        ),
+        settings_warnings=settings.warnings,
     )
 
 

@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
+from ..startrek import settings as startrek_settings
 from ..startrek import structures
 from ..startrek.game import PENALTIES, report_details
 from . import (
@@ -44,6 +45,9 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             result_form=ResultForm(scores=MappingProxyType({"legend": "Pod scores (points this round)", "min": 0})),
             form_pods=pods.form_pods,
             report_details=report_details,  # Star Trek OP Guide 8: the site takes Tribbles events too
+            # Star Trek OP Guide 2, 6, 7.1, 8, 11: the same settings as 1E/2E but for variants and match play.
+            settings_ui=startrek_settings.sections("tribbles", ruleset.TIME_LIMITS["in-person"]),
+            settings_warnings=startrek_settings.warnings,
         )
     }
 )
