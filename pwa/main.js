@@ -18,6 +18,7 @@ import publicPage from "./views/public.js";
 import history from "./views/history.js";
 import league from "./views/league.js";
 import report from "./views/report.js";
+import settings from "./views/settings.js";
 
 // Who opens each screen, in the engine's role groups (app/roles.js): the desk (publishes rounds, reads claim
 // codes), the staff, everyone.
@@ -33,6 +34,7 @@ export const SCREENS = {
   board: { view: board, title: "Big screen", roles: STAFF },
   bracket: { view: bracket, title: "Bracket", roles: EVERYONE },
   print: { view: print, title: "Print", roles: STAFF },
+  settings: { view: settings, title: "Settings", roles: rolesOf("organizer") },  // event.configure: the organizer's
   staff: { view: staff, title: "Staff & export", roles: rolesOf("organizer") },
   player: { view: player, title: "My table", roles: rolesOf("players") },
   history: { view: history, title: "History", roles: EVERYONE },  // player records (docs/people.md)

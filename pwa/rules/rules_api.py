@@ -513,11 +513,19 @@ def settings_review(event_id: str, changes: dict[str, Any] | None = None, rulese
         except DocumentError as exc:
             error = str(exc)
     players = sum(1 for p in st["players"] if p.get("dropped_after") is None or p["dropped_after"] >= 1)
+    # The warnings read the settings as they would be without the values refused above (the organizer still
+    # sees the attendance minimum while a cut is mistyped).
+    fine = {k: v for k, v in changes.items() if check_changes(game.settings_ui, {k: v}) is None}
+    usable = {k: v for k, v in {**st["settings"], **fine}.items() if v is not None}
+    try:
+        get_ruleset(rid, usable)
+    except DocumentError:
+        usable = {k: v for k, v in st["settings"].items() if v is not None}
     warnings = []
-    if game.settings_warnings is not None and error is None:
+    if game.settings_warnings is not None:
         ctx = SettingsContext(
             ruleset=rid,
-            settings=merged,
+            settings=usable,
             before=st["settings"],
             players=players,
             rounds_paired=swiss,
@@ -525,16 +533,23 @@ def settings_review(event_id: str, changes: dict[str, Any] | None = None, rulese
         )
         warnings = [n.to_json() for n in game.settings_warnings(ctx)]
     name = merged.get("structure")
-    table = structure(rid, max(players, 1), name if isinstance(name, str) else None)
+    name = name if isinstance(name, str) else None
+    table = structure(rid, max(players, 1), name)
+    shown_for = players
+    while "error" in table and shown_for < 16:  # below the document's smallest row: show the smallest
+        shown_for += 1
+        table = structure(rid, shown_for, name)
+    error_key = next((k for k, v in changes.items() if check_changes(game.settings_ui, {k: v}) is not None), None)
     return {
         "ruleset": rid,
         "settings": merged,
         "error": error,
         "warnings": warnings,
         "locked": locked,
+        "error_key": error_key,
         "players": players,
         "rounds_paired": swiss,
-        "table": table,
+        "table": {**table, "shown_for": shown_for},
     }
 
 

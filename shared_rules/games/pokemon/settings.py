@@ -140,13 +140,35 @@ def warnings(ctx: SettingsContext) -> list[Notice]:
                 level="info",
             )
         )
+    given_date = ctx.settings.get("date")
+    if season is not None and isinstance(given_date, str) and "season" in ctx.settings:
+        try:
+            dated = divisions.season_for(given_date)
+        except ValueError:
+            dated = season
+        if dated != season:
+            out.append(
+                Notice(
+                    text=f"The event's date {given_date} is in the {divisions.season_label(dated)} season, not "
+                    f"{divisions.season_label(season)}: the age divisions follow the season set here.",
+                    source="Pokémon TOP 3.1.1",
+                    key="season",
+                )
+            )
+    out += _structure_warnings(ctx)
+    return out
+
+
+def _structure_warnings(ctx: SettingsContext) -> list[Notice]:
+    """Rounds against the TOP's table (3.3.5) and flights against its limits (3.3.3)."""
+    out: list[Notice] = []
     name = ctx.settings.get("structure")
     name = name if name in ruleset.STRUCTURES[ctx.ruleset] else ruleset.STRUCTURES[ctx.ruleset][0]
     try:
         table = structures.structure(ctx.ruleset, max(ctx.players, structures.MINIMUM_PLAYERS), name)
     except RulesError:
         table = None
-    if ctx.players < structures.MINIMUM_PLAYERS:
+    if 0 < ctx.players < structures.MINIMUM_PLAYERS:
         out.append(
             Notice(
                 text=f"{ctx.players} players registered: the tables start at {structures.MINIMUM_PLAYERS}.",
@@ -155,7 +177,8 @@ def warnings(ctx: SettingsContext) -> list[Notice]:
             )
         )
     rounds = ctx.settings.get("rounds")
-    if table is not None and isinstance(rounds, int) and not isinstance(rounds, bool):
+    counted = ctx.players >= structures.MINIMUM_PLAYERS
+    if counted and table is not None and isinstance(rounds, int) and not isinstance(rounds, bool):
         if rounds < table.swiss_rounds - 1:
             out.append(
                 Notice(
