@@ -77,3 +77,37 @@ def test_ruleset_info_offers_the_season_and_toms_kinds_to_a_settings_screen():
     assert {"value": {"type": 2, "mode": "LEAGUECHALLENGE"}, "label": "League Challenge"} in kinds
     doomtown = _call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"]["sections"]
     assert "season" not in {f["key"] for s in doomtown for f in s["fields"]}
+
+
+def test_settings_review_names_a_wrong_value_keeps_warning_and_gives_the_table():
+    api = _api()
+    doc = _doc("doomtown")
+    doc["settings"] = {"roundup": "convention"}
+    api.fold("sr", True, doc, [], [])
+    out = _call(api, "settings_review", event_id="sr", changes={"cut": 1, "round_minutes": 65})["result"]
+    assert out["error"] == "Top cut (players): 1 is not allowed: give 0 for none, or at least 2"
+    assert out["error_key"] == "cut"
+    # The warnings still read the values that are fine: 4 players for a convention roundup (5.A).
+    assert any("needs at least 8" in w["text"] and w["key"] == "roundup" for w in out["warnings"])
+    assert out["players"] == 4 and out["table"]["swiss_rounds"] == 3 and out["table"]["shown_for"] == 4
+    assert out["locked"] == {}
+    fine = _call(api, "settings_review", event_id="sr", changes={"rounds": 4})["result"]
+    assert fine["error"] is None and fine["settings"] == {"roundup": "convention", "rounds": 4}
+
+
+def test_settings_review_locks_the_game_and_the_announced_rounds_once_round_one_is_paired():
+    api = _api()
+    doc = _doc("doomtown")
+    doc["settings"] = {}
+    doc["rounds"] = [
+        {
+            "number": 1,
+            "stage": "swiss",
+            "matches": [{"table": 1, "players": ["a", "b"]}, {"table": 2, "players": ["c", "d"]}],
+        }
+    ]
+    api.fold("lk", True, doc, [], [])
+    out = _call(api, "settings_review", event_id="lk", changes={"rounds": 5})["result"]
+    assert out["locked"]["ruleset"] == "The game cannot change once round 1 is paired."
+    assert out["locked"]["rounds"] == "Fixed once round 1 is paired (Doomtown Floor Rules 5.B)."
+    assert out["error"].startswith("Swiss rounds cannot change once round 1 is paired (Doomtown Floor Rules 5.B")

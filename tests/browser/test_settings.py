@@ -76,6 +76,27 @@ def test_a_refusal_names_the_field_and_keeps_what_was_typed(browser, app_process
     page.fill("#setting-cut", "")
     _save(page)
     assert _state(page)["settings"]["roundup"] == "convention"
+    assert _state(page)["settings"]["round_minutes"] == 65
+
+    # Round 1 paired: the game and the number of rounds (Doomtown Floor Rules 5.B) show disabled with the reason;
+    # the Start round form offers the round length set here.
+    page.goto(f"{app_process.url}/#/event/{eid}/players")
+    wait_ready(page, "players")
+    for i, name in enumerate(("Annie", "Bat", "Calamity", "Doc"), start=1):
+        _register(page, name, i)
+    page.goto(f"{app_process.url}/#/event/{eid}/rounds")
+    wait_ready(page, "rounds")
+    page.click("#pair-next")
+    page.click("#publish-round")
+    page.wait_for_selector("#round-minutes")
+    assert page.input_value("#round-minutes") == "65"
+    _open_settings(page, app_process.url, eid)
+    assert page.locator("#setting-ruleset").is_disabled() and page.locator("#setting-rounds").is_disabled()
+    assert "Fixed once round 1 is paired (Doomtown Floor Rules 5.B)" in page.inner_text("[data-section=Structure]")
+    assert "The game cannot change once round 1 is paired" in page.inner_text("[data-setting=ruleset]")
+    page.wait_for_selector("[data-key=rounds] li:has-text('number of rounds was announced and cannot change')")
+    shot(page, "settings-doomtown-locked-390")
+    assert not page.locator("#setting-round_minutes").is_disabled()
     assert page.errors == []
     ctx.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from ..settings import (
     Notice,
@@ -46,10 +47,14 @@ SECTIONS: tuple[SettingsSection, ...] = (
         title="Structure",
         hint="Announce the rounds at or before the start of round 1: once announced they cannot change (5.B).",
         fields=(
-            structure_setting(
-                structures.NAMES,
-                "Doomtown Floor Rules 5.B",
-                {"single-day": "Single day (Top 8 from 33 players)", "multi-day": "Multi-day (Top 16 from 33)"},
+            # The structure sets the rounds while they are not given: fixed with them (5.B).
+            replace(
+                structure_setting(
+                    structures.NAMES,
+                    "Doomtown Floor Rules 5.B",
+                    {"single-day": "Single day (Top 8 from 33 players)", "multi-day": "Multi-day (Top 16 from 33)"},
+                ),
+                fixed_once_paired="Doomtown Floor Rules 5.B",
             ),
             rounds_setting("Doomtown Floor Rules 5.B", fixed="Doomtown Floor Rules 5.B"),
             cut_setting("Doomtown Floor Rules 5.B"),
