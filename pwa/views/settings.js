@@ -9,6 +9,8 @@ import { announce, h, refresh, replace } from "../ui/dom.js";
 
 const REVIEW_DELAY_MS = 250;
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** A value no choice lists (an imported TOM kind, say), in words: "type 1, mode PREMIER". */
+const shown = (v) => (v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k} ${x}`).join(", ") : String(v));
 const words = (text) => String(text || "").replace(/^event\.configure:\s*/, "");
 
 /** One setting's input; `read()` gives its value (undefined: not set), `el` is the labelled field. */
@@ -31,7 +33,7 @@ function control(f, value, disabled, idPrefix = "setting", bare = false) {
     const listed = value === undefined || choices.some((c) => same(c, value));
     const options = [h("option", { value: "" }, f.unset ? `Not set: ${f.unset}` : "Not set"),
       ...f.choices.map((c, i) => h("option", { value: String(i), selected: same(c.value, value) }, c.label))];
-    if (!listed) options.push(h("option", { value: "kept", selected: true }, `As it is: ${JSON.stringify(value)}`));
+    if (!listed) options.push(h("option", { value: "kept", selected: true }, `As it is: ${shown(value)}`));
     input = h("select", { id, disabled }, options);
     read = () => (input.value === "" ? undefined : input.value === "kept" ? value : choices[Number(input.value)]);
   } else if (f.kind === "number") {
@@ -237,7 +239,11 @@ async function mount(root, { store }) {
   replace(root, h("h1", {}, "Event settings"),
     h("p", { class: "hint" }, "What the rules use for this event, as its game's documents describe it. Saved for every "
       + "device; empty fields follow the documents."), form);
-  return { update: () => draw(false) };
+  // A rules engine that fails (restarting, say) leaves the form as it is, and says so.
+  const update = () => draw(false).catch((err) => {
+    error.textContent = `The settings cannot be checked on this device right now (${err.message}); try again in a moment.`;
+  });
+  return { update };
 }
 
 export default { mount };
