@@ -547,10 +547,22 @@ def settings_review(event_id: str, changes: dict[str, Any] | None = None, rulese
         "warnings": warnings,
         "locked": locked,
         "error_key": error_key,
+        # What an unset setting means with these settings (the round length by Star Trek variant, say).
+        "defaults": _setting_defaults(rid, usable),
         "players": players,
         "rounds_paired": swiss,
         "table": {**table, "shown_for": shown_for},
     }
+
+
+def _setting_defaults(ruleset: str, settings: dict[str, Any]) -> dict[str, str]:
+    """The words for an unset setting that depend on the other settings: the document's round length."""
+    from shared_rules.games import get_ruleset
+
+    limits = get_ruleset(ruleset, settings).time_limits
+    online = settings.get("online") is True and "online" in limits
+    minutes = limits.get("online") if online else limits.get("round_minutes", limits.get("in-person"))
+    return {"round_minutes": f"{minutes} minutes (the document)"} if minutes else {}
 
 
 def _bracket_games(ruleset: str, settings: dict[str, Any]) -> dict[str, int | None]:

@@ -125,6 +125,25 @@ function buildForm(state, info, review, disabledAll) {
   return { els: [head, ...sections], name, game, parts, table, changes, labels };
 }
 
+/** The one event.configure payload: the changed settings, the name and the game where they changed. */
+function payloadOf(form, state) {
+  const payload = {};
+  const changes = form.changes();
+  if (Object.keys(changes).length) payload.settings = changes;
+  const name = form.name.value.trim();
+  if (name && name !== state.name) payload.name = name;
+  if (form.game.value !== state.ruleset) payload.ruleset = form.game.value;
+  return payload;
+}
+
+/** "6 players count for the tables; round 1 is not paired yet." */
+function progressText(out) {
+  const s = (n) => (n === 1 ? "" : "s");
+  return `${out.players} player${s(out.players)} count for the tables`
+    + (out.rounds_paired ? `; ${out.rounds_paired} Swiss round${s(out.rounds_paired)} paired.` : "; round 1 is not paired yet.")
+    + (out.locked["*"] ? ` ${out.locked["*"]}` : "");
+}
+
 async function mount(root, { store }) {
   const error = h("p", { class: "error", role: "alert", id: "settings-error" });
   const general = h("ul", { class: "warnings", id: "settings-warnings" });
@@ -176,9 +195,11 @@ async function mount(root, { store }) {
     for (const [key, part] of form.parts) replace(part.notices, (byKey.get(key) || []).map(noticeItem));
     replace(general, rest.map(noticeItem));
     for (const [key, part] of form.parts) part.el.classList.toggle("invalid", key === out.error_key);
-    status.textContent = `${out.players} player${out.players === 1 ? "" : "s"} count for the tables`
-      + (out.rounds_paired ? `; ${out.rounds_paired} Swiss round${out.rounds_paired === 1 ? "" : "s"} paired.` : "; round 1 is not paired yet.")
-      + (out.locked["*"] ? ` ${out.locked["*"]}` : "");
+    for (const [key, words] of Object.entries(out.defaults || {})) {
+      const input = form.parts.get(key)?.el.querySelector("input[type=number]");
+      if (input) input.placeholder = words;
+    }
+    status.textContent = progressText(out);
     return out;
   };
 
@@ -193,11 +214,7 @@ async function mount(root, { store }) {
     e.preventDefault();
     if (!built) return;
     const { form } = built;
-    const payload = {};
-    const changes = form.changes();
-    if (Object.keys(changes).length) payload.settings = changes;
-    if (form.name.value.trim() && form.name.value.trim() !== store.state.name) payload.name = form.name.value.trim();
-    if (form.game.value !== store.state.ruleset) payload.ruleset = form.game.value;
+    const payload = payloadOf(form, store.state);
     if (!Object.keys(payload).length) {
       error.textContent = "";
       announce("Nothing changed");

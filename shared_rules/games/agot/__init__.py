@@ -11,6 +11,7 @@ Structures (basic, advanced)                :mod:`.structures`
 Single Elimination Rounds (game numbers)    ``game.BRACKETS``
 Time called (most power)                    :mod:`.game_end`
 Penalties                                   :mod:`.penalties`
+Tiers, Leader Participation (settings)      ``game.SETTINGS``, :func:`.game.settings_warnings`
 ==========================================  =========================================================
 """
 

@@ -199,6 +199,14 @@ def _structure_warnings(ctx: SettingsContext) -> list[Notice]:
             )
     flights = ctx.settings.get("flights")
     if isinstance(flights, int) and not isinstance(flights, bool) and flights > 1:
+        if ctx.settings.get("cut") == 0:
+            out.append(
+                Notice(
+                    text="Flights are only for Swiss plus single elimination: this event has no top cut.",
+                    source="Pokémon TOP 3.3.3.1",
+                    key="flights",
+                )
+            )
         if ctx.players < _FLIGHT_DIVISION or ctx.players // flights < _FLIGHT_SIZE:
             out.append(
                 Notice(

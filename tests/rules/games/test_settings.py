@@ -199,6 +199,24 @@ class WarningTest(unittest.TestCase):
         self.assertIn("their playing makes a bye", text)
         self.assertNotIn("bye", _texts(_warnings("startrek-2e", {"td_plays": True}, 8, rounds_paired=0)))
 
+    def test_agot_leaders_play_only_in_a_relaxed_tier_event(self) -> None:
+        # AGoT Leader Participation: Relaxed with a second leader; never in Formal or Premier.
+        self.assertIn(
+            "cannot participate in a Premier tier",
+            _texts(_warnings("agot", {"td_plays": True, "tier": "premier"}, 9, rounds_paired=0)),
+        )
+        self.assertIn(
+            "only with a second leader",
+            _texts(_warnings("agot", {"td_plays": True, "tier": "relaxed"}, 9, rounds_paired=0)),
+        )
+        self.assertEqual([], _warnings("agot", {"tier": "formal"}, 9, rounds_paired=0))
+
+    def test_pokemon_flights_need_a_top_cut(self) -> None:
+        # Pokémon TOP 3.3.3.1: flights only in Swiss plus single elimination.
+        text = _texts(_warnings("pokemon-tcg", {"flights": 2, "cut": 0}, 200, rounds_paired=0))
+        self.assertIn("Flights are only for Swiss plus single elimination", text)
+        self.assertNotIn("Flights are only", _texts(_warnings("pokemon-tcg", {"flights": 2}, 200, rounds_paired=0)))
+
 
 if __name__ == "__main__":
     unittest.main()
