@@ -111,3 +111,23 @@ def test_settings_review_locks_the_game_and_the_announced_rounds_once_round_one_
     assert out["locked"]["ruleset"] == "The game cannot change once round 1 is paired."
     assert out["locked"]["rounds"] == "Fixed once round 1 is paired (Doomtown Floor Rules 5.B)."
     assert out["error"].startswith("Swiss rounds cannot change once round 1 is paired (Doomtown Floor Rules 5.B")
+
+
+def test_settings_review_gives_each_age_division_its_table_in_the_season_set():
+    api = _api()
+    doc = _doc()
+    doc["settings"] = {"season": 2026}
+    years = {"M": 1990, "S": 2005, "J": 2010}  # 2019: Masters, Senior, Junior; 2026: all Masters
+    doc["players"] = [
+        {"id": f"{c}{i}", "name": f"{c}{i}", "entry": 3 * i + k, "birth_year": y}
+        for i in range(6)
+        for k, (c, y) in enumerate(years.items(), start=1)
+    ]
+    api.fold("dv", True, doc, [], [])
+    assert _call(api, "settings_review", event_id="dv")["result"]["divisions"] == []
+    out = _call(api, "settings_review", event_id="dv", changes={"season": 2019})["result"]
+    assert [(d["label"], d["players"], d["swiss_rounds"]) for d in out["divisions"]] == [
+        ("Masters", 6, 3),
+        ("Senior", 6, 3),
+        ("Junior", 6, 3),
+    ]

@@ -552,7 +552,24 @@ def settings_review(event_id: str, changes: dict[str, Any] | None = None, rulese
         "players": players,
         "rounds_paired": swiss,
         "table": {**table, "shown_for": shown_for},
+        "divisions": _division_tables(st, game, usable, name),
     }
+
+
+def _division_tables(st: dict[str, Any], game: Any, settings: dict[str, Any], name: str | None) -> list[dict[str, Any]]:
+    """Each age division's players and table with these settings (Pokémon TOP 3.1.1, 3.3.5), or [] without them."""
+    if game.division_structures is None or game.division_view is None:
+        return []
+    try:
+        view = game.division_view(_event(dict(st, settings=settings)))
+        counts = {d: n for d, n in view["counts"] if d is not None and n}
+        if len(counts) < 2:
+            return []
+        tables = game.division_structures(counts, game.structure_name(name))
+    except RulesError:
+        return []
+    labels = view["labels"]
+    return [{"division": d, "label": labels.get(d, d), "players": counts[d], **tables[d].to_json()} for d in tables]
 
 
 def _setting_defaults(ruleset: str, settings: dict[str, Any]) -> dict[str, str]:

@@ -80,7 +80,17 @@ function tableView(review) {
     `${t.swiss_rounds} Swiss round${t.swiss_rounds === 1 ? "" : "s"}${cut}${elim}.`,
     t.pods?.length ? ` Pods of ${t.pods.join(", ")}.` : "",
     t.source ? h("small", {}, ` ${t.source}`) : null,
+    divisionLines(review.divisions),
     t.notes?.length ? h("ul", { class: "hint" }, t.notes.map((n) => h("li", {}, n))) : null);
+}
+
+/** Each age division's own table, when the season splits the players (Age-Separated pods or Age-Modified). */
+function divisionLines(divisions) {
+  if (!divisions?.length) return null;
+  return h("div", {}, h("p", { class: "hint" }, "In this season each age division has its own table:"),
+    h("ul", { id: "settings-divisions" }, divisions.map((d) => h("li", { dataset: { division: d.division } },
+    h("strong", {}, `${d.label} (${d.players}): `),
+    `${d.swiss_rounds} Swiss round${d.swiss_rounds === 1 ? "" : "s"}${d.cut ? `, top ${d.cut}` : ", no cut"}`))));
 }
 
 function noticeItem(n) {

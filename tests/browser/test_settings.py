@@ -150,6 +150,9 @@ def test_a_pokemon_event_set_to_the_2019_season_pairs_age_separated_pods(browser
         "Junior born 2008 or later')"
     )
     page.wait_for_selector('#settings-table:has-text("table for 18 players")')
+    # Six in each division: Age-Separated pods, each with its own table (TOP 3.1.1, 3.3.5).
+    page.wait_for_selector("#settings-divisions li[data-division=junior]:has-text('Junior (6): 3 Swiss rounds')")
+    assert page.locator("#settings-divisions li").count() == 3
     shot(page, "settings-pokemon-tcg-season-1280")
     _phone_shot(page, "settings-pokemon-tcg-390")
     _save(page, "Saved: Season (age divisions)")
