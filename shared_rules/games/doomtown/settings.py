@@ -110,13 +110,25 @@ def warnings(ctx: SettingsContext) -> list[Notice]:
                 level="info",
             )
         )
-    if ctx.seed:
-        minutes = ruleset.secret_d6(ctx.seed, int(ruleset.TIME_LIMITS["secret_d6_sides"]))
-        base = ctx.settings.get("round_minutes", ruleset.TIME_LIMITS["round_minutes"])
+    hour = ruleset.TIME_LIMITS["round_minutes"]
+    base = ctx.settings.get("round_minutes", hour)
+    if base != hour:
         out.append(
             Notice(
-                text=f"This event's secret d6 is {minutes}: rounds end after {base} + {minutes} minutes; the "
-                f"warning is at minute {ruleset.TIME_LIMITS['warning_minute']}. Players are not told.",
+                text=f"Rounds of {base} minutes instead of the hour: a change to 1 hour + d6 must be cleared with "
+                "PBE and announced before the roundup date.",
+                source="Doomtown Floor Rules 3.A",
+                key="round_minutes",
+            )
+        )
+    if ctx.seed:
+        minutes = ruleset.secret_d6(ctx.seed, int(ruleset.TIME_LIMITS["secret_d6_sides"]))
+        warning = ruleset.TIME_LIMITS["warning_minute"]
+        told = f"; the warning is at minute {warning}" if warning < base else ""
+        out.append(
+            Notice(
+                text=f"This event's secret d6 is {minutes}: rounds end after {base} + {minutes} minutes{told}. "
+                "Players are not told.",
                 source="Doomtown Floor Rules 3.A, 3.D",
                 key="round_minutes",
                 level="info",

@@ -174,6 +174,10 @@ class WarningTest(unittest.TestCase):
         self.assertRegex(text, r"secret d6 is [1-6]: rounds end after 60 \+ [1-6] minutes")
         self.assertIn("number of rounds was announced and cannot change. (Doomtown Floor Rules 5.B)", text)
         self.assertNotIn("secret d6", _texts(_warnings("doomtown", {}, 8, rounds_paired=0, seed="")))
+        # 3.A: another length must be cleared with PBE; the fixed 55-minute warning is left out of a shorter round.
+        text = _texts(_warnings("doomtown", {"round_minutes": 45}, 8, rounds_paired=0, seed="seed-1"))
+        self.assertIn("must be cleared with PBE", text)
+        self.assertNotIn("minute 55", text)
 
     def test_star_trek_sanctioning_minimums_and_a_rating_without_level(self) -> None:
         # Star Trek OP Guide 2: 3 players, 3 rounds (Tribbles 5); 11: the level sets k.
