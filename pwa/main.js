@@ -21,6 +21,7 @@ import league from "./views/league.js";
 import report from "./views/report.js";
 import decklists from "./views/decklists.js";
 import exports from "./views/exports.js";
+import settings from "./views/settings.js";
 
 // Who opens each screen, in the engine's role groups (app/roles.js): the desk (publishes rounds, reads claim
 // codes), the staff, everyone.
@@ -38,6 +39,7 @@ export const SCREENS = {
   bracket: { view: bracket, title: "Bracket", roles: EVERYONE },
   print: { view: print, title: "Print", roles: STAFF },
   exports: { view: exports, title: "Exports", roles: DESK },  // every download, offline; the roster CSV import
+  settings: { view: settings, title: "Settings", roles: rolesOf("organizer") },  // event.configure: the organizer's
   staff: { view: staff, title: "Staff", roles: rolesOf("organizer") },
   player: { view: player, title: "My table", roles: rolesOf("players") },
   history: { view: history, title: "History", roles: EVERYONE },  // player records (docs/people.md)

@@ -70,7 +70,64 @@ def test_a_game_without_age_divisions_has_none():
 def test_ruleset_info_offers_the_season_and_toms_kinds_to_a_settings_screen():
     api = _api()
     info = _call(api, "ruleset_info", ruleset="pokemon-tcg")["result"]
-    assert set(info["settings"]) == {"season", "kind", "decklists"}
-    assert {"type": 3, "mode": "TCG1DAY", "label": "League Cup"} in info["settings"]["kind"]["choices"]
-    assert {"type": 2, "mode": "LEAGUECHALLENGE", "label": "League Challenge"} in info["settings"]["kind"]["choices"]
-    assert set(_call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"]) == {"decklists"}
+    fields = {f["key"]: f for s in info["settings"]["sections"] for f in s["fields"]}
+    assert {"season", "kind"} <= set(fields)
+    kinds = fields["kind"]["choices"]
+    assert {"value": {"type": 3, "mode": "TCG1DAY"}, "label": "League Cup"} in kinds
+    assert {"value": {"type": 2, "mode": "LEAGUECHALLENGE"}, "label": "League Challenge"} in kinds
+    doomtown = _call(api, "ruleset_info", ruleset="doomtown")["result"]["settings"]["sections"]
+    assert "season" not in {f["key"] for s in doomtown for f in s["fields"]}
+
+
+def test_settings_review_names_a_wrong_value_keeps_warning_and_gives_the_table():
+    api = _api()
+    doc = _doc("doomtown")
+    doc["settings"] = {"roundup": "convention"}
+    api.fold("sr", True, doc, [], [])
+    out = _call(api, "settings_review", event_id="sr", changes={"cut": 1, "round_minutes": 65})["result"]
+    assert out["error"] == "Top cut (players): 1 is not allowed: give 0 for none, or at least 2"
+    assert out["error_key"] == "cut"
+    # The warnings still read the values that are fine: 4 players for a convention roundup (5.A).
+    assert any("needs at least 8" in w["text"] and w["key"] == "roundup" for w in out["warnings"])
+    assert out["players"] == 4 and out["table"]["swiss_rounds"] == 3 and out["table"]["shown_for"] == 4
+    assert out["locked"] == {}
+    fine = _call(api, "settings_review", event_id="sr", changes={"rounds": 4})["result"]
+    assert fine["error"] is None and fine["settings"] == {"roundup": "convention", "rounds": 4}
+
+
+def test_settings_review_locks_the_game_and_the_announced_rounds_once_round_one_is_paired():
+    api = _api()
+    doc = _doc("doomtown")
+    doc["settings"] = {}
+    doc["rounds"] = [
+        {
+            "number": 1,
+            "stage": "swiss",
+            "matches": [{"table": 1, "players": ["a", "b"]}, {"table": 2, "players": ["c", "d"]}],
+        }
+    ]
+    api.fold("lk", True, doc, [], [])
+    out = _call(api, "settings_review", event_id="lk", changes={"rounds": 5})["result"]
+    assert out["locked"]["ruleset"] == "The game cannot change once round 1 is paired."
+    assert out["locked"]["rounds"] == "Fixed once round 1 is paired (Doomtown Floor Rules 5.B)."
+    assert out["error"].startswith("Swiss rounds cannot change once round 1 is paired (Doomtown Floor Rules 5.B")
+
+
+def test_settings_review_gives_each_age_division_its_table_in_the_season_set():
+    api = _api()
+    doc = _doc()
+    doc["settings"] = {"season": 2026}
+    years = {"M": 1990, "S": 2005, "J": 2010}  # 2019: Masters, Senior, Junior; 2026: all Masters
+    doc["players"] = [
+        {"id": f"{c}{i}", "name": f"{c}{i}", "entry": 3 * i + k, "birth_year": y}
+        for i in range(6)
+        for k, (c, y) in enumerate(years.items(), start=1)
+    ]
+    api.fold("dv", True, doc, [], [])
+    assert _call(api, "settings_review", event_id="dv")["result"]["divisions"] == []
+    out = _call(api, "settings_review", event_id="dv", changes={"season": 2019})["result"]
+    assert [(d["label"], d["players"], d["swiss_rounds"]) for d in out["divisions"]] == [
+        ("Masters", 6, 3),
+        ("Senior", 6, 3),
+        ("Junior", 6, 3),
+    ]

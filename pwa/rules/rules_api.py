@@ -470,11 +470,116 @@ def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[s
         "endings": list(rs.endings),
         "match_sizes": list(rs.match_sizes),
         "time_limits": {str(k): v for k, v in rs.time_limits.items()},
-        # Event settings a settings screen may offer (Pokémon: the divisions' season, TOM's event kind).
+        # The Settings screen's sections of settings (shared_rules/games/settings.py), each game's own.
         "settings": game.settings_descriptor(),
         # How many games an elimination match is (the form offers games only where a match has more than one).
         "bracket": _bracket_games(ruleset, settings or {}) if game.brackets is not None else None,
     }
+
+
+def settings_review(event_id: str, changes: dict[str, Any] | None = None, ruleset: str | None = None) -> dict[str, Any]:
+    """The Settings screen's view of the event with ``changes`` applied (a shallow merge; null deletes a key):
+    the settings, the first wrong value in words naming the field (``error``: None when they would be
+    accepted), the documents' warnings and notes, what cannot change any more and why (``locked``), the
+    players who count and the document's table for them (``table``)."""
+    from shared_rules.errors import DocumentError
+    from shared_rules.games import game_of, get_ruleset
+    from shared_rules.games.settings import SettingsContext, check_changes, fixed_once_paired
+    from shared_rules.state import is_withheld
+
+    st = _current(event_id)
+    rid = ruleset or st["ruleset"]
+    game = game_of(rid)
+    changes = dict(changes or {})
+    merged = {k: v for k, v in {**st["settings"], **changes}.items() if v is not None}
+    swiss = sum(1 for r in st["rounds"] if r["stage"] == "swiss")
+    locked: dict[str, str] = {}
+    if st["rounds"]:
+        locked["ruleset"] = "The game cannot change once round 1 is paired."
+        for section in game.settings_ui:
+            for f in section.fields:
+                if f.fixed_once_paired:
+                    locked[f.key] = f"Fixed once round 1 is paired ({f.fixed_once_paired})."
+    if st.get("closed"):
+        locked["*"] = "The event is closed: its settings cannot change."
+    error = check_changes(game.settings_ui, changes)
+    if error is None and st["rounds"]:
+        error = fixed_once_paired(game.settings_ui, st["settings"], changes)
+    if error is None and rid != st["ruleset"] and st["rounds"]:
+        error = locked["ruleset"]
+    if error is None:
+        try:
+            get_ruleset(rid, merged)
+        except DocumentError as exc:
+            error = str(exc)
+    players = sum(1 for p in st["players"] if p.get("dropped_after") is None or p["dropped_after"] >= 1)
+    # The warnings read the settings as they would be without the values refused above (the organizer still
+    # sees the attendance minimum while a cut is mistyped).
+    fine = {k: v for k, v in changes.items() if check_changes(game.settings_ui, {k: v}) is None}
+    usable = {k: v for k, v in {**st["settings"], **fine}.items() if v is not None}
+    try:
+        get_ruleset(rid, usable)
+    except DocumentError:
+        usable = {k: v for k, v in st["settings"].items() if v is not None}
+    warnings = []
+    if game.settings_warnings is not None:
+        ctx = SettingsContext(
+            ruleset=rid,
+            settings=usable,
+            before=st["settings"],
+            players=players,
+            rounds_paired=swiss,
+            seed="" if is_withheld(st["seed"]) else str(st["seed"]),
+        )
+        warnings = [n.to_json() for n in game.settings_warnings(ctx)]
+    name = merged.get("structure")
+    name = name if isinstance(name, str) else None
+    table = structure(rid, max(players, 1), name)
+    shown_for = players
+    while "error" in table and shown_for < 16:  # below the document's smallest row: show the smallest
+        shown_for += 1
+        table = structure(rid, shown_for, name)
+    error_key = next((k for k, v in changes.items() if check_changes(game.settings_ui, {k: v}) is not None), None)
+    return {
+        "ruleset": rid,
+        "settings": merged,
+        "error": error,
+        "warnings": warnings,
+        "locked": locked,
+        "error_key": error_key,
+        # What an unset setting means with these settings (the round length by Star Trek variant, say).
+        "defaults": _setting_defaults(rid, usable),
+        "players": players,
+        "rounds_paired": swiss,
+        "table": {**table, "shown_for": shown_for},
+        "divisions": _division_tables(st, game, usable, name),
+    }
+
+
+def _division_tables(st: dict[str, Any], game: Any, settings: dict[str, Any], name: str | None) -> list[dict[str, Any]]:
+    """Each age division's players and table with these settings (Pokémon TOP 3.1.1, 3.3.5), or [] without them."""
+    if game.division_structures is None or game.division_view is None:
+        return []
+    try:
+        view = game.division_view(_event(dict(st, settings=settings)))
+        counts = {d: n for d, n in view["counts"] if d is not None and n}
+        if len(counts) < 2:
+            return []
+        tables = game.division_structures(counts, game.structure_name(name))
+    except RulesError:
+        return []
+    labels = view["labels"]
+    return [{"division": d, "label": labels.get(d, d), "players": counts[d], **tables[d].to_json()} for d in tables]
+
+
+def _setting_defaults(ruleset: str, settings: dict[str, Any]) -> dict[str, str]:
+    """The words for an unset setting that depend on the other settings: the document's round length."""
+    from shared_rules.games import get_ruleset
+
+    limits = get_ruleset(ruleset, settings).time_limits
+    online = settings.get("online") is True and "online" in limits
+    minutes = limits.get("online") if online else limits.get("round_minutes", limits.get("in-person"))
+    return {"round_minutes": f"{minutes} minutes (the document)"} if minutes else {}
 
 
 def _bracket_games(ruleset: str, settings: dict[str, Any]) -> dict[str, int | None]:
@@ -725,6 +830,7 @@ FUNCTIONS = {
         structure,
         rulesets,
         ruleset_info,
+        settings_review,
         age_divisions,
         timer,
         secret_time,

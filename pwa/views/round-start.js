@@ -47,12 +47,18 @@ async function secretD6(store) {
 export async function startForm(store, rnd, st, start) {
   const info = await rulesetInfo(st);
   const limits = info.time_limits || {};
-  const minutes = numberInput({ value: String(limits.round_minutes || limits["in-person"] || 50), id: "round-minutes" });
+  // The Settings screen's round length (settings.round_minutes), else the document's; an elimination round of an
+  // event whose cut is untimed (settings.cut_untimed, Doomtown Floor Rules 5.C) offers 0: no time limit.
+  const settings = st.settings || {};
+  const untimed = rnd.stage === "elimination" && settings.cut_untimed === true;
+  const length = untimed ? 0 : settings.round_minutes || limits.round_minutes || limits["in-person"] || 50;
+  const minutes = numberInput({ value: String(length), id: "round-minutes" });
   const extras = [];
   const diceCount = info.ui.round_start.attack_dice;
   if (diceCount) extras.push(attackDice(diceCount, minutes));
   const secret = await secretD6(store);
   if (secret) extras.push(secret.row);
+  if (secret && untimed) secret.box.checked = false;  // an untimed round has no secret time
   return h("form", {
     class: "card", onsubmit: (e) => {
       e.preventDefault();

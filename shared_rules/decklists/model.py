@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ListSection", "DeckLists", "GENERIC_DECKLISTS", "DECKLIST_SETTINGS"]
+__all__ = ["ListSection", "DeckLists", "GENERIC_DECKLISTS"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,23 +88,3 @@ GENERIC_DECKLISTS = DeckLists(
     main="deck",
     source="",
 )
-
-
-#: What a settings screen offers for deck lists (``settings.decklists``), in every game's ``settings_ui``.
-DECKLIST_SETTINGS: dict[str, Any] = {
-    "label": "Deck lists",
-    "hint": "Whether players must submit a list, until when (the start of round 1 unless a deadline is set), "
-    "and whose lists are published once the event is over.",
-    "fields": {
-        "required": {"label": "Lists required", "type": "bool"},
-        "deadline": {"label": "Deadline (default: the start of round 1)", "type": "time"},
-        "publish": {
-            "label": "Publish after the event",
-            "choices": [["never", "Never"], ["top-cut", "Top cut"], ["all", "All lists"]],
-        },
-        "min_cards": {"label": "Fewest cards in the main deck", "type": "count"},
-        "max_cards": {"label": "Most cards in the main deck", "type": "count"},
-        "copies": {"label": "Most copies of one title", "type": "count"},
-        "points": {"label": "Most points per squad", "type": "count"},
-    },
-}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..decklists.model import DECKLIST_SETTINGS, GENERIC_DECKLISTS, DeckLists
+from ..decklists.model import GENERIC_DECKLISTS, DeckLists
 from ..errors import RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..pairing.policies import PairingPolicy
     from ..rulesets.base import Ruleset
     from ..structures._model import Structure
+    from .settings import SettingsSection, SettingsWarnings
 
 __all__ = [
     "Game",
@@ -250,8 +251,11 @@ class Game:
     creation_settings: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
     #: (event, import time in ms) → the settings an imported event starts with, or None to keep its own.
     import_settings: Callable[[Event, int], dict[str, Any] | None] | None = None
-    #: The event settings a settings screen may offer (key → descriptor; rules_api ``ruleset_info()["settings"]``).
-    settings_ui: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({"decklists": DECKLIST_SETTINGS}))
+    #: The event settings the Settings screen offers, in sections (rules_api ``ruleset_info()["settings"]``);
+    #: the reducer checks each declared key of ``event.configure`` against them.
+    settings_ui: tuple[SettingsSection, ...] = ()
+    #: The documents' sanctioning warnings and notes for the settings in hand, or None.
+    settings_warnings: SettingsWarnings | None = None
     #: (event, round number, present ids, ranking, rounds per pod) → the round's pods (Tribbles), or None.
     form_pods: Callable[[Event, int, Sequence[str], Sequence[str], int], list[list[str]]] | None = None
     #: Checks ``settings.report``, the tournament report's details the organizer fills in (raises DocumentError);
@@ -325,7 +329,9 @@ class Game:
 
     def settings_descriptor(self) -> dict[str, Any]:
         """The settings a screen may offer for this game (plain JSON)."""
-        return dict(_plain(self.settings_ui))
+        from .settings import descriptor
+
+        return descriptor(self.settings_ui)
 
     def ui(self) -> dict[str, Any]:
         """The UI descriptor: the PWA builds its result form, timer, round start and penalty form from it."""

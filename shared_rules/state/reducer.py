@@ -31,6 +31,7 @@ from .. import decklists
 from ..errors import DocumentError, RulesError
 from ..event.model import STAGES
 from ..games import bracket_rules, game_of, get_ruleset
+from ..games.settings import check_changes, fixed_once_paired
 from ..rulesets.base import Ruleset
 from ..run import load_event
 from . import penalties
@@ -151,11 +152,27 @@ def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _check_declared_settings(state: dict[str, Any], ruleset_id: str, changes: dict[str, Any]) -> None:
+    """Refuse a declared setting's wrong value, or a change the game's documents fix once round 1 is paired
+    (Doomtown Floor Rules 5.B: the rounds), naming the setting as the Settings screen does."""
+    try:
+        declared = game_of(ruleset_id).settings_ui
+    except (DocumentError, ImportError):
+        return  # an unknown ruleset is refused by ruleset_of, with its own words
+    wrong = check_changes(declared, changes)
+    if wrong is None and state["rounds"]:
+        wrong = fixed_once_paired(declared, state["settings"], changes)
+    if wrong is not None:
+        raise OperationRejected(f"event.configure: {wrong}")
+
+
 def _event_configure(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     ruleset_id = p.ruleset or state["ruleset"]
     if ruleset_id != state["ruleset"] and state["rounds"]:
         raise OperationRejected("event.configure: the ruleset cannot change once round 1 is paired")
+    if p.settings is not None:
+        _check_declared_settings(state, ruleset_id, p.settings)
     settings = _merge(state["settings"], p.settings) if p.settings is not None else state["settings"]
     ruleset_of(ruleset_id, settings)
     _check_list_settings("event.configure", settings)
@@ -663,7 +680,7 @@ def _round_start(state: dict[str, Any], op: Operation) -> None:
     rnd = _started_round(state, "round.start", p.number, p.stage, ("draft", "published"))
     duration = p.duration_s
     if duration is None:
-        minutes = state["settings"].get("round_minutes")
+        minutes = state["settings"].get("round_minutes")  # the Settings screen's round length
         duration = minutes * 60 if isinstance(minutes, int) and not isinstance(minutes, bool) else 0
     timer = {
         "started_at": p.at if p.at is not None else op.at,

@@ -12,6 +12,7 @@ Single Elimination Rounds (game numbers)    ``game.BRACKETS``
 Time called (most power)                    :mod:`.game_end`
 Penalties                                   :mod:`.penalties`
 Player Materials, Deck Building (lists)     :mod:`.decklists`
+Tiers, Leader Participation (settings)      ``game.SETTINGS``, :func:`.game.settings_warnings`
 ==========================================  =========================================================
 """
 

@@ -14,6 +14,7 @@ Document section                       Implemented in
 4 time called                          :mod:`.game_end`
 Penalties                              :mod:`.penalties`
 2.A, 2.D deck lists                    :mod:`.decklists`
+3.A, 5.A-5.C event settings, warnings  :mod:`.settings` (the Settings screen)
 =====================================  ==============================================================
 """
 

@@ -15,6 +15,7 @@ from ..base import Game, ResultForm, TimeCalled, fixed_structure
 from . import (
     game_end,
     ruleset,
+    settings,
     structures,
 )
 from .decklists import DECKLISTS
@@ -52,6 +53,8 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             result_form=ResultForm(),
             # Doomtown Floor Rules 3.A, 5.C: the secret d6, rolled once per roundup.
             secret_time=ruleset.secret_d6,
+            settings_ui=settings.SECTIONS,
+            settings_warnings=settings.warnings,
         )
     }
 )

@@ -14,6 +14,7 @@ TOM save files (.tdf), event kind                :mod:`.tom` (importer, exporter
 TOM userid: the Play! Pokémon ID                 ``game.PLAYER_ID`` (``players[].game_id``)
 Penalties                                        :mod:`.penalties`
 Deck lists (none asked by the TOP)               :mod:`.decklists`
+3.1.1, 3.2, 3.3, 3.3.3, 3.3.5 event settings     :mod:`.settings` (the Settings screen, its warnings)
 ===============================================  ====================================================
 """
 

@@ -8,19 +8,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
 
 from ...brackets.rules import BracketRules
-from ...decklists.model import DECKLIST_SETTINGS
 from ...pairing.policies import PairingPolicy
 from ...structures._model import Structure
 from ..base import Game, PlayerIdField, ResultForm, fixed_structure
 from . import divisions as age
-from . import ruleset, structures
+from . import ruleset, settings, structures
 from .decklists import decklists_of
 from .penalties import PENALTIES
 
-__all__ = ["PAIRING", "BRACKETS", "GAMES", "SETTINGS_UI"]
+__all__ = ["PAIRING", "BRACKETS", "GAMES"]
 
 # Pokémon TOP 3.1 (round 1 random, brackets, bye random in the lowest bracket, never two byes),
 # 3.1.1-3.1.2 (age divisions), 3.3.3 (flights), 4 (corrections).
@@ -34,25 +32,6 @@ PAIRING = PairingPolicy(
 # playoff), 3.3 / 3.3.6 (seeded by Swiss rank). Best-of is not fixed by the document.
 BRACKETS = BracketRules(
     ruleset="pokemon-tcg", best_of=None, final_best_of=None, drop="loss", source="Pokémon TOP 3.2, 3.3, 3.3.6"
-)
-
-
-#: What a settings screen offers: the season of the age divisions (3.1.1) and TOM's event kind (.tdf saves).
-SETTINGS_UI: Mapping[str, Any] = MappingProxyType(
-    {
-        "season": {
-            "label": "Season (age divisions)",
-            "hint": "The July-June season the age divisions are told in (Pokémon TOP 3.1.1), by the year it "
-            "begins: 2026 is 2026-27. Set from the event's date when the event is made.",
-            "min": 1900,
-        },
-        "kind": {
-            "label": "Kind of event (TOM)",
-            "hint": "TOM's event type and mode, written back to a .tdf save so TOM reopens the same kind of event.",
-            "choices": [{"type": t, "mode": m, "label": label} for t, m, label in ruleset.KINDS],
-        },
-        "decklists": DECKLIST_SETTINGS,
-    }
 )
 
 
@@ -90,8 +69,9 @@ def _game(ruleset_id: str, names: tuple[str, ...]) -> Game:
         division_view=age.division_view,
         creation_settings=age.creation_settings,
         import_settings=age.import_settings,
-        settings_ui=SETTINGS_UI,
         decklists=decklists_of(ruleset_id),
+        settings_ui=settings.sections(ruleset_id),
+        settings_warnings=settings.warnings,
         penalties=PENALTIES,
         # The TOP names no match format (best-of-one or best-of-three) for Swiss or single elimination, so
         # the result form offers games (best of three) in every round; the match result alone is enough.

@@ -12,6 +12,7 @@ from typing import Any
 from ...brackets.rules import BracketRules
 from ...pairing.policies import PairingPolicy
 from ..base import Game, PenaltySystem, ResultForm, TimeCalled, fixed_structure
+from ..settings import SettingsSection, cut_setting, date_setting, round_minutes_setting, rounds_setting
 from . import (
     game_end,
     ruleset,
@@ -49,6 +50,27 @@ def _time_called(args: Mapping[str, Any]) -> Any:
     return game_end.time_called(args["struggle"], args["wounds"])
 
 
+#: The Settings screen (Shatterpoint Showdown: Pairings, Progression Cut, Event Round Times).
+SETTINGS: tuple[SettingsSection, ...] = (
+    SettingsSection(title="Event", fields=(date_setting(),)),
+    SettingsSection(
+        title="Structure",
+        hint="Announce the Swiss rounds and the progression cut before the event (Pairings).",
+        fields=(rounds_setting("Shatterpoint Progression Cut"), cut_setting("Shatterpoint Progression Cut")),
+    ),
+    SettingsSection(
+        title="Time",
+        fields=(
+            round_minutes_setting(
+                120,
+                "Shatterpoint Event Round Times",
+                "The attack dice at round start add a minute per critical or strike.",
+            ),
+        ),
+    ),
+)
+
+
 GAMES: Mapping[str, Game] = MappingProxyType(
     {
         "shatterpoint": Game(
@@ -61,6 +83,7 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             brackets=BRACKETS,
             structure_names=structures.NAMES,
             structure=fixed_structure("shatterpoint", structures.structure),
+            settings_ui=SETTINGS,
             # Shatterpoint Showdown, End of Match, Time: Struggle cards, then wounds (from the result form's stats).
             time_called=TimeCalled(decide=_time_called, uses="stats"),
             penalties=PENALTIES,

@@ -17,6 +17,7 @@ Section 2, Table 3.0.1 structures (rounds)       :mod:`.structures`
 12 leagues (points, playoffs, Champions League)  :mod:`.leagues`
 Appendix B penalties (levels 0-4, repeats)       ``game.PENALTIES``
 7, Appendix B D1, D2 deck lists                  :mod:`.decklists`
+2, 3, 4.3, 6, 7.1, 8, 11 event settings          :mod:`.settings` (the Settings screen, its warnings)
 ===============================================  ====================================================
 """
 

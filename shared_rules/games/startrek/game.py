@@ -17,6 +17,7 @@ from ..base import Game, PenaltySystem, PlayerIdField, ResultForm, TimeCalled, f
 from . import (
     game_end,
     ruleset,
+    settings,
     structures,
 )
 from .decklists import decklists_of
@@ -115,6 +116,8 @@ def report_details(raw: Any) -> object:
 
 
 def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
+    edition = ruleset_id.removeprefix("startrek-")
+
     def build(n: int, name: str) -> Structure:
         return structures.structure(ruleset_id, n, name)
 
@@ -136,6 +139,12 @@ def _game(ruleset_id: str, inputs: tuple[str, ...]) -> Game:
         report_details=report_details,
         decklists=decklists_of(ruleset_id),  # Star Trek OP Guide 7, Appendix B D1, D2
         player_id=PLAYER_ID,
+        settings_ui=settings.sections(
+            ruleset_id,
+            ruleset.TIME_LIMITS[(edition, "standard")]["in-person"],
+            tuple(v for v, editions in ruleset.VARIANTS.items() if edition in editions),
+        ),
+        settings_warnings=settings.warnings,
     )
 
 

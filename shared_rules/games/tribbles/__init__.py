@@ -9,6 +9,7 @@ Section 2 structure (at least 5 rounds)          :mod:`shared_rules.games.startr
 No elimination bracket (pods)                    ``game.GAMES[...].no_bracket``
 Ratings (8, 11)                                  :mod:`shared_rules.games.startrek.ratings`
 Appendix B penalties                             :data:`shared_rules.games.startrek.game.PENALTIES`
+2, 6, 7.1, 8 event settings and warnings         :mod:`shared_rules.games.startrek.settings`
 ===============================================  ====================================================
 """
 

@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from ...pairing.policies import PairingPolicy
 from ..base import Game, ResultForm, fixed_structure
+from ..startrek import settings as startrek_settings
 from ..startrek import structures
 from ..startrek.decklists import decklists_of
 from ..startrek.game import PENALTIES, PLAYER_ID, report_details
@@ -47,6 +48,9 @@ GAMES: Mapping[str, Game] = MappingProxyType(
             form_pods=pods.form_pods,
             report_details=report_details,  # Star Trek OP Guide 8: the site takes Tribbles events too
             player_id=PLAYER_ID,  # Star Trek OP Guide 7: the trekcc.org forum handle, Tribbles too
+            # Star Trek OP Guide 2, 6, 7.1, 8, 11: the same settings as 1E/2E but for variants and match play.
+            settings_ui=startrek_settings.sections("tribbles", ruleset.TIME_LIMITS["in-person"]),
+            settings_warnings=startrek_settings.warnings,
         )
     }
 )
