@@ -579,10 +579,27 @@ def cut(event_id: str, size: int | None = None) -> dict[str, Any]:
 
 
 def next_elimination(event_id: str) -> dict[str, Any]:
-    from shared_rules.run import next_elimination_round
+    """The next elimination round (``round.pair`` material); an event that is a bracket from the start
+    (``settings.structure: "single-elimination"``, ``settings.seeds``) gets its first. Once the bracket is
+    decided the refusal names the champion."""
+    from shared_rules.run import next_elimination_round, next_round
 
-    rnd = next_elimination_round(_event(_current(event_id)))
+    event = _event(_current(event_id))
+    if not any(r.stage == "elimination" for r in event.rounds):
+        first = next_round(event)
+        if first["stage"] != "elimination":
+            raise RulesError("the Swiss rounds come first: pair them, then make the cut")
+        return {"number": first["round"], "stage": first["stage"], "matches": first["matches"]}
+    rnd = next_elimination_round(event)
     return {"number": rnd.number, "stage": rnd.stage, "matches": _round_payload(rnd)}
+
+
+def next_step(event_id: str) -> dict[str, Any]:
+    """The organizer's next step on the Rounds screen: ``{step, label, reason, round, stage, cut, champion,
+    champion_name, swiss_complete, swiss_rounds}`` (``shared_rules.state.flow``)."""
+    from shared_rules.state.flow import next_step as decide
+
+    return decide(_current(event_id)).to_json()
 
 
 def bracket(event_id: str) -> dict[str, Any]:
@@ -719,6 +736,7 @@ FUNCTIONS = {
         round_minutes,
         cut,
         next_elimination,
+        next_step,
         bracket,
         export,
         new_event_document,

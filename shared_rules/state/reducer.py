@@ -558,7 +558,9 @@ def _round_swap(state: dict[str, Any], op: Operation) -> None:
     if ma == mb:
         raise OperationRejected(f"round.swap: {p.a} and {p.b} are already in the same match")
     rnd["matches"][ma]["players"][sa], rnd["matches"][mb]["players"][sb] = p.b, p.a
-    rnd["paired_by"] = dict(rnd["paired_by"] or {}, swapped_by=op.op_id)
+    by = rnd["paired_by"] or {}
+    # ``swaps``: how many manual swaps a re-pair of this draft would throw away (the Rounds screen asks first).
+    rnd["paired_by"] = dict(by, swapped_by=op.op_id, swaps=int(by.get("swaps", 0)) + 1)
 
 
 def _round_publish(state: dict[str, Any], op: Operation) -> None:
