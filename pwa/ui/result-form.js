@@ -219,11 +219,14 @@ export function resultText(state, match, result) {
   return parts.join(" · ") + (result.ending ? ` · ${label(result.ending)}` : "") + (result.games ? ` · games: ${result.games.map((g) => (g === "tie" ? "tie" : nameOf(state, g))).join(", ")}` : "");
 }
 
-/** Who made a report, in words: "Ada (player)", "Judge on tab-1". */
-export function reporterText(state, report) {
+/** Who made a report, in words: "Ada (player)", "Floor Judge Bo (judge)" (`staff`: device -> the name its
+ * invitation gave it), "Judge on tab-1" for a device without one. */
+export function reporterText(state, report, staff = null) {
   const { role, player } = report.actor;
   if (role === "player") return `${nameOf(state, player)} (player)`;
   const who = label(role);
+  const named = staff?.[report.device];
+  if (named) return `${named} (${who})`;
   return `${who.charAt(0).toUpperCase()}${who.slice(1)} on ${report.device}`;
 }
 
@@ -235,7 +238,7 @@ export function disputeVersions(state, rnd, match) {
 }
 
 /** A disputed match's versions as a list: who reported what (the judge's card, the correction form). */
-export function versionsList(state, rnd, match) {
+export function versionsList(state, rnd, match, staff = null) {
   return h("ul", { class: "versions" }, disputeVersions(state, rnd, match).map((r) =>
-    h("li", { class: "version", dataset: { role: r.actor.role } }, `${reporterText(state, r)}: `, h("strong", {}, resultText(state, match, r.result)))));
+    h("li", { class: "version", dataset: { role: r.actor.role } }, `${reporterText(state, r, staff)}: `, h("strong", {}, resultText(state, match, r.result)))));
 }

@@ -53,7 +53,7 @@ function entryPanel(store, { onClose }) {
       disputed && h("div", { class: "dispute-note", id: "entry-dispute" },
         h("p", { class: "warn" }, "The reports disagree. Talk to both players: a correction here ends the dispute, "
           + "or leave it to the head judge on the Disputes screen."),
-        versionsList(st, rnd, match), field("Reason for the correction", reason)),
+        versionsList(st, rnd, match, store.session?.staff_names), field("Reason for the correction", reason)),
       form,
       h("button", { type: "button", onclick: close }, "Cancel"));
     panel.hidden = false;
@@ -95,7 +95,7 @@ function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
     SETTLED.has(m.status) && h("p", { class: "result" }, resultText(st, m, m)),
     !SETTLED.has(m.status) && removedNote(st, m),
     m.status === "disputed" && h("div", { class: "dispute-note" },
-      h("p", { class: "warn" }, "Disputed: the reports disagree"), versionsList(st, rnd, m)),
+      h("p", { class: "warn" }, "Disputed: the reports disagree"), versionsList(st, rnd, m, store.session?.staff_names)),
     problems.map((p) => problemNotice(store, p)));
 }
 
