@@ -537,7 +537,13 @@ def _started_round(
 ) -> dict[str, Any]:
     _, rnd = find_round(state, number, stage)
     if rnd["status"] not in statuses:
-        raise OperationRejected(f"{label}: round {number} is {rnd['status']}; this needs it " + " or ".join(statuses))
+        done = {"published": "published already", "started": "started already", "complete": "complete"}
+        raise OperationRejected(
+            f"{label}: round {number} is {done.get(rnd['status'], rnd['status'])}: only a round that is "
+            + " or ".join(statuses)
+            + " can be "
+            + {"round.publish": "published", "round.start": "started"}.get(label, "changed so")
+        )
     return rnd
 
 
@@ -577,7 +583,7 @@ def _round_discard(state: dict[str, Any], op: Operation) -> None:
     if rnd["status"] == "published":
         raise OperationRejected(
             f"round.discard: round {p.number} is published (players may have seen its "
-            "pairings); only a draft can be discarded: swap players, or pair it again"
+            "pairings), so it can no longer be discarded; swap two players if a seat must change, then start it"
         )
     if rnd["status"] != "draft":
         raise OperationRejected(

@@ -488,7 +488,10 @@ class RoundOperationsTest(unittest.TestCase):
         ev.pair(1, [["p1", "p2"]])
         ev.do("round.publish", {"number": 1}, role="scorekeeper")
         self.assertEqual("published", ev.round(1)["status"])
-        self.assertIn("round 1 is published; this needs it draft", ev.why("round.publish", {"number": 1}))
+        self.assertIn(
+            "round 1 is published already: only a round that is draft can be published",
+            ev.why("round.publish", {"number": 1}),
+        )
         ev.do("round.start", {"number": 1, "at": T0, "duration_s": 3600}, role="scorekeeper")
         self.assertEqual("started", ev.round(1)["status"])
         self.assertEqual(
@@ -571,8 +574,8 @@ class RoundOperationsTest(unittest.TestCase):
         )
         ev.do("round.publish", {"number": 1})
         self.assertEqual(
-            "round.discard: round 1 is published (players may have seen its pairings); only a draft "
-            "can be discarded: swap players, or pair it again",
+            "round.discard: round 1 is published (players may have seen its pairings), so it can no longer be "
+            "discarded; swap two players if a seat must change, then start it",
             ev.why("round.discard", {"number": 1}),
         )
         ev.do("round.start", {"number": 1})
