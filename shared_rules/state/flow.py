@@ -58,6 +58,8 @@ class NextStep:
     swiss_complete: bool = False
     #: Planned Swiss rounds, or None when the structure gives none.
     swiss_rounds: int | None = None
+    #: Whether a cut may be made now (the game has a bracket and the event no elimination round yet).
+    can_cut: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The step as plain JSON for the screens."""
@@ -72,6 +74,7 @@ class NextStep:
             "champion_name": self.champion_name,
             "swiss_complete": self.swiss_complete,
             "swiss_rounds": self.swiss_rounds,
+            "can_cut": self.can_cut,
         }
 
 
@@ -190,6 +193,7 @@ def next_step(state: dict[str, Any]) -> NextStep:
     if elimination:
         return _after_elimination(state, event, rounds[-1]["number"])
     planned = _planned(event)
+    bracket = game_of(event.ruleset).brackets is not None
     swiss = [r for r in rounds if r["stage"] != "elimination"]
     played = max((r["number"] for r in swiss), default=0)
     start = event.settings.get("seeds") is not None or event.settings.get("structure") == "single-elimination"
@@ -216,6 +220,7 @@ def next_step(state: dict[str, Any]) -> NextStep:
             round=played + 1,
             stage="swiss",
             swiss_rounds=planned,
+            can_cut=bracket and played > 0,
         )
     size, why = _cut(event)
     if size:
@@ -226,6 +231,7 @@ def next_step(state: dict[str, Any]) -> NextStep:
             cut=size,
             swiss_complete=True,
             swiss_rounds=planned,
+            can_cut=True,
         )
     return NextStep(
         step="close",
@@ -234,6 +240,7 @@ def next_step(state: dict[str, Any]) -> NextStep:
         "the standings are final.",
         swiss_complete=True,
         swiss_rounds=planned,
+        can_cut=bracket,
     )
 
 
