@@ -66,7 +66,11 @@ def test_refusals_are_shown_without_operation_names_or_payload_paths_and_with_a_
         text = out["shown"]
         assert not text.startswith(op_type), (reason, text)
         assert "payload." not in text and "settings." not in text, (reason, text)
-        assert out["advice"] and "enter it again" not in out["advice"] or op_type.startswith(("result.", "event.configure")), out
+        assert (
+            out["advice"]
+            and "enter it again" not in out["advice"]
+            or op_type.startswith(("result.", "event.configure"))
+        ), out
     by_reason = {reason: out["shown"] for (_, _, reason), out in zip(cases, shown, strict=True)}
     # A device is named by its invitation, a player by name.
     assert any("Floor Judge Bo" in text for text in by_reason.values()), by_reason

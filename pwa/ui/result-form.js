@@ -195,8 +195,10 @@ function timeCalledHelper(state, players, desc, { stats, scores, setOutcomes, en
     for (const [key, pair] of Object.entries(inputs)) args[key] = pair.map(value);
     return args;
   };
-  const grid = Object.entries(inputs).map(([key, pair]) => h("div", { class: "row" }, h("span", { class: "who" }, label(key)),
-    pair.map((input, i) => field(nameOf(state, players[i]), input))));
+  // Each input says what it is and whose ("Ash's control"): the game's own words for what it counts.
+  const grid = Object.entries(inputs).map(([key, pair]) => h("div", { class: "row", dataset: { input: key } },
+    h("span", { class: "who" }, label(key)),
+    pair.map((input, i) => field(`${nameOf(state, players[i])}'s ${label(key)}`, input))));
   const apply = async () => {
     const r = await rules("time_called", { ruleset: state.ruleset, args: gather() });
     if (r.error) {
