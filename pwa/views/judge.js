@@ -3,7 +3,9 @@
 // wait in the outbox when offline; refusals show on the match they concern.
 import { resultForm, resultText, versionsList } from "../ui/result-form.js";
 import { timerPanel } from "../ui/timer.js";
-import { announce, field, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui/dom.js";
+import {
+  announce, field, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames,
+} from "../ui/dom.js";
 import { penaltiesPanel } from "./penalties.js";
 
 const SETTLED = new Set(["confirmed", "resolved"]);
@@ -39,7 +41,7 @@ function entryPanel(store, { onClose }) {
         if (correcting && reason.value.trim()) payload.reason = reason.value.trim();
         const { refused } = await store.act(type, payload);
         if (refused) {
-          error.textContent = refused;
+          error.textContent = withNames(st, refusalText(refused), store.session?.staff_names);
           return;
         }
         announce(`Result saved for ${match.table !== null ? `table ${match.table}` : "the bye"}`);
