@@ -34,7 +34,7 @@ function inviteCard(store, out, onInvited) {
       out.prepend(h("div", { class: "invitation card", dataset: { code: inv.code, role: inv.role, label: inv.label || "", invitation: inv.invitation_id } },
         h("h3", {}, title),
         h("div", { class: "qr", html: inv.qr_svg, role: "img", "aria-label": `QR code for ${inv.link}` }),
-        h("p", { class: "code" }, inv.code), h("p", {}, h("a", { href: inv.link }, inv.link)),
+        h("p", { class: "code" }, inv.code), h("p", { class: "join-link" }, h("a", { href: inv.link }, inv.link)),
         h("p", { class: "hint" }, "Scan with the tablet, or type the code on its Join screen. Works once.")));
       onInvited();
     } catch (err) {
@@ -59,7 +59,7 @@ function drawInvitations(body, invitations) {
     const card = document.querySelector(`.invitation.card[data-invitation="${CSS.escape(inv.invitation_id)}"]`);
     if (card && inv.used_at && !card.classList.contains("used")) {
       card.classList.add("used");
-      card.querySelector(".qr")?.remove();
+      for (const gone of card.querySelectorAll(".qr, .join-link, .hint")) gone.remove();  // the code works no more
       card.append(h("p", { class: "ok used-note" }, `Used at ${when(inv.used_at)}: ${inv.used_by || "the device"} has joined. The code no longer works.`));
     }
   }
@@ -67,14 +67,14 @@ function drawInvitations(body, invitations) {
     replace(body);
     return;
   }
-  replace(body, h("table", { class: "staff-invitations" },
+  replace(body, h("div", { class: "table-wrap" }, h("table", { class: "staff-invitations" },
     h("caption", {}, `Invitations: ${invitations.filter((i) => i.used_at).length} of ${invitations.length} used`),
     h("thead", {}, h("tr", {}, ["Invitation", "Role", "Made", "Status"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, [...invitations].reverse().map((inv) => h("tr", { dataset: { invitation: inv.invitation_id, used: inv.used_at ? "yes" : "no" } },
       h("th", { scope: "row" }, inv.label || `${roleTitle(inv.role)} invitation`),
       h("td", {}, roleTitle(inv.role)),
       h("td", {}, when(inv.created_at)),
-      h("td", {}, invitationStatus(inv)))))));
+      h("td", {}, invitationStatus(inv))))))));
 }
 
 /** "Staff devices": every staff token of the event with its last sync, revocable (two presses); kept fresh. */
@@ -89,7 +89,7 @@ function devicesCard(store) {
     if (!devices) return;
     const rank = (t) => (t.this_device ? 0 : t.revoked || t.expired ? 2 : 1);
     const rows = [...devices].sort((a, b) => rank(a) - rank(b));
-    replace(devicesBody, h("table", { class: "staff-devices" },
+    replace(devicesBody, h("div", { class: "table-wrap" }, h("table", { class: "staff-devices" },
       h("caption", {}, `${rows.filter((t) => !t.revoked && !t.expired).length} staff device(s) with access`),
       h("thead", {}, h("tr", {}, ["Name", "Role", "Last seen", "Status", ""].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, rows.map((t) => {
@@ -113,7 +113,7 @@ function devicesCard(store) {
           h("td", {}, t.this_device ? "now" : t.last_seen_at ? when(t.last_seen_at) : "not yet"),
           h("td", {}, status),
           h("td", {}, action));
-      }))));
+      })))));
   };
 
   const loadDevices = async () => {
