@@ -272,7 +272,10 @@ def _player_drop(state: dict[str, Any], op: Operation) -> None:
     now = cur["number"] if cur is not None else 0
     after = op.payload.after if op.payload.after is not None else now  # the current round
     if after > now:
-        raise OperationRejected(f"player.drop: payload.after: round {after} has not started (current: {now})")
+        raise OperationRejected(
+            f"player.drop: round {after} has not started (the latest started round is {now}): a player "
+            "drops after a round that has started"
+        )
     player["dropped_after"] = after
 
 
@@ -285,7 +288,7 @@ def _player_reinstate(state: dict[str, Any], op: Operation) -> None:
         named = f" ({removing['kind']}, {removing['op_id']})" if removing is not None else ""
         raise OperationRejected(
             f"player.reinstate: player {player['id']} was removed from the event by a penalty{named}: "
-            "rescind that penalty first (penalty.rescind), then reinstate"
+            "rescind that penalty first (Penalties screen), then reinstate"
         )
     if any(r["stage"] == "elimination" for r in state["rounds"]):
         raise OperationRejected("player.reinstate: no re-entry after the cut (Doomtown 3.G)")
@@ -386,7 +389,7 @@ def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: b
         by = rounds[i]["paired_by"]
         if not replace:
             device = by["device"] if by else "an import"
-            raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; reload")
+            raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; their pairing stands")
         if rounds[i]["status"] not in ("draft", "published"):
             raise OperationRejected(
                 f"{label}: round {number} has started; its pairings can no longer change (Pokémon TOP 4)"
@@ -516,7 +519,9 @@ def _cut_make(state: dict[str, Any], op: Operation) -> None:
         first = elim[0]
         if not p.replace:
             by = first["paired_by"]
-            raise AlreadyPaired(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
+            raise AlreadyPaired(
+                f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; that cut stands"
+            )
         if len(elim) > 1 or first["status"] not in ("draft", "published"):
             raise OperationRejected("cut.make: the cut's first round has started; it can no longer change")
         number = first["number"]
