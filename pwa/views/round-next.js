@@ -95,7 +95,10 @@ function stepAction(screen, next) {
   }
 }
 
-/** The "Next" card for the leads; the others see where the event is. `here`: what does a publish or start step
+/** Steps whose action is a link to another screen: offered to every staff role, not only the leads. */
+const LINKS = new Set(["results", "dispute", "register"]);
+
+/** The "Next" card: the leads get the step's action; the other staff where the event is and its links. `here`: what does a publish or start step
  * (the publish button, the start form), drawn in the card so the next step is at the top of the screen. */
 export function nextCard(screen, next, here = null) {
   if (!next) return null;
@@ -110,5 +113,5 @@ export function nextCard(screen, next, here = null) {
     champion,
     h("h2", { id: "next-step-label" }, champion ? "Next: close the event" : `Next: ${next.label}`),
     h("p", { class: "hint", id: "next-step-reason" }, next.reason.replace(/^Champion: [^.]*\. /, "")),
-    lead ? (here ?? stepAction(screen, next)) : null);
+    here ?? (lead || LINKS.has(next.step) ? stepAction(screen, next) : null));
 }

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..games import game_of
-from ..run import bracket_view, load_event, swiss_rounds
+from ..run import bracket_view, day_one_rounds, load_event, swiss_rounds
 from .state import SETTLED, to_event_document
 
 __all__ = ["STEPS", "NextStep", "next_step"]
@@ -207,10 +207,12 @@ def next_step(state: dict[str, Any]) -> NextStep:
         )
     if planned is None or played < planned:
         of = f" of {planned}" if planned is not None else ""
+        day_two = _day_two_words(event, played)
         return NextStep(
             step="pair",
-            label=f"Pair round {played + 1}",
-            reason=(
+            label=f"Pair round {played + 1}{day_two[0]}",
+            reason=day_two[1]
+            + (
                 f"{_plural(len(active), 'player')} registered; the structure plans {_plural(planned, 'Swiss round')}."
                 if not played and planned is not None
                 else f"Round {played}{of} is complete."
@@ -218,7 +220,7 @@ def next_step(state: dict[str, Any]) -> NextStep:
                 else f"{_plural(len(active), 'player')} registered."
             ),
             round=played + 1,
-            stage="swiss",
+            stage="swiss-day2" if day_two[0] else "swiss",
             swiss_rounds=planned,
             can_cut=bracket and played > 0,
         )
@@ -242,6 +244,23 @@ def next_step(state: dict[str, Any]) -> NextStep:
         swiss_rounds=planned,
         can_cut=bracket,
     )
+
+
+def _day_two_words(event: Any, played: int) -> tuple[str, str]:
+    """A two-day event's next Swiss round (the game's day two, e.g. Pokémon TOP 3.3.5): what the label and
+    the reason add."""
+    try:
+        day_one = day_one_rounds(event)
+    except RulesError:  # the divisions cannot be told yet: pairing says why
+        return "", ""
+    if day_one is None or played < day_one:
+        return "", ""
+    if played == day_one:
+        return (
+            ": day two begins",
+            f"Day one's {day_one} rounds are complete: day two pairs only the players who qualified on day one. ",
+        )
+    return " (day two)", ""
 
 
 def _champion(state: dict[str, Any]) -> dict[str, Any]:

@@ -95,7 +95,9 @@ class DayFlowTest(unittest.TestCase):
             do_step(ev, "pokemon-tcg", {})
         self.assertNotIn(True, [done for _, done in seen])
         self.assertEqual(3, len([s for s, _ in seen if s == "pair"]))
-        self.assertEqual((4, True, 3), (step.cut, step.swiss_complete, step.swiss_rounds))
+        self.assertEqual((4, True, 3, True), (step.cut, step.swiss_complete, step.swiss_rounds, step.can_cut))
+        self.assertFalse(Event(8, "pokemon-tcg", {"season": 2024}).state["rounds"])
+        self.assertFalse(next_step(Event(8, "pokemon-tcg", {"season": 2024}).state).can_cut)  # nothing played yet
         self.assertIn("All 3 Swiss rounds are complete", step.reason)
 
     def test_a_pokemon_top_eight_names_each_round_then_the_champion(self) -> None:
@@ -123,6 +125,24 @@ class DayFlowTest(unittest.TestCase):
         while next_step(ev.state).step != "cut":
             do_step(ev, "pokemon-tcg", settings)
         self.assertEqual(["swiss", "swiss", "swiss-day2", "swiss-day2"], [r["stage"] for r in ev.state["rounds"]])
+
+    def test_the_first_round_of_day_two_says_so(self) -> None:
+        settings = {"season": 2024, "rounds": 4, "day_one_rounds": 2, "cut": 4}
+        ev = Event(10, "pokemon-tcg", settings)
+        labels = []
+        while (step := next_step(ev.state)).step != "cut":
+            if step.step == "pair":
+                labels.append((step.label, step.stage))
+            do_step(ev, "pokemon-tcg", settings)
+        self.assertEqual(
+            [
+                ("Pair round 1", "swiss"),
+                ("Pair round 2", "swiss"),
+                ("Pair round 3: day two begins", "swiss-day2"),
+                ("Pair round 4 (day two)", "swiss-day2"),
+            ],
+            labels,
+        )
 
     def test_a_game_without_a_bracket_closes_after_its_swiss_rounds(self) -> None:
         ev, labels = walk("tribbles", 9, {"rounds": 2})
