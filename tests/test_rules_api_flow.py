@@ -101,3 +101,21 @@ def test_a_game_without_a_bracket_offers_no_cut():
     api.fold("tr", True, doc, [], [])
     step = _call(api, "next_step", event_id="tr")["result"]
     assert (step["step"], step["can_cut"]) == ("close", False), step
+
+
+def test_the_next_step_follows_each_new_fold():
+    api = _api()
+    doc = _doc("doomtown", {"rounds": 1, "cut": 2}, [_round(1, "swiss", [("p1", "p2"), ("p3", "p4")])])
+    api.fold("ev", True, doc, [], [])
+    assert _call(api, "next_step", event_id="ev")["result"]["step"] == "cut"
+    cut = _call(api, "cut", event_id="ev")["result"]
+    op = {
+        "type": "cut.make",
+        "op_id": "tab:1",
+        "device": "tab",
+        "actor": {"role": "organizer"},
+        "at": 1,
+        "payload": cut,
+    }
+    assert not api.fold("ev", False, None, [], [op])["local_rejections"]
+    assert _call(api, "next_step", event_id="ev")["result"]["label"] == "Publish round 2"
