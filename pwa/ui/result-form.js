@@ -227,9 +227,12 @@ export function reporterText(state, report, staff = null) {
   const { role, player } = report.actor;
   if (role === "player") return `${nameOf(state, player)} (player)`;
   const who = label(role);
+  const Who = `${who.charAt(0).toUpperCase()}${who.slice(1)}`;
   const named = staff?.[report.device];
+  // A device named only by its role ("organizer", "organizer device": a token no invitation named) is the role.
+  if (named && [who, `${who} device`].includes(named.toLowerCase())) return Who;
   if (named) return `${named} (${who})`;
-  return `${who.charAt(0).toUpperCase()}${who.slice(1)} on ${report.device}`;
+  return `${Who} on ${report.device}`;
 }
 
 /** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */

@@ -42,4 +42,6 @@ test("a staff device is named by the name its invitation gave it", () => {
   const report = { device: "judge-ju3v9esnrd", actor: { role: "judge" } };
   assert.equal(reporterText(state, report, staff), "Floor Judge Bo (judge)");
   assert.equal(reporterText(state, report), "Judge on judge-ju3v9esnrd", "a device without a name keeps its id");
+  const organizer = { device: "remote", actor: { role: "organizer" } };
+  assert.equal(reporterText(state, organizer, { remote: "organizer" }), "Organizer", "named only by its role");
 });
