@@ -72,7 +72,7 @@ async function mount(root, { store, role }) {
       try {
         await fn();
       } catch (err) {
-        message.textContent = err.message;
+        message.textContent = withNames(store.state, refusalText(err.message), store.session?.staff_names);
       }
     },
     async act(type, payload, done) {
