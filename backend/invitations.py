@@ -7,11 +7,12 @@ from urllib.parse import quote
 
 import segno
 from flask import Blueprint
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from backend.api import load_body, respond
 from backend.auth import (
     ORGANIZER,
+    authenticate,
     code_hashes,
     hash_code,
     new_code,
@@ -24,9 +25,15 @@ from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.hall import public_origin
 from backend.limits import wrong_code
-from backend.models import Event, Invitation, now_ms
+from backend.models import Event, Invitation, Token, now_ms
 from backend.resources import open_event
-from backend.schemas import InvitationRequestSchema, InvitationResponseSchema, RedeemRequestSchema, TokenGrantSchema
+from backend.schemas import (
+    InvitationListSchema,
+    InvitationRequestSchema,
+    InvitationResponseSchema,
+    RedeemRequestSchema,
+    TokenGrantSchema,
+)
 
 bp = Blueprint("invitations", __name__, url_prefix="/api")
 
@@ -88,6 +95,46 @@ def invite(event_id: str):
             "qr_svg": qr_svg(link),
         },
         201,
+    )
+
+
+@bp.get("/events/<event_id>/invitations")
+def list_invitations(event_id: str):
+    """List staff invitations.
+    ---
+    get:
+      summary: The event's staff invitations (organizer token), each with whether it was used (when, and the
+        name of the device it gave access to) or revoked; codes are never shown again
+      security: [{bearer: []}]
+      responses:
+        200:
+          content:
+            application/json:
+              schema: InvitationListSchema
+    """
+    authenticate(event_id, ORGANIZER)
+    rows = db.session.execute(
+        select(Invitation, Token)
+        .join(Token, Token.id == Invitation.token_id, isouter=True)
+        .where(Invitation.event_id == event_id, Invitation.player.is_(None))
+        .order_by(Invitation.created_at, Invitation.id)
+    ).all()
+    return respond(
+        InvitationListSchema(),
+        {
+            "invitations": [
+                {
+                    "invitation_id": inv.id,
+                    "role": inv.role,
+                    "label": inv.label,
+                    "created_at": inv.created_at,
+                    "used_at": inv.redeemed_at,
+                    "used_by": (token.label if token is not None else None) if inv.redeemed_at is not None else None,
+                    "revoked": inv.revoked_at is not None,
+                }
+                for inv, token in rows
+            ]
+        },
     )
 
 

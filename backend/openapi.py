@@ -44,6 +44,7 @@ ENDPOINT_ERRORS = {
     "sync.pull_ops": _TOKEN + ("404", "409", "422"),
     "invitations.invite": _TOKEN + _BODY + ("404",),
     "invitations.redeem": _BODY + ("404", "410", "429"),
+    "invitations.list_invitations": _TOKEN + ("404",),
     "tokens.list_tokens": _TOKEN + ("404",),
     "tokens.revoke_token": _TOKEN + ("404", "409"),
     "tokens.rotate_token": _TOKEN + ("404",),

@@ -89,11 +89,15 @@ const UPDATE_CHECK_MS = Number(globalThis.localStorage?.getItem("topcut.updateCh
  * Opened over plain HTTP on a hall address (not this machine), a browser gives the app no service worker,
  * no offline storage guarantees and no notifications: say so loudly, and where to go instead.
  */
+/** The hall network's HTTPS port by default (backend/serve.py ``--hall-port``, the Makefile's HALL_PORT). */
+const HALL_PORT = 8443;
+
 async function warnIfInsecure() {
   if (globalThis.isSecureContext) return;
   const banner = document.getElementById("insecure-banner");
+  // Until the server says its hall address: the one `make run` serves (backend/serve.py --hall-port, 8443).
   banner.textContent = `Not secure: at ${location.origin} this app cannot work offline or notify players. `
-    + `Open it over HTTPS (https://${location.hostname}/ — see "Hall network" in the README), `
+    + `Open it over HTTPS (https://${location.hostname}:${HALL_PORT}/ — see "Hall network" in the README), `
     + "or on the server machine itself at http://localhost.";
   banner.hidden = false;
   const info = await hallInfo();

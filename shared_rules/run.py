@@ -131,6 +131,11 @@ def swiss_rounds(event: Event) -> int:
     return swiss.swiss_rounds(event, game_of(event.ruleset))
 
 
+def day_one_rounds(event: Event) -> int | None:
+    """Day-one Swiss rounds of a two-day event under its own game (``pairing.day_one_rounds``), or None."""
+    return swiss.day_one_rounds(event, game_of(event.ruleset))
+
+
 def day_two_qualifiers(event: Event) -> dict[str, list[str]]:
     """Each division's day-two players under the event's own game (``pairing.day_two_qualifiers``)."""
     return swiss.day_two_qualifiers(event, game_of(event.ruleset))

@@ -375,6 +375,17 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
         for row, _ in progress
         if not player_view or row.device in own
     }
+    # Staff devices by the names the organizer gave their invitations ("Floor Judge Bo"), for the staff screens'
+    # disputes, refusals and history, offline too (the device keeps the last ones it pulled).
+    staff = (
+        {}
+        if player_view
+        else {
+            row.device: owner.label
+            for row, owner in progress
+            if owner is not None and owner.label and owner.role != "player"
+        }
+    )
     query = select(Operation.server_seq, Operation.device, Operation.op).where(
         Operation.event_id == event.id, Operation.server_seq > cursor
     )
@@ -406,7 +417,8 @@ def pull_body(event: Event, cursor: int, limit: int, device: str | None, princip
         base = _player_base(event.id, base, viewer, hide_seed)
     return (
         f'{{"event_id":{dumps(event.id)},"cursor":{new_cursor},"more":{"true" if more else "false"},'
-        f'"ops":[{ops}],"devices":{dumps(devices)},"rejections":{dumps(rejections)},"base":{base},'
+        f'"ops":[{ops}],"devices":{dumps(devices)},"staff":{dumps(staff)},"rejections":{dumps(rejections)},'
+        f'"base":{base},'
         f'"server_time":{now_ms()}}}'
     )
 

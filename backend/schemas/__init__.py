@@ -264,6 +264,15 @@ class PullResponseSchema(Schema):
     more = fields.Boolean(required=True, metadata={"description": "true: pull again before trusting devices"})
     ops = fields.List(fields.Nested(LoggedOperationSchema), required=True)
     devices = fields.Dict(keys=fields.String(), values=fields.Nested(DeviceProgressSchema), required=True)
+    staff = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": "staff devices by the names the organizer gave their invitations (device -> name); "
+            "empty for a player"
+        },
+    )
     rejections = fields.List(fields.Nested(RejectionSchema), required=True)
     base = fields.Dict(
         allow_none=True,
@@ -299,6 +308,22 @@ class InvitationResponseSchema(Schema):
     code = fields.String(required=True, metadata={"description": "one-time code"})
     link = fields.String(required=True)
     qr_svg = fields.String(required=True, metadata={"description": "the link as an SVG QR code"})
+
+
+class InvitationInfoSchema(Schema):
+    invitation_id = fields.String(required=True)
+    role = fields.String(required=True)
+    label = fields.String(required=True, metadata={"description": "the invitation's name for the device"})
+    created_at = _int(required=True)
+    used_at = _int(
+        allow_none=True, metadata={"description": "when its code was used (ms since the epoch); null: not yet"}
+    )
+    used_by = fields.String(allow_none=True, metadata={"description": "the name of the device it gave access to"})
+    revoked = fields.Boolean(required=True)
+
+
+class InvitationListSchema(Schema):
+    invitations = fields.List(fields.Nested(InvitationInfoSchema), required=True)
 
 
 class RedeemRequestSchema(Schema):

@@ -4,7 +4,8 @@
 // data/, rules/ or sw/ (eslint.config.js enforces it), so what a screen can reach is listed here.
 export {
   ApiError, addPushSubscription, claims, createEvent, deleteEvent, eventBase, eventSummary, hallInfo, invite,
-  publicView, publishedLists, redeem, reissueClaim, removePushSubscription, revokeClaim, revokeToken, staffDevices, vapidPublicKey,
+  publicView, publishedLists, redeem, reissueClaim, removePushSubscription, revokeClaim, revokeToken, staffDevices,
+  staffInvitations, vapidPublicKey,
 } from "../data/api.js";
 export {
   allSessions, dropSnapshot, forgetEvent, getSession, getSnapshot, logAfter, putSnapshot, randomId, saveSession,

@@ -66,6 +66,9 @@ export const invite = (session, role, label = "") =>
 /** The staff devices' current tokens: role, name (the invitation's), last sync, this device. */
 export const staffDevices = (session) =>
   request(`/api/events/${session.event_id}/tokens?staff=true`, { token: session.token });
+/** The event's staff invitations, each with when it was used and by which device (organizer). */
+export const staffInvitations = (session) =>
+  request(`/api/events/${session.event_id}/invitations`, { token: session.token });
 export const revokeToken = (session, tokenId) =>
   request(`/api/events/${session.event_id}/tokens/${encodeURIComponent(tokenId)}`, { method: "DELETE", token: session.token });
 /** The event's summary on the server: name, ruleset, the caller's role, the WCT leagues that count it. */

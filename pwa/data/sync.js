@@ -118,6 +118,7 @@ async function pull(session) {
     current.cursor = body.cursor;
     if (body.clock_offset !== undefined) current.clock_offset = body.clock_offset;
     if (body.base && cursor === 0) current.base = body.base;
+    if (body.staff) current.staff_names = body.staff;  // staff devices by their invitations' names, kept offline
     await sessions.put(current);
     await tx.done;
     pulled += body.ops.length;

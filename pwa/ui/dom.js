@@ -48,13 +48,35 @@ export function nameOf(state, id) {
   return names(state).get(id) || id;
 }
 
-/** A rules message with each player id it names replaced by the player's name. */
-export function withNames(state, text) {
-  const ids = [...names(state).keys()].sort((a, b) => b.length - a.length);
+/**
+ * A rules message with each player id it names replaced by the player's name, and each staff device id by the
+ * name the organizer gave its invitation (`staff`: device id -> name, from the sync: "Floor Judge Bo").
+ */
+export function withNames(state, text, staff = null) {
+  const known = new Map(names(state));
+  for (const [device, name] of Object.entries(staff || {})) if (name && !known.has(device)) known.set(device, name);
+  const ids = [...known.keys()].sort((a, b) => b.length - a.length);
   if (!ids.length) return text;
   const escaped = ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const pattern = new RegExp(`(?<![\\w-])(${escaped.join("|")})(?![\\w-])`, "g");
-  return String(text).replace(pattern, (id) => nameOf(state, id));
+  return String(text).replace(pattern, (id) => known.get(id) || id);
+}
+
+/** A staff device by the name the organizer gave it ("Floor Judge Bo"), else its id. */
+export function deviceName(staff, device) {
+  return (staff && staff[device]) || device;
+}
+
+/**
+ * A refusal in an organizer's words: without the operation's name the rules put first ("round.swap: "), and
+ * with the fields it names said plainly ("payload.scores: " -> "scores: ", "settings.cut" -> "the cut setting").
+ */
+export function refusalText(reason) {
+  const text = String(reason ?? "");
+  const type = text.match(/^([a-z]+\.[a-z_-]+):\s*/);
+  return (type && type[1] in CHANGE_WORDS ? text.slice(type[0].length) : text)
+    .replace(/\bpayload\.(?:result\.)?([a-z_]+)(?:\[\d+\]|\.[a-z_]+)*(:?)/g, (_, key, colon) => `${label(key.replace(/_/g, " "))}${colon}`)
+    .replace(/\bsettings\.([a-z_0-9]+)/g, (_, key) => `the ${label(key.replace(/_/g, " "))} setting`);
 }
 
 /** The round people are playing (or about to): the last one, whatever its status. */
@@ -89,7 +111,24 @@ export function statusBadge(status) {
   return h("span", { class: `badge status-${status}` }, label(status));
 }
 
-/** What to do about a refused operation, by its error code. */
+/** What each kind of change is called on the screens (shared_rules/state/operations.py's types). */
+const CHANGE_WORDS = {
+  "event.create": "Creating the event", "event.configure": "Event settings", "event.close": "Closing the event",
+  "player.register": "Registration", "player.edit": "Player details", "player.check_in": "Check-in",
+  "player.drop": "Drop", "player.reinstate": "Reinstatement", "player.remove": "Removing a player",
+  "round.pair": "Pairing", "round.swap": "Swap", "round.publish": "Publishing", "round.discard": "Discarding a draft",
+  "round.start": "Starting the round", "timer.pause": "Pausing the clock", "timer.resume": "Resuming the clock",
+  "timer.extend": "Extra time", "result.report": "Result", "result.confirm": "Confirming a result",
+  "result.correct": "Correction", "result.resolve": "Ruling", "cut.make": "The cut", "device.void": "Dismissed change",
+  "penalty.issue": "Penalty", "penalty.rescind": "Rescinding a penalty",
+};
+
+/** A change's kind in words ("round.swap" -> "Swap"). */
+export function changeWords(type) {
+  return CHANGE_WORDS[type] || label(String(type).replace(".", " "));
+}
+
+/** What to do about a refused operation, by its error code (and, for the round's own steps, its type). */
 export function adviceFor(problem) {
   if (problem.error === "not-authorized") return "Your role may not do this: ask the head judge or the organizer.";
   if (problem.error === "round-frozen") return "This round is frozen: ask the head judge.";
@@ -101,15 +140,19 @@ export function adviceFor(problem) {
       + "organizer to change it.";
   }
   if (problem.error === "already-paired") return "Someone else did this first: check the screen and try again if needed.";
+  if (problem.error === "open-dispute") return "Resolve the open dispute first (Disputes screen), then do this again.";
+  // Pairing, publishing, starting, the cut, the close: nothing to enter again; the Rounds screen shows the next step.
+  const type = problem.op?.type || "";
+  if (/^(round\.|cut\.|event\.close)/.test(type)) return "Nothing was changed: the Rounds screen shows where the round stands and what to do next.";
   if (!problem.server) return "The rules refuse this on this device: correct it and enter it again.";
   return "Check the details, enter it again if needed, then dismiss this message.";
 }
 
-/** A refused-operation notice with a dismiss button. */
-export function problemNotice(store, problem) {
+/** A refused-operation notice with a dismiss button; `staff` names the staff devices it mentions. */
+export function problemNotice(store, problem, staff = null) {
   return h("div", { class: "problem", role: "alert", dataset: { seq: problem.seq } },
     h("strong", {}, problem.server ? "Refused by the server: " : "Not applied: "),
-    `${label(problem.op.type)} — ${problem.reason}`,
+    `${changeWords(problem.op.type)} — ${withNames(store.state, refusalText(problem.reason), staff ?? store.session?.staff_names)}`,
     h("p", { class: "advice" }, adviceFor(problem)),
     h("button", { type: "button", class: "small", onclick: () => store.dismiss(problem.seq) }, "Dismiss"));
 }

@@ -195,8 +195,10 @@ function timeCalledHelper(state, players, desc, { stats, scores, setOutcomes, en
     for (const [key, pair] of Object.entries(inputs)) args[key] = pair.map(value);
     return args;
   };
-  const grid = Object.entries(inputs).map(([key, pair]) => h("div", { class: "row" }, h("span", { class: "who" }, label(key)),
-    pair.map((input, i) => field(nameOf(state, players[i]), input))));
+  // Each input says what it is and whose ("Ash's control"): the game's own words for what it counts.
+  const grid = Object.entries(inputs).map(([key, pair]) => h("div", { class: "row", dataset: { input: key } },
+    h("span", { class: "who" }, label(key)),
+    pair.map((input, i) => field(`${nameOf(state, players[i])}'s ${label(key)}`, input))));
   const apply = async () => {
     const r = await rules("time_called", { ruleset: state.ruleset, args: gather() });
     if (r.error) {
@@ -219,12 +221,18 @@ export function resultText(state, match, result) {
   return parts.join(" · ") + (result.ending ? ` · ${label(result.ending)}` : "") + (result.games ? ` · games: ${result.games.map((g) => (g === "tie" ? "tie" : nameOf(state, g))).join(", ")}` : "");
 }
 
-/** Who made a report, in words: "Ada (player)", "Judge on tab-1". */
-export function reporterText(state, report) {
+/** Who made a report, in words: "Ada (player)", "Floor Judge Bo (judge)" (`staff`: device -> the name its
+ * invitation gave it), "Judge on tab-1" for a device without one. */
+export function reporterText(state, report, staff = null) {
   const { role, player } = report.actor;
   if (role === "player") return `${nameOf(state, player)} (player)`;
   const who = label(role);
-  return `${who.charAt(0).toUpperCase()}${who.slice(1)} on ${report.device}`;
+  const Who = `${who.charAt(0).toUpperCase()}${who.slice(1)}`;
+  const named = staff?.[report.device];
+  // A device named only by its role ("organizer", "organizer device": a token no invitation named) is the role.
+  if (named && [who, `${who} device`].includes(named.toLowerCase())) return Who;
+  if (named) return `${named} (${who})`;
+  return `${Who} on ${report.device}`;
 }
 
 /** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */
@@ -235,7 +243,7 @@ export function disputeVersions(state, rnd, match) {
 }
 
 /** A disputed match's versions as a list: who reported what (the judge's card, the correction form). */
-export function versionsList(state, rnd, match) {
+export function versionsList(state, rnd, match, staff = null) {
   return h("ul", { class: "versions" }, disputeVersions(state, rnd, match).map((r) =>
-    h("li", { class: "version", dataset: { role: r.actor.role } }, `${reporterText(state, r)}: `, h("strong", {}, resultText(state, match, r.result)))));
+    h("li", { class: "version", dataset: { role: r.actor.role } }, `${reporterText(state, r, staff)}: `, h("strong", {}, resultText(state, match, r.result)))));
 }

@@ -4,7 +4,7 @@
 // and every device shows the same time, however wrong its own clock is. Per-ruleset extras:
 // Doomtown's secret d6 (players' devices never learn it: they see the clock to
 // the hour, then "secret time"; staff screens with `reveal` see the real end),
-// Doomtown's 55-minute warning, and the notes the ruleset's screen descriptor
+// Doomtown's 55-minute warning (at minute 55 of the round as announced), and the notes the ruleset's screen descriptor
 // names (Shatterpoint's Mission Critical).
 import { rules } from "../app/services.js";
 import { clock, h, replace } from "./dom.js";
@@ -15,6 +15,19 @@ export async function rulesetInfo(state) {
   const key = `${state.ruleset}:${JSON.stringify(state.settings)}`;
   if (!infoCache.has(key)) infoCache.set(key, rules("ruleset_info", { ruleset: state.ruleset, settings: state.settings }));
   return infoCache.get(key);
+}
+
+/**
+ * Doomtown Floor Rules 3.D's fixed warning ("55-minute warning") once minute 55 of the round as announced (its
+ * length plus extensions) is reached, or null: before it, after the announced end, without a warning minute, and
+ * under a round too short to reach it (a 1-minute round never shows it).
+ */
+export function warningNote(limits, c) {
+  const warnMs = (limits.warning_minute || 0) * 60000;
+  const lengthMs = ((c.duration_s || 0) + (c.extended_s || 0)) * 1000;
+  const announced = c.announced_ms;
+  if (!warnMs || lengthMs <= warnMs || announced === null || announced === undefined || announced <= 0) return null;
+  return lengthMs - announced >= warnMs ? `${limits.warning_minute}-minute warning` : null;
 }
 
 /**
@@ -70,8 +83,8 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
         shown = null;
         exposed = null;
       }
-      const warnAt = limits.round_minutes && limits.warning_minute ? (limits.round_minutes - limits.warning_minute) * 60000 : 0;
-      if (warnAt && announced > 0 && announced <= warnAt) notes.push(`${limits.warning_minute}-minute warning`);
+      const warning = warningNote(limits, c);
+      if (warning) notes.push(warning);
     }
     // The ruleset's own notes from a point of the round on (Shatterpoint's Mission Critical: ui.timer.notes).
     for (const note of info.ui.timer.notes) {

@@ -48,9 +48,9 @@ async function mount(root, { store, role }) {
         cards.push(h("li", { class: "card dispute", dataset: { table: d.table ?? "bye", round: d.round } },
           h("h2", {}, `Round ${d.round} · Table ${d.table ?? "—"}: ${d.players.map((p) => nameOf(st, p)).join(" v ")}`),
           h("ul", {}, reports.map((r) => h("li", { class: "report" },
-            h("span", {}, `${reporterText(st, r)}${r.kind === "correct" ? " (correction)" : ""}: `),
+            h("span", {}, `${reporterText(st, r, store.session?.staff_names)}${r.kind === "correct" ? " (correction)" : ""}: `),
             h("strong", {}, resultText(st, match, r.result)),
-            lead && h("button", { type: "button", class: "small uphold", onclick: () => resolve(d, r.result, `upheld the report from ${r.device}`) }, "Uphold this")))),
+            lead && h("button", { type: "button", class: "small uphold", onclick: () => resolve(d, r.result, `upheld the report from ${reporterText(st, r, store.session?.staff_names)}`) }, "Uphold this")))),
           lead && h("button", { type: "button", class: "small", onclick: async () => {
             ruling.add(keyOf(d));
             replace(custom, await ruleForm());

@@ -3,7 +3,9 @@
 // wait in the outbox when offline; refusals show on the match they concern.
 import { resultForm, resultText, versionsList } from "../ui/result-form.js";
 import { timerPanel } from "../ui/timer.js";
-import { announce, field, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui/dom.js";
+import {
+  announce, field, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames,
+} from "../ui/dom.js";
 import { penaltiesPanel } from "./penalties.js";
 
 const SETTLED = new Set(["confirmed", "resolved"]);
@@ -39,7 +41,7 @@ function entryPanel(store, { onClose }) {
         if (correcting && reason.value.trim()) payload.reason = reason.value.trim();
         const { refused } = await store.act(type, payload);
         if (refused) {
-          error.textContent = refused;
+          error.textContent = withNames(st, refusalText(refused), store.session?.staff_names);
           return;
         }
         announce(`Result saved for ${match.table !== null ? `table ${match.table}` : "the bye"}`);
@@ -53,7 +55,7 @@ function entryPanel(store, { onClose }) {
       disputed && h("div", { class: "dispute-note", id: "entry-dispute" },
         h("p", { class: "warn" }, "The reports disagree. Talk to both players: a correction here ends the dispute, "
           + "or leave it to the head judge on the Disputes screen."),
-        versionsList(st, rnd, match), field("Reason for the correction", reason)),
+        versionsList(st, rnd, match, store.session?.staff_names), field("Reason for the correction", reason)),
       form,
       h("p", { class: "deck-links" }, "Deck check: ", match.players.map((p, k) => [k ? " · " : "",
         h("a", { href: `#/event/${store.eventId}/decklists/${encodeURIComponent(p)}`, class: "deck-link", dataset: { player: p } },
@@ -98,7 +100,7 @@ function matchCard(store, rnd, m, i, open, { problems: allProblems, waiting }) {
     SETTLED.has(m.status) && h("p", { class: "result" }, resultText(st, m, m)),
     !SETTLED.has(m.status) && removedNote(st, m),
     m.status === "disputed" && h("div", { class: "dispute-note" },
-      h("p", { class: "warn" }, "Disputed: the reports disagree"), versionsList(st, rnd, m)),
+      h("p", { class: "warn" }, "Disputed: the reports disagree"), versionsList(st, rnd, m, store.session?.staff_names)),
     problems.map((p) => problemNotice(store, p)));
 }
 

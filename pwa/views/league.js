@@ -541,6 +541,21 @@ async function leaguePersons(leagueId) {
 
 const num = (v) => (typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v ?? ""));
 
+
+/**
+ * The coin flip (OP Guide 12.6 (7)) as the order the draw put the tied players in ("2 of 3 in the draw"), never
+ * the raw number drawn from the league's seed; "—" where the flip did not decide the place.
+ */
+export function coinFlipText(ranking, keys, row) {
+  const others = keys.filter((k) => k.key !== "coin_flip").map((k) => k.key);
+  // The players tied on every other tiebreaker: the draw put them in rank order (the top one's place was set
+  // by what separated it from the player above, so its own decided_by is not the flip).
+  const tied = ranking.filter((r) => others.every((k) => r.tiebreakers[k] === row.tiebreakers[k])).sort((a, b) => a.rank - b.rank);
+  if (tied.length < 2) return "—";
+  const place = tied.indexOf(row) + 1;
+  return place === 1 ? `won the draw (of ${tied.length})` : `${place} of ${tied.length} in the draw`;
+}
+
 function tableOf(id, caption, head, rows) {
   return h("div", { class: "table-wrap" }, h("table", { id, class: "standings league" }, h("caption", {}, caption),
     h("thead", {}, h("tr", {}, head.map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)));
@@ -574,7 +589,7 @@ export function leagueTables(data) {
   const ranking = t.playoffs.ranking.length ? tableOf("league-playoffs", "Playoff ranking (12.6)",
     ["Rank", "Player", ...keys.map((k) => k.label), "Decided by"],
     t.playoffs.ranking.map((r) => h("tr", { dataset: { person: r.person } }, h("td", {}, r.rank), h("th", { scope: "row" }, r.name),
-      keys.map((k) => h("td", {}, k.key === "coin_flip" && r.decided_by !== "coin_flip" ? "—" : num(r.tiebreakers[k.key]))),
+      keys.map((k) => h("td", {}, k.key === "coin_flip" ? coinFlipText(t.playoffs.ranking, keys, r) : num(r.tiebreakers[k.key]))),
       h("td", {}, r.decided_by ? keys.find((k) => k.key === r.decided_by)?.label || r.decided_by : "—"))))
     : h("p", {}, "No playoff ranking yet.");
   const champions = t.champions_league_seeding.length ? tableOf("league-champions", "WCT Champions League seeding (12.7)",

@@ -10,7 +10,7 @@
 // a reason (it stays listed, marked rescinded).
 import { may } from "../app/roles.js";
 import { rulesetInfo } from "../ui/timer.js";
-import { field, h, label, nameOf, problemNotice, refresh, select } from "../ui/dom.js";
+import { field, h, label, nameOf, problemNotice, refresh, refusalText, select, withNames } from "../ui/dom.js";
 
 /** Who may rescind a penalty (shared_rules/state/authorize.py). */
 
@@ -87,7 +87,7 @@ export function penaltiesPanel(store, role) {
   async function issue(payload, levels) {
     pending = null;
     const { refused } = await store.act("penalty.issue", payload);
-    note = refused || recordedNote(store.state, payload, levels);
+    note = refused ? withNames(store.state, refusalText(refused)) : recordedNote(store.state, payload, levels);
     if (!refused) {
       draft.reason = "";
       draft.infraction = "";
@@ -108,7 +108,7 @@ export function penaltiesPanel(store, role) {
       return;
     }
     const { refused } = await store.act("penalty.rescind", { penalty: penalty.op_id, reason: text });
-    rescindNote = refused || rescindedNote(store.state, penalty);
+    rescindNote = refused ? withNames(store.state, refusalText(refused)) : rescindedNote(store.state, penalty);
     if (!refused) rescinding = null;
     await update();
   }

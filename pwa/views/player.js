@@ -3,7 +3,7 @@
 import { addPushSubscription, subscribeToPush, vapidPublicKey } from "../app/services.js";
 import { disputeVersions, resultForm, resultText } from "../ui/result-form.js";
 import { timerPanel } from "../ui/timer.js";
-import { announce, h, nameOf, problemNotice, problemsAt, refresh, replace, statusBadge } from "../ui/dom.js";
+import { announce, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames } from "../ui/dom.js";
 import { penaltyText } from "./penalties.js";
 import { myDecklist } from "./decklist-player.js";
 
@@ -163,7 +163,7 @@ async function mount(root, { store }) {
     const form = await resultForm(store.state, rnd, match, { submitLabel: "Send my result", helpers: false,
       onSubmit: async (result, error) => {
         const refused = await act("result.report", { round: rnd.number, stage: rnd.stage, table: match.table, ...result }, "Result sent");
-        if (refused) error.textContent = refused;
+        if (refused) error.textContent = withNames(store.state, refusalText(refused));
         else { reportOpen = false; replace(reportBox); }
       } });
     replace(reportBox, h("section", { class: "card", id: "report" }, h("h2", {}, "Report the result"), form,

@@ -5,7 +5,7 @@
 import { may } from "../app/roles.js";
 import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, queueLink, randomId, reissueClaim, revokeClaim, rules, searchPeople, unlinkPlayer } from "../app/services.js";
 import { gameIdFor, gameIdOf, personLine } from "../app/people.js";
-import { announce, field, h, latestRound, numberInput, problemNotice, refresh, replace, withNames } from "../ui/dom.js";
+import { announce, field, h, latestRound, numberInput, problemNotice, refresh, refusalText, replace, withNames } from "../ui/dom.js";
 import { csvImportCard } from "./csv-import.js";
 
 /**
@@ -536,7 +536,7 @@ function reinstateControls(store, { lead, redraw, focusLater, message }) {
     const penalty = removingPenalty(store.state, p.id);
     const rescinded = penalty ? await act("penalty.rescind", { penalty: penalty.op_id, reason }) : { refused: null };
     const { refused } = rescinded.refused ? rescinded : await act("player.reinstate", { player: p.id });
-    reinstateError = refused ? withNames(store.state, refused) : "";
+    reinstateError = refused ? withNames(store.state, refusalText(refused)) : "";
     if (!refused) {
       reinstating = null;
       message("");
@@ -593,7 +593,7 @@ function rosterEdits(store, { redraw, focusLater, message, focusSearch }) {
     renameError = "";
     if (value !== p.name) {
       const { refused } = await act("player.edit", { player: p.id, name: value });
-      message(refused ? withNames(store.state, refused) : "");
+      message(refused ? withNames(store.state, refusalText(refused)) : "");
       if (!refused) announce(`${p.name} is now ${value}`);
     }
     redraw();
@@ -603,7 +603,7 @@ function rosterEdits(store, { redraw, focusLater, message, focusSearch }) {
   const remove = async (p) => {
     removing = null;
     const { refused } = await act("player.remove", { player: p.id });
-    message(refused ? `${p.name} was not removed: ${withNames(store.state, refused)}` : "");
+    message(refused ? `${p.name} was not removed: ${withNames(store.state, refusalText(refused))}` : "");
     if (!refused) announce(`${p.name} removed from the event`);
     redraw();
     focusSearch();

@@ -4,7 +4,7 @@
 // The organizer fills in what the event cannot know (date, venue, TDs…): saved in settings.report by
 // event.configure, so every device's report has it.
 import { eventSummary, rules } from "../app/services.js";
-import { announce, field, h, refresh, replace } from "../ui/dom.js";
+import { announce, field, h, refresh, refusalText, replace } from "../ui/dom.js";
 import { downloadText, fileName } from "../ui/downloads.js";
 
 /** settings.report's text fields the organizer fills in (shared_rules/exporters/startrek_report.py REPORT_FIELDS). */
@@ -105,7 +105,7 @@ async function mount(root, { store, role }) {
         for (const [key, input] of inputs) if (input.value.trim()) values[key] = input.value.trim();
         if (league.value) values.league_event = league.value === "yes";
         const { refused } = await store.act("event.configure", { settings: { report: values } });
-        message.textContent = refused || "";
+        message.textContent = refused ? refusalText(refused) : "";
         if (!refused) announce("Report details saved");
       } }, leagueHint, h("div", { class: "grid" }, inputs.map(([key, input]) => field(labels.get(key) || key, input)),
         field("League Event?", league)),

@@ -11,18 +11,36 @@ function redoPanel(screen, rnd) {
   const { store, run, act, redraw, root } = screen;
   const key = `${rnd.number}/${rnd.stage}`;
   const confirming = screen.discarding === key;
-  const repair = rnd.stage !== "elimination" && h("button", { type: "button", id: "repair-round", onclick: () => run(async () => {
+  const swaps = rnd.paired_by?.swaps ?? 0;
+  const repairNow = () => run(async () => {
+    screen.repairing = null;
     const draft = await rules("pair_draft", { event_id: store.eventId, replace: true });
     await act("round.pair", { number: draft.round, stage: draft.stage, matches: draft.matches, replace: true },
       `Round ${draft.round} paired again`);
-  }) }, `Re-pair round ${rnd.number}`);
+  });
+  // A re-pair throws the manual swaps away: with any, the first press asks and names how many.
+  let repair = null;
+  if (rnd.stage !== "elimination") {
+    repair = screen.repairing === key && swaps
+      ? h("div", { class: "confirm-step" },
+        h("p", { class: "warnings", id: "repair-warning" },
+          `Re-pairing throws away the ${swaps} manual swap${swaps === 1 ? "" : "s"} made in this draft.`),
+        h("button", { type: "button", class: "danger", id: "confirm-repair", onclick: repairNow },
+          `Confirm: re-pair and lose ${swaps} swap${swaps === 1 ? "" : "s"}`),
+        h("button", { type: "button", id: "keep-swaps", onclick: () => { screen.repairing = null; redraw("#repair-round"); } }, "Keep the swaps"))
+      : h("button", { type: "button", id: "repair-round", onclick: () => {
+        if (!swaps) return repairNow();
+        screen.repairing = key;
+        return redraw("#confirm-repair");
+      } }, `Re-pair round ${rnd.number}`);
+  }
   const discard = confirming
     ? [h("button", { type: "button", class: "danger", id: "confirm-discard", onclick: () => run(async () => {
       screen.discarding = null;
       if (await act("round.discard", { number: rnd.number, stage: rnd.stage }, `Round ${rnd.number}'s draft discarded`)) {
-        root.querySelector("#pair-next")?.focus();
+        root.querySelector("#pair-next, #make-top-cut, #pair-elimination")?.focus();
       }
-    }) }, `Confirm: discard round ${rnd.number}'s draft`),
+    }) }, `Confirm: discard round ${rnd.number}'s draft` + (swaps ? ` and its ${swaps} swap${swaps === 1 ? "" : "s"}` : "")),
     h("button", { type: "button", id: "keep-draft", onclick: () => { screen.discarding = null; redraw("#discard-round"); } }, "Keep it")]
     : h("button", { type: "button", id: "discard-round", onclick: () => { screen.discarding = key; redraw("#confirm-discard"); } }, "Discard draft");
   return h("section", { class: "card", "aria-labelledby": "redo-title" }, h("h3", { id: "redo-title" }, "Pair again or discard"),
@@ -56,16 +74,23 @@ function swapForm(screen, rnd, st) {
   h("button", { type: "button", onclick: check }, "Check"), h("button", { type: "submit" }, "Swap"));
 }
 
-/** Everything about a drafted round: warnings, pair again or discard, swap (leads only), publish. */
-export async function draftPanel(screen, rnd, st) {
-  const { store, lead, run, act } = screen;
+/** The button that publishes a drafted round (the primary one when publishing is the next step). */
+export function publishButton(screen, rnd, primary = true) {
+  const { run, act } = screen;
+  return h("button", { type: "button", class: primary ? "primary" : null, id: "publish-round",
+    onclick: () => run(() => act("round.publish", { number: rnd.number, stage: rnd.stage }, `Round ${rnd.number} published`)) },
+  `Publish round ${rnd.number}`);
+}
+
+/** Everything about a drafted round: warnings, pair again or discard, swap (leads only), and its publish button
+ * unless the next-step card holds it (`withPublish` false). */
+export async function draftPanel(screen, rnd, st, withPublish = true) {
+  const { store, lead } = screen;
   const warnings = await rules("round_warnings", { event_id: store.eventId, number: rnd.number, stage: rnd.stage }).catch((e) => [e.message]);
   return h("div", {},
     warnings.length ? h("div", { class: "warnings", role: "note" }, h("h3", {}, "Warnings"), h("ul", {}, warnings.map((w) => h("li", {}, withNames(st, w)))))
       : h("p", { class: "ok" }, "No pairing problems found."),
     lead && redoPanel(screen, rnd),
     lead && swapForm(screen, rnd, st),
-    h("button", { type: "button", class: "primary", id: "publish-round",
-      onclick: () => run(() => act("round.publish", { number: rnd.number, stage: rnd.stage }, `Round ${rnd.number} published`)) },
-    `Publish round ${rnd.number}`));
+    withPublish && publishButton(screen, rnd, false));
 }

@@ -43,8 +43,9 @@ async function secretD6(store) {
   return { box, row };
 }
 
-/** The form that starts a drafted or published round; `start(payload)` sends round.start. */
-export async function startForm(store, rnd, st, start) {
+/** The form that starts a drafted or published round; `start(payload)` sends round.start; its button is the
+ * primary one when starting is the next step. */
+export async function startForm(store, rnd, st, start, primary = true) {
   const info = await rulesetInfo(st);
   const limits = info.time_limits || {};
   // The Settings screen's round length (settings.round_minutes), else the document's; an elimination round of an
@@ -67,5 +68,5 @@ export async function startForm(store, rnd, st, start) {
       start(payload);
     },
   }, h("h3", {}, `Start round ${rnd.number}`), field("Round length (minutes)", minutes), extras,
-  h("button", { type: "submit", class: "primary", id: "start-round" }, `Start round ${rnd.number}`));
+  h("button", { type: "submit", class: primary ? "primary" : null, id: "start-round" }, `Start round ${rnd.number}`));
 }

@@ -2,12 +2,17 @@
 // warnings, fixed tables from the roster; pair it again from the roster as it is
 // now, or discard it: round-draft.js), publish, start the clock (the ruleset's
 // lengths, Doomtown's secret d6 once per event, attack dice where the ruleset
-// rolls them: round-start.js), pause/extend, the cut and the elimination rounds.
+// rolls them: round-start.js), pause/extend, and above them the next step as one primary button
+// (rules_api next_step: the next round, the cut once the Swiss is over, each elimination round, the champion
+// and the close: round-next.js).
 import { may } from "../app/roles.js";
 import { rules } from "../app/services.js";
 import { timerPanel } from "../ui/timer.js";
-import { announce, field, h, latestRound, nameOf, numberInput, problemsAt, problemNotice, refresh, replace, statusBadge, withNames } from "../ui/dom.js";
-import { draftPanel } from "./round-draft.js";
+import {
+  announce, h, latestRound, nameOf, problemsAt, problemNotice, refresh, refusalText, replace, statusBadge, withNames,
+} from "../ui/dom.js";
+import { draftPanel, publishButton } from "./round-draft.js";
+import { nextCard } from "./round-next.js";
 import { startForm } from "./round-start.js";
 
 function matchesTable(rnd, st) {
@@ -39,51 +44,6 @@ function checkInNote(st) {
       + "they check in before you pair." : "."));
 }
 
-function cutForm({ store, run, act }) {
-  const size = numberInput({ value: "", placeholder: "from the structure", id: "cut-size" });
-  return h("form", { class: "card", onsubmit: (e) => {
-    e.preventDefault();
-    run(async () => {
-      const cut = await rules("cut", { event_id: store.eventId, size: size.value ? Number(size.value) : null });
-      await act("cut.make", cut, `Top ${cut.size} cut made`);
-    });
-  } }, h("h3", {}, "The cut"), field("Players in the cut", size), h("button", { type: "submit" }, "Make the cut"));
-}
-
-/** What the leads can do next: pair the next round (or say which dispute holds it), the cut, the next elimination round. */
-function nextActions(screen, st) {
-  const { store, lead, run, act } = screen;
-  const rnd = latestRound(st);
-  const out = [];
-  if (st.closed) {
-    return [h("p", { class: "hint", id: "rounds-closed" }, "The event is closed: no more rounds are paired, started or changed.")];
-  }
-  if (!lead) return out;
-  const swissDone = !rnd || rnd.status === "complete";
-  if (st.disputes.length && swissDone) {
-    // The reducer refuses pairing past an open dispute (code open-dispute): say so instead of offering it.
-    const d = st.disputes[0];
-    out.push(h("p", { class: "warnings", id: "pairing-waits-for-disputes" },
-      `Resolve the dispute at table ${d.table ?? "—"} of round ${d.round} before pairing round ${rnd.number + 1}. `,
-      h("a", { href: `#/event/${store.eventId}/disputes` }, `Open the disputes (${st.disputes.length})`)));
-    return out;
-  }
-  if (swissDone && (!rnd || rnd.stage !== "elimination")) {
-    out.push(h("button", { type: "button", class: "primary", id: "pair-next", onclick: () => run(async () => {
-      const draft = await rules("pair_draft", { event_id: store.eventId });
-      await act("round.pair", { number: draft.round, stage: draft.stage, matches: draft.matches }, `Round ${draft.round} paired as a draft`);
-    }) }, `Pair round ${rnd ? rnd.number + 1 : 1} (draft)`));
-    out.push(rnd ? cutForm(screen) : checkInNote(st));
-  }
-  if (rnd && rnd.stage === "elimination" && rnd.status === "complete") {
-    out.push(h("button", { type: "button", class: "primary", onclick: () => run(async () => {
-      const next = await rules("next_elimination", { event_id: store.eventId });
-      await act("round.pair", { number: next.number, stage: "elimination", matches: next.matches }, "Next elimination round paired");
-    }) }, "Pair the next elimination round"));
-  }
-  return out;
-}
-
 /** The round's progress line: results in, and how many are disputed. */
 function progress(rnd, st) {
   const settled = rnd.matches.filter((m) => m.status === "confirmed" || m.status === "resolved").length;
@@ -101,19 +61,23 @@ async function mount(root, { store, role }) {
   const screen = {
     store,
     root,
+    role,
     lead: may(role, "round.pair"),
     discarding: null,  // the draft ("number/stage") whose "Discard draft" was pressed once
+    repairing: null,   // the draft ("number/stage") whose "Re-pair" was pressed once over manual swaps
+    closing: false,    // "Close the event" pressed once
+    cuttingEarly: false,  // "End the Swiss early and make the cut…" pressed
     async run(fn) {
       message.textContent = "";
       try {
         await fn();
       } catch (err) {
-        message.textContent = err.message;
+        message.textContent = withNames(store.state, refusalText(err.message), store.session?.staff_names);
       }
     },
     async act(type, payload, done) {
       const { refused } = await store.act(type, payload);
-      if (refused) message.textContent = withNames(store.state, refused);
+      if (refused) message.textContent = withNames(store.state, refusalText(refused), store.session?.staff_names);
       else if (done) announce(done);
       return !refused;
     },
@@ -134,19 +98,28 @@ async function mount(root, { store, role }) {
     const st = snapshot.state;
     if (!st) return;
     const rnd = latestRound(st);
-    if (screen.discarding && !(rnd && rnd.status === "draft" && screen.discarding === `${rnd.number}/${rnd.stage}`)) {
-      screen.discarding = null;
-    }
+    const draftKey = rnd && rnd.status === "draft" ? `${rnd.number}/${rnd.stage}` : null;
+    if (screen.discarding && screen.discarding !== draftKey) screen.discarding = null;
+    if (screen.repairing && screen.repairing !== draftKey) screen.repairing = null;
+    const next = await rules("next_step", { event_id: store.eventId }).catch(() => null);
+    if (next?.step !== "close") screen.closing = false;
+    if (next?.step !== "pair") screen.cuttingEarly = false;
     const parts = [];
+    if (rnd) parts.push(problemsAt(store, rnd.number).map((p) => problemNotice(store, p, store.session?.staff_names)));
+    // Publishing and starting happen in the next-step card itself (at the top of the screen); a draft may also be
+    // started at once, below its tools.
+    const open = rnd && (rnd.status === "draft" || rnd.status === "published");
+    const start = open ? await startForm(store, rnd, st,
+      (payload) => screen.run(() => screen.act("round.start", payload, `Round ${rnd.number} started`)), next?.step === "start") : null;
+    const publishHere = rnd?.status === "draft" && next?.step === "publish";
+    const here = publishHere ? publishButton(screen, rnd) : next?.step === "start" ? start : null;
+    parts.push(nextCard(screen, next, here));
+    if (next?.step === "pair" && !rnd) parts.push(checkInNote(st));
     if (rnd) {
-      parts.push(problemsAt(store, rnd.number).map((p) => problemNotice(store, p)));
-      if (rnd.status === "draft") parts.push(await draftPanel(screen, rnd, st));
-      if (rnd.status === "draft" || rnd.status === "published") {
-        parts.push(await startForm(store, rnd, st, (payload) => screen.run(() => screen.act("round.start", payload, `Round ${rnd.number} started`))));
-      }
+      if (rnd.status === "draft") parts.push(await draftPanel(screen, rnd, st, !publishHere));
+      if (open && here !== start) parts.push(start);
       parts.push(clockActions(screen, rnd), progress(rnd, st));
     }
-    parts.push(nextActions(screen, st));
     if (rnd) parts.push(matchesTable(rnd, st));
     if (!st.players.length) parts.push(h("p", {}, "Register players first."));
     refresh(body, parts);

@@ -1,7 +1,7 @@
 // The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, close the event, delete
 // it, or remove it from this device (its downloads are on the Exports screen: views/exports.js).
 import { inviteOptions, roleTitle } from "../app/roles.js";
-import { hallInfo, invite, revokeToken, rules, staffDevices } from "../app/services.js";
+import { hallInfo, invite, revokeToken, rules, staffDevices, staffInvitations } from "../app/services.js";
 import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, label, replace, select, when } from "../ui/dom.js";
 
@@ -31,10 +31,10 @@ function inviteCard(store, out, onInvited) {
       const inv = await invite(store.session, role.value, inviteName.value.trim());
       inviteName.value = "";
       const title = inv.label ? `${inv.label} (${label(inv.role)})` : `${label(inv.role)} invitation`;
-      out.prepend(h("div", { class: "invitation card", dataset: { code: inv.code, role: inv.role, label: inv.label || "" } },
+      out.prepend(h("div", { class: "invitation card", dataset: { code: inv.code, role: inv.role, label: inv.label || "", invitation: inv.invitation_id } },
         h("h3", {}, title),
         h("div", { class: "qr", html: inv.qr_svg, role: "img", "aria-label": `QR code for ${inv.link}` }),
-        h("p", { class: "code" }, inv.code), h("p", {}, h("a", { href: inv.link }, inv.link)),
+        h("p", { class: "code" }, inv.code), h("p", { class: "join-link" }, h("a", { href: inv.link }, inv.link)),
         h("p", { class: "hint" }, "Scan with the tablet, or type the code on its Join screen. Works once.")));
       onInvited();
     } catch (err) {
@@ -46,9 +46,41 @@ function inviteCard(store, out, onInvited) {
   return form;
 }
 
+/** When an invitation was used and by whose device, or that it waits (or was revoked), in words. */
+function invitationStatus(inv) {
+  if (inv.used_at) return `used at ${when(inv.used_at)}${inv.used_by ? ` by ${inv.used_by}` : ""}`;
+  return inv.revoked ? "revoked" : "not used yet";
+}
+
+/** The invitations made for this event, each marked used (when, by whose device) or waiting; the cards of
+ * invitations made on this screen say so too. */
+function drawInvitations(body, invitations) {
+  for (const inv of invitations) {
+    const card = document.querySelector(`.invitation.card[data-invitation="${CSS.escape(inv.invitation_id)}"]`);
+    if (card && inv.used_at && !card.classList.contains("used")) {
+      card.classList.add("used");
+      for (const gone of card.querySelectorAll(".qr, .join-link, .hint")) gone.remove();  // the code works no more
+      card.append(h("p", { class: "ok used-note" }, `Used at ${when(inv.used_at)}: ${inv.used_by || "the device"} has joined. The code no longer works.`));
+    }
+  }
+  if (!invitations.length) {
+    replace(body);
+    return;
+  }
+  replace(body, h("div", { class: "table-wrap" }, h("table", { class: "staff-invitations" },
+    h("caption", {}, `Invitations: ${invitations.filter((i) => i.used_at).length} of ${invitations.length} used`),
+    h("thead", {}, h("tr", {}, ["Invitation", "Role", "Made", "Status"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, [...invitations].reverse().map((inv) => h("tr", { dataset: { invitation: inv.invitation_id, used: inv.used_at ? "yes" : "no" } },
+      h("th", { scope: "row" }, inv.label || `${roleTitle(inv.role)} invitation`),
+      h("td", {}, roleTitle(inv.role)),
+      h("td", {}, when(inv.created_at)),
+      h("td", {}, invitationStatus(inv))))))));
+}
+
 /** "Staff devices": every staff token of the event with its last sync, revocable (two presses); kept fresh. */
 function devicesCard(store) {
   const devicesBody = h("div", { id: "staff-devices-body" });
+  const invitationsBody = h("div", { id: "staff-invitations" });
   const devicesMessage = h("p", { class: "error", role: "alert", id: "staff-devices-message" });
   let confirming = null;  // the token whose "Revoke" was pressed once
   let devices = null;
@@ -57,7 +89,7 @@ function devicesCard(store) {
     if (!devices) return;
     const rank = (t) => (t.this_device ? 0 : t.revoked || t.expired ? 2 : 1);
     const rows = [...devices].sort((a, b) => rank(a) - rank(b));
-    replace(devicesBody, h("table", { class: "staff-devices" },
+    replace(devicesBody, h("div", { class: "table-wrap" }, h("table", { class: "staff-devices" },
       h("caption", {}, `${rows.filter((t) => !t.revoked && !t.expired).length} staff device(s) with access`),
       h("thead", {}, h("tr", {}, ["Name", "Role", "Last seen", "Status", ""].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, rows.map((t) => {
@@ -81,7 +113,7 @@ function devicesCard(store) {
           h("td", {}, t.this_device ? "now" : t.last_seen_at ? when(t.last_seen_at) : "not yet"),
           h("td", {}, status),
           h("td", {}, action));
-      }))));
+      })))));
   };
 
   const loadDevices = async () => {
@@ -93,6 +125,7 @@ function devicesCard(store) {
       devices = (await staffDevices(store.session)).tokens;
       devicesMessage.textContent = "";
       drawDevices();
+      drawInvitations(invitationsBody, (await staffInvitations(store.session)).invitations);
     } catch (err) {
       devicesMessage.textContent = `The staff device list could not be loaded: ${err.message}`;
     }
@@ -112,7 +145,7 @@ function devicesCard(store) {
   const card = h("section", { class: "card", id: "staff-devices", "aria-labelledby": "staff-devices-title" },
     h("h2", { id: "staff-devices-title" }, "Staff devices"),
     h("p", { class: "hint" }, "A revoked device can send no more changes; invite it again to give access back."),
-    devicesMessage, devicesBody,
+    devicesMessage, devicesBody, invitationsBody,
     h("button", { type: "button", class: "small", id: "refresh-devices", onclick: () => loadDevices() }, "Refresh"));
   loadDevices();
   const timer = setInterval(() => { if (confirming === null) loadDevices(); }, DEVICES_EVERY_MS);

@@ -149,7 +149,11 @@ def next_elimination_round(event: Event, game: Game) -> Round:
             raise RulesError(f"round {last.number}: the third-place playoff has no result")
     if len(results) <= 1:
         champion = results[0].winner if results else None
-        raise RulesError(f"round {last.number}: the bracket is finished" + (f"; '{champion}' won" if champion else ""))
+        names = {p.id: p.name or p.id for p in event.players}
+        raise RulesError(
+            f"round {last.number}: the bracket is finished"
+            + (f": {names.get(champion, champion)} is the champion" if champion else "")
+        )
     seeds = seed_map(event)
     winners: list[str | None] = [r.winner for r in results]
     if not any(winners):

@@ -49,6 +49,7 @@ __all__ = [
     "check_results_complete",
     "planned_rounds",
     "swiss_rounds",
+    "day_one_rounds",
     "day_two_qualifiers",
 ]
 
@@ -344,6 +345,18 @@ def day_two_qualifiers(event: Event, game: Game) -> dict[str, list[str]]:
         chosen = played or set(_qualifiers(game, {pid: int(state.points[pid]) for pid in rank}, rank))
         out[division or "all"] = [pid for pid in rank if pid in chosen]
     return out
+
+
+def day_one_rounds(event: Event, game: Game) -> int | None:
+    """Day-one Swiss rounds of a two-day event (Pokémon TOP 3.3.5: ``settings.day_one_rounds`` or the
+    structure's), or None: the event has no day two."""
+    if game.division_structures is None:
+        return None
+    divisions = _started_divisions(event, _divisions(event, game, game.pairing_policy(event.settings)))
+    counts: dict[str, int] = {}
+    for d in divisions.values():
+        counts[d] = counts.get(d, 0) + 1
+    return _day_one_rounds(event, game, counts)
 
 
 def _day_two_players(

@@ -319,7 +319,10 @@ def _player_drop(state: dict[str, Any], op: Operation) -> None:
     now = cur["number"] if cur is not None else 0
     after = op.payload.after if op.payload.after is not None else now  # the current round
     if after > now:
-        raise OperationRejected(f"player.drop: payload.after: round {after} has not started (current: {now})")
+        raise OperationRejected(
+            f"player.drop: round {after} has not started (the latest started round is {now}): a player "
+            "drops after a round that has started"
+        )
     player["dropped_after"] = after
 
 
@@ -332,7 +335,7 @@ def _player_reinstate(state: dict[str, Any], op: Operation) -> None:
         named = f" ({removing['kind']}, {removing['op_id']})" if removing is not None else ""
         raise OperationRejected(
             f"player.reinstate: player {player['id']} was removed from the event by a penalty{named}: "
-            "rescind that penalty first (penalty.rescind), then reinstate"
+            "rescind that penalty first (Penalties screen), then reinstate"
         )
     if any(r["stage"] == "elimination" for r in state["rounds"]):
         raise OperationRejected("player.reinstate: no re-entry after the cut (Doomtown 3.G)")
@@ -434,7 +437,7 @@ def _slot(state: dict[str, Any], label: str, number: int, stage: str, replace: b
         by = rounds[i]["paired_by"]
         if not replace:
             device = by["device"] if by else "an import"
-            raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; reload")
+            raise AlreadyPaired(f"{label}: round {number} was already paired by {device}; their pairing stands")
         if rounds[i]["status"] not in ("draft", "published"):
             raise OperationRejected(
                 f"{label}: round {number} has started; its pairings can no longer change (Pokémon TOP 4)"
@@ -564,7 +567,9 @@ def _cut_make(state: dict[str, Any], op: Operation) -> None:
         first = elim[0]
         if not p.replace:
             by = first["paired_by"]
-            raise AlreadyPaired(f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; reload")
+            raise AlreadyPaired(
+                f"cut.make: the cut was already made by {by['device'] if by else 'an import'}; that cut stands"
+            )
         if len(elim) > 1 or first["status"] not in ("draft", "published"):
             raise OperationRejected("cut.make: the cut's first round has started; it can no longer change")
         number = first["number"]
@@ -585,7 +590,13 @@ def _started_round(
 ) -> dict[str, Any]:
     _, rnd = find_round(state, number, stage)
     if rnd["status"] not in statuses:
-        raise OperationRejected(f"{label}: round {number} is {rnd['status']}; this needs it " + " or ".join(statuses))
+        done = {"published": "published already", "started": "started already", "complete": "complete"}
+        raise OperationRejected(
+            f"{label}: round {number} is {done.get(rnd['status'], rnd['status'])}: only a round that is "
+            + " or ".join(statuses)
+            + " can be "
+            + {"round.publish": "published", "round.start": "started"}.get(label, "changed so")
+        )
     return rnd
 
 
@@ -606,7 +617,9 @@ def _round_swap(state: dict[str, Any], op: Operation) -> None:
     if ma == mb:
         raise OperationRejected(f"round.swap: {p.a} and {p.b} are already in the same match")
     rnd["matches"][ma]["players"][sa], rnd["matches"][mb]["players"][sb] = p.b, p.a
-    rnd["paired_by"] = dict(rnd["paired_by"] or {}, swapped_by=op.op_id)
+    by = rnd["paired_by"] or {}
+    # ``swaps``: how many manual swaps a re-pair of this draft would throw away (the Rounds screen asks first).
+    rnd["paired_by"] = dict(by, swapped_by=op.op_id, swaps=int(by.get("swaps", 0)) + 1)
 
 
 def _round_publish(state: dict[str, Any], op: Operation) -> None:
@@ -623,7 +636,7 @@ def _round_discard(state: dict[str, Any], op: Operation) -> None:
     if rnd["status"] == "published":
         raise OperationRejected(
             f"round.discard: round {p.number} is published (players may have seen its "
-            "pairings); only a draft can be discarded: swap players, or pair it again"
+            "pairings), so it can no longer be discarded; swap two players if a seat must change, then start it"
         )
     if rnd["status"] != "draft":
         raise OperationRejected(

@@ -28,7 +28,7 @@ A round's ``timer`` is ``{"started_at", "duration_s", "paused_at", "paused_ms",
 (:func:`timer_remaining_ms`), plus ``"secret_s"`` for a round with secret time
 (Doomtown's d6): the seconds added to the announced length, or ``None`` on a
 device the event's seed is withheld from (a player's); ``paired_by`` is ``{"device", "op_id", "at"}`` of the
-winning pairing (plus ``swapped_by``: the last ``round.swap``). ``rounds`` is in play order; round numbers run
+winning pairing (plus ``swapped_by``: the last ``round.swap``, and ``swaps``: how many since it was paired). ``rounds`` is in play order; round numbers run
 on across stages when rounds are paired by operations.
 """
 

@@ -215,9 +215,19 @@ class Desk:
         """The rounds screen's "Make the cut" (``size`` typed, or the structure's); the elimination round's number."""
         page = self.page
         self.screen("rounds")
-        if size:
-            page.fill("#cut-size", str(size))
-        page.get_by_role("button", name="Make the cut").click()
+        page.wait_for_selector("#next-step")
+        if size or page.locator("#make-top-cut").count() == 0:
+            # Another size than the structure's, or a cut the structure does not plan (yet): the cut form,
+            # behind "End the Swiss early…" or "Another cut size" / "Make a cut anyway".
+            if page.locator("#cut-early").count():
+                page.click("#cut-early")
+            elif page.locator("details.other-cut").count():
+                page.click("details.other-cut summary")
+            if size:
+                page.fill("#cut-size", str(size))
+            page.click("#make-cut")
+        else:
+            page.click("#make-top-cut")
         self.until(
             "make the cut",
             "() => [...document.querySelectorAll('table.matches caption')].some((c) => /\\(elimination\\) — draft$/.test(c.textContent))",
@@ -228,7 +238,7 @@ class Desk:
 
     def pair_next_elimination(self, number: int) -> None:
         self.screen("rounds")
-        self.page.get_by_role("button", name="Pair the next elimination round").click()
+        self.page.click("#pair-elimination")
         self.until(f"pair elimination round {number}", _ROUND_IS, [number, "draft"], error=self.rounds_error())
 
     def champion(self) -> str | None:

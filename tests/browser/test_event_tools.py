@@ -227,7 +227,15 @@ def test_staff_devices_are_listed_by_name_and_revoked_and_any_device_can_forget_
     me = org.locator("#staff-devices tr[data-this-device=yes]")
     assert me.get_attribute("data-role") == "organizer" and "this device" in me.inner_text().lower()
     assert me.locator("button").count() == 0  # no revoking this device
+    # The invitation is marked used: on its card (no more QR code) and in the invitations list, with whose device.
+    org.wait_for_selector(".invitation.card.used .used-note:has-text('Judge Ada has joined')")
+    assert org.locator(".invitation.card.used .qr").count() == 0
+    used = org.locator("#staff-invitations tr[data-used=yes]")
+    assert "Judge Ada" in used.inner_text() and "used at" in used.inner_text() and "by Judge Ada" in used.inner_text()
     shot(org, "staff-devices")
+    org.set_viewport_size({"width": 390, "height": 844})
+    shot(org, "staff-devices-390x844")
+    org.set_viewport_size({"width": 1280, "height": 800})
 
     row.locator("button[data-action=revoke]").click()
     row.locator("button[data-action=cancel-revoke]").click()

@@ -44,6 +44,7 @@ def test_a_plain_http_lan_address_warns_loudly(browser, lan_server) -> None:
     banner.wait_for(state="visible", timeout=30_000)
     text = banner.inner_text()
     assert "cannot work offline" in text and lan_url in text and "HTTPS" in text, text
+    assert ":8443/" in text, text  # the hall address with its port (make run serves HTTPS there)
     assert page.evaluate("'serviceWorker' in navigator") is False
     shot(page, "lan-http-warning")
     local = context.new_page()

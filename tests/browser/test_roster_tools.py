@@ -155,7 +155,7 @@ def test_find_rename_and_remove_in_a_roster_of_500(browser, live_server) -> None
     page.wait_for_selector("tr[data-player=racer]", state="detached")
     remote.push_from("desk-2", ("round.pair", {"number": 1, "matches": [{"table": 1, "players": ["racer", "p1"]}]}))
     context.set_offline(False)
-    notice = page.locator(".problem:has-text('player.remove')")
+    notice = page.locator(".problem:has-text('Removing a player')")
     notice.wait_for(timeout=30_000)
     text = notice.inner_text()
     assert "Refused by the server" in text and "Gary Oak is paired in round 1, still a draft" in text, text

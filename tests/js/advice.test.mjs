@@ -12,7 +12,9 @@ test("advice follows the refusal's code, whatever its reason says", () => {
     [{ error: "round-frozen", server: false }, "This round is frozen: ask the head judge."],
     [{ error: "already-paired", server: true }, "Someone else did this first: check the screen and try again if needed."],
     [{ error: "operation-rejected", server: false }, "The rules refuse this on this device: correct it and enter it again."],
-    [{ error: "open-dispute", server: true }, "Check the details, enter it again if needed, then dismiss this message."],
+    [{ error: "open-dispute", server: true }, "Resolve the open dispute first (Disputes screen), then do this again."],
+    [{ error: "operation-rejected", server: false, op: { type: "round.discard" } },
+      "Nothing was changed: the Rounds screen shows where the round stands and what to do next."],
   ];
   for (const [problem, advice] of cases) assert.equal(adviceFor({ reason: "anything", ...problem }), advice);
 });

@@ -435,7 +435,7 @@ class FullCutTest(unittest.TestCase):
     def test_a_finished_bracket_has_no_next_round(self) -> None:
         event = make_event("doomtown", 4, {"cut": 2})
         event = report(with_round(event, make_cut(event)), lambda m: m.players[0])
-        with self.assertRaisesRegex(RulesError, "bracket is finished; 'p01' won"):
+        with self.assertRaisesRegex(RulesError, "bracket is finished: Player 1 is the champion"):
             next_elimination_round(event)
 
     def test_a_tie_cannot_decide_an_elimination_match_outside_star_trek(self) -> None:

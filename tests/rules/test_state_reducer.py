@@ -455,7 +455,7 @@ class RoundOperationsTest(unittest.TestCase):
         ev.pair(1, [["p1", "p2"], ["p3", "p4"]])
         payload = {"number": 1, "matches": [{"players": ["p1", "p3"]}, {"players": ["p2", "p4"]}]}
         self.assertEqual(
-            "round.pair: round 1 was already paired by desk; reload",
+            "round.pair: round 1 was already paired by desk; their pairing stands",
             ev.why("round.pair", payload, device="tab-2", role="head-judge"),
         )
         self.assertEqual("already-paired", ev.refusal_code("round.pair", payload, device="tab-2", role="head-judge"))
@@ -489,7 +489,10 @@ class RoundOperationsTest(unittest.TestCase):
         ev.pair(1, [["p1", "p2"]])
         ev.do("round.publish", {"number": 1}, role="scorekeeper")
         self.assertEqual("published", ev.round(1)["status"])
-        self.assertIn("round 1 is published; this needs it draft", ev.why("round.publish", {"number": 1}))
+        self.assertIn(
+            "round 1 is published already: only a round that is draft can be published",
+            ev.why("round.publish", {"number": 1}),
+        )
         ev.do("round.start", {"number": 1, "at": T0, "duration_s": 3600}, role="scorekeeper")
         self.assertEqual("started", ev.round(1)["status"])
         self.assertEqual(
@@ -523,7 +526,7 @@ class RoundOperationsTest(unittest.TestCase):
         ev.do("cut.make", {"size": 2, "matches": [{"table": 1, "players": ["p1", "p3"]}]}, role="head-judge")
         self.assertEqual((2, "elimination", "draft"), (ev.state["cut"], ev.round(2)["stage"], ev.round(2)["status"]))
         self.assertEqual(
-            "cut.make: the cut was already made by desk; reload",
+            "cut.make: the cut was already made by desk; that cut stands",
             ev.why("cut.make", {"size": 2, "matches": [{"players": ["p3", "p1"]}]}),
         )
         self.assertEqual(
@@ -572,8 +575,8 @@ class RoundOperationsTest(unittest.TestCase):
         )
         ev.do("round.publish", {"number": 1})
         self.assertEqual(
-            "round.discard: round 1 is published (players may have seen its pairings); only a draft "
-            "can be discarded: swap players, or pair it again",
+            "round.discard: round 1 is published (players may have seen its pairings), so it can no longer be "
+            "discarded; swap two players if a seat must change, then start it",
             ev.why("round.discard", {"number": 1}),
         )
         ev.do("round.start", {"number": 1})
@@ -920,7 +923,7 @@ class PenaltyTest(unittest.TestCase):
         self.assertEqual((1, True), (ev.player("p2")["dropped_after"], ev.player("p2")["ejected"]))
         self.assertEqual(
             "player.reinstate: player p2 was removed from the event by a penalty (disqualification, desk:9): "
-            "rescind that penalty first (penalty.rescind), then reinstate",
+            "rescind that penalty first (Penalties screen), then reinstate",
             ev.why("player.reinstate", {"player": "p2"}),
         )
         ev.report(1, 1, ["win", "loss"])
