@@ -56,13 +56,14 @@ def _register_blueprints(app: Flask) -> None:
         people,
         players,
         public,
+        recovery,
         shell,
         sync,
         tokens,
     )
 
     app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, tokens, players, public, hall, openapi):
+    for module in (events, sync, invitations, recovery, tokens, players, public, hall, openapi):
         app.register_blueprint(module.bp)
     app.register_blueprint(people.bp)  # players across events (docs/people.md)
 

@@ -75,6 +75,7 @@ from backend.models import (
     Operation,
     Person,
     PushSubscription,
+    RecoveryCode,
     RosterLink,
     Token,
     now_ms,
@@ -136,13 +137,17 @@ _TABLES: dict[str, tuple[Any, tuple[str, ...]]] = {
         PushSubscription,
         ("id", "token_id", "role", "player", "endpoint", "endpoint_hash", "p256dh", "auth", "created_at", "updated_at"),
     ),
+    "recovery_codes": (RecoveryCode, ("code_hash", "created_at", "created_by", "acknowledged_at")),
 }
+#: Tables a backup from an earlier release may lack (restored empty).
+_OPTIONAL_TABLES = {"recovery_codes"}
 _ORDER = {
     "operations": Operation.id,
     "devices": Device.device,
     "tokens": Token.created_at,
     "invitations": Invitation.created_at,
     "push_subscriptions": PushSubscription.created_at,
+    "recovery_codes": RecoveryCode.created_at,
 }
 _REQUIRED = {
     "operations": {"device", "device_seq", "accepted", "op"},
@@ -150,6 +155,7 @@ _REQUIRED = {
     "tokens": {"id", "token_hash", "role"},
     "invitations": {"id", "code_hash", "role"},
     "push_subscriptions": {"id", "token_id", "role", "endpoint", "endpoint_hash", "p256dh", "auth"},
+    "recovery_codes": {"code_hash"},
 }
 
 
@@ -166,6 +172,7 @@ _INTS = {
     "redeemed_at",
     "updated_at",
     "last_seen_at",
+    "acknowledged_at",
 }
 #: Columns a backup from an earlier release may lack, and what they hold then.
 _DEFAULTS = {("invitations", "label"): "", ("tokens", "label"): ""}
@@ -231,7 +238,7 @@ def _refuse(message: str) -> ApiError:
 
 def _check_rows(backup: dict[str, Any]) -> None:
     for table, (_, columns) in _TABLES.items():
-        rows = backup.get(table)
+        rows = backup.get(table, [] if table in _OPTIONAL_TABLES else None)
         if not isinstance(rows, list):
             raise _refuse(f"{table}: expected a list")
         for i, row in enumerate(rows):
@@ -477,7 +484,7 @@ def restore(backup: dict[str, Any]) -> Restored:
     for table, (model, columns) in _TABLES.items():
         rows = [
             {"event_id": event_id, **{c: _DEFAULTS.get((table, c)) if row.get(c) is None else row[c] for c in columns}}
-            for row in backup[table]
+            for row in backup.get(table, [])
         ]
         if rows:
             db.session.execute(insert(model), rows)

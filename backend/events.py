@@ -24,10 +24,13 @@ from backend.models import (
     Operation,
     PushOutbox,
     PushSubscription,
+    RecoveryCode,
     RosterLink,
     Token,
     now_ms,
 )
+from backend.recovery import issue as issue_recovery_code
+from backend.recovery import unacknowledged
 from backend.roster_links import auto_link
 from backend.schemas import (
     CreateEventResponseSchema,
@@ -73,6 +76,12 @@ def _made_before(data: dict):
         raise ApiError(
             409, "event-exists", f"event_id: {data['event_id']} is already an event; the device must choose another id"
         )
+    # The first answer (with the recovery code) may have been lost: a code nobody said is kept is made again.
+    recovery_code = None
+    if unacknowledged(event.id):
+        begin_write()
+        recovery_code = issue_recovery_code(event.id, token.id)
+        db.session.commit()
     return respond(
         CreateEventResponseSchema(),
         {
@@ -87,6 +96,7 @@ def _made_before(data: dict):
             "cursor": event.head_seq,
             "claims": [],
             "expires_in_s": token_lifetime_s("organizer"),
+            "recovery_code": recovery_code,
         },
         200,
     )
@@ -234,6 +244,7 @@ def create_event():
         db.session.rollback()
         raise ApiError(409, "token-taken", "token: already in use; the device must choose a new one")
     token, secret = new_token(event_id, "organizer", None, data["label"] or "organizer", secret=data["token"])
+    recovery_code = issue_recovery_code(event_id, None)  # shown once, in this answer
     db.session.commit()
     return respond(
         CreateEventResponseSchema(),
@@ -249,6 +260,7 @@ def create_event():
             "cursor": event.head_seq,
             "claims": claims,
             "expires_in_s": token_lifetime_s("organizer"),
+            "recovery_code": recovery_code,
         },
         201,
     )
@@ -344,6 +356,7 @@ EVENT_TABLES = (
     ("devices", Device),
     ("operations", Operation),
     ("invitations", Invitation),
+    ("recovery_codes", RecoveryCode),
     ("tokens", Token),
 )
 

@@ -119,6 +119,23 @@ class Invitation(Model):
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
+class RecoveryCode(Model):
+    """An event's printed recovery code (at most one): a new device that types it gets an organizer token.
+
+    Stored as a keyed hash (backend/recovery.py); used once (the row goes), replaced by a new one.
+    """
+
+    __tablename__ = "recovery_codes"
+
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: The organizer token that asked for it (NULL: made with the event).
+    created_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: When an organizer said it is printed or written down (ms), or NULL.
+    acknowledged_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
 class RateLimit(Model):
     """A rate limit's fixed-window counter, when the counts live in the database (backend/limits.py)."""
 

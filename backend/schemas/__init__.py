@@ -104,6 +104,13 @@ class TokenGrantSchema(Schema):
 
 
 class CreateEventResponseSchema(TokenGrantSchema):
+    recovery_code = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the event's recovery code (POST /api/recover gives a new device organizer access), "
+            "shown only now; null when an organizer already said the code is kept"
+        },
+    )
     name = fields.String(required=True)
     ruleset = fields.String(required=True)
     cursor = _int(required=True, metadata={"description": "the event's last server sequence number"})
@@ -324,6 +331,30 @@ class InvitationInfoSchema(Schema):
 
 class InvitationListSchema(Schema):
     invitations = fields.List(fields.Nested(InvitationInfoSchema), required=True)
+
+
+class RecoverRequestSchema(Schema):
+    code = fields.String(
+        required=True, validate=validate.Length(1, 64), metadata={"description": "the printed recovery code"}
+    )
+    label = fields.String(
+        load_default="",
+        validate=[validate.Length(0, 200), NO_NUL],
+        metadata={"description": "the new device's name on the Staff screen"},
+    )
+
+
+class RecoveryStatusSchema(Schema):
+    event_id = fields.String(required=True)
+    issued = fields.Boolean(required=True, metadata={"description": "whether the event has a recovery code"})
+    created_at = _int(allow_none=True, metadata={"description": "when the code was made (ms)"})
+    acknowledged_at = _int(
+        allow_none=True, metadata={"description": "when an organizer said it is printed or written down (ms)"}
+    )
+
+
+class RecoveryCodeSchema(RecoveryStatusSchema):
+    code = fields.String(required=True, metadata={"description": "the recovery code, shown only now"})
 
 
 class RedeemRequestSchema(Schema):
@@ -550,6 +581,11 @@ class BackupSchema(Schema):
             "description": "the linked people's records: id, name, pokemon_id, birth_year, trekcc_handle, trekcc_id, "
             "other_ids, created_at",
         },
+    )
+    recovery_codes = fields.List(
+        fields.Dict(keys=fields.String()),
+        load_default=list,
+        metadata={"description": "the event's recovery code as its keyed hash (optional: absent from older backups)"},
     )
 
 

@@ -14,6 +14,7 @@ export {
 export * as outbox from "../data/outbox.js";
 export { BACKGROUND_SYNC_TAG, syncEvent } from "../data/sync.js";
 export { createLocalEvent, importLocalEvent } from "../data/local-events.js";
+export { acknowledgeRecoveryCode, newRecoveryCode, pendingRecoveryCode, recover, recoveryStatus } from "../data/recovery-api.js";
 export {
   createPerson, dropLink, eventPeople, flushLinks, linkPlayer, myHistory, pendingLinks, personHistory, queueLink,
   searchPeople, unlinkPlayer,

@@ -72,6 +72,8 @@ export class EventStore extends EventTarget {
     this.foldTickets = 0;
     this.appliedTicket = 0;
     this.foldedWithBase = false;
+    this.holding = false;      // a batch is being applied (actMany): the screens draw once it is done
+    this.heldChange = false;
   }
 
   open() {
@@ -267,7 +269,8 @@ export class EventStore extends EventTarget {
   }
 
   emit() {
-    this.dispatchEvent(new Event("change"));
+    this.heldChange = this.holding;
+    if (!this.holding) this.dispatchEvent(new Event("change"));
   }
 
   /**
@@ -284,6 +287,54 @@ export class EventStore extends EventTarget {
     this.requestBackgroundSync();
     this.syncNow();
     return { row, refused: refused ? refused.reason : null };
+  }
+
+  /**
+   * Apply many changes at once (a pasted or imported roster): each chunk of ``chunk`` operations is one
+   * IndexedDB transaction and one fold, then the whole batch is synced once (pushed in the outbox's batches).
+   * ``onProgress(done, total)`` after each chunk. Resolves with ``{row, refused}`` per operation, in order.
+   * ``ops``: ``[{type, payload}]``.
+   */
+  async actMany(ops, { chunk = 64, onProgress = null } = {}) {
+    // The screens draw once, at the end (a roster redrawn after every chunk would cost more than the chunks).
+    this.holding = true;
+    try {
+      return await this.applyMany(ops, chunk, onProgress);
+    } finally {
+      this.holding = false;
+      if (this.heldChange) this.emit();
+    }
+  }
+
+  /** ``actMany``'s work, while the screens wait. */
+  async applyMany(ops, chunk, onProgress) {
+    /** @type {{row: any, refused: string | null, code?: string}[]} */
+    const out = [];
+    let queued = 0;
+    for (let start = 0; start < ops.length; start += chunk) {
+      const part = ops.slice(start, start + chunk);
+      const open = [];
+      for (const op of part) {
+        const closed = closedRefusal(this.state, op.type, op.payload);
+        out.push(closed ? { row: null, refused: closed, code: "event-closed" } : { row: null, refused: null });
+        if (!closed) open.push([out.length - 1, op]);
+      }
+      if (open.length) {
+        const rows = await outbox.enqueueMany(this.eventId, open.map(([, op]) => op));
+        queued += rows.length;
+        await this.refold();
+        const refusals = new Map(this.localRejections.map((r) => [r.op_id, r.reason]));
+        rows.forEach((row, i) => {
+          out[open[i][0]] = { row, refused: refusals.get(`${this.session.device}:${row.seq}`) ?? null };
+        });
+      }
+      onProgress?.(Math.min(start + chunk, ops.length), ops.length);
+    }
+    if (queued) {
+      this.requestBackgroundSync();
+      this.syncNow();
+    }
+    return out;
   }
 
   async dismiss(seq) {

@@ -40,5 +40,7 @@ export function registration(session) {
 
 /** The server has the event: forget the registration, and rotate the token like any other from now on. */
 export function registered(eventId, grant, rotateAt) {
-  return updateSession(eventId, { pending_create: null, rotate_at: rotateAt(grant), name: grant.name });
+  // The event's recovery code comes with the server's first answer: kept here until the organizer says it is kept.
+  const code = grant.recovery_code ? { recovery_code: grant.recovery_code } : {};
+  return updateSession(eventId, { pending_create: null, rotate_at: rotateAt(grant), name: grant.name, ...code });
 }

@@ -28,6 +28,28 @@ export async function enqueue(eventId, type, payload) {
   return row;
 }
 
+/**
+ * Store several operations in one transaction (a pasted or imported roster): consecutive seqs, in order.
+ * Resolves with their rows. ``ops``: ``[{type, payload}]``.
+ */
+export async function enqueueMany(eventId, ops) {
+  const tx = (await db()).transaction(["sessions", "outbox"], "readwrite");
+  const sessions = tx.objectStore("sessions");
+  const session = await sessions.get(eventId);
+  if (!session) throw new Error(`this device has not joined event ${eventId}`);
+  const at = serverNow(session);
+  const store = tx.objectStore("outbox");
+  const made = ops.map(({ type, payload }, i) => ({
+    event_id: eventId, seq: session.next_seq + i, op: { type, payload, at }, status: "pending",
+    server_seq: null, reason: null, error: null, created_at: Date.now(),
+  }));
+  session.next_seq += made.length;
+  // The adds are queued at once (no await between them): one transaction, written together.
+  await Promise.all([...made.map((row) => store.add(row)), sessions.put(session)]);
+  await tx.done;
+  return made;
+}
+
 export async function rows(eventId) {
   return (await db()).getAll("outbox", eventRange(eventId));
 }

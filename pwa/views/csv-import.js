@@ -4,7 +4,8 @@
 // writes (standings, a round's pairings).
 import { gameIdFor } from "../app/games.js";
 import { rules } from "../app/services.js";
-import { announce, h, replace } from "../ui/dom.js";
+import { announce, h, replace, withNames } from "../ui/dom.js";
+import { batchProgress } from "../ui/progress.js";
 
 /**
  * Every field a column may fill (shared_rules/importers/csv_roster.py FIELDS), with what the screen calls it; the
@@ -90,17 +91,29 @@ export function csvImportCard(store, { onRegistered } = {}) {
     }))));
 
   const register = async (button, players) => {
-    button.disabled = true;
-    let refused = 0;
-    for (const player of players) {
-      const result = await store.act("player.register", { player });
-      if (result?.refused) refused += 1;
+    // One batch: a chunk at a time (one IndexedDB write and one fold each), the count on the button.
+    const progress = batchProgress(button);
+    button.after(progress.el);
+    progress.start(players.length);
+    let results;
+    try {
+      results = await store.actMany(players.map((player) => ({ type: "player.register", payload: { player } })),
+        { onProgress: (done, total) => progress.step(done, total) });
+    } catch (err) {
+      progress.finish();
+      message.textContent = `Nothing more was registered: ${err.message}`;
+      return;
     }
-    const done = players.length - refused;
+    progress.finish();
+    const refused = results.flatMap((r, i) => (r.refused
+      ? [[players[i], withNames(store.state, r.refused).replace(/^player\.register:\s*/, "")]] : []));
+    const done = players.length - refused.length;
     announce(`${done} player${done === 1 ? "" : "s"} registered from the file`);
     replace(preview, h("p", { class: "notice", role: "status", id: "csv-done" },
       `${done} player${done === 1 ? "" : "s"} registered from ${file.files?.[0]?.name || "the file"}`
-      + (refused ? `; ${refused} refused (see the messages above)` : "") + "."));
+      + (refused.length ? `; ${refused.length} not registered:` : ".")),
+    refused.length ? h("ul", { id: "csv-refused", class: "warnings" },
+      refused.map(([p, why]) => h("li", {}, h("strong", {}, p.name), ` (${p.id}): ${why}`))) : null);
     file.value = "";
     text = null;
     onRegistered?.(done);

@@ -1,7 +1,7 @@
 // Home: create an event from a ruleset (structure suggested from the player count; made on this device,
 // so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
 // player claim code), or open one held on this device (or remove it from this device).
-import { allSessions, createEvent, createLocalEvent, eventBase, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { allSessions, createEvent, createLocalEvent, eventBase, recover, redeem, rules, saveSession, syncEvent } from "../app/services.js";
 import { importTom } from "./tom-import.js";
 import { forgetHere, takeNotice, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, numberInput, replace } from "../ui/dom.js";
@@ -86,6 +86,45 @@ function joinCard({ navigate, error, join }) {
   return joinForm;
 }
 
+/**
+ * "I'm the organizer: recover with a code": the event's printed recovery code gives this device organizer
+ * access (a lost or dead laptop). Needs the network; the code is used up, so a new one is printed after.
+ */
+function recoverCard({ navigate }) {
+  const code = h("input", { type: "text", id: "recovery-code-input", required: true, autocomplete: "off", spellcheck: false,
+    autocapitalize: "characters", placeholder: "ABCD-EFGH-JKLM-NPQR" });
+  const deviceName = h("input", { type: "text", id: "recovery-device", maxlength: "200", autocomplete: "off",
+    placeholder: "Spare laptop" });
+  const message = h("p", { class: "error", role: "alert", id: "recover-error" });
+  const form = h("form", {
+    class: "card", id: "recover", "aria-labelledby": "recover-title",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      message.textContent = "";
+      if (!navigator.onLine) {
+        message.textContent = "Recovering needs the network: connect this device to the server (the hall address), then try again.";
+        return;
+      }
+      try {
+        const grant = await recover(code.value.trim(), deviceName.value.trim());
+        const base = await eventBase(grant).catch(() => null);
+        await saveSession(grant, base ? { base } : {});
+        announce(`Organizer access to ${grant.name || "the event"} restored on this device`);
+        navigate(`#/event/${grant.event_id}/staff`);
+      } catch (err) {
+        const text = String(err.message);
+        message.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+      }
+    },
+  },
+  h("h2", { id: "recover-title" }, "I'm the organizer: recover with a code"),
+  h("p", { class: "hint" }, "Lost or broken the device you ran the event on? Type the recovery code you printed "
+    + "or wrote down when you created it. This device becomes an organizer device; the code is then used up, so print a new one."),
+  field("Recovery code", code), field("Name for this device", deviceName, "Shown on the Staff screen's device list."),
+  h("button", { type: "submit", id: "recover-submit" }, "Recover organizer access"), message);
+  return form;
+}
+
 /** The "Import an event file" form: a topcut-event/1 file becomes a new event with this device its organizer. */
 function importCard({ navigate }) {
   const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json,.tdf", required: true });
@@ -108,7 +147,8 @@ function importCard({ navigate }) {
         const grant = await createEvent({ document: await readEventFile(chosen), label: "organizer device" });
         // The event starts from the server's copy of the document (its seed, its normal form), in hand
         // before the first fold: a base arriving with a later sync would not be folded in.
-        await saveSession(grant, { name: grant.name, ruleset: grant.ruleset, base: await eventBase(grant) });
+        await saveSession(grant, { name: grant.name, ruleset: grant.ruleset, base: await eventBase(grant),
+          recovery_code: grant.recovery_code ?? null });
         announce(`Event ${grant.name} imported`);
         navigate(`#/event/${grant.event_id}/players`);
       } catch (err) {
@@ -142,7 +182,7 @@ async function mount(root, { navigate, join }) {
     error,
     h("div", { class: "grid" }, joinForm, createForm),
     h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, "Events on this device"), mine),
-    importForm,
+    h("div", { class: "grid" }, importForm, recoverCard({ navigate })),
     h("p", {}, h("a", { href: "#/leagues", id: "leagues-link" }, "WCT leagues"), " — Star Trek league points, playoffs and tables."));
   if (join) joinForm.requestSubmit();
   return {};

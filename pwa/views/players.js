@@ -6,7 +6,11 @@ import { may } from "../app/roles.js";
 import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, queueLink, randomId, reissueClaim, revokeClaim, rules, searchPeople, unlinkPlayer } from "../app/services.js";
 import { gameIdFor, gameIdOf, personLine } from "../app/people.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, refusalText, replace, withNames } from "../ui/dom.js";
+import { batchProgress } from "../ui/progress.js";
 import { csvImportCard } from "./csv-import.js";
+
+/** The longest name a player may have (shared_rules/state/caps.py: a name is at most 200 characters). */
+const NAME_CHARS = 200;
 
 /**
  * The division a birth year gives, from rules_api ``age_divisions`` (``bands``: each division's birth years, oldest
@@ -216,6 +220,56 @@ function personPicker(store, { name, gameId, birthYear }) {
 }
 
 /**
+ * Register the names as one batch (a chunk at a time: one IndexedDB write and one fold each, with the count on
+ * the button), then say how many were registered and which lines were not, and why; those lines go back into
+ * the box (``bulk``) to be corrected. ``playerFor(name, first)`` makes each line's player; the first may carry
+ * the single-name field's game id and player record.
+ */
+async function registerNames(store, names, { playerFor, key, progress, outcome, duplicates, bulk, done: after }) {
+  // Two people may share a name, so a repeated name is registered, but said loudly: the same person
+  // twice would get two pairings (drop one); two people need telling apart (add an initial).
+  const seen = new Set((store.state?.players || []).map((p) => key(p.name)));
+  const repeated = [];
+  const bad = [];  // [line, why]: not sent at all
+  const ops = [];
+  const lines = [];
+  for (const [i, n] of names.entries()) {
+    if (n.length > NAME_CHARS) {
+      bad.push([n, `longer than ${NAME_CHARS} characters: is it one name?`]);
+      continue;
+    }
+    if (seen.has(key(n))) repeated.push(n);
+    seen.add(key(n));
+    ops.push({ type: "player.register", payload: { player: playerFor(n, i === 0) } });
+    lines.push(n);
+  }
+  replace(outcome);
+  progress.start(ops.length);
+  let results;
+  try {
+    results = await store.actMany(ops, { onProgress: (count, total) => progress.step(count, total) });
+  } finally {
+    progress.finish();
+  }
+  const refused = [...bad, ...results.flatMap((r, i) => (r.refused
+    ? [[lines[i], withNames(store.state, r.refused).replace(/^player\.register:\s*/, "")]] : []))];
+  const done = results.filter((r) => !r.refused).length;
+  after();
+  if (refused.length) bulk.value = refused.map(([line]) => line).join("\n");  // nothing typed is lost
+  announce(`${done} player${done === 1 ? "" : "s"} registered${refused.length ? `, ${refused.length} not` : ""}`);
+  replace(outcome, h("p", { class: "notice", id: "register-done" },
+    `${done} player${done === 1 ? "" : "s"} registered${store.state ? `; ${store.state.players.length} in the event` : ""}.`),
+  refused.length ? h("div", { class: "warnings", id: "register-refused" },
+    h("p", {}, `${refused.length} line${refused.length === 1 ? " was" : "s were"} not registered (back in the box below to correct):`),
+    h("ul", {}, refused.map(([line, why]) => h("li", {}, h("strong", {}, line.length > 60 ? `${line.slice(0, 60)}…` : line), `: ${why}`)))) : null);
+  duplicates.hidden = !repeated.length;
+  duplicates.textContent = repeated.length
+    ? `Registered twice: ${repeated.join(", ")}. If it is the same person, remove (or drop one entry once paired); `
+      + "if they are different people, rename one (add an initial) so judges and players can tell them apart."
+    : "";
+}
+
+/**
  * "Register players": a name (with its game id and birth year where the game asks, and a returning player's
  * record offered while online) or several names. ``update(state)`` follows the event; ``setAges`` shows
  * its age divisions (Pokémon TOP 3.1.1).
@@ -242,43 +296,37 @@ function registerCard(store) {
   const showAges = () => renderAges(agesBox, ages);
   const records = personPicker(store, { name, gameId, birthYear });
   const ids = () => gameIdFor(store.state?.ruleset);
-  const register = async (names, single) => {
-    // Two people may share a name, so a repeated name is registered, but said loudly: the same person
-    // twice would get two pairings (drop one); two people need telling apart (add an initial).
-    const seen = new Set((store.state?.players || []).map((p) => key(p.name)));
-    const repeated = [];
-    const wanted = ids();
-    for (const [i, n] of names.entries()) {
-      if (seen.has(key(n))) repeated.push(n);
-      seen.add(key(n));
-      const player = { id: `p-${randomId(6)}`, name: n };
-      if (i === 0 && single) {  // the single-name field carries the game id and the chosen player record
-        const typedId = gameId.value.trim();
-        const year = Number(birthYear.value);
-        if (wanted && typedId) player[wanted.field] = typedId;
-        if (wanted?.birthYear && Number.isInteger(year) && year >= 1900 && year <= 2100) player.birth_year = year;
-        const { picked } = records;
-        if (picked) queueLink(store.eventId, { player: player.id, person: picked.id, name: picked.name });
-        else if (records.makeRecord.checked && navigator.onLine) {
-          const create = { name: n };
-          if (wanted?.personField && typedId) create[wanted.personField] = typedId;
-          if (player.birth_year && wanted?.birthYear) create.birth_year = player.birth_year;
-          queueLink(store.eventId, { player: player.id, create });
-        }
-      }
-      await store.act("player.register", { player });
+  const submit = h("button", { type: "submit", class: "primary", id: "register" }, "Register");
+  const reminder = recoveryReminder(store);
+  const progress = batchProgress(submit);
+  const outcome = h("div", { id: "register-outcome", role: "status" });
+  /** The player a line registers (the single-name field also carries the game id and the chosen record). */
+  const playerFor = (n, single, wanted) => {
+    const player = { id: `p-${randomId(6)}`, name: n };
+    if (!single) return player;
+    const typedId = gameId.value.trim();
+    const year = Number(birthYear.value);
+    if (wanted && typedId) player[wanted.field] = typedId;
+    if (wanted?.birthYear && Number.isInteger(year) && year >= 1900 && year <= 2100) player.birth_year = year;
+    const { picked } = records;
+    if (picked) queueLink(store.eventId, { player: player.id, person: picked.id, name: picked.name });
+    else if (records.makeRecord.checked && navigator.onLine) {
+      const create = { name: n };
+      if (wanted?.personField && typedId) create[wanted.personField] = typedId;
+      if (player.birth_year && wanted?.birthYear) create.birth_year = player.birth_year;
+      queueLink(store.eventId, { player: player.id, create });
     }
-    gameId.value = "";
-    birthYear.value = "";
-    showBirthDivision();
-    records.reset();
-    announce(`${names.length} player${names.length === 1 ? "" : "s"} registered`);
-    duplicates.hidden = !repeated.length;
-    duplicates.textContent = repeated.length
-      ? `Registered twice: ${repeated.join(", ")}. If it is the same person, remove (or drop one entry once paired); `
-        + "if they are different people, rename one (add an initial) so judges and players can tell them apart."
-      : "";
+    return player;
   };
+  const register = (names, single) => registerNames(store, names, {
+    playerFor: (n, first) => playerFor(n, first && single, ids()), key, progress, outcome, duplicates, bulk,
+    done: () => {
+      gameId.value = "";
+      birthYear.value = "";
+      showBirthDivision();
+      records.reset();
+    },
+  });
 
   const form = h("form", {
     class: "card", onsubmit: async (e) => {
@@ -291,22 +339,23 @@ function registerCard(store) {
       await register(names, single);
       name.focus();
     },
-  }, h("h2", {}, "Register players"), field("Player name", name), gameIdField, birthField, records.suggestions, records.pickedNote,
+  }, h("h2", {}, "Register players"), reminder, field("Player name", name), gameIdField, birthField, records.suggestions, records.pickedNote,
   h("div", { class: "field check" }, h("label", {}, records.makeRecord, " Keep a player record (their history across events)")),
-  records.recordNote, field("Or several names", bulk),
-  h("button", { type: "submit", class: "primary", id: "register" }, "Register"), duplicates);
+  records.recordNote, field("Or several names", bulk, "One per line: paste a whole list (hundreds at once) from a spreadsheet column."),
+  submit, progress.el, outcome, duplicates);
   return {
     form,
     agesBox,
     update(st) {
       // A closed event takes no more registrations (the rules refuse them; say so before anyone types).
-      for (const el of form.elements) el.disabled = Boolean(st.closed);
+      for (const el of form.elements) el.disabled = Boolean(st.closed) || (el === submit && progress.busy);
       form.hidden = Boolean(st.closed);
       const wanted = gameIdFor(st.ruleset);
       gameIdField.hidden = !wanted;
       birthField.hidden = !wanted?.birthYear;
       if (wanted) gameIdField.querySelector("label").textContent = wanted.label;
       records.showPicked();
+      reminder.hidden = !(store.role === "organizer" && store.session?.recovery_code);
     },
     setAges(found) {
       ages = found;
@@ -645,6 +694,13 @@ function rosterEdits(store, { redraw, focusLater, message, focusSearch }) {
       if (removing && (referenced.has(removing) || !st.players.some((p) => p.id === removing))) removing = null;
     },
   };
+}
+
+/** Right after the event is made: its recovery code waits on the Staff screen to be printed (a way back in). */
+function recoveryReminder(store) {
+  return h("p", { class: "notice", id: "recovery-notice", role: "status", hidden: true },
+    h("strong", {}, "Print your recovery code: "), "it gets you back into this event from another device if this one is lost. ",
+    h("a", { href: `#/event/${store.eventId}/staff` }, "Staff screen: A way back in"), ".");
 }
 
 async function mount(root, { store, role }) {

@@ -1,7 +1,8 @@
 // The organizer's desk: invite staff devices (QR codes) by name, list and revoke them, close the event, delete
 // it, or remove it from this device (its downloads are on the Exports screen: views/exports.js).
 import { inviteOptions, roleTitle } from "../app/roles.js";
-import { hallInfo, invite, revokeToken, rules, staffDevices, staffInvitations } from "../app/services.js";
+import { acknowledgeRecoveryCode, hallInfo, invite, newRecoveryCode, pendingRecoveryCode, recoveryStatus, revokeToken, rules,
+  staffDevices, staffInvitations } from "../app/services.js";
 import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, label, replace, select, when } from "../ui/dom.js";
 
@@ -152,6 +153,123 @@ function devicesCard(store) {
   return { el: card, load: loadDevices, stop: () => clearInterval(timer) };
 }
 
+/**
+ * "A way back in": organizer access lives in this browser, so the event needs a spare organizer device or a
+ * printed recovery code (backend/recovery.py) for the day this laptop dies. Warns while it has neither; shows
+ * a code this device was given until the organizer says it is kept; makes a new one; invites a spare device.
+ */
+function wayBackCard(store) {
+  const body = h("div", { id: "way-back-body" });
+  const invited = h("div", { class: "invitations", "aria-live": "polite" });
+  const message = h("p", { class: "error", role: "alert", id: "way-back-message" });
+  let status = null;       // the server's recovery status, or null (offline, not loaded)
+  let spares = null;       // the other active organizer devices, or null (not known)
+  let pending = null;      // a code this device was shown and nobody acknowledged
+  let asking = null;       // "new-code" | "spare": the step being confirmed
+  const spareName = h("input", { type: "text", id: "spare-label", maxlength: "200", autocomplete: "off", value: "Spare organizer device" });
+
+  let address = globalThis.location?.origin ?? "";  // where to recover: the hall address when the server has one
+  hallInfo().then((info) => { if (info?.hall_url) { address = info.hall_url; draw(); } });
+  const load = async () => {
+    pending = await pendingRecoveryCode(store.eventId);
+    if (store.session?.pending_create || !navigator.onLine) {
+      draw();
+      return;
+    }
+    try {
+      const [s, devices] = await Promise.all([recoveryStatus(store.session), staffDevices(store.session)]);
+      status = s;
+      spares = devices.tokens.filter((t) => t.role === "organizer" && !t.this_device && !t.revoked && !t.expired);
+      message.textContent = "";
+    } catch (err) {
+      message.textContent = `Could not ask the server: ${err.message}`;
+    }
+    draw();
+  };
+  const act = async (fn, done) => {
+    message.textContent = "";
+    try {
+      await fn();
+      await store.refold();  // the store's copy of the session (the code kept here, or not) follows
+      asking = null;
+      if (done) announce(done);
+    } catch (err) {
+      message.textContent = err.message;
+    }
+    await load();
+  };
+  const printCode = () => {
+    document.body.dataset.print = "recovery";
+    globalThis.addEventListener("afterprint", () => { delete document.body.dataset.print; }, { once: true });
+    globalThis.print();
+  };
+  const inviteSpare = async () => {
+    const inv = await invite(store.session, "organizer", spareName.value.trim() || "Spare organizer device");
+    replace(invited, h("div", { class: "invitation card", id: "spare-invitation", dataset: { code: inv.code, role: inv.role } },
+      h("h3", {}, `${inv.label || "Spare organizer device"} (organizer)`),
+      h("div", { class: "qr", html: inv.qr_svg, role: "img", "aria-label": `QR code for ${inv.link}` }),
+      h("p", { class: "code" }, inv.code), h("p", {}, h("a", { href: inv.link }, inv.link)),
+      h("p", { class: "hint" }, "Open it on the spare device (scan, or type the code on its Join screen) now. Works once.")));
+  };
+
+  const codeSheet = () => h("div", { id: "recovery-sheet", class: "recovery-sheet" },
+    h("p", {}, h("strong", {}, `Recovery code for “${store.state?.name || store.eventId}”`)),
+    h("p", { class: "code recovery-code", id: "recovery-code" }, pending),
+    h("p", {}, "Topcut: ", h("strong", { id: "recovery-address" }, `${address}/`)),
+    h("p", {}, "On any device: open that address, “I'm the organizer: recover with a code”, type the code. "
+      + "Keep it safe, like a key: whoever has it can run the event. It works once; then print a new one."));
+
+  const draw = () => {
+    const kept = status?.issued && status.acknowledged_at;
+    const safe = Boolean(kept || spares?.length);
+    const parts = [];
+    if (!safe && (status || store.session?.pending_create)) {
+      parts.push(h("p", { class: "warning", id: "way-back-warning", role: "status" },
+        h("strong", {}, "Organizer access to this event lives only in this browser. "),
+        "If this device dies or is lost, nobody can pair, fix results or close the event. Print the recovery code, or add a spare organizer device."));
+    }
+    if (store.session?.pending_create) {
+      parts.push(h("p", { class: "hint", id: "recovery-later" }, "The event is not on the server yet (made offline): its recovery code "
+        + "is made when it gets there, and shown here then. A spare organizer device can be invited then too."));
+    } else if (pending) {
+      parts.push(codeSheet(), h("p", { class: "actions" },
+        h("button", { type: "button", id: "print-recovery", onclick: printCode }, "Print the code"), " ",
+        h("button", { type: "button", class: "primary", id: "ack-recovery",
+          onclick: () => act(() => acknowledgeRecoveryCode(store.session), "Recovery code kept") }, "I have printed it or written it down")));
+    } else if (status) {
+      parts.push(h("p", { id: "recovery-state" }, kept ? `Recovery code printed or written down (made ${when(status.created_at)}).`
+        : status.issued ? `A recovery code was made ${when(status.created_at)}, but nobody said it is kept. If you do not have it, make a new one.`
+          : "No recovery code: it was used, or never made. Make one and keep it safe."));
+      parts.push(asking === "new-code"
+        ? h("p", { class: "confirm-step" }, status.issued ? "The code you have stops working. " : "",
+          h("button", { type: "button", class: "primary", id: "confirm-new-recovery",
+            onclick: () => act(() => newRecoveryCode(store.session)) }, "Make the new code"), " ",
+          h("button", { type: "button", onclick: () => { asking = null; draw(); } }, "Cancel"))
+        : h("button", { type: "button", id: "new-recovery", onclick: () => { asking = "new-code"; draw(); } },
+          status.issued ? "Make a new recovery code…" : "Make a recovery code"));
+    }
+    if (spares) {
+      parts.push(h("p", { id: "spare-organizers" }, spares.length
+        ? `Spare organizer device${spares.length === 1 ? "" : "s"}: ${spares.map((t) => t.label || "organizer device").join(", ")}.`
+        : "No spare organizer device."));
+      parts.push(asking === "spare"
+        ? h("div", { class: "confirm-step" }, h("p", { class: "warning" }, "A spare organizer device can do everything this one can: "
+          + "pair, change results, invite and revoke staff, delete the event. Invite only a device you keep (your phone, a second laptop)."),
+        field("Name", spareName), h("button", { type: "button", class: "primary", id: "confirm-spare",
+          onclick: () => act(inviteSpare, "Spare organizer invitation made") }, "Invite the spare organizer device"), " ",
+        h("button", { type: "button", onclick: () => { asking = null; draw(); } }, "Cancel"))
+        : h("button", { type: "button", id: "invite-spare", onclick: () => { asking = "spare"; draw(); } }, "Invite a spare organizer device…"));
+    }
+    if (!navigator.onLine && !store.session?.pending_create) parts.push(h("p", { class: "hint" }, "Offline: this comes from the server; it shows when the connection is back."));
+    replace(body, ...parts);
+  };
+
+  const card = h("section", { class: "card", id: "way-back", "aria-labelledby": "way-back-title" },
+    h("h2", { id: "way-back-title" }, "A way back in"), message, body, invited);
+  load();
+  return { el: card, load, pendingCreate: () => Boolean(store.session?.pending_create) };
+}
+
 /** "Close the event" (asked twice, checked by the rules first) or, once closed, saying so. */
 function closeCard(store) {
   const closeBox = h("section", { class: "card", id: "close-event", "aria-labelledby": "close-title" });
@@ -271,7 +389,15 @@ async function mount(root, { store }) {
   const form = inviteCard(store, out, () => devices.load());
   const close = closeCard(store);
   close.draw();
-  replace(root, h("h1", {}, "Staff"), hallCard(), h("div", { class: "grid" }, form, devices.el), out,
+  const wayBack = wayBackCard(store);
+  let wasPending = wayBack.pendingCreate();
+  // An event made offline reaches the server with a sync that may change nothing on screen: watch the store.
+  const reached = () => {
+    if (wasPending && !wayBack.pendingCreate()) wayBack.load();  // its recovery code came with the answer
+    wasPending = wayBack.pendingCreate();
+  };
+  store.addEventListener("change", reached);
+  replace(root, h("h1", {}, "Staff"), hallCard(), wayBack.el, h("div", { class: "grid" }, form, devices.el), out,
     h("p", { class: "hint", id: "exports-moved" }, "Downloads (the event file, CSV, TOM file) are on the ",
       h("a", { href: `#/event/${store.eventId}/exports` }, "Exports"), " screen."),
     h("div", { class: "grid" }, close.el),
@@ -279,8 +405,10 @@ async function mount(root, { store }) {
   return {
     update() {
       if (!close.asking()) close.draw();
+      reached();
     },
     destroy() {
+      store.removeEventListener("change", reached);
       devices.stop();
     },
   };

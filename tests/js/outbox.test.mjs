@@ -32,6 +32,27 @@ test("enqueue stamps a change with the server's time, not this device's clock", 
   assert.ok(row.op.at >= before + 3_600_000 && row.op.at <= Date.now() + 3_600_000);
 });
 
+test("enqueueMany stores a whole roster in order with consecutive sequence numbers after the ones taken", async () => {
+  const eventId = await joined();
+  await outbox.enqueue(eventId, "player.register", { player: { id: "p0", name: "First" } });
+  const ops = Array.from({ length: 300 }, (_, i) => ({ type: "player.register", payload: { player: { id: `p${i + 1}`, name: `P ${i + 1}` } } }));
+  const made = await outbox.enqueueMany(eventId, ops);
+  assert.deepEqual(made.map((r) => r.seq), Array.from({ length: 300 }, (_, i) => i + 2));
+  assert.equal((await getSession(eventId)).next_seq, 302);
+  const stored = await outbox.rows(eventId);
+  assert.equal(stored.length, 301);
+  assert.deepEqual(stored.slice(1).map((r) => r.op.payload.player.id), ops.map((o) => o.payload.player.id));
+  assert.ok(stored.every((r) => r.status === "pending"));
+  const next = await outbox.enqueue(eventId, "player.drop", { player: "p1" });
+  assert.equal(next.seq, 302);
+});
+
+test("enqueueMany refuses an event this device has not joined and stores nothing", async () => {
+  const eventId = newEventId("outbox");
+  await assert.rejects(outbox.enqueueMany(eventId, [{ type: "player.register", payload: {} }]), /has not joined/);
+  assert.deepEqual(await outbox.rows(eventId), []);
+});
+
 test("enqueue refuses an event this device has not joined and stores nothing", async () => {
   const eventId = newEventId("outbox");
   await assert.rejects(outbox.enqueue(eventId, "result.report", {}), /has not joined/);

@@ -423,3 +423,40 @@ test("the sync timer waits while the app is out of sight, and a player's phone a
     delete globalThis.document;
   }
 });
+
+test("many changes at once are stored and folded a chunk at a time, with progress and each one's refusal", async () => {
+  const folds = [];
+  let store;
+  const call = async (fn, args) => {
+    folds.push(args.pending.length);
+    // The rules refuse the operation registering "dup" (as a repeated player id would be).
+    const rejections = args.pending.filter((op) => op.payload.player.id === "dup")
+      .map((op) => ({ op_id: op.op_id, reason: "player.register: player id dup is already registered", code: "operation-rejected" }));
+    return folded(0, "folded", rejections);
+  };
+  store = await storeWith(call);
+  let synced = 0;
+  store.syncNow = () => { synced += 1; };
+  const ops = Array.from({ length: 10 }, (_, i) => ({ type: "player.register", payload: { player: { id: i === 7 ? "dup" : `p${i}`, name: `P ${i}` } } }));
+  const progress = [];
+  let changes = 0;
+  store.addEventListener("change", () => { changes += 1; });
+  const out = await store.actMany(ops, { chunk: 4, onProgress: (done, total) => progress.push([done, total, changes]) });
+  assert.deepEqual(progress, [[4, 10, 0], [8, 10, 0], [10, 10, 0]], "the screens wait while the batch runs");
+  assert.equal(changes, 1, "and draw once after it");
+  assert.deepEqual(folds, [4, 8, 10], "one fold per chunk, each with every change waiting so far");
+  assert.equal(synced, 1, "the whole batch is synced once");
+  assert.deepEqual(out.map((r) => r.row.seq), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(out.map((r) => Boolean(r.refused)), ops.map((_, i) => i === 7));
+  assert.match(out[7].refused, /already registered/);
+  assert.equal((await outbox.rows(store.eventId)).length, 10);
+});
+
+test("many changes on a closed event are refused on the device and none is queued", async () => {
+  const store = await storeWith(async () => folded(0, "folded"));
+  store.state = { closed: true };
+  store.syncNow = () => assert.fail("nothing to sync");
+  const out = await store.actMany([{ type: "player.register", payload: { player: { id: "a", name: "A" } } }]);
+  assert.equal(out[0].code, "event-closed");
+  assert.deepEqual(await outbox.rows(store.eventId), []);
+});
