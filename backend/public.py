@@ -1,4 +1,8 @@
-"""Public, read-only views: pairings and standings (no token)."""
+"""Public, read-only views: pairings and standings (no token).
+
+Standings are the published ones (shared_rules/state/published.py): after the last round whose results are
+all in, never partial standings from a round in play; ``standings_after`` names that round.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from shared_rules.games import get_ruleset
 from shared_rules.run import load_event, standings_json
 from shared_rules.standings import reported_labels
 from shared_rules.state import to_event_document
+from shared_rules.state.published import published_round, published_state
 
 bp = Blueprint("public", __name__, url_prefix="/api/events")
 
@@ -54,10 +59,14 @@ def _pairings(event_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _standings(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
+    """The published standings (after the last complete round), or why there are none."""
     if state["ruleset"] is None or not state["rounds"]:
         return [], "no rounds yet"
+    if published_round(state) is None:
+        return [], "standings are posted once round 1's results are all in"
     try:
-        return standings_json(load_event(to_event_document(state, operational=False)))["standings"], None
+        document = to_event_document(published_state(state), operational=False)
+        return standings_json(load_event(document))["standings"], None
     except RulesError as exc:
         return [], f"standings unavailable: {exc}"
     except Exception as exc:  # a bug in the standings code must not break the public page
@@ -93,6 +102,7 @@ def public(event_id: str):
     """
     body, state = _pairings(event_id)
     body["standings"], body["note"] = _standings(state)
+    body["standings_after"] = published_round(state)
     body["tiebreakers"] = _tiebreaker_order(body["standings"])
     body["tiebreaker_labels"] = _tiebreaker_labels(state, body["tiebreakers"])
     return respond(PublicSchema(), body)
@@ -136,5 +146,6 @@ def standings(event_id: str):
             "standings": rows,
             "tiebreakers": _tiebreaker_order(rows),
             "note": note,
+            "standings_after": published_round(state),
         },
     )
