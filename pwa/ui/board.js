@@ -213,9 +213,10 @@ function roundName(rnd) {
 /**
  * What the hall's screen shows now. During a round: its pairings by name (and by table with ``byTable``), and
  * the standings after the last complete round only with ``standingsMidRound`` (the TO's choice). Once every
- * result of the round is in: the standings after it. Standings are never those of a round in play.
+ * result of the round is in: the standings after it. Standings are never those of a round in play. With
+ * ``screens`` above 1, several screens split the hall: this one (``screen``) shows its share of each list.
  */
-export async function hallSections(store, { byTable = false, standingsMidRound = false } = {}) {
+export async function hallSections(store, { byTable = false, standingsMidRound = false, screen = 1, screens = 1 } = {}) {
   const state = store.state;
   const rnd = postedRound(state);
   if (!rnd) return [{ kind: "name", title: "Pairings", rows: [], empty: "Round 1 pairings will show here as soon as they are posted." }];
@@ -233,5 +234,12 @@ export async function hallSections(store, { byTable = false, standingsMidRound =
     }
   }
   if (!sections.length) sections.push({ kind: "standings", title: `${roundName(rnd)} complete`, rows: [], empty: "Standings will show here shortly." });
-  return sections;
+  return screens > 1 ? sections.map((section) => shareOf(section, screen, screens)) : sections;
+}
+
+/** This screen's share of a section when several screens split the hall (screen 1 of 3: the first third). */
+export function shareOf(section, screen, screens) {
+  const n = section.rows.length;
+  const rows = section.rows.slice(Math.floor((n * (screen - 1)) / screens), Math.floor((n * screen) / screens));
+  return { ...section, rows, title: rows.length ? `${section.title}, ${pageRange([rows[0], rows[rows.length - 1]], section.kind)}` : section.title };
 }

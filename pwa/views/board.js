@@ -13,7 +13,9 @@ export const KIOSK_KEY = "topcut.kiosk";  // sessionStorage: {eventId, code} whi
 /** The TO's big-screen choices, kept on this device. */
 export function kioskOptions() {
   const saved = JSON.parse(globalThis.localStorage?.getItem(OPTIONS_KEY) || "{}");
-  return { byTable: Boolean(saved.byTable), standingsMidRound: Boolean(saved.standingsMidRound), seconds: Number(saved.seconds) || 12 };
+  const screens = Number(saved.screens) || 1;
+  return { byTable: Boolean(saved.byTable), standingsMidRound: Boolean(saved.standingsMidRound), seconds: Number(saved.seconds) || 12,
+           screens, screen: Math.min(Number(saved.screen) || 1, screens) };
 }
 
 function check(id, text, checked) {
@@ -25,7 +27,14 @@ function kioskDialog(eventId, navigate) {
   const o = kioskOptions();
   const seconds = h("input", { type: "number", id: "kiosk-seconds", min: "4", max: "120", value: String(o.seconds), inputmode: "numeric" });
   const code = h("input", { type: "text", id: "kiosk-code", inputmode: "numeric", autocomplete: "off", maxlength: "12" });
+  const screens = h("input", { type: "number", id: "kiosk-screens", min: "1", max: "8", value: String(o.screens), inputmode: "numeric" });
+  const screen = h("input", { type: "number", id: "kiosk-screen", min: "1", max: "8", value: String(o.screen), inputmode: "numeric" });
   const error = h("p", { class: "error", id: "kiosk-error", role: "alert", hidden: true });
+  const refuse = (text, input) => {
+    error.textContent = text;
+    error.hidden = false;
+    input.focus();
+  };
   const dialog = h("dialog", { id: "kiosk-dialog", "aria-labelledby": "kiosk-dialog-title" },
     h("h2", { id: "kiosk-dialog-title" }, "Big-screen mode"),
     h("p", {}, "Full screen for the hall's projector: no staff controls, and no way to the staff screens from it. "
@@ -35,19 +44,22 @@ function kioskDialog(eventId, navigate) {
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "kiosk-seconds" }, "Seconds per page"), seconds),
       h("div", { class: "field" }, h("label", { for: "kiosk-code" }, "Unlock code (optional)"), code)),
-    h("p", { class: "hint" }, "Leaving big-screen mode asks for the unlock code if you set one, else for a confirmation."),
+    h("div", { class: "row" },
+      h("div", { class: "field" }, h("label", { for: "kiosk-screens" }, "Screens in the hall"), screens),
+      h("div", { class: "field" }, h("label", { for: "kiosk-screen" }, "This one is screen"), screen)),
+    h("p", { class: "hint" }, "Several screens split each list (screen 1 of 2: names A to about M). "
+      + "Leaving big-screen mode asks for the unlock code if you set one, else for a confirmation."),
     error,
     h("div", { class: "row" },
       h("button", { type: "button", id: "kiosk-start", class: "primary", onclick: () => {
         const s = Number(seconds.value);
-        if (!Number.isInteger(s) || s < 4 || s > 120) {
-          error.textContent = "Seconds per page: a whole number from 4 to 120.";
-          error.hidden = false;
-          seconds.focus();
-          return;
-        }
+        const of = Number(screens.value);
+        const at = Number(screen.value);
+        if (!Number.isInteger(s) || s < 4 || s > 120) return refuse("Seconds per page: a whole number from 4 to 120.", seconds);
+        if (!Number.isInteger(of) || of < 1 || of > 8) return refuse("Screens in the hall: a whole number from 1 to 8.", screens);
+        if (!Number.isInteger(at) || at < 1 || at > of) return refuse(`This one is screen: a number from 1 to ${of}.`, screen);
         const options = { byTable: dialog.querySelector("#kiosk-by-table").checked,
-                          standingsMidRound: dialog.querySelector("#kiosk-standings").checked, seconds: s };
+                          standingsMidRound: dialog.querySelector("#kiosk-standings").checked, seconds: s, screens: of, screen: at };
         globalThis.localStorage?.setItem(OPTIONS_KEY, JSON.stringify(options));
         globalThis.sessionStorage?.setItem(KIOSK_KEY, JSON.stringify({ eventId, code: code.value.trim() }));
         // Full screen needs this click (a user gesture); where it is refused the mode still hides everything.

@@ -43,10 +43,10 @@ def hall_event(n: int) -> dict:
     }
 
 
-def push(url: str, eid: str, token: str, ops: list[dict]) -> None:
+def push(url: str, eid: str, token: str, ops: list[dict], first_seq: int = 1) -> None:
     """``ops`` from a results desk, in pushes of 500 (the most one push carries)."""
     for start in range(0, len(ops), 500):
-        items = [{"seq": start + i + 1, "op": op} for i, op in enumerate(ops[start : start + 500])]
+        items = [{"seq": first_seq + start + i, "op": op} for i, op in enumerate(ops[start : start + 500])]
         request = urllib.request.Request(
             f"{url}/api/events/{eid}/push",
             data=json.dumps({"device": "results-desk", "ops": items}).encode(),
@@ -191,13 +191,22 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     assert phone.locator("#public-found").inner_text() == f"1 found for “{someone.lower()}”"
     shot(phone, "public-page-pairings-390x844")
 
+    # ---- round 1 starts: the clock runs on the big screen, still pairings only
+    push(server.url, eid, token, [{"type": "round.start", "payload": {"number": 1, "duration_s": 3000}}])
+    wait_js(
+        page, "() => /^\\d+:\\d\\d$/.test(document.querySelector('.clock .time')?.textContent || '')", timeout=60_000
+    )
+    assert bar(page, "kind") == "name" and page.locator(".board-row.standing").count() == 0
+    layout = page.evaluate(LAYOUT)
+    assert layout["inside"] and not layout["scrolls"] and layout["font"] >= MIN_FONT_PX, layout
+    shot(page, "big-screen-kiosk-round-running-1280x720")
+
     # ---- round 1's results, all in at once: the big screen shows the standings after round 1
-    ops = [{"type": "round.start", "payload": {"number": 1}}]
-    ops += [
+    ops = [
         {"type": "result.report", "payload": {"round": 1, "table": m["table"], "outcomes": ["win", "loss"]}}
         for m in doc["rounds"][0]["matches"]
     ]
-    push(server.url, eid, token, ops)
+    push(server.url, eid, token, ops, first_seq=2)
     wait_js(page, "() => document.querySelector('#board-bar').dataset.kind === 'standings'", timeout=90_000)
     assert page.locator("#board-title").inner_text() == "Standings after round 1"
     page.keyboard.press("Home")
@@ -230,6 +239,31 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     page.click("#kiosk-leave")
     wait_ready(page, "board")
     assert page.locator("#tabs a").count() > 0 and page.locator(".topbar").is_visible()
+
+    # ---- two screens in the hall: the second shows the second half of each list (ranks 1001-2000)
+    page.click("#board-kiosk")
+    page.fill("#kiosk-code", "")
+    page.fill("#kiosk-screens", "2")
+    page.fill("#kiosk-screen", "3")
+    page.click("#kiosk-start")
+    assert page.locator("#kiosk-error").inner_text() == "This one is screen: a number from 1 to 2."
+    page.fill("#kiosk-screen", "2")
+    page.click("#kiosk-start")
+    on_kiosk(page)
+    wait_js(page, "() => document.querySelector('#board-bar')?.dataset.kind === 'standings'", timeout=60_000)
+    assert page.locator("#board-title").inner_text().startswith("Standings after round 1, Ranks 1001–2000")
+    page.keyboard.press("Home")
+    wait_js(page, "() => document.querySelector('#board-bar').dataset.page === '1'")
+    assert page.locator(".board-row.standing .board-rank").first.inner_text() == "1001"
+    assert len(all_pages(page)) == PLAYERS // 2
+    # Without an unlock code, leaving asks for a confirmation; "Keep showing" keeps it.
+    page.click("#kiosk-exit")
+    assert page.locator("#kiosk-exit-code").count() == 0
+    page.click("#kiosk-stay")
+    assert page.url.endswith("/kiosk") and not page.locator("#kiosk-exit-dialog").is_visible()
+    page.click("#kiosk-exit")
+    page.click("#kiosk-leave")
+    wait_ready(page, "board")
     assert page.errors == [] and phone.errors == []
     pctx.close()
     ctx.close()
