@@ -217,6 +217,15 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     shot(page, "big-screen-kiosk-standings-1280x720")
     standings = all_pages(page)
     assert len(standings) == PLAYERS
+    # Other screens: laid out again, nothing overflows (a phone as a screen gets one column).
+    for size, name in (({"width": 1280, "height": 800}, "1280x800"), (PHONE, "390x844")):
+        page.set_viewport_size(size)
+        wait_js(page, "(w) => document.querySelector('#board-area').clientWidth < w", size["width"])
+        page.wait_for_timeout(300)
+        layout = page.evaluate(LAYOUT)
+        assert layout["inside"] and not layout["scrolls"], (name, layout)
+        shot(page, f"big-screen-kiosk-standings-{name}")
+    page.set_viewport_size(PROJECTOR)
 
     # The public page: standings first now, searchable too.
     phone.reload()
@@ -228,6 +237,8 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     phone.fill("#public-search", "")
     assert phone.locator("#public-standings tbody tr").count() == 50
     shot(phone, "public-page-standings-390x844")
+    phone.set_viewport_size({"width": 1280, "height": 800})
+    shot(phone, "public-page-standings-1280x800")
 
     # ---- leaving big-screen mode takes the unlock code
     page.click("#kiosk-exit")
