@@ -5,7 +5,7 @@
 // pairings by name (and by table), the round clock, and standings only after a round's results are all in.
 import { boardPager, hallSections, pagingKeys } from "../ui/board.js";
 import { timerPanel } from "../ui/timer.js";
-import { h, replace } from "../ui/dom.js";
+import { h, replace, when } from "../ui/dom.js";
 import { KIOSK_KEY, kioskOptions } from "./board.js";
 
 /** The lock this tab holds ({eventId, code}), or null. */
@@ -86,7 +86,15 @@ async function mount(root, { store, eventId, navigate }) {
   const exitButton = h("button", { type: "button", class: "kiosk-exit", id: "kiosk-exit", "aria-label": "Exit big-screen mode",
     onclick: (event) => { event.stopPropagation(); exit.open(); } }, "Exit");
   const head = h("div", { class: "kiosk-head" }, clockBox.el, h("div", { class: "kiosk-titles" }, name, bar));
-  replace(root, h("h1", { class: "sr-only" }, "Big-screen mode"), head, pager.area, exitButton, exit.el);
+  // The header's sync line is hidden: an unconnected board says so itself, small, for the TO walking by.
+  const offline = h("p", { class: "kiosk-offline", id: "kiosk-offline", hidden: true });
+  const watch = () => {
+    const s = store.status();
+    offline.hidden = s.online;
+    offline.textContent = s.online ? "" : `Not connected since ${when(s.lastSync)}: showing what this laptop has`;
+  };
+  const watching = setInterval(watch, 5000);
+  replace(root, h("h1", { class: "sr-only" }, "Big-screen mode"), head, pager.area, offline, exitButton, exit.el);
 
   // Esc (outside full screen: inside it the browser leaves full screen itself) asks to leave; a click on the
   // board goes back to full screen after someone left it.
@@ -106,12 +114,14 @@ async function mount(root, { store, eventId, navigate }) {
   return {
     async update() {
       name.textContent = store.state?.name || "";
+      watch();
       const sections = await hallSections(store, options);
       const key = sections.map((s) => `${s.title}:${s.rows.length}`).join("|");
       pager.show(sections, { keepPage: key === shown });
       shown = key;
     },
     destroy() {
+      clearInterval(watching);
       clockBox.stop();
       pager.destroy();
       document.removeEventListener("keydown", onKey);

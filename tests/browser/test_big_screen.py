@@ -169,6 +169,13 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     page.evaluate("(eid) => { location.hash = `#/event/${eid}/players`; }", eid)
     on_kiosk(page)
     assert page.url.endswith(f"/event/{eid}/kiosk") and page.evaluate(STAFF_CONTROLS) == ["kiosk-exit"]
+    # Off the network the board goes on from the laptop's copy, and says so, small, in a corner.
+    ctx.set_offline(True)
+    page.wait_for_selector("#kiosk-offline", state="visible", timeout=15_000)
+    assert page.locator("#kiosk-offline").inner_text().startswith("Not connected since ")
+    assert page.locator(".board-row").count() > 0
+    ctx.set_offline(False)
+    page.wait_for_selector("#kiosk-offline", state="hidden", timeout=30_000)
 
     # ---- the public page on a phone: pairings first (round 1 in play), 50 to a page, a player found by name
     pctx, phone = new_page(browser, server, PHONE)
