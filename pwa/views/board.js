@@ -8,7 +8,9 @@ import { h, replace } from "../ui/dom.js";
 
 const PAGE_MS = Number(globalThis.localStorage?.getItem("topcut.boardPageMs")) || 12_000;
 const OPTIONS_KEY = "topcut.kioskOptions";
-export const KIOSK_KEY = "topcut.kiosk";  // sessionStorage: {eventId, code} while this tab is a big screen
+// {eventId, code} while big-screen mode is on: in sessionStorage (this browser tab) without an unlock code, in
+// localStorage (every tab of this browser: a new tab on the screen laptop opens the board too) with one.
+export const KIOSK_KEY = "topcut.kiosk";
 
 /** The TO's big-screen choices, kept on this device. */
 export function kioskOptions() {
@@ -47,8 +49,8 @@ function kioskDialog(eventId, navigate) {
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "kiosk-screens" }, "Screens in the hall"), screens),
       h("div", { class: "field" }, h("label", { for: "kiosk-screen" }, "This one is screen"), screen)),
-    h("p", { class: "hint" }, "Several screens split each list (screen 1 of 2: names A to about M). "
-      + "Leaving big-screen mode asks for the unlock code if you set one, else for a confirmation."),
+    h("p", { class: "hint" }, "Several screens split each list (screen 1 of 2: names A to about M). With an unlock code, "
+      + "every tab of this browser shows the board until the code is given; without, leaving asks for a confirmation."),
     error,
     h("div", { class: "row" },
       h("button", { type: "button", id: "kiosk-start", class: "primary", onclick: () => {
@@ -61,7 +63,8 @@ function kioskDialog(eventId, navigate) {
         const options = { byTable: dialog.querySelector("#kiosk-by-table").checked,
                           standingsMidRound: dialog.querySelector("#kiosk-standings").checked, seconds: s, screens: of, screen: at };
         globalThis.localStorage?.setItem(OPTIONS_KEY, JSON.stringify(options));
-        globalThis.sessionStorage?.setItem(KIOSK_KEY, JSON.stringify({ eventId, code: code.value.trim() }));
+        const lock = { eventId, code: code.value.trim() };
+        (lock.code ? globalThis.localStorage : globalThis.sessionStorage)?.setItem(KIOSK_KEY, JSON.stringify(lock));
         // Full screen needs this click (a user gesture); where it is refused the mode still hides everything.
         document.documentElement.requestFullscreen?.({ navigationUI: "hide" }).catch(() => {});
         dialog.close();

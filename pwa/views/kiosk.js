@@ -8,10 +8,10 @@ import { timerPanel } from "../ui/timer.js";
 import { h, replace, when } from "../ui/dom.js";
 import { KIOSK_KEY, kioskOptions } from "./board.js";
 
-/** The lock this tab holds ({eventId, code}), or null. */
+/** The big-screen lock on this tab or, with an unlock code, on this browser ({eventId, code}), or null. */
 export function kioskLock() {
   try {
-    return JSON.parse(globalThis.sessionStorage?.getItem(KIOSK_KEY) || "null");
+    return JSON.parse(globalThis.sessionStorage?.getItem(KIOSK_KEY) || globalThis.localStorage?.getItem(KIOSK_KEY) || "null");
   } catch {
     return null;
   }
@@ -20,6 +20,7 @@ export function kioskLock() {
 /** This tab is no big screen any more (the lock is released). */
 export function releaseKiosk() {
   globalThis.sessionStorage?.removeItem(KIOSK_KEY);
+  globalThis.localStorage?.removeItem(KIOSK_KEY);
 }
 
 /** The Exit corner's confirmation: leave with a press (or the unlock code), or keep showing. */

@@ -169,6 +169,12 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     page.evaluate("(eid) => { location.hash = `#/event/${eid}/players`; }", eid)
     on_kiosk(page)
     assert page.url.endswith(f"/event/{eid}/kiosk") and page.evaluate(STAFF_CONTROLS) == ["kiosk-exit"]
+    # With an unlock code the whole browser is the board: a new tab opened on the staff screens shows it too.
+    tab = ctx.new_page()
+    tab.goto(f"{server.url}/#/event/{eid}/rounds")
+    on_kiosk(tab)
+    assert tab.url.endswith(f"/event/{eid}/kiosk") and tab.locator("#tabs a").count() == 0
+    tab.close()
     # Off the network the board goes on from the laptop's copy, and says so, small, in a corner.
     ctx.set_offline(True)
     page.wait_for_selector("#kiosk-offline", state="visible", timeout=15_000)
