@@ -14,6 +14,9 @@ import json
 import random
 import urllib.request
 
+import pytest
+
+from bench.events import swiss_event
 from tests.browser.helpers import event_id, shot, wait_js, wait_ready
 from tests.browser.test_event_tools import FIRST, LAST, goto, session
 from tests.browser.test_offline_event import new_page
@@ -290,4 +293,56 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     wait_ready(page, "board")
     assert page.errors == [] and phone.errors == []
     pctx.close()
+    ctx.close()
+
+
+NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Max", "Ned", "Oz", "Pia"]
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    ["pokemon-vg", "doomtown", "shatterpoint", "agot", "startrek-1e", "startrek-2e", "tribbles", "custom"],
+)
+def test_big_screen_mode_for_every_game(browser, app_process, ruleset) -> None:
+    """Round 2 in play after a complete round 1: the round's pairings by name (Tribbles pods name every other
+    player of the pod), then, by the TO's choice, the standings after round 1; no staff control."""
+    server = app_process
+    doc = swiss_event(16, 2, ruleset)
+    for player, name in zip(doc["players"], NAMES, strict=True):
+        player["name"] = name
+    doc["rounds"][1]["matches"] = [{"table": m["table"], "players": m["players"]} for m in doc["rounds"][1]["matches"]]
+    ctx, page = new_page(browser, server, PROJECTOR)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#status[data-state=ready]", timeout=120_000)
+    page.set_input_files(
+        "#import-file", files=[{"name": "e.json", "mimeType": "application/json", "buffer": json.dumps(doc).encode()}]
+    )
+    page.click("#import-submit")
+    wait_ready(page, "players")
+    eid = event_id(page)
+    goto(page, server, eid, "board")
+    page.click("#board-kiosk")
+    page.check("#kiosk-standings")
+    page.click("#kiosk-start")
+    on_kiosk(page)
+    wait_js(page, "() => document.querySelector('#board-bar')?.dataset.pages === '2'", timeout=60_000)
+    assert page.evaluate(STAFF_CONTROLS) == ["kiosk-exit"]
+    page.keyboard.press("Home")
+    wait_js(page, "() => document.querySelector('#board-bar').dataset.page === '1'")
+    assert page.locator("#board-title").inner_text() == "Round 2 pairings by name"
+    names = page.locator(".board-row .board-name").all_inner_texts()
+    assert names == sorted(NAMES), names
+    pod = next(m["players"] for m in doc["rounds"][1]["matches"] if len(m["players"]) > 1)
+    ids = {p["id"]: p["name"] for p in doc["players"]}
+    row = page.locator(".board-row", has=page.locator(f".board-name:text-is('{ids[pod[0]]}')"))
+    assert all(ids[other] in row.locator(".board-opponent").inner_text() for other in pod[1:])
+    page.keyboard.press("ArrowRight")
+    wait_js(page, "() => document.querySelector('#board-bar').dataset.kind === 'standings'")
+    assert page.locator("#board-title").inner_text() == "Standings after round 1"
+    assert page.locator(".board-row.standing").count() == 16
+    assert page.evaluate(LAYOUT)["font"] >= MIN_FONT_PX
+    page.click("#kiosk-exit")
+    page.click("#kiosk-leave")
+    wait_ready(page, "board")
+    assert page.errors == []
     ctx.close()
