@@ -291,6 +291,13 @@ def test_big_screen_and_public_page_at_two_thousand_players(browser, app_process
     page.click("#kiosk-exit")
     page.click("#kiosk-leave")
     wait_ready(page, "board")
+    # The staff's Big screen tab and its dialog on a phone-sized screen.
+    page.set_viewport_size(PHONE)
+    shot(page, "big-screen-staff-tab-390x844")
+    page.click("#board-kiosk")
+    shot(page, "big-screen-start-dialog-390x844")
+    page.click("#kiosk-cancel")
+    assert not page.locator("#kiosk-dialog").is_visible()
     assert page.errors == [] and phone.errors == []
     pctx.close()
     ctx.close()
