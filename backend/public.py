@@ -1,14 +1,28 @@
-"""Public, read-only views: pairings and standings (no token)."""
+"""Public, read-only views: pairings and standings (no token).
+
+Standings are the published ones (shared_rules/state/published.py): after the last round whose results are
+all in, never partial standings from a round in play; ``standings_after`` names that round.
+
+Every phone on the public page asks again every 15 s; at 2,000 players an answer takes about a second to
+make (the standings and the rounds' JSON), so each answer is kept, per event and log position, until the
+log moves on (``_answer``): the hall's phones between two changes cost one answer's making.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Response, current_app, jsonify
+from marshmallow import Schema
 
 from backend.api import respond
 from backend.auth import require_event
 from backend.ledger import event_state
+from backend.ledger.log import cache_key
+from backend.models import Event
 from backend.schemas import PairingsSchema, PublicSchema, PublishedListsSchema, StandingsSchema
 from shared_rules.decklists import published_players
 from shared_rules.errors import RulesError
@@ -16,13 +30,34 @@ from shared_rules.games import get_ruleset
 from shared_rules.run import load_event, standings_json
 from shared_rules.standings import reported_labels
 from shared_rules.state import to_event_document
+from shared_rules.state.published import published_round, published_state
 
 bp = Blueprint("public", __name__, url_prefix="/api/events")
 
+_ANSWERS = "topcut_public_answers"
+_KEPT = 64  # answers kept per process (a few endpoints of the events being played)
+_lock = threading.Lock()
 
-def _pairings(event_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    event = require_event(event_id)
-    seq, state = event_state(event)
+
+def _answer(event: Event, seq: int, endpoint: str, schema: Schema, make: Callable[[], dict[str, Any]]) -> Response:
+    """The endpoint's JSON answer at log position ``seq``: made once, then served as kept until the log moves."""
+    key = (cache_key(event), endpoint)
+    with _lock:
+        kept: OrderedDict[tuple[str, str], tuple[int, bytes]] = current_app.extensions.setdefault(
+            _ANSWERS, OrderedDict()
+        )
+        hit = kept.get(key)
+    if hit is None or hit[0] != seq:
+        hit = (seq, jsonify(schema.dump(make())).get_data())
+        with _lock:
+            kept[key] = hit
+            kept.move_to_end(key)
+            while len(kept) > _KEPT:
+                kept.popitem(last=False)
+    return current_app.response_class(hit[1], mimetype="application/json")
+
+
+def _pairings(event: Event, seq: int, state: dict[str, Any]) -> dict[str, Any]:
     names = {p["id"]: p["name"] for p in state["players"]}
     rounds = []
     for rnd in state["rounds"]:
@@ -51,14 +86,18 @@ def _pairings(event_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
         "cursor": seq,
         "rounds": rounds,
     }
-    return body, state
+    return body
 
 
 def _standings(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
+    """The published standings (after the last complete round), or why there are none."""
     if state["ruleset"] is None or not state["rounds"]:
         return [], "no rounds yet"
+    if published_round(state) is None:
+        return [], "standings are posted once round 1's results are all in"
     try:
-        return standings_json(load_event(to_event_document(state, operational=False)))["standings"], None
+        document = to_event_document(published_state(state), operational=False)
+        return standings_json(load_event(document))["standings"], None
     except RulesError as exc:
         return [], f"standings unavailable: {exc}"
     except Exception as exc:  # a bug in the standings code must not break the public page
@@ -92,11 +131,18 @@ def public(event_id: str):
             application/json:
               schema: PublicSchema
     """
-    body, state = _pairings(event_id)
-    body["standings"], body["note"] = _standings(state)
-    body["tiebreakers"] = _tiebreaker_order(body["standings"])
-    body["tiebreaker_labels"] = _tiebreaker_labels(state, body["tiebreakers"])
-    return respond(PublicSchema(), body)
+    event = require_event(event_id)
+    seq, state = event_state(event)
+
+    def make() -> dict[str, Any]:
+        body = _pairings(event, seq, state)
+        body["standings"], body["note"] = _standings(state)
+        body["standings_after"] = published_round(state)
+        body["tiebreakers"] = _tiebreaker_order(body["standings"])
+        body["tiebreaker_labels"] = _tiebreaker_labels(state, body["tiebreakers"])
+        return body
+
+    return _answer(event, seq, "public", PublicSchema(), make)
 
 
 @bp.get("/<event_id>/pairings")
@@ -111,8 +157,9 @@ def pairings(event_id: str):
             application/json:
               schema: PairingsSchema
     """
-    body, _ = _pairings(event_id)
-    return respond(PairingsSchema(), body)
+    event = require_event(event_id)
+    seq, state = event_state(event)
+    return _answer(event, seq, "pairings", PairingsSchema(), lambda: _pairings(event, seq, state))
 
 
 @bp.get("/<event_id>/standings")
@@ -127,18 +174,21 @@ def standings(event_id: str):
             application/json:
               schema: StandingsSchema
     """
-    body, state = _pairings(event_id)
-    rows, note = _standings(state)
-    return respond(
-        StandingsSchema(),
-        {
-            "event_id": body["event_id"],
-            "cursor": body["cursor"],
+    event = require_event(event_id)
+    seq, state = event_state(event)
+
+    def make() -> dict[str, Any]:
+        rows, note = _standings(state)
+        return {
+            "event_id": event.id,
+            "cursor": seq,
             "standings": rows,
             "tiebreakers": _tiebreaker_order(rows),
             "note": note,
-        },
-    )
+            "standings_after": published_round(state),
+        }
+
+    return _answer(event, seq, "standings", StandingsSchema(), make)
 
 
 @bp.get("/<event_id>/decklists")

@@ -11,6 +11,7 @@ import judge from "./views/judge.js";
 import disputes from "./views/disputes.js";
 import standings from "./views/standings.js";
 import board from "./views/board.js";
+import kiosk, { kioskLock, releaseKiosk } from "./views/kiosk.js";
 import bracket from "./views/bracket.js";
 import print from "./views/print.js";
 import staff from "./views/staff.js";
@@ -45,6 +46,9 @@ export const SCREENS = {
   history: { view: history, title: "History", roles: EVERYONE },  // player records (docs/people.md)
   // A tab only for a game with a tournament report (the engine says which: tables.json ``report``).
   report: { view: report, title: "Tournament report", roles: STAFF, tab: (state) => hasReport(state?.ruleset) },
+  // Big-screen mode, started from the Big screen tab: no header, tabs or footer (``bare``), and while it is on
+  // this browser tab opens nothing else (route() below).
+  kiosk: { view: kiosk, title: "Big-screen mode", roles: STAFF, tab: false, bare: true },
 };
 
 const status = document.getElementById("status");
@@ -224,6 +228,13 @@ async function route() {
   delete document.body.dataset.ready;
   delete viewRoot.dataset.version;
   const r = parseRoute();
+  const lock = kioskLock();
+  if (lock && !(r.name === "event" && r.eventId === lock.eventId && r.screen === "kiosk")) {
+    // A big screen's tab: whatever someone at the screen laptop opens (Back, a typed address), the board stays.
+    location.replace(`#/event/${encodeURIComponent(lock.eventId)}/kiosk`);
+    return;
+  }
+  delete document.body.dataset.kiosk;
   tabs.hidden = true;
   eventTitle.textContent = "";
   if (activeStore) activeStore.removeEventListener("change", onStoreChange);
@@ -340,6 +351,7 @@ async function mountEventScreen(r) {
   try {
     await store.open();
   } catch (error) {
+    if (kioskLock()?.eventId === r.eventId) releaseKiosk();  // a big screen of an event gone: never a dead end
     replace(viewRoot, h("section", {}, h("h1", {}, "This event is not on this device"),
       h("p", {}, error.message), h("a", { href: "#/" }, "Join with a code")));
     return;
@@ -348,9 +360,12 @@ async function mountEventScreen(r) {
   store.addEventListener("change", onStoreChange);
   const role = store.role;
   const screen = r.screen && SCREENS[r.screen] && SCREENS[r.screen].roles.includes(role) ? r.screen : homeScreen(role);
-  tabsShown = { eventId: r.eventId, role, screen, ruleset: undefined };
-  renderTabs();
-  tabs.hidden = false;
+  tabsShown = SCREENS[screen].bare ? null : { eventId: r.eventId, role, screen, ruleset: undefined };
+  if (SCREENS[screen].bare) {
+    document.body.dataset.kiosk = "on";
+    tabs.replaceChildren();
+  } else renderTabs();
+  tabs.hidden = Boolean(SCREENS[screen].bare);
   document.body.dataset.screen = screen;
   eventTitle.textContent = store.state?.name || "";
   renderSync();

@@ -505,6 +505,11 @@ class PairingsSchema(Schema):
     rounds = fields.List(fields.Nested(PublicRoundSchema), required=True)
 
 
+_STANDINGS_AFTER = {
+    "description": "the round the published standings are after ({number, stage}): the last one with "
+    "every result in; null before round 1 is complete (standings are never shown from a round in play)"
+}
+
 _TIEBREAKER_ORDER = {
     "description": "the tiebreaker keys in the ruleset's order, for columns "
     "(each row's tiebreakers object is sent with sorted keys)"
@@ -517,6 +522,7 @@ class StandingsSchema(Schema):
     standings = fields.List(fields.Dict(), required=True)
     tiebreakers = fields.List(fields.String(), required=True, metadata=_TIEBREAKER_ORDER)
     note = fields.String(allow_none=True, metadata={"description": "why standings are empty, if they are"})
+    standings_after = fields.Dict(allow_none=True, required=True, metadata=_STANDINGS_AFTER)
 
 
 class PublicSchema(PairingsSchema):
@@ -529,6 +535,7 @@ class PublicSchema(PairingsSchema):
         metadata={"description": "each tiebreaker's column heading (its document's name)"},
     )
     note = fields.String(allow_none=True)
+    standings_after = fields.Dict(allow_none=True, required=True, metadata=_STANDINGS_AFTER)
 
 
 class PublishedListSchema(Schema):

@@ -292,12 +292,19 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- derived numbers
 
 
-def standings(event_id: str) -> dict[str, Any]:
+def standings(event_id: str, published: bool = False) -> dict[str, Any]:
+    """The standings; ``published``: those the hall sees, after the last complete round (``after``), or none."""
     from shared_rules.games import get_ruleset
     from shared_rules.run import standings_json
     from shared_rules.standings import reported_labels
+    from shared_rules.state.published import published_round, published_state
 
     st = _current(event_id)
+    after = published_round(st) if published else None
+    if published:
+        if after is None:
+            return {"standings": [], "note": "standings are posted once round 1's results are all in", "labels": {}}
+        st = published_state(st)
     if st["ruleset"] is None or not st["rounds"]:
         return {"standings": [], "note": "no rounds yet", "labels": {}}
     try:
@@ -305,7 +312,7 @@ def standings(event_id: str) -> dict[str, Any]:
         out = standings_json(event)
         names = list(out["standings"][0].get("tiebreakers") or {}) if out["standings"] else []
         reported = get_ruleset(event.ruleset, event.settings).reported
-        return {**out, "note": None, "labels": reported_labels(reported, names)}
+        return {**out, "note": None, "labels": reported_labels(reported, names), "after": after}
     except RulesError as exc:
         return {"standings": [], "note": f"standings unavailable: {exc}", "labels": {}}
 

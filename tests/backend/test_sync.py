@@ -187,6 +187,21 @@ def test_standings_after_a_complete_round(api):
     assert public["tiebreakers"] == standings["tiebreakers"] == ["owp", "oowp"]
 
 
+def test_public_standings_are_only_those_of_complete_rounds(api):
+    eid, org = _event(api)
+    # Round 1 in play, three results in: no standings for the hall yet (players see pairings).
+    api.push_ok(eid, org, "desk", [report(1, t, ["win", "loss"]) for t in (1, 2, 3)], first_seq=len(PLAYERS) + 3)
+    public = api.client.get(f"/api/events/{eid}/public").get_json()
+    assert public["standings"] == [] and public["standings_after"] is None
+    assert "round 1" in public["note"]
+    assert api.client.get(f"/api/events/{eid}/standings").get_json()["standings"] == []
+    # The last result: round 1's standings are published, after round 1.
+    api.push_ok(eid, org, "desk", [report(1, 4, ["win", "loss"])], first_seq=len(PLAYERS) + 6)
+    public = api.client.get(f"/api/events/{eid}/public").get_json()
+    assert public["standings_after"] == {"number": 1, "stage": "swiss"} and len(public["standings"]) == len(PLAYERS)
+    assert api.client.get(f"/api/events/{eid}/standings").get_json()["standings_after"] == public["standings_after"]
+
+
 def test_export_and_import_round_trip(api):
     eid, org = _event(api)
     api.push_ok(eid, org, "desk", [report(1, t, ["win", "loss"]) for t in (1, 2)], first_seq=len(PLAYERS) + 3)

@@ -107,8 +107,15 @@ def test_player_reports_and_opponent_confirms(browser, live_server) -> None:
     assert annie.locator("#notify").is_enabled()
     shot(annie, "player-04b-notifications-answer")
 
-    # The public standings page, no token, on a phone.
+    # The public page, no token, on a phone: round 1 is still in play (table 2 has no result), so the
+    # pairings by name and no standings; once the last result is in, the standings after round 1 come first.
     annie.goto(f"{url}/#/public/{eid}")
+    annie.wait_for_selector("#public-pairings")
+    assert annie.locator("#public-show-standings").is_disabled()
+    assert "Annie Oakley" in annie.locator("#public-pairings tbody tr").first.text_content()
+    last = {"type": "result.report", "payload": {"round": 1, "table": 2, "outcomes": ["win", "loss"]}}
+    api(url, f"/api/events/{eid}/push", {"device": "desk", "ops": [{"seq": 1, "op": last}]}, token)
+    annie.reload()
     annie.wait_for_selector("#public-standings")
     rows = annie.locator("#public-standings tbody tr")
     assert rows.count() == 4
