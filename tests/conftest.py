@@ -79,6 +79,9 @@ def live_server(web_build: Path, tmp_path_factory: pytest.TempPathFactory) -> It
         {
             "INSTANCE_PATH": tmp / "instance",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'live.sqlite'}",
+            # One server for the whole browser session, all from one address: the browser tests make far more
+            # than a hall's 60 events an hour (the limit itself is tested in tests/backend).
+            "CREATE_EVENT_LIMIT": "100000 per hour",
         }
     )
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -60,6 +60,10 @@ export function myDecklist(store) {
   }
 
   async function update() {
+    if (!store.state?.ruleset) {  // nothing folded yet, or this phone's access was withdrawn: no list to show
+      el.hidden = true;
+      return;
+    }
     spec = (await rulesetInfo(store.state)).ui.decklists;
     const view = await rules("decklists", { event_id: store.eventId, now_ms: store.now() });
     const mine = view.players.find((p) => p.id === me);
