@@ -24,7 +24,7 @@ from backend.auth import (
 from backend.db import begin_write, changed, db
 from backend.errors import ApiError
 from backend.hall import public_origin
-from backend.limits import wrong_code
+from backend.limits import refuse_wrong_code
 from backend.models import Event, Invitation, Token, now_ms
 from backend.resources import open_event
 from backend.schemas import (
@@ -161,16 +161,7 @@ def redeem():
     invitation = db.session.query(Invitation).filter(Invitation.code_hash.in_(digests)).first()
     if invitation is None:
         db.session.rollback()
-        limited = wrong_code()
-        if limited is not None:  # a right code from this address still works: only unknown ones are refused
-            limit, wait = limited
-            raise ApiError(
-                429,
-                "rate-limited",
-                f"too many wrong codes from this address ({limit}): this code is not valid either; "
-                f"check it letter by letter and try again in {wait} s",
-                retry_after_s=wait,
-            )
+        refuse_wrong_code("this code")
         raise ApiError(
             404, "unknown-code", "this code is not valid: check it letter by letter (it looks like ABCD-EFGH-JKLM)"
         )

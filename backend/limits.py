@@ -50,7 +50,7 @@ from limits.strategies import FixedWindowRateLimiter
 from sqlalchemy import text
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from backend.errors import error_response
+from backend.errors import ApiError, error_response
 
 __all__ = [
     "limiter",
@@ -106,6 +106,23 @@ def wrong_code() -> tuple[str, int] | None:
         return None
     reset = counter.get_window_stats(item, "redeem", by_address()).reset_time
     return str(item), max(1, int(reset - time.time()))
+
+
+def refuse_wrong_code(what: str) -> None:
+    """Count an unknown code (``wrong_code``) and, past the limit, refuse it with 429 naming ``what`` was typed.
+
+    Call it once the code was found nobody's; the caller then answers 404 for a code still within the limit.
+    """
+    limited = wrong_code()
+    if limited is not None:  # a right code from this address still works: only unknown ones are refused
+        limit, wait = limited
+        raise ApiError(
+            429,
+            "rate-limited",
+            f"too many wrong codes from this address ({limit}): {what} is not valid either; "
+            f"check it letter by letter and try again in {wait} s",
+            retry_after_s=wait,
+        )
 
 
 # The decorators the views use: values read from the config at request time.

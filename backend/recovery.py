@@ -19,7 +19,7 @@ from backend.api import load_body, respond
 from backend.auth import ORGANIZER, authenticate, keyed_mac, new_token, token_lifetime_s
 from backend.db import begin_write, changed, db
 from backend.errors import ApiError
-from backend.limits import wrong_code
+from backend.limits import refuse_wrong_code
 from backend.models import Event, RecoveryCode, now_ms
 from backend.resources import open_event
 from backend.schemas import (
@@ -166,16 +166,7 @@ def recover():
     row = db.session.query(RecoveryCode).filter(RecoveryCode.code_hash == digest).first()
     if row is None:
         db.session.rollback()
-        limited = wrong_code()
-        if limited is not None:  # a right code from this address still works: only unknown ones are refused
-            limit, wait = limited
-            raise ApiError(
-                429,
-                "rate-limited",
-                f"too many wrong codes from this address ({limit}): this recovery code is not valid either; "
-                f"check it letter by letter and try again in {wait} s",
-                retry_after_s=wait,
-            )
+        refuse_wrong_code("this recovery code")
         raise ApiError(
             404,
             "unknown-code",
