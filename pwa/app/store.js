@@ -277,7 +277,7 @@ export class EventStore extends EventTarget {
    * Would the rules on this device take this change now? ``null`` if so, else ``{reason, code}``: the same
    * answer the server gives, so a change the form is to refuse never waits in the outbox to be refused again.
    */
-  async check(type, payload) {
+  async wouldRefuse(type, payload) {
     const s = this.session;
     const op = { type, op_id: `${s.device}:${s.next_seq}`, device: s.device, actor: this.actor(), at: this.now(), payload };
     const out = await rules("check_op", { event_id: this.eventId, op });
@@ -293,7 +293,7 @@ export class EventStore extends EventTarget {
     const closed = closedRefusal(this.state, type, payload);
     if (closed) return { row: null, refused: closed, code: "event-closed" };
     if (checkFirst) {
-      const refused = await this.check(type, payload);
+      const refused = await this.wouldRefuse(type, payload);
       if (refused) return { row: null, refused: refused.reason, code: refused.code };
     }
     const row = await outbox.enqueue(this.eventId, type, payload);
