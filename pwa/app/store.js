@@ -274,12 +274,28 @@ export class EventStore extends EventTarget {
   }
 
   /**
+   * Would the rules on this device take this change now? ``null`` if so, else ``{reason, code}``: the same
+   * answer the server gives, so a change the form is to refuse never waits in the outbox to be refused again.
+   */
+  async wouldRefuse(type, payload) {
+    const s = this.session;
+    const op = { type, op_id: `${s.device}:${s.next_seq}`, device: s.device, actor: this.actor(), at: this.now(), payload };
+    const out = await rules("check_op", { event_id: this.eventId, op });
+    return out.ok ? null : { reason: out.reason, code: out.code };
+  }
+
+  /**
    * Apply a change on this device now; it waits in the outbox until the server has it. A closed event takes
    * none (but the tournament report's details): the change is refused here, with the reason, and never queued.
+   * ``checkFirst``: a change the rules refuse (a result without what the game needs) is not queued either.
    */
-  async act(type, payload) {
+  async act(type, payload, { checkFirst = false } = {}) {
     const closed = closedRefusal(this.state, type, payload);
     if (closed) return { row: null, refused: closed, code: "event-closed" };
+    if (checkFirst) {
+      const refused = await this.wouldRefuse(type, payload);
+      if (refused) return { row: null, refused: refused.reason, code: refused.code };
+    }
     const row = await outbox.enqueue(this.eventId, type, payload);
     await this.refold();
     const opId = `${this.session.device}:${row.seq}`;

@@ -12,7 +12,7 @@ const WORKER_URL = new URL("./rules-worker.js", import.meta.url);
 /** The functions rules_api answers (pwa/rules/rules_api.py FUNCTIONS; a test keeps both lists equal). */
 export const RULES_FUNCTIONS = Object.freeze([
   "fold", "prepare", "state", "confirmed", "check_op", "standings", "pair_draft", "round_warnings", "swap_warnings", "structure", "rulesets",
-  "ruleset_info", "settings_review", "age_divisions", "timer", "secret_time", "time_called", "round_minutes", "cut", "next_elimination", "next_step", "bracket", "export",
+  "ruleset_info", "settings_review", "age_divisions", "timer", "secret_time", "round_length", "time_called", "round_minutes", "cut", "next_elimination", "next_step", "bracket", "export",
   "new_event_document",
   "league", "csv_roster", "csv_standings", "csv_pairings", "startrek_report", "tdf_export", "tdf_import",
   "decklist_check", "decklists", "deckcheck_pick",

@@ -653,6 +653,39 @@ def secret_time(event_id: str) -> dict[str, Any]:
     return {"sides": sides, "minutes": secret_minutes(st, sides)}
 
 
+def round_length(event_id: str, number: int, stage: str = "swiss") -> dict[str, Any]:
+    """The length the Start round form offers for a round: ``{minutes, untimed, why}`` (``minutes`` 0 and
+    ``untimed`` when the game's declarations say the round has no time limit, ``why`` the document).
+
+    Generic: an elimination round is untimed when the event chose it (a declared ``cut_untimed`` setting,
+    Doomtown Floor Rules 5.C), and the final is when the document's ``final_round_minutes`` is 0 (AGoT
+    Tournament Regulations, Single Elimination Rounds); else the Settings screen's length, else the document's.
+    """
+    from shared_rules.games import game_of, get_ruleset
+    from shared_rules.games.settings import find_setting
+
+    st = _current(event_id)
+    settings = st["settings"]
+    rs = get_ruleset(st["ruleset"], settings)
+    limits = rs.time_limits
+    rnd = next((r for r in st["rounds"] if r["number"] == number and r["stage"] == stage), None)
+    if stage == "elimination" and rnd is not None:
+        chosen = find_setting(game_of(st["ruleset"]).settings_ui, "cut_untimed")
+        if chosen is not None and settings.get("cut_untimed") is True:
+            said = chosen.label[:1].lower() + chosen.label[1:]
+            return {"minutes": 0, "untimed": True, "why": f"the event's settings say {said} ({chosen.source})"}
+        slots = (rnd.get("extra") or {}).get("bracket", {}).get("slots") or sum(
+            1 for m in rnd["matches"] if not (m.get("extra") or {}).get("playoff")
+        )
+        if slots <= 1 and limits.get("final_round_minutes") == 0:
+            policy = rs.policies.get("final-untimed")
+            why = f"{policy.rule} ({policy.source})" if policy else "the final has no time limit"
+            return {"minutes": 0, "untimed": True, "why": why}
+    online = settings.get("online") is True and "online" in limits
+    document = limits.get("online") if online else limits.get("round_minutes", limits.get("in-person"))
+    return {"minutes": settings.get("round_minutes") or document or 50, "untimed": False, "why": ""}
+
+
 def time_called(ruleset: str, args: dict[str, Any]) -> dict[str, Any]:
     """The game-end helpers (``shared_rules.games.time_called``) for the ruleset, by name."""
     from shared_rules.games import time_called as decide
@@ -866,6 +899,7 @@ FUNCTIONS = {
         age_divisions,
         timer,
         secret_time,
+        round_length,
         time_called,
         round_minutes,
         cut,

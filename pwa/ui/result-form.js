@@ -137,7 +137,16 @@ export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "S
       if (stats && stats.some((s) => Object.values(s).some((input) => input.value !== ""))) {
         result.stats = stats.map((s) => Object.fromEntries(Object.entries(s).map(([key, input]) => [key, num(input) ?? 0])));
       }
-      if (scores && scores.some((s) => s.value !== "")) result.scores = scores.map((s) => num(s) ?? 0);
+      if (scores && scores.some((s) => s.value !== "")) {
+        // A blank beside a typed score is a score not given, never a 0 the judge did not type.
+        const missing = players.filter((_, i) => num(scores[i]) === null).map((pid) => nameOf(state, pid));
+        if (missing.length) {
+          error.textContent = `Enter the final score of ${missing.join(" and ")} too, or clear the scores.`;
+          scores[players.findIndex((_, i) => num(scores[i]) === null)].focus();
+          return;
+        }
+        result.scores = scores.map((s) => num(s));
+      }
       if (ending?.value) result.ending = ending.value;
       if (games && games.some((g) => g.value)) result.games = games.filter((g) => g.value).map((g) => g.value);
       error.textContent = "";

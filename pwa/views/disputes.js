@@ -15,7 +15,8 @@ async function mount(root, { store, role }) {
 
   const resolve = async (d, result, reason) => {
     const target = d.table !== null ? { table: d.table } : { match: d.match };
-    const { refused } = await store.act("result.resolve", { round: d.round, stage: d.stage, ...target, result, reason });
+    const { refused } = await store.act("result.resolve", { round: d.round, stage: d.stage, ...target, result, reason },
+      { checkFirst: true });
     announce(refused || `Dispute at table ${d.table} resolved`);
   };
 

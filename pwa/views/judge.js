@@ -39,7 +39,7 @@ function entryPanel(store, { onClose }) {
         const type = correcting ? "result.correct" : "result.report";
         const payload = { round: rnd.number, stage: rnd.stage, ...target, ...result };
         if (correcting && reason.value.trim()) payload.reason = reason.value.trim();
-        const { refused } = await store.act(type, payload);
+        const { refused } = await store.act(type, payload, { checkFirst: true });
         if (refused) {
           error.textContent = withNames(st, refusalText(refused), store.session?.staff_names);
           return;

@@ -153,7 +153,7 @@ async function mount(root, { store }) {
     h("section", { class: "card" }, h("h2", {}, "Notifications"), notify, notifyOut));
 
   const act = async (type, payload, done) => {
-    const { refused } = await store.act(type, payload);
+    const { refused } = await store.act(type, payload, { checkFirst: true });
     announce(refused || done);
     return refused;
   };

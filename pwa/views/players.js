@@ -76,6 +76,21 @@ function idColumns(st, ages, act) {
   };
 }
 
+/** The document's structure for the active players, under Structure. */
+async function suggestStructure(st, suggestion) {
+  const active = st.players.filter((p) => p.dropped_after === null).length;
+  const s = await rules("structure", { ruleset: st.ruleset, players: active });
+  suggestion.textContent = s.error ? s.error : `${active} players: ${s.swiss_rounds} Swiss rounds`
+    + (s.cut ? `, top ${s.cut} cut` : ", no cut") + (s.source ? ` (${s.source})` : "");
+}
+
+/** What the roster shows of the state (a change to anything else, a sync or a timer, leaves it as drawn). */
+function rosterKey(st, extra) {
+  const rnd = latestRound(st);
+  return JSON.stringify([st.players, rnd?.number, rnd?.matches.map((m) => [m.table, m.players]), (st.penalties || []).length,
+    st.settings?.seeds, st.closed, st.ruleset, extra]);
+}
+
 /** Players something refers to (a pairing, a penalty, a seed): they can be dropped, not removed. */
 export function referencedPlayers(state) {
   const out = new Set();
@@ -389,6 +404,8 @@ function rosterRecords(store, hooks) {
     load: act.loadLinks,
     flush: act.flush,
     loadedAt: act.loadedAt,
+    /** What the record cells show beside the roster: their redraw draws the roster only when it changed. */
+    key: () => [[...ui.links], ui.linking, ui.linkFound, ui.linkMessage, ui.consentFor, pendingLinks(store.eventId), navigator.onLine],
     /** The entries whose record cell is open (kept visible whatever the search). */
     open: () => [ui.linking, ui.consentFor?.player],
   };
@@ -548,6 +565,31 @@ function recordCell(store, ui, act, { redraw, focusLater }, p) {
         } }, "Link to player record"));
 }
 
+/** The event's age divisions asked again after a change: when they differ, ``set`` them, and fill in the rows'
+ * Division cells (the same season) or ``redraw`` the roster (a new season, or the first divisions). */
+async function followAges(store, st, before, { set, redraw, rows }) {
+  const found = st.ruleset ? await rules("age_divisions", { event_id: store.eventId }) : null;
+  if (JSON.stringify(found) === JSON.stringify(before)) return;
+  const shape = (a) => JSON.stringify(a && [a.season, a.bands, a.labels]);
+  set(found);
+  if (before && found && shape(before) === shape(found)) patchDivisions(rows(), store.state, found);
+  else redraw(true);
+}
+
+/** The Division cells of drawn rows brought up to new age divisions (same season): only those that changed. */
+function patchDivisions(rows, st, ages) {
+  const years = new Map(st.players.map((p) => [p.id, p.birth_year]));
+  for (const tr of new Set(rows)) {
+    const td = tr.querySelector("td.division");
+    const division = ages.players[tr.dataset.player] || "";
+    if (!td || td.dataset.division === division) continue;
+    td.dataset.division = division;
+    td.querySelector(".division-name").textContent = divisionName(ages, division, years.get(tr.dataset.player));
+  }
+}
+
+const divisionName = (ages, division, year) => (division ? ages.labels[division] : year ? "—" : "no birth year");
+
 /** Pokémon TOP 3.1.1: a player's division, and their birth year to enter or correct (player.edit). */
 function divisionCell(store, ages, p, closed) {
   const year = numberInput({ value: p.birth_year ?? "", "aria-label": `Birth year of ${p.name}`, class: "narrow",
@@ -560,7 +602,7 @@ function divisionCell(store, ages, p, closed) {
   });
   const division = ages.players[p.id];
   return h("td", { class: "division", dataset: { division: division || "" } },
-    h("span", { class: "division-name" }, division ? ages.labels[division] : p.birth_year ? "—" : "no birth year"), " ", year);
+    h("span", { class: "division-name" }, divisionName(ages, division, p.birth_year)), " ", year);
 }
 
 /**
@@ -725,7 +767,7 @@ async function mount(root, { store, role }) {
 
   const hooks = { redraw: () => drawRoster(), focusLater: (selector) => focusLater(selector),
     message: (text) => { rosterMessage.textContent = text; }, focusSearch: () => search.focus() };
-  const records = rosterRecords(store, { ...hooks, fail: hooks.message });
+  const records = rosterRecords(store, { ...hooks, redraw: () => drawRoster(false), fail: hooks.message });
   const edits = rosterEdits(store, hooks);
   const reinstate = reinstateControls(store, { ...hooks, lead });
 
@@ -746,12 +788,17 @@ async function mount(root, { store, role }) {
   const act = (type, payload) => store.act(type, payload);
   const focusLater = (selector) => setTimeout(() => list.querySelector(selector)?.focus(), 0);
 
-  function drawRoster() {
+  let drawnKey = null;  // what the roster on screen was drawn from (rosterKey)
+  /** Draw the roster; ``force``: even when what it shows did not change (an edit opened, records loaded). */
+  function drawRoster(force = true) {
     const st = store.state;
     if (!st) return;
+    const rnd = latestRound(st);
+    const key = rosterKey(st, [ages && [ages.season, ages.bands, ages.labels], edits.open(), records.key()]);
+    if (!force && key === drawnKey) return;
+    drawnKey = key;
     const active = st.players.filter((p) => p.dropped_after === null).length;
     const referenced = referencedPlayers(st);
-    const rnd = latestRound(st);
     const seats = new Map();
     for (const m of rnd?.matches || []) for (const pid of m.players) seats.set(pid, m.table ?? "bye");
     edits.prune(st, referenced);
@@ -808,18 +855,13 @@ async function mount(root, { store, role }) {
       registration.update(st);
       replace(problems, store.problems().filter((p) => p.op.type.startsWith("player."))
         .map((p) => problemNotice(store, { ...p, reason: withNames(st, p.reason) })));
-      drawRoster();
+      // The roster once, then the Division cells the age divisions changed (a second whole roster took 1 s at 512).
+      drawRoster(false);
+      await followAges(store, st, ages, { set: (found) => registration.setAges(ages = found), redraw: drawRoster,
+        rows: () => [...list.querySelectorAll("tbody tr[data-player]"), ...builtRows] });
       if (navigator.onLine && Date.now() - records.loadedAt() > 30_000) records.load();
       records.flush();
-      if (st.ruleset) {
-        ages = await rules("age_divisions", { event_id: store.eventId });
-        registration.setAges(ages);
-        drawRoster();
-        const active = st.players.filter((p) => p.dropped_after === null).length;
-        const s = await rules("structure", { ruleset: st.ruleset, players: active });
-        suggestion.textContent = s.error ? s.error : `${active} players: ${s.swiss_rounds} Swiss rounds`
-          + (s.cut ? `, top ${s.cut} cut` : ", no cut") + (s.source ? ` (${s.source})` : "");
-      }
+      if (st.ruleset) await suggestStructure(st, suggestion);
     },
   };
 }

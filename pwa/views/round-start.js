@@ -47,12 +47,11 @@ async function secretD6(store) {
  * primary one when starting is the next step. */
 export async function startForm(store, rnd, st, start, primary = true) {
   const info = await rulesetInfo(st);
-  const limits = info.time_limits || {};
-  // The Settings screen's round length (settings.round_minutes), else the document's; an elimination round of an
-  // event whose cut is untimed (settings.cut_untimed, Doomtown Floor Rules 5.C) offers 0: no time limit.
-  const settings = st.settings || {};
-  const untimed = rnd.stage === "elimination" && settings.cut_untimed === true;
-  const length = untimed ? 0 : settings.round_minutes || limits.round_minutes || limits["in-person"] || 50;
+  // The Settings screen's round length, else the document's; a round the game's declarations leave untimed
+  // (an untimed cut chosen in the settings, a final the document leaves untimed) offers 0: no time limit.
+  const offered = await rules("round_length", { event_id: store.eventId, number: rnd.number, stage: rnd.stage });
+  const untimed = offered.untimed === true;
+  const length = offered.minutes;
   const minutes = numberInput({ value: String(length), id: "round-minutes" });
   const extras = [];
   const diceCount = info.ui.round_start.attack_dice;
@@ -67,6 +66,7 @@ export async function startForm(store, rnd, st, start, primary = true) {
       if (secret?.box.checked) payload.secret = true;
       start(payload);
     },
-  }, h("h3", {}, `Start round ${rnd.number}`), field("Round length (minutes)", minutes), extras,
+  }, h("h3", {}, `Start round ${rnd.number}`), field("Round length (minutes)", minutes),
+  untimed ? h("p", { class: "hint", id: "round-untimed" }, `No time limit (0 minutes): ${offered.why}.`) : null, extras,
   h("button", { type: "submit", class: primary ? "primary" : null, id: "start-round" }, `Start round ${rnd.number}`));
 }

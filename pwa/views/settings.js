@@ -20,6 +20,8 @@ function control(f, value, disabled, idPrefix = "setting", bare = false) {
   const hint = h("small", {}, f.hint, source);
   const notices = h("ul", { class: "notices", dataset: { key: f.key } });
   if (f.kind === "group") return groupControl(f, value, disabled, id, notices, bare);
+  if (f.kind === "points") return pointsControl(f, value, disabled, id, hint, notices);
+  if (f.kind === "order") return orderControl(f, value, disabled, id, hint, notices);
   let input;
   let read;
   if (f.kind === "toggle") {
@@ -47,6 +49,63 @@ function control(f, value, disabled, idPrefix = "setting", bare = false) {
   }
   return { read, notices, el: h("div", { class: "field", dataset: { setting: f.key } }, h("label", { for: id }, f.label),
     input, hint, notices) };
+}
+
+/** A table of whole numbers by word (settings.points): one number per offered word, and any other word it holds. */
+function pointsControl(f, value, disabled, id, hint, notices) {
+  const given = value && typeof value === "object" ? value : {};
+  const words = [...f.choices.map((c) => [c.value, c.label]),
+    ...Object.keys(given).filter((k) => !f.choices.some((c) => c.value === k)).map((k) => [k, k.replace(/-/g, " ")])];
+  const inputs = words.map(([key, label]) => [key, label, h("input", { type: "number", inputmode: "numeric", step: "1",
+    id: `${id}-${key}`, disabled, value: given[key] ?? "", min: f.min ?? null, max: f.max ?? null, class: "narrow" })]);
+  const read = () => {
+    const out = {};
+    for (const [key, , input] of inputs) if (input.value.trim() !== "") out[key] = Number(input.value);
+    return Object.keys(out).length ? out : undefined;
+  };
+  return { read, notices, el: h("fieldset", { class: "setting-group points-table", dataset: { setting: f.key } },
+    h("legend", {}, f.label), hint, notices, f.unset ? h("p", { class: "hint" }, `All empty: ${f.unset}.`) : null,
+    h("div", { class: "points-grid" }, inputs.map(([key, label, input]) =>
+      h("div", { class: "field", dataset: { outcome: key } }, h("label", { for: input.id }, label), input)))) };
+}
+
+/** An ordered list of some of a setting's choices (settings.tiebreakers): add one, move it up or down, take it out. */
+function orderControl(f, value, disabled, id, hint, notices) {
+  let chosen = Array.isArray(value) ? [...value] : [];
+  const labelOf = (key) => f.choices.find((c) => c.value === key)?.label ?? String(key);
+  const list = h("ol", { id: `${id}-list`, class: "order-list" });
+  const adder = h("select", { id: `${id}-add`, disabled });
+  const el = h("fieldset", { class: "setting-group order-setting", dataset: { setting: f.key } }, h("legend", {}, f.label),
+    hint, notices, list,
+    h("div", { class: "field inline" }, h("label", { for: adder.id }, "Add"), adder,
+      h("button", { type: "button", class: "small", id: `${id}-add-button`, disabled, onclick: () => {
+        if (adder.value === "") return;
+        chosen.push(f.choices[Number(adder.value)].value);
+        changed();
+      } }, "Add")));
+  const changed = () => {
+    draw();
+    el.dispatchEvent(new Event("change", { bubbles: true }));  // the form reviews the settings again
+  };
+  const move = (i, by) => {
+    const [key] = chosen.splice(i, 1);
+    chosen.splice(i + by, 0, key);
+    changed();
+  };
+  const draw = () => {
+    replace(list, chosen.length ? chosen.map((key, i) => h("li", { dataset: { key } }, h("span", {}, labelOf(key)), " ",
+      h("button", { type: "button", class: "small", disabled: disabled || i === 0, "aria-label": `Move ${labelOf(key)} up`,
+        onclick: () => move(i, -1) }, "Up"),
+      h("button", { type: "button", class: "small", disabled: disabled || i === chosen.length - 1,
+        "aria-label": `Move ${labelOf(key)} down`, onclick: () => move(i, 1) }, "Down"),
+      h("button", { type: "button", class: "small", disabled, "aria-label": `Take out ${labelOf(key)}`,
+        onclick: () => { chosen = chosen.filter((_, j) => j !== i); changed(); } }, "Take out")))
+      : h("li", { class: "hint" }, f.unset ? `None chosen: ${f.unset}.` : "None chosen."));
+    replace(adder, h("option", { value: "" }, "Choose one…"),
+      f.choices.map((c, i) => (chosen.includes(c.value) ? null : h("option", { value: String(i) }, c.label))));
+  };
+  draw();
+  return { read: () => (chosen.length ? [...chosen] : undefined), notices, el };
 }
 
 /** A group of settings kept in one object (settings.rating): its own keys beside what the screen offers stay. */

@@ -34,10 +34,13 @@ __all__ = [
     "best_of_settings",
 ]
 
-#: The kinds of input a setting is: a whole number, one of a list, yes/no, a date, free text, or a group of
-#: settings kept together in one object (``settings.rating``).
-KINDS = ("number", "choice", "toggle", "date", "text", "group")
+#: The kinds of input a setting is: a whole number, one of a list, yes/no, a date, free text, a group of
+#: settings kept together in one object (``settings.rating``), a table of whole numbers by word (``points``:
+#: outcome → points, its ``choices`` the words offered) or an ordered list of some of its ``choices`` (``order``:
+#: tiebreaker keys).
+KINDS = ("number", "choice", "toggle", "date", "text", "group", "points", "order")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
+_WORD = re.compile(r"[a-z][a-z0-9-]{0,39}\Z")
 _TEXT_MAX = 200
 
 
@@ -86,6 +89,10 @@ class Setting:
             if not isinstance(value, str):
                 return "give it as text"
             return None if len(value) <= _TEXT_MAX else f"keep it to {_TEXT_MAX} characters"
+        if self.kind == "points":
+            return self._points_problem(value)
+        if self.kind == "order":
+            return self._order_problem(value)
         if not isinstance(value, Mapping):
             return "expected its fields together"
         for sub in self.fields:
@@ -93,6 +100,34 @@ class Setting:
                 wrong = sub.problem(value[sub.key])
                 if wrong is not None:
                     return f"{sub.label}: {wrong}"
+        return None
+
+    def _label_of(self, key: Any) -> str:
+        return next((label for v, label in self.choices if v == key), str(key))
+
+    def _points_problem(self, value: Any) -> str | None:
+        if not isinstance(value, Mapping) or not value:
+            return "give points for at least one outcome"
+        for key, points in value.items():
+            if not isinstance(key, str) or not _WORD.match(key):
+                return f"'{key}' is not an outcome word (lower-case letters, digits and hyphens)"
+            if not self.open_choice and not any(key == v for v, _ in self.choices):
+                return f"'{key}' is not an outcome here: use {', '.join(label for _, label in self.choices)}"
+            wrong = self._number_problem(points)
+            if wrong is not None:
+                return f"{self._label_of(key)}: {wrong}"
+        return None
+
+    def _order_problem(self, value: Any) -> str | None:
+        if not isinstance(value, list) or not value:
+            return "choose at least one, in order"
+        seen: set[Any] = set()
+        for key in value:
+            if not any(key == v for v, _ in self.choices):
+                return f"'{key}' is not one of: {', '.join(label for _, label in self.choices)}"
+            if key in seen:
+                return f"{self._label_of(key)} is listed twice: list each once"
+            seen.add(key)
         return None
 
     def _number_problem(self, value: Any) -> str | None:

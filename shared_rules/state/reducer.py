@@ -23,6 +23,7 @@ whatever rounds came later — later pairings stand, standings recompute.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any
@@ -187,8 +188,31 @@ def _event_configure(state: dict[str, Any], op: Operation) -> None:
         try:  # the results in hand must still fit the new settings (custom points, say)
             load_event(to_event_document(candidate, operational=False))
         except DocumentError as exc:
-            raise OperationRejected(f"event.configure: {exc}") from None
+            raise OperationRejected(f"event.configure: {_recorded_misfit(state, exc)}") from None
     state.update(ruleset=ruleset_id, settings=settings, name=p.name if p.name is not None else state["name"])
+
+
+_MATCH_PATH = re.compile(r"rounds\[(\d+)\]\.matches\[(\d+)\]")
+
+
+def _recorded_misfit(state: dict[str, Any], exc: DocumentError) -> str:
+    """A recorded result the new settings refuse, named as the screens name a match, with the way out.
+
+    >>> st = {"rounds": [{"number": 1, "matches": [{"table": 4}]}]}
+    >>> _recorded_misfit(st, DocumentError("rounds[0].matches[0].outcomes", "'tie' is not an outcome of custom"))
+    "the result recorded at round 1 table 4 no longer fits ('tie' is not an outcome of custom): keep what it uses in the settings, or correct that result first"
+    """
+    found = _MATCH_PATH.match(exc.path)
+    if found is None:
+        return str(exc)
+    i, j = int(found[1]), int(found[2])
+    rounds = state["rounds"]
+    if i >= len(rounds) or j >= len(rounds[i]["matches"]):
+        return str(exc)
+    return (
+        f"the result recorded at {where(rounds[i], j)} no longer fits ({exc.problem}): keep what it uses in the "
+        "settings, or correct that result first"
+    )
 
 
 def _event_close(state: dict[str, Any], op: Operation) -> None:

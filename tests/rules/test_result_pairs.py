@@ -138,6 +138,26 @@ class ReducerRefusesForbiddenPairsTest(unittest.TestCase):
         with self.assertRaises(OperationRejected) as caught:
             apply(state, op)
         self.assertIn("both final scores are needed for the differential", str(caught.exception))
+        self.assertIn("enter the final scores of a and b", str(caught.exception))  # the screens name them
+
+    def test_every_game_refuses_on_the_device_what_the_whole_event_refuses(self) -> None:
+        # The device's check (check_op: the reducer) answers as the server's whole-event load does: a
+        # result the event document would refuse is refused by the operation itself, for every game.
+        from shared_rules.games import RULESETS
+        from shared_rules.run import load_event
+        from shared_rules.state.state import to_event_document
+
+        for ruleset in RULESETS:
+            state = _started(ruleset)
+            match = state["rounds"][0]["matches"][0]
+            for outcomes in itertools.product([o.key for o in get_ruleset(ruleset, {}).outcomes], repeat=2):
+                payload = {"round": 1, "table": match["table"], "outcomes": list(outcomes)}
+                with self.subTest(ruleset=ruleset, outcomes=outcomes):
+                    try:
+                        after = apply(state, _op(7, "result.report", payload, "judge"))
+                    except OperationRejected:
+                        continue
+                    load_event(to_event_document(after, operational=False))  # the server takes it too
 
 
 if __name__ == "__main__":

@@ -312,7 +312,8 @@ def _check_event(event: Event) -> None:
                 if needs_scores and match.scores is None:
                     raise DocumentError(
                         f"rounds[{i}].matches[{j}].scores",
-                        "both final scores are needed for the differential (Star Trek OP Guide 7.4, 7.4.1)",
+                        f"enter the final scores of {match.players[0]} and {match.players[1]}: both final scores "
+                        "are needed for the differential (Star Trek OP Guide 7.4, 7.4.1)",
                     )
             if "earned-bye" not in match.outcomes:
                 continue

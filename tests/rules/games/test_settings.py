@@ -146,6 +146,61 @@ class RefusalTest(unittest.TestCase):
         self.assertIn("power of two", str(event.why("event.configure", {"settings": {"cut": 6}})))
 
 
+class HouseRulesTest(unittest.TestCase):
+    """Custom: settings.points (outcome → whole number) and settings.tiebreakers (ordered metric keys)."""
+
+    def test_points_and_tiebreakers_are_declared_with_the_registry_labels(self) -> None:
+        fields = {f.key: f for section in game_of("custom").settings_ui for f in section.fields}
+        self.assertEqual("points", fields["points"].kind)
+        self.assertIn(("win", "Win"), fields["points"].choices)
+        order = dict(fields["tiebreakers"].choices)
+        self.assertEqual("order", fields["tiebreakers"].kind)
+        self.assertEqual("Op Win %", order["owp"])
+        self.assertNotIn("points", order)  # points always rank first
+        self.assertEqual(len(set(order.values())), len(order))  # repeated labels are told apart
+
+    def test_house_rules_set_by_the_organizer_rank_the_players(self) -> None:
+        event = _Event("custom", 4)
+        event.do(
+            "event.configure",
+            {"settings": {"points": {"win": 2, "tie": 1, "loss": 0, "bye": 2}, "tiebreakers": ["entry", "random"]}},
+        )
+        event.pair_round_one()
+        event.do("round.start", {"number": 1, "duration_s": 3000})
+        event.do("result.report", {"round": 1, "table": 1, "outcomes": ["tie", "tie"]})
+        event.do("result.report", {"round": 1, "table": 2, "outcomes": ["loss", "win"]})
+        from shared_rules.run import load_event, standings_json
+        from shared_rules.state.state import to_event_document
+
+        rows = standings_json(load_event(to_event_document(event.state, operational=False)))["standings"]
+        self.assertEqual(["p4", "p1", "p2", "p3"], [r["player"] for r in rows])  # ties on 1 point: entry order
+        self.assertEqual([2, 1, 1, 0], [r["points"] for r in rows])
+
+    def test_wrong_house_rules_are_refused_in_the_organizers_words(self) -> None:
+        event = _Event("custom", 4)
+        cases = {
+            "points": ({"win": "three"}, "Points per outcome: Win: give a whole number from -100 to 100"),
+            "tiebreakers": (["owp", "owp"], "Tiebreakers, in order: Op Win % is listed twice"),
+        }
+        for key, (value, words) in cases.items():
+            with self.subTest(key=key):
+                self.assertIn(words, str(event.why("event.configure", {"settings": {key: value}})))
+        self.assertIn(
+            "'nope' is not one of", str(event.why("event.configure", {"settings": {"tiebreakers": ["nope"]}}))
+        )
+        self.assertEqual({}, event.state["settings"])
+
+    def test_points_that_no_longer_fit_a_recorded_result_are_refused_naming_the_table(self) -> None:
+        event = _Event("custom", 4)
+        event.pair_round_one()
+        event.do("round.start", {"number": 1, "duration_s": 3000})
+        event.do("result.report", {"round": 1, "table": 1, "outcomes": ["tie", "tie"]})
+        reason = str(event.why("event.configure", {"settings": {"points": {"win": 3, "loss": 0}}}))
+        self.assertIn("the result recorded at round 1 table 1 no longer fits", reason)
+        self.assertNotIn("rounds[", reason)
+        self.assertIsNone(event.why("event.configure", {"settings": {"points": {"win": 2, "tie": 1, "loss": 0}}}))
+
+
 class WarningTest(unittest.TestCase):
     def test_pokemon_season_shows_the_divisions_birth_years(self) -> None:
         # Pokémon TOP 3.1.1 (the document's example season is 2019).
