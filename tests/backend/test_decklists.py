@@ -1,14 +1,16 @@
 """Deck lists on the server (issue 28): a player's pull holds only their own list and deck checks, the lock
 at the start of round 1 refuses a player's late change with a clear reason while a list made offline before
 it is accepted after reconnecting, staff changes are logged with who and why, export and re-import keep the
-lists, and lists are published only after the event, as the organizer chose."""
+lists, a restored backup keeps them, and lists are published only after the event, as the organizer chose."""
 
 from __future__ import annotations
 
 import json
 
 from shared_rules.state import initial_state, replay
-from tests.backend.helpers import PLAYERS, bearer, pair_ops, register_ops, report
+from tests.backend.conftest import dispose
+from tests.backend.helpers import PLAYERS, Api, bearer, pair_ops, register_ops, report
+from tests.backend.test_backups import _rebuilt_server
 
 SECRET = "4 Mewtwo ex\n56 Psychic Energy"
 
@@ -96,3 +98,31 @@ def test_lists_are_published_only_after_the_event_and_as_the_organizer_chose(api
     after = api.client.get(f"/api/events/{eid}/decklists").get_json()
     assert [row["player"] for row in after["lists"]] == ["p1"]  # no cut: the first two; p3 sent no list
     assert after["lists"][0]["sections"] == {"deck": SECRET}
+
+
+def test_a_restored_backup_keeps_every_list_its_changes_and_the_deck_checks(app, api, database_url, tmp_path):
+    eid, org, tokens = _event(api, {"decklists": {"required": True}})
+    api.push_ok(eid, tokens["p1"], "phone-1", [_listed({}, "p1", {"deck": SECRET})])
+    api.push_ok(eid, org, "desk", pair_ops(1), first_seq=len(PLAYERS) + 1)
+    late = _listed({}, "p2", {"deck": "60 Grass Energy"}, reason="paper list handed in at the desk")
+    api.push_ok(eid, org, "desk", [late], first_seq=len(PLAYERS) + 1 + len(pair_ops(1)))
+    judge = api.staff_token(eid, org, "judge")
+    check = {"type": "deckcheck.record", "payload": {"player": "p1", "outcome": "ok", "table": 1, "note": "matches"}}
+    api.push_ok(eid, judge, "judge-tab", [check])
+    before = api.folded(eid, org)
+    backup = api.client.get(f"/api/events/{eid}/backup", headers=bearer(org)).get_json()
+
+    rebuilt = _rebuilt_server(database_url, tmp_path, app.config["SECRET_KEY"])
+    try:
+        new = Api(rebuilt.test_client())
+        r = new.client.post("/api/events/restore", json=backup, headers=bearer(org))
+        assert r.status_code == 201, r.get_json()
+        after = new.folded(eid, org)
+        assert after["decklists"] == before["decklists"] and after["deckchecks"] == before["deckchecks"]
+        assert after["decklists"]["p1"]["sections"] == {"deck": SECRET}
+        assert after["decklists"]["p2"]["changes"][-1]["reason"] == "paper list handed in at the desk"
+        # ... and a restored server still keeps each list private to its player.
+        other = json.dumps([o["op"] for o in new.pull(eid, tokens["p3"])["ops"]])
+        assert "Mewtwo" not in other and "Grass Energy" not in other
+    finally:
+        dispose(rebuilt)
