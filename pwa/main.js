@@ -268,6 +268,8 @@ function renderTabs() {
   replace(tabs, h("ul", {}, Object.entries(SCREENS).filter(([, s]) => s.roles.includes(role) && tabbed(s)).map(([key, s]) =>
     h("li", {}, h("a", { href: `#/event/${eventId}/${key}`, "aria-current": key === screen ? "page" : null, dataset: { screen: key } },
       s.title)))));
+  // On a phone the tabs are one row that scrolls sideways: the screen shown is kept in view.
+  tabs.querySelector("a[aria-current=page]")?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   renderTabCounts();
 }
 
