@@ -40,7 +40,7 @@ bp = Blueprint("invitations", __name__, url_prefix="/api")
 
 def qr_svg(text: str) -> str:
     buffer = io.BytesIO()
-    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False, omitsize=True)
     return buffer.getvalue().decode("utf-8")
 
 

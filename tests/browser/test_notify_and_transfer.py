@@ -52,9 +52,17 @@ def stub_push(context, sub) -> None:
     context.add_init_script(STUB)
 
 
+#: Every ruleset: the cards know no game, and each game's player screen mounts them.
 RULESETS_NAMES = {
     "pokemon-tcg": ("Ash Ketchum", "Misty Williams"),
+    "pokemon-vg": ("Dawn Berlitz", "May Maple"),
+    "doomtown": ("Annie Oakley", "Bat Masterson"),
+    "shatterpoint": ("Ahsoka Tano", "Cad Bane"),
+    "agot": ("Arya Stark", "Brienne Tarth"),
     "startrek-1e": ("Jean-Luc Picard", "Kathryn Janeway"),
+    "startrek-2e": ("Benjamin Sisko", "Kira Nerys"),
+    "tribbles": ("Cyrano Jones", "Koloth Klingon"),
+    "custom": ("Ada Lovelace", "Grace Hopper"),
 }
 
 
