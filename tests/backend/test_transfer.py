@@ -115,3 +115,12 @@ def test_making_codes_is_limited_per_device(app, client):
     answers = [make(client, eid, players["p4"]).status_code for _ in range(4)]
     assert answers == [201, 201, 201, 429]
     assert make(client, eid, players["p1"]).status_code == 201  # another device is not held back
+
+
+def test_deleting_the_event_deletes_its_transfer_codes(app, client):
+    _, eid, org, players = setup_event(app, client)
+    code = make(client, eid, players["p1"]).get_json()["code"]
+    r = client.delete(f"/api/events/{eid}", json={"confirm": "Pallet Town Cup"}, headers=bearer(org))
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["deleted"]["transfer_codes"] == 1
+    assert redeem(client, code).status_code == 404
