@@ -199,6 +199,7 @@ class PushOutbox(Model):
         Index("ix_push_outbox_due", "state", "next_attempt_at"),
         Index("ix_push_outbox_event_kind_ref", "event_id", "kind", "ref"),
         Index("ix_push_outbox_subscription", "subscription_id"),
+        Index("ix_push_outbox_topic", "topic", "state"),  # migration 0009: older news of a tag, by index
     )
 
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)

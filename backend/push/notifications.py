@@ -606,9 +606,9 @@ def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
     for start in range(0, len(topics), 500):
         for rid, key, sid, topic in db.session.execute(
             select(PushOutbox.id, PushOutbox.key, PushOutbox.subscription_id, PushOutbox.topic).where(
-                PushOutbox.event_id == event_id,
+                PushOutbox.topic.in_(topics[start : start + 500]),  # ix_push_outbox_topic (topic, state)
                 PushOutbox.state == "pending",
-                PushOutbox.topic.in_(topics[start : start + 500]),
+                PushOutbox.event_id == event_id,
             )
         ).all():
             if (sid, topic) in fresh and key not in keys:

@@ -2,6 +2,8 @@
 
 * ``transfer_codes``: the code's keyed hash (unique), the event, the token that made it (its role and player
   are copied), when it was made and stops working (10 minutes), and when it was used (once) and for which token.
+* ``ix_push_outbox_topic`` on ``push_outbox (topic, state)``: queueing news finds the same device's older pending
+  sends of that tag by index (backend/push/notifications.py ``_supersede``), not by a scan of the event's outbox.
 
 Revision ID: 0009_transfer_codes
 Revises: 0008_recovery_codes
@@ -35,8 +37,10 @@ def upgrade():
         sa.UniqueConstraint("code_hash"),
     )
     op.create_index("ix_transfer_codes_source", "transfer_codes", ["source_token"])
+    op.create_index("ix_push_outbox_topic", "push_outbox", ["topic", "state"])
 
 
 def downgrade():
+    op.drop_index("ix_push_outbox_topic", table_name="push_outbox")
     op.drop_index("ix_transfer_codes_source", table_name="transfer_codes")
     op.drop_table("transfer_codes")
