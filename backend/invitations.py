@@ -40,7 +40,7 @@ bp = Blueprint("invitations", __name__, url_prefix="/api")
 
 def qr_svg(text: str) -> str:
     buffer = io.BytesIO()
-    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False, omitsize=True)
     return buffer.getvalue().decode("utf-8")
 
 
@@ -160,6 +160,11 @@ def redeem():
     digests = code_hashes(normalise_code(data["code"]))
     invitation = db.session.query(Invitation).filter(Invitation.code_hash.in_(digests)).first()
     if invitation is None:
+        from backend.transfer import redeem_transfer  # a transfer code into the installed app (backend/transfer.py)
+
+        moved = redeem_transfer(digests, data["label"])
+        if moved is not None:
+            return moved
         db.session.rollback()
         refuse_wrong_code("this code")
         raise ApiError(

@@ -119,6 +119,26 @@ class Invitation(Model):
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
+class TransferCode(Model):
+    """A one-time code a claimed device makes to sign its installed app in as itself (backend/transfer.py)."""
+
+    __tablename__ = "transfer_codes"
+    __table_args__ = (Index("ix_transfer_codes_source", "source_token"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"))
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The token of the device that made it: the new token gets its role and player.
+    source_token: Mapped[str] = mapped_column(String(32))
+    role: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str | None] = mapped_column(Text, nullable=True)
+    label: Mapped[str] = mapped_column(Text, default="", server_default="")
+    created_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+    used_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    token_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
 class RecoveryCode(Model):
     """An event's printed recovery code (at most one): a new device that types it gets an organizer token.
 
@@ -179,6 +199,7 @@ class PushOutbox(Model):
         Index("ix_push_outbox_due", "state", "next_attempt_at"),
         Index("ix_push_outbox_event_kind_ref", "event_id", "kind", "ref"),
         Index("ix_push_outbox_subscription", "subscription_id"),
+        Index("ix_push_outbox_topic", "topic", "state"),  # migration 0009: older news of a tag, by index
     )
 
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)
@@ -194,7 +215,7 @@ class PushOutbox(Model):
     ttl: Mapped[int] = mapped_column(Integer)
     urgency: Mapped[str] = mapped_column(String(16))
     topic: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    #: pending | sending | sent | failed | gone | expired | cancelled
+    #: pending | sending | sent | failed | gone | expired | cancelled | superseded
     state: Mapped[str] = mapped_column(String(16), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[int] = mapped_column(BigInteger)

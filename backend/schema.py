@@ -92,4 +92,5 @@ def upgrade_database(revision: str = "head") -> None:
             return
         if not current and inspect(connection).has_table("events"):
             command.stamp(cfg, FIRST_REVISION)  # made by create_all before migrations existed
-        command.upgrade(cfg, revision)
+        # "heads": branches merged from parallel work each add a revision after the same one; apply them all.
+        command.upgrade(cfg, "heads" if revision == "head" else revision)

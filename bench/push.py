@@ -34,7 +34,7 @@ from backend.models import PushSubscription  # noqa: E402
 from backend.push.queue import drainer  # noqa: E402
 from backend.push.subscriptions import endpoint_hash  # noqa: E402
 from tests.backend.helpers import Api, register_ops  # noqa: E402
-from tests.fakepush import FakePushService  # noqa: E402
+from tests.fakepush import SUBJECT, FakePushService  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,7 @@ def run(url: str, kind: str, tmp: Path, count: int, latency_ms: int) -> Row:
                 "INSTANCE_PATH": tmp / "instance",
                 "SQLALCHEMY_DATABASE_URI": url,
                 "PUSH_ALLOWED_HOSTS": [fake.host],
+                "VAPID_SUBJECT": SUBJECT,
                 "PUSH_WORKER": True,
             }
         )

@@ -5,7 +5,8 @@ For each ``POST /push/<id>`` it checks:
 * ``Authorization: vapid t=<JWT>, k=<key>`` (RFC 8292): an ES256 JWT whose
   signature verifies with ``k`` (and ``k`` is the server's VAPID key if the
   test says which), ``aud`` = this endpoint's origin, ``exp`` in the future
-  and at most 24 hours away, ``sub`` a ``mailto:`` or ``https:`` URI;
+  and at most 24 hours away, ``sub`` a ``mailto:`` or ``https:`` URI on a real domain (as Apple's
+  service does: ``mailto:…@localhost``, ``.local``, example domains and addresses get 403 BadJwtToken);
 * ``TTL`` present, ``Urgency`` (if any) one of the four RFC 8030 values,
   ``Topic`` (if any) at most 32 base64url characters;
 * ``Content-Encoding: aes128gcm`` and a body that decrypts (RFC 8188 records,
@@ -26,6 +27,7 @@ concurrency, observed).
 from __future__ import annotations
 
 import base64
+import ipaddress
 import json
 import os
 import struct
@@ -42,7 +44,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-__all__ = ["FakePushService", "FakeSubscription", "Delivery", "b64u", "unb64u"]
+__all__ = ["FakePushService", "FakeSubscription", "Delivery", "b64u", "unb64u", "SUBJECT"]
 
 
 def b64u(data: bytes) -> str:
@@ -148,6 +150,10 @@ class _Server(ThreadingHTTPServer):
         """A sender that timed out and hung up is part of the test, not an error to print."""
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
+
+
+#: The VAPID subject the tests' servers sign with (a real domain: the fake refuses localhost like Apple does).
+SUBJECT = "mailto:push-tests@topcut.events"
 
 
 class FakePushService:
@@ -349,3 +355,13 @@ class FakePushService:
         sub = claims.get("sub")
         if not isinstance(sub, str) or not sub.startswith(("mailto:", "https:")):
             raise Refused(401, f"sub must be a mailto: or https: URI, got {sub!r}")
+        domain = sub.rsplit("@", 1)[-1] if sub.startswith("mailto:") else sub.split("/")[2].split(":")[0]
+        domain = domain.strip("[]").lower()
+        nowhere = ("localhost", ".local", ".invalid", ".test", "example.com", "example.org", "example.net")
+        try:
+            ipaddress.ip_address(domain)
+            literal = True
+        except ValueError:
+            literal = False
+        if literal or domain.endswith(nowhere):
+            raise Refused(403, f"BadJwtToken: subject {sub!r} is not a real contact")

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import threading
 from typing import Any
@@ -17,7 +18,9 @@ from typing import Any
 import click
 from flask import Flask, current_app
 
-__all__ = ["init_app", "on_ops_accepted"]
+__all__ = ["init_app", "on_ops_accepted", "push_off_reason"]
+
+log = logging.getLogger(__name__)
 
 
 def on_ops_accepted(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any]) -> int:
@@ -27,10 +30,51 @@ def on_ops_accepted(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     return enqueue_for_ops(event_id, ops, state, current_app.config)
 
 
+def push_off_reason(app: Flask | None = None) -> str | None:
+    """Why push is off on this server (the words the notifications buttons show), or None when it is on."""
+    app = app or current_app
+    return app.extensions.get("topcut_push_off")
+
+
+def _decide(app: Flask) -> None:
+    """Push on or off: on only with a real ``VAPID_SUBJECT``; ``PUSH_ENABLED = True`` makes a bad one fatal.
+
+    Apple's push service refuses a token whose subject is ``mailto:…@localhost`` (403 BadJwtToken), so a
+    server without a real contact sends nothing rather than failing every iPhone (docs/deploy.md, Push).
+    """
+    from backend.push import vapid
+
+    wanted = app.config.get("PUSH_ENABLED")
+    if isinstance(wanted, str):
+        wanted = wanted.strip().lower() not in ("0", "false", "no", "off", "")
+    problem = vapid.subject_problem(app.config.get("VAPID_SUBJECT"))
+    if wanted is False:
+        app.config["PUSH_ENABLED"] = False
+        app.extensions["topcut_push_off"] = "Notifications are off on this server (PUSH_ENABLED is false)"
+        return
+    if problem is None:
+        app.config["PUSH_ENABLED"] = True
+        app.extensions.pop("topcut_push_off", None)
+        return
+    if wanted is True:
+        raise RuntimeError(
+            f"PUSH_ENABLED is true but {problem}. Set VAPID_SUBJECT to a real contact push services accept: "
+            "mailto:you@your-domain.org or https://your-domain.org (docs/deploy.md, Push)"
+        )
+    app.config["PUSH_ENABLED"] = False
+    app.extensions["topcut_push_off"] = vapid.OFF_MESSAGE
+    log.warning(
+        "push notifications are off: %s. To turn them on, set TOPCUT_VAPID_SUBJECT=mailto:you@your-domain.org "
+        "(a real address push services accept) and restart (docs/deploy.md, Push)",
+        problem,
+    )
+
+
 def init_app(app: Flask) -> None:
     from backend.push import queue, subscriptions, vapid
 
     queue.init_app(app)
+    _decide(app)
     vapid.ensure_keys(app)
     app.register_blueprint(subscriptions.bp)
 
@@ -50,6 +94,9 @@ def init_app(app: Flask) -> None:
     @click.option("--once", is_flag=True, help="Send what is due now, then exit.")
     def sender_command(once: bool) -> None:
         """Drain the push outbox in the foreground: the sender process of a scale-out (PUSH_SENDER=external)."""
+        off = push_off_reason(app)
+        if off is not None:
+            raise click.ClickException(f"{off}: nothing would be sent (docs/deploy.md, Push)")
         drainer = queue.drainer(app)
         if once:
             click.echo(f"handled {drainer.drain_until_idle(timeout=300)} notification(s)")

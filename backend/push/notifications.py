@@ -44,7 +44,16 @@ from shared_rules.state.lookup import current_round, find_match, find_round
 from shared_rules.state.roles import holders
 from shared_rules.state.state import SETTLED
 
-__all__ = ["enqueue_for_ops", "NOTIFYING_TYPES", "player_url", "short_name", "PENDING_WAKE"]
+__all__ = [
+    "enqueue_for_ops",
+    "NOTIFYING_TYPES",
+    "player_url",
+    "short_name",
+    "PENDING_WAKE",
+    "collapse_tag",
+    "fit_payload",
+    "MAX_PAYLOAD_BYTES",
+]
 
 #: Operation types that may queue a notification (anything else costs nothing).
 NOTIFYING_TYPES = frozenset(
@@ -74,6 +83,27 @@ DELIVERY = {
     "time.warning": (300, "high"),
     "round.complete": (1800, "normal"),
 }
+#: Kinds without an entry here: an hour, normal urgency.
+DEFAULT_DELIVERY = (3600, "normal")
+#: Kinds that share one slot on a player's phone (one tag and Web Push ``Topic`` per player per group): a
+#: newer pairing replaces the older, a judge's ruling replaces "confirm this result". A kind not listed is
+#: its own group (``call.player``, ``result.confirmed``, ...).
+COLLAPSE = {
+    "round.paired": "pairing",
+    "cut.made": "pairing",
+    "cut.posted": "pairing",
+    "result.reported": "result",
+    "result.disputed": "result",
+    "result.resolved": "result",
+}
+#: Push services refuse an encrypted body over 4,096 bytes (RFC 8030 §7.2; FCM, Apple, Mozilla). aes128gcm in
+#: one record adds 86 header bytes, a delimiter and a 16-byte tag (RFC 8188, 8291): the JSON stays well under.
+MAX_PUSH_BYTES = 4096
+MAX_PAYLOAD_BYTES = MAX_PUSH_BYTES - 86 - 17 - 193  # 3,800 bytes of JSON: room to spare
+#: What a lock screen has room for anyway (characters).
+NAME_CHARS = 32
+TITLE_CHARS = 80
+BODY_CHARS = 400
 STAFF_ROLES = holders("staff")  # the shared role table (shared_rules/state/roles.py)
 #: The session.info flag that tells the commit hook to wake this process's drainer.
 PENDING_WAKE = "topcut_push_wake"
@@ -91,12 +121,42 @@ def screen_url(event_id: str, screen: str) -> str:
     return f"/#/event/{event_id}/{screen}"
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when something was cut."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def short_name(name: str) -> str:
-    """'Misty Williams' -> 'Misty W.' (what a lock screen shows of the opponent)."""
+    """'Misty Williams' -> 'Misty W.' (what a lock screen shows of the opponent), at most 32 characters."""
     words = name.split()
     if len(words) < 2 or not words[-1][0].isalpha():
-        return " ".join(words)
-    return f"{words[0]} {words[-1][0]}."
+        return clip(" ".join(words), NAME_CHARS)
+    return clip(words[0], NAME_CHARS - 3) + f" {words[-1][0]}."
+
+
+def collapse_tag(event_id: str, kind: str, player: str | None) -> str:
+    """The notification ``tag`` (and, hashed, the Web Push ``Topic``) of a kind: one per player per group."""
+    return f"{event_id}:{COLLAPSE.get(kind, kind)}:{player if player is not None else 'staff'}"
+
+
+def _encoded(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+def fit_payload(payload: dict[str, Any]) -> str | None:
+    """The payload as JSON of at most ``MAX_PAYLOAD_BYTES`` (title and body clipped, then the extras dropped).
+
+    Checked before queueing: a push service refuses a larger body for good, and a player would never hear.
+    """
+    payload = {**payload, "title": clip(payload["title"], TITLE_CHARS), "body": clip(payload["body"], BODY_CHARS)}
+    text = _encoded(payload)
+    if len(text.encode("utf-8")) <= MAX_PAYLOAD_BYTES:
+        return text
+    payload["data"] = {k: v for k, v in payload["data"].items() if isinstance(v, int | bool) or v is None}
+    payload["body"] = clip(payload["body"], 160)
+    text = _encoded(payload)
+    return text if len(text.encode("utf-8")) <= MAX_PAYLOAD_BYTES else None
 
 
 def _join(names: list[str]) -> str:
@@ -135,7 +195,7 @@ class _Batch:
         self.rows: list[dict[str, Any]] = []
         self.updates: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (where, values)
         self.now = now_ms()
-        self.title = state.get("name") or "Topcut"
+        self.title = clip(state.get("name") or "Topcut", TITLE_CHARS)
         self.warn_minutes = config.get("PUSH_TIME_WARNING_MINUTES", 5)
 
     def name(self, pid: str) -> str:
@@ -148,17 +208,28 @@ class _Batch:
         ident: tuple,
         body: str,
         url: str,
-        tag: str,
+        tag: str | None = None,
         player: str | None = None,
         ref: str = "",
         data: dict[str, Any] | None = None,
         not_before: int | None = None,
         expires_at: int | None = None,
     ) -> None:
-        ttl, urgency = DELIVERY[kind]
-        payload = json.dumps(
+        """Queue ``kind`` for ``targets`` (subscription ids); ``ident`` says what news it is (its key).
+
+        A player's notification is tagged once per player per kind's group (:func:`collapse_tag`), whatever
+        ``tag`` says, so the newest replaces the older on the phone and at the push service (``Topic``),
+        and queueing it drops that player's older pending sends of the group (:func:`enqueue_for_ops`).
+        ``tag`` names a staff notification's own slot (one per dispute); the kind's group otherwise.
+        """
+        ttl, urgency = DELIVERY.get(kind, DEFAULT_DELIVERY)
+        if player is not None or tag is None:
+            tag = collapse_tag(self.event_id, kind, player)
+        base = _digest(kind, *ident)
+        payload = fit_payload(
             {
                 "v": 1,
+                "id": base,
                 "kind": kind,
                 "event": self.event_id,
                 "title": self.title,
@@ -166,14 +237,14 @@ class _Batch:
                 "url": url,
                 "tag": tag,
                 "data": data or {},
-            },
-            separators=(",", ":"),
-            ensure_ascii=False,
+            }
         )
+        if payload is None:
+            log.error("push: a %s notification of event %s cannot be made small enough; not sent", kind, self.event_id)
+            return
         due = self.now if not_before is None else not_before
         expiry = expires_at if expires_at is not None else max(due, self.now) + ttl * 1000
         topic = _topic(tag)
-        base = _digest(kind, *ident)
         for sid in targets:
             self.rows.append(
                 {
@@ -521,6 +592,35 @@ def _collect(batch: _Batch, relevant: list[dict[str, Any]], state: dict[str, Any
             batch.result(op)
 
 
+def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
+    """Drop the pending sends these rows replace: same device, same tag (``Topic``), older news.
+
+    A phone that was offline must not get round 1's table after round 2's: when round 2's pairing is
+    queued, round 1's still waiting (a retry, a device the push service could not reach) is ``superseded``.
+    The rows just offered are kept (a key already queued is the same news, offered again).
+    """
+    fresh = {(row["subscription_id"], row["topic"]) for row in rows}
+    keys = {row["key"] for row in rows}
+    topics = sorted({topic for _, topic in fresh})
+    stale: list[int] = []
+    for start in range(0, len(topics), 500):
+        for rid, key, sid, topic in db.session.execute(
+            select(PushOutbox.id, PushOutbox.key, PushOutbox.subscription_id, PushOutbox.topic).where(
+                PushOutbox.topic.in_(topics[start : start + 500]),  # ix_push_outbox_topic (topic, state)
+                PushOutbox.state == "pending",
+                PushOutbox.event_id == event_id,
+            )
+        ).all():
+            if (sid, topic) in fresh and key not in keys:
+                stale.append(rid)
+    for start in range(0, len(stale), 500):
+        db.session.execute(
+            update(PushOutbox)
+            .where(PushOutbox.id.in_(stale[start : start + 500]), PushOutbox.state == "pending")
+            .values(state="superseded", last_error="replaced by newer news of the same kind")
+        )
+
+
 def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any], config: dict[str, Any]) -> int:
     """Queue the notifications ``ops`` (accepted, in log order) cause; ``state`` is the state after them.
 
@@ -543,6 +643,7 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
         return 0
     if batch.rows:
         _insert_ignore(batch.rows)
+        _supersede(event_id, batch.rows)
     for where, values in batch.updates:
         statement = update(PushOutbox).where(
             PushOutbox.event_id == where["event_id"],

@@ -13,7 +13,8 @@ Semantics
   ``FOR UPDATE SKIP LOCKED``; SQLite: inside ``BEGIN IMMEDIATE``). Any number
   of drainers (threads, gunicorn workers, hosts) can run; a row is handed to
   exactly one. Only after the claim commits does the drainer send.
-* Outcomes: ``sent``; ``gone`` (404/410: the subscription is deleted and its
+* Outcomes: ``sent``; ``superseded`` (newer news of the same tag was queued for the device: never
+  sent after it); ``gone`` (404/410: the subscription is deleted and its
   other pending rows are marked ``gone``); ``failed`` (permanent refusal,
   endpoint blocked, or ``PUSH_MAX_ATTEMPTS`` reached); ``expired`` (its time
   passed: a stale "round 3 is paired" helps no one); otherwise back to
@@ -61,7 +62,7 @@ __all__ = ["Drainer", "init_app", "drainer", "DEFAULTS"]
 log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
-    "PUSH_ENABLED": True,
+    "PUSH_ENABLED": None,  # None: on when VAPID_SUBJECT is a real contact; True: refuse to start without one
     "PUSH_SENDER": "inline",  # inline: every app process sends; external: only topcut-push-sender does
     "PUSH_WORKER": None,  # None: on unless TESTING
     "PUSH_ALLOWED_HOSTS": (),
@@ -115,7 +116,7 @@ class Drainer:
 
     def enabled(self) -> bool:
         """Whether this process runs the background drainer (never when an external sender does the sending)."""
-        if self.app.config["PUSH_SENDER"] == "external":
+        if self.app.config["PUSH_SENDER"] == "external" or not self.app.config.get("PUSH_ENABLED"):
             return False
         flag = self.app.config.get("PUSH_WORKER")
         return (not self.app.config.get("TESTING")) if flag is None else bool(flag)
@@ -329,15 +330,18 @@ class Drainer:
             }
             if result.outcome in ("gone", "blocked"):
                 values["state"] = "gone" if result.outcome == "gone" else "failed"
+                values["next_attempt_at"] = now  # when it was refused: the organizer's push status shows it
                 gone_subs.add(row["subscription_id"])
             elif result.outcome == "failed":
-                values["state"] = "failed"
+                values.update(state="failed", next_attempt_at=now)
             else:
                 nxt = now + self._backoff_ms(row["attempts"], result.retry_after)
                 if row["attempts"] >= int(cfg["PUSH_MAX_ATTEMPTS"]):
-                    values["state"] = "failed"
+                    values.update(state="failed", next_attempt_at=now)
                 elif nxt > row["expires_at"]:
                     values["state"] = "expired"
+                elif self._replaced(row):
+                    values.update(state="superseded", last_error="replaced by newer news of the same kind")
                 else:
                     values.update(state="pending", next_attempt_at=nxt)
             db.session.execute(update(PushOutbox).where(PushOutbox.id == row["id"], mine).values(**values))
@@ -351,8 +355,28 @@ class Drainer:
         db.session.commit()
         for row, _ in claimed:
             result = results[row["id"]]
-            if result.outcome != "sent":
+            if result.outcome in ("failed", "blocked"):
+                log.warning("push %s refused for good: %s (%s)", row["id"], result.outcome, result.error)
+            elif result.outcome != "sent":
                 log.info("push %s: %s (%s)", row["id"], result.outcome, result.error)
+
+    @staticmethod
+    def _replaced(row: dict[str, Any]) -> bool:
+        """Whether newer news of this row's tag was queued for its device while it was on the wire."""
+        if not row.get("topic"):
+            return False
+        return (
+            db.session.execute(
+                select(PushOutbox.id)
+                .where(
+                    PushOutbox.subscription_id == row["subscription_id"],
+                    PushOutbox.topic == row["topic"],
+                    PushOutbox.id > row["id"],
+                )
+                .limit(1)
+            ).first()
+            is not None
+        )
 
     def drain_until_idle(self, timeout: float = 30.0) -> int:
         """Tests and the CLI: drain everything that is due now; returns how many rows were handled."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Any
 
 from flask import Blueprint, current_app
 from marshmallow import EXCLUDE, Schema, fields, validate
@@ -75,6 +76,12 @@ class UnsubscribeRequestSchema(Schema):
 
 class VapidKeySchema(Schema):
     public_key = fields.String(required=True, metadata={"description": "applicationServerKey (base64url)"})
+    enabled = fields.Boolean(
+        required=True, metadata={"description": "whether this server sends notifications (a real VAPID_SUBJECT)"}
+    )
+    message = fields.String(
+        allow_none=True, required=True, metadata={"description": "why notifications are off, in words for the user"}
+    )
 
 
 class SubscriptionSchema(Schema):
@@ -92,7 +99,23 @@ class UnsubscribeResponseSchema(Schema):
     removed = fields.Boolean(required=True)
 
 
+class PushProblemSchema(Schema):
+    status_code = fields.Integer(allow_none=True, required=True)
+    cause = fields.String(required=True, metadata={"description": "what the push service answered"})
+    advice = fields.String(required=True, metadata={"description": "what the organizer does about it"})
+    count = fields.Integer(required=True, metadata={"description": "notifications refused this way"})
+    devices = fields.Integer(required=True, metadata={"description": "devices whose notifications were refused"})
+    last_at = fields.Integer(required=True, metadata={"description": "when the latest was refused (ms)"})
+
+
 class PushStatusSchema(Schema):
+    enabled = fields.Boolean(required=True)
+    message = fields.String(allow_none=True, required=True)
+    problems = fields.List(
+        fields.Nested(PushProblemSchema),
+        required=True,
+        metadata={"description": "notifications a push service refused for good, grouped by cause"},
+    )
     subscriptions = fields.Integer(required=True)
     players_subscribed = fields.Integer(required=True)
     outbox = fields.Dict(
@@ -130,7 +153,18 @@ def vapid_public_key():
             application/json:
               schema: VapidKeySchema
     """
-    return respond(VapidKeySchema(), {"public_key": vapid.keys().public_key})
+    from backend.push import push_off_reason
+
+    off = push_off_reason()
+    return respond(VapidKeySchema(), {"public_key": vapid.keys().public_key, "enabled": off is None, "message": off})
+
+
+def _refuse_when_off() -> None:
+    from backend.push import push_off_reason
+
+    off = push_off_reason()
+    if off is not None:
+        raise ApiError(503, "push-off", off)
 
 
 @bp.post("/events/<event_id>/push/subscriptions")
@@ -153,6 +187,7 @@ def subscribe(event_id: str):
     """
     data = load_body(SubscribeRequestSchema())
     principal = authenticate(event_id)
+    _refuse_when_off()
     endpoint, p256dh, auth = _checked(data["subscription"])  # DNS before taking the write lock
     begin_write()
     digest = endpoint_hash(endpoint)
@@ -275,7 +310,10 @@ def status(event_id: str):
             application/json:
               schema: PushStatusSchema
     """
+    from backend.push import push_off_reason
+
     authenticate(event_id, STAFF_READERS)
+    off = push_off_reason()
     subscriptions = db.session.execute(
         select(func.count()).select_from(PushSubscription).where(PushSubscription.event_id == event_id)
     ).scalar_one()
@@ -291,5 +329,54 @@ def status(event_id: str):
         ).all()
     }
     return respond(
-        PushStatusSchema(), {"subscriptions": subscriptions, "players_subscribed": players, "outbox": outbox}
+        PushStatusSchema(),
+        {
+            "enabled": off is None,
+            "message": off,
+            "problems": refusals(event_id),
+            "subscriptions": subscriptions,
+            "players_subscribed": players,
+            "outbox": outbox,
+        },
     )
+
+
+def advice_for(status: int | None, cause: str) -> str:
+    """What the organizer does about a push service's permanent refusal, in words for them."""
+    if status in (401, 403):
+        return (
+            "The push service refused this server's signature (VAPID): set VAPID_SUBJECT to a real "
+            "mailto: address or https: site, and give every server the same VAPID key (docs/deploy.md, Push)."
+        )
+    if status == 413:
+        return "A notification was too large for the push service; tell Topcut's maintainers."
+    if status is None and cause.startswith(("blocked", "invalid-endpoint")):
+        return "The device's push address is not allowed from this server; the player turns notifications on again."
+    return "The push service refused these notifications; the devices turn notifications off and on again."
+
+
+def refusals(event_id: str) -> list[dict[str, Any]]:
+    """Notifications a push service refused for good (state ``failed``), grouped by answer, newest first."""
+    rows = db.session.execute(
+        select(
+            PushOutbox.status_code,
+            PushOutbox.last_error,
+            func.count(),
+            func.count(func.distinct(PushOutbox.subscription_id)),
+            func.max(PushOutbox.next_attempt_at),
+        )
+        .where(PushOutbox.event_id == event_id, PushOutbox.state == "failed")
+        .group_by(PushOutbox.status_code, PushOutbox.last_error)
+    ).all()
+    out: list[dict[str, Any]] = [
+        {
+            "status_code": status,
+            "cause": (error or "no answer")[:300],
+            "advice": advice_for(status, error or ""),
+            "count": count,
+            "devices": devices,
+            "last_at": last or 0,
+        }
+        for status, error, count, devices, last in rows
+    ]
+    return sorted(out, key=lambda p: -int(p["last_at"]))[:10]

@@ -10,6 +10,7 @@ in the configuration (PEM text) overrides the file. The public key is what
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tempfile
 import threading
@@ -24,12 +25,61 @@ from py_vapid import Vapid
 
 from backend.push.security import b64url_encode
 
-__all__ = ["VapidKeys", "ensure_keys", "keys", "generate_key_file", "KEY_FILE"]
+__all__ = ["VapidKeys", "ensure_keys", "keys", "generate_key_file", "KEY_FILE", "subject_problem", "OFF_MESSAGE"]
 
 KEY_FILE = "vapid_private.pem"
 #: A VAPID token lives 12 hours (at most 24 are allowed); a new one is signed an hour before expiry.
 TOKEN_LIFETIME_S = 12 * 3600
 TOKEN_REFRESH_S = 3600
+
+
+#: What the notifications buttons say while push is off on this server.
+OFF_MESSAGE = "Notifications are off on this server: the organizer sets VAPID_SUBJECT (docs/deploy.md)"
+#: Domains that name no one (RFC 2606, RFC 6761, mDNS): push services refuse a subject there (Apple: 403 BadJwtToken).
+_NOWHERE_SUFFIXES = (".localhost", ".local", ".invalid", ".test", ".example", ".internal", ".lan", ".home.arpa")
+_NOWHERE_DOMAINS = frozenset({"localhost", "example.com", "example.org", "example.net", "localdomain"})
+
+
+def _host_problem(host: str) -> str | None:
+    host = host.strip().strip("[]").rstrip(".").lower()
+    if not host:
+        return "it names no domain"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return f"{host} is an IP address, not a domain"
+    if host in _NOWHERE_DOMAINS or any(host.endswith(s) for s in _NOWHERE_SUFFIXES):
+        return f"{host} is not a real domain"
+    if any(host.endswith("." + d) for d in _NOWHERE_DOMAINS):
+        return f"{host} is not a real domain"
+    if "." not in host:
+        return f"{host} is not a public domain name"
+    return None
+
+
+def subject_problem(subject: object) -> str | None:
+    """Why ``subject`` cannot be a VAPID subject push services accept (RFC 8292 §2.1), or None when it can.
+
+    It must be ``mailto:someone@a.real.domain`` or an ``https://a.real.domain/...`` URL: Apple's push
+    service refuses a token whose subject is on localhost, an example or reserved domain or an address.
+    """
+    text = str(subject or "").strip()
+    if not text:
+        return "VAPID_SUBJECT is not set"
+    lowered = text.lower()
+    if lowered.startswith("mailto:"):
+        address = text[len("mailto:") :].split("?", 1)[0]
+        local, at, domain = address.rpartition("@")
+        if not at or not local:
+            return f"VAPID_SUBJECT {text!r} is not a mailto: address (mailto:you@your-domain.org)"
+        problem = _host_problem(domain)
+    elif lowered.startswith("https://"):
+        problem = _host_problem(urlsplit(text).hostname or "")
+    else:
+        return f"VAPID_SUBJECT {text!r} must start with mailto: or https://"
+    return f"VAPID_SUBJECT {text!r}: {problem}" if problem else None
 
 
 @dataclass
@@ -113,7 +163,9 @@ def ensure_keys(app: Flask) -> VapidKeys:
                 pem = handle.read()
         if not pem.strip():
             pem = generate_key_file(path, replace=bool(os.path.exists(path)))
-    keys_ = VapidKeys(pem, app.config.get("VAPID_SUBJECT") or "mailto:topcut@localhost")
+    subject = str(app.config.get("VAPID_SUBJECT") or "").strip()
+    # Push is off without a real subject (backend/push/__init__.py): no notification is signed with a bad one.
+    keys_ = VapidKeys(pem, subject)
     app.extensions["topcut_vapid"] = keys_
     return keys_
 

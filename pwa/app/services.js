@@ -4,7 +4,7 @@
 // data/, rules/ or sw/ (eslint.config.js enforces it), so what a screen can reach is listed here.
 export {
   ApiError, addPushSubscription, claims, createEvent, deleteEvent, eventBase, eventSummary, hallInfo, invite,
-  publicView, publishedLists, redeem, reissueClaim, removePushSubscription, revokeClaim, revokeToken, staffDevices,
+  makeTransfer, publicView, publishedLists, pushStatus, redeem, reissueClaim, removePushSubscription, revokeClaim, revokeToken, staffDevices,
   staffInvitations, vapidPublicKey,
 } from "../data/api.js";
 export {

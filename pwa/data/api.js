@@ -98,3 +98,9 @@ export const addPushSubscription = (session, subscription) =>
 export const removePushSubscription = (session, endpoint) =>
   request(`/api/events/${encodeURIComponent(session.event_id)}/push/unsubscribe`,
     { method: "POST", body: { endpoint }, token: session.token });
+/** Push on this server for this event: enabled, why not, devices subscribed, refusals by cause (desk roles). */
+export const pushStatus = (session) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}/push/status`, { token: session.token });
+/** A one-time code (link, QR) that signs the installed app in as this device: 10 minutes, once (backend/transfer.py). */
+export const makeTransfer = (session) =>
+  request(`/api/events/${encodeURIComponent(session.event_id)}/transfer`, { method: "POST", token: session.token });

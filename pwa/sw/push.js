@@ -40,18 +40,24 @@ function sameOriginUrl(url, origin) {
 /** The service worker's global scope (typed loosely: the page's type check knows the window's globals). */
 const worker = () => /** @type {any} */ (self);
 
-/** The notification a payload becomes: [title, options]. */
-export function notificationFor(payload, origin) {
+/**
+ * The notification a payload becomes: [title, options]. `shown` are the notifications already shown under its
+ * tag: the same news again (a re-sent copy, same `id`) replaces it silently; news buzzes (renotify).
+ */
+export function notificationFor(payload, origin, shown = []) {
   const title = payload.title || DEFAULT_TITLE;
+  const again = Boolean(payload.id) && shown.some((n) => n.data && n.data.id === payload.id);
   const options = {
     body: payload.body || "",
     tag: payload.tag || undefined,
-    renotify: Boolean(payload.tag),
+    renotify: Boolean(payload.tag) && !again,
+    silent: again,
     timestamp: Date.now(),
     data: {
       url: sameOriginUrl(payload.url, origin),
       kind: payload.kind || null,
       event: payload.event || null,
+      id: payload.id || null,
       ...(payload.data || {}),
     },
   };
@@ -63,8 +69,12 @@ export function notificationFor(payload, origin) {
 export function handlePush(event) {
   const scope = worker().registration;
   const payload = parsePayload(event) || { title: DEFAULT_TITLE, body: "Something changed in your event." };
-  const [title, options] = notificationFor(payload, self.location.origin);
-  const shown = scope.showNotification(title, options);
+  const shown = (async () => {
+    const existing = payload.tag && scope.getNotifications
+      ? await scope.getNotifications({ tag: payload.tag }).catch(() => []) : [];
+    const [title, options] = notificationFor(payload, self.location.origin, existing);
+    return scope.showNotification(title, options);
+  })();
   if (event.waitUntil) event.waitUntil(shown);
   return shown;
 }

@@ -3,6 +3,7 @@
 import { may } from "../app/roles.js";
 import { reporterText, resultForm, resultText } from "../ui/result-form.js";
 import { announce, h, nameOf, problemNotice, refresh, replace } from "../ui/dom.js";
+import { deviceCards } from "../ui/notify.js";
 
 async function mount(root, { store, role }) {
   const lead = may(role, "result.resolve");
@@ -11,7 +12,8 @@ async function mount(root, { store, role }) {
   const body = h("div", { id: "dispute-list" });
   replace(root, h("h1", {}, "Disputes"),
     h("p", { class: "hint" }, lead ? "Talk to both reporters, then uphold the right result or enter the ruling."
-      : "Only the head judge resolves disputes: send them here."), body);
+      : "Only the head judge resolves disputes: send them here."), body,
+    deviceCards(store, { audience: "staff" }));  // staff devices opt in to disputes and judge calls (ui/notify.js)
 
   const resolve = async (d, result, reason) => {
     const target = d.table !== null ? { table: d.table } : { match: d.match };

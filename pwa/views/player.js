@@ -1,8 +1,8 @@
 // Player phone: my table and opponent, report my result, confirm my opponent's
 // report, my matches, notifications.
-import { addPushSubscription, subscribeToPush, vapidPublicKey } from "../app/services.js";
 import { disputeVersions, resultForm, resultText } from "../ui/result-form.js";
 import { timerPanel } from "../ui/timer.js";
+import { deviceCards } from "../ui/notify.js";
 import { announce, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames } from "../ui/dom.js";
 import { penaltyText } from "./penalties.js";
 import { myDecklist } from "./decklist-player.js";
@@ -57,48 +57,6 @@ function opponentLeft(st, m, me) {
     .filter((pid) => st.players.find((p) => p.id === pid)?.dropped_after !== null);
 }
 
-/** Why this phone cannot take notifications at all, or null. */
-function pushBlocker() {
-  if (!globalThis.isSecureContext) {
-    return "Notifications need the app opened over HTTPS: ask the organizer for the hall address.";
-  }
-  if (!("serviceWorker" in navigator) || !("PushManager" in globalThis)) {
-    return "This browser cannot show notifications from a web app (on an iPhone: Share → Add to Home Screen, "
-      + "then open Topcut from there).";
-  }
-  if (globalThis.Notification?.permission === "denied") {
-    return "Notifications are blocked for this site: allow them in the browser's site settings, then tap again.";
-  }
-  return null;
-}
-
-const within = (promise, ms, message) => Promise.race([
-  promise, new Promise((_, fail) => setTimeout(() => fail(new Error(message)), ms))]);
-
-async function turnOnNotifications(store, button, out) {
-  const say = (state, text) => {
-    button.dataset.state = state;
-    out.textContent = text;
-  };
-  const blocked = pushBlocker();
-  if (blocked) return say("blocked", blocked);
-  button.disabled = true;
-  say("working", "Turning on notifications…");
-  try {
-    const registration = await within(navigator.serviceWorker.ready, 15_000,
-      "the app is still installing on this phone; try again in a moment");
-    const { public_key: key } = await vapidPublicKey();
-    const subscription = await subscribeToPush(registration, key);
-    await addPushSubscription(store.session, subscription);
-    button.textContent = "Notifications on ✓";
-    say("on", "Notifications are on: you will hear when pairings go up.");
-  } catch (err) {
-    say("failed", `Notifications could not be turned on: ${err.message}`);
-  } finally {
-    button.disabled = false;
-  }
-}
-
 const sameResult = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A disputed match on the player's phone: what the judge (or the opponent) recorded, what this player did. */
@@ -143,14 +101,11 @@ async function mount(root, { store }) {
   const clockBox = timerPanel(store);
   const current = h("section", { class: "card my-table", id: "my-table", "aria-live": "polite" });
   const history = h("section", { class: "card" });
-  const notifyOut = h("p", { role: "status" });
-  const notify = h("button", { type: "button", id: "notify", onclick: () => turnOnNotifications(store, notify, notifyOut) },
-    "Turn on notifications");
   const reportBox = h("div");
   let reportOpen = false;
   const decklist = myDecklist(store);
   replace(root, h("h1", { id: "player-name" }, "My table"), clockBox.el, current, reportBox, decklist.el, history,
-    h("section", { class: "card" }, h("h2", {}, "Notifications"), notify, notifyOut));
+    deviceCards(store));  // notifications and the way into the installed app (ui/notify.js)
 
   const act = async (type, payload, done) => {
     const { refused } = await store.act(type, payload, { checkFirst: true });

@@ -5,6 +5,7 @@ import { acknowledgeRecoveryCode, hallInfo, invite, newRecoveryCode, pendingReco
   staffDevices, staffInvitations } from "../app/services.js";
 import { confirms, deleteEverywhere, forgetHere, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, label, replace, select, when } from "../ui/dom.js";
+import { deviceCards } from "../ui/notify.js";
 
 const SETTLED = new Set(["confirmed", "resolved"]);
 const DEVICES_EVERY_MS = 15_000;
@@ -401,6 +402,7 @@ async function mount(root, { store }) {
     h("p", { class: "hint", id: "exports-moved" }, "Downloads (the event file, CSV, TOM file) are on the ",
       h("a", { href: `#/event/${store.eventId}/exports` }, "Exports"), " screen."),
     h("div", { class: "grid" }, close.el),
+    deviceCards(store),  // this device's notifications, what push services refused, the installed app (ui/notify.js)
     h("div", { class: "grid" }, deleteCard(store), removeCard(store)));
   return {
     update() {

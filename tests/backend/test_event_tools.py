@@ -104,6 +104,8 @@ def test_a_deleted_event_is_gone_for_everyone_and_the_others_are_untouched(app, 
         token_id = db.session.execute(select(Token.id).where(Token.event_id == eid, Token.role == "player")).scalar()
     _add_push_rows(app, eid, token_id)
     _add_push_rows(app, keep, "t")
+    assert api.client.post(f"/api/events/{eid}/transfer", headers=bearer(player)).status_code == 201
+    assert api.client.post(f"/api/events/{keep}/transfer", headers=bearer(keep_player)).status_code == 201
     before_keep = (_rows(app, keep), api.state(keep, keep_org), api.pull(keep, keep_player)["ops"])
     assert all(n > 0 for n in _rows(app, eid).values())
 

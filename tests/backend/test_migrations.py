@@ -5,18 +5,27 @@ from __future__ import annotations
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, select, text
 
 from backend import create_app
 from backend.db import db
 from backend.models import Token
-from backend.schema import FIRST_REVISION, current_revision, upgrade_database
+from backend.schema import FIRST_REVISION, _config, current_revision, upgrade_database
 from tests.backend.conftest import dispose
 from tests.backend.helpers import Api, bearer, pair_ops, register_ops
 
 
 def _app(database_url, instance, **config):
     return create_app({"TESTING": True, "INSTANCE_PATH": instance, "SQLALCHEMY_DATABASE_URI": database_url, **config})
+
+
+def _at_every_head() -> bool:
+    """The database is at every newest revision (several when parallel branches each added one)."""
+    with db.engine.connect() as connection:
+        current = set(MigrationContext.configure(connection).get_current_heads())
+        newest = set(ScriptDirectory.from_config(_config(connection)).get_heads())
+    return bool(current) and current == newest
 
 
 def _old_server_event(database_url, tmp_path, keep_alembic_table: bool):
@@ -61,7 +70,8 @@ def _check_upgraded(database_url, tmp_path):
     new = _app(database_url, tmp_path / "new")  # starting the new release upgrades the database
     try:
         with new.app_context():
-            assert current_revision() == "0008_recovery_codes"
+            assert _at_every_head()
+            assert inspect(db.engine).has_table("transfer_codes")
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
@@ -123,7 +133,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     second = _app(database_url, tmp_path / "b")
     try:
         with second.app_context():
-            assert current_revision() == "0008_recovery_codes"
+            assert _at_every_head()
     finally:
         dispose(first)
         dispose(second)

@@ -16,7 +16,7 @@ from tests.backend.conftest import dispose
 from tests.backend.helpers import PLAYERS as PLAYER_ROWS
 from tests.backend.helpers import Api, bearer, register_ops
 from tests.backend.test_push_delivery import player_tokens
-from tests.fakepush import FakePushService
+from tests.fakepush import SUBJECT, FakePushService
 
 PUBLIC_IP = "142.250.74.46"
 DNS = {
@@ -45,6 +45,7 @@ def app(database_url, tmp_path):
             "SQLALCHEMY_DATABASE_URI": database_url,
             "PUSH_RESOLVER": fake_resolver,
             "PUSH_ALLOWED_HOSTS": "127.0.0.1:9",
+            "VAPID_SUBJECT": SUBJECT,
         }
     )
     yield app
@@ -159,7 +160,14 @@ def test_unsubscribe_only_ones_own(app, client, event):
 def test_status_is_for_staff(client, event):
     subscribe(client, event["id"], event["players"]["p1"], info())
     r = client.get(f"/api/events/{event['id']}/push/status", headers=bearer(event["org"]))
-    assert r.status_code == 200 and r.get_json() == {"subscriptions": 1, "players_subscribed": 1, "outbox": {}}
+    assert r.status_code == 200 and r.get_json() == {
+        "enabled": True,
+        "message": None,
+        "problems": [],
+        "subscriptions": 1,
+        "players_subscribed": 1,
+        "outbox": {},
+    }
     denied = client.get(f"/api/events/{event['id']}/push/status", headers=bearer(event["players"]["p1"]))
     assert denied.status_code == 403 and denied.get_json()["error"] == "forbidden"
 

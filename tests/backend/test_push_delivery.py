@@ -24,7 +24,7 @@ from backend.models import PushOutbox, PushSubscription
 from backend.push.queue import drainer
 from tests.backend.conftest import dispose
 from tests.backend.helpers import Api, bearer, register_ops, report
-from tests.fakepush import FakePushService
+from tests.fakepush import SUBJECT, FakePushService
 
 ROOT = Path(__file__).resolve().parents[2]
 FLASK = Path(sys.executable).with_name("flask")
@@ -54,6 +54,7 @@ def push_config(database_url: str, instance: Path, fake: FakePushService, **extr
         "INSTANCE_PATH": instance,
         "SQLALCHEMY_DATABASE_URI": database_url,
         "PUSH_ALLOWED_HOSTS": [fake.host],
+        "VAPID_SUBJECT": SUBJECT,
         "PUSH_BACKOFF_BASE": 0.05,
         "PUSH_BACKOFF_MAX": 0.2,
         "PUSH_TIMEOUT": (2.0, 5.0),
@@ -500,6 +501,7 @@ def _sender_process(database_url: str, key_file: Path, fake: FakePushService, lo
         TOPCUT_PUSH_BATCH_SIZE="10",
         TOPCUT_PUSH_POLL_SECONDS="0.05",
         TOPCUT_PUSH_SENDER="external",
+        TOPCUT_VAPID_SUBJECT=SUBJECT,
     )
     return subprocess.Popen(
         [str(FLASK), "--app", "backend", "topcut-push-sender"],
@@ -586,7 +588,9 @@ def test_sender_mode_and_settings_come_from_the_environment(tmp_path, monkeypatc
 
 
 def test_inline_sender_is_the_single_machine_default(sqlite_url, tmp_path):
-    app = create_app({"INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": sqlite_url})
+    app = create_app(
+        {"INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": sqlite_url, "VAPID_SUBJECT": SUBJECT}
+    )
     try:
         assert app.config["PUSH_SENDER"] == "inline" and drainer(app).enabled()
     finally:

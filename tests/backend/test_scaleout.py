@@ -39,7 +39,7 @@ from shared_rules.state import replay
 from tests.backend.helpers import Api, bearer, register_ops, timeless
 from tests.backend.livegunicorn import GUNICORN, free_port
 from tests.backend.test_simulation import PLAYERS, Device, Network, _judge_op, _lead_op
-from tests.fakepush import FakePushService
+from tests.fakepush import SUBJECT, FakePushService
 
 ROOT = Path(__file__).resolve().parents[2]
 FLASK = Path(sys.executable).with_name("flask")
@@ -118,6 +118,7 @@ class Cluster:
             TOPCUT_SECRET_KEY=secrets.token_urlsafe(48),
             TOPCUT_VAPID_KEY_FILE=str(key_file),
             TOPCUT_PUSH_SENDER="external",
+            TOPCUT_VAPID_SUBJECT=SUBJECT,
             TOPCUT_PUSH_ALLOWED_HOSTS=json.dumps([fake.host]),
             TOPCUT_PUSH_POLL_SECONDS="0.2",
             # nginx is the one proxy in front (docs/deploy.md); the chaos devices push far faster than

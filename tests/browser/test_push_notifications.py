@@ -22,7 +22,7 @@ from backend.push.queue import drainer
 from tests.backend.helpers import Api, register_ops
 from tests.backend.test_push_delivery import player_tokens
 from tests.browser.helpers import PushablePage, wait_js
-from tests.fakepush import FakePushService
+from tests.fakepush import SUBJECT, FakePushService
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [{"id": "p1", "name": "Ash Ketchum"}, {"id": "p2", "name": "Misty Williams"}]
@@ -55,6 +55,7 @@ def push_server(tmp_path):
                 "INSTANCE_PATH": tmp_path / "instance",
                 "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'push.sqlite'}",
                 "PUSH_ALLOWED_HOSTS": [fake.host],
+                "VAPID_SUBJECT": SUBJECT,
                 "PUSH_WORKER": True,
                 "PUSH_POLL_SECONDS": 0.2,
             }
@@ -126,7 +127,7 @@ def test_service_worker_shows_the_pairing_and_opens_the_player_screen(browser, p
             {
                 "title": "Pallet Town Cup",
                 "body": "Round 1 — table 12 vs Misty W.",
-                "tag": f"{eid}:round:swiss:1",
+                "tag": f"{eid}:pairing:p1",
                 "url": f"{origin}/#/event/{eid}/player",
                 "table": 12,
             }
