@@ -546,9 +546,13 @@ def _assemble(
     def inner(pid: str) -> Any:
         return (order.get(pid, 0), pid)
 
-    seated = [(tuple(sorted(g, key=inner, reverse=True)) if len(g) == 2 else g, o) for g, o in groups]
+    def best_first(g: tuple[str, ...]) -> tuple[str, ...]:
+        a, b = g  # sorted(g, key=inner, reverse=True): the keys differ (they end with the id)
+        return g if inner(a) > inner(b) else (b, a)
+
+    seated = [(best_first(g) if len(g) == 2 else g, o) for g, o in groups]
     fixed = {pid: t for pid, p in players.items() if p.extra and (t := fixed_table_of(p.extra)) is not None}
-    table_points = {pid: _rank_value(order.get(pid, 0)) for pid in order}
+    table_points = {pid: _rank_value(value) for pid, value in order.items()}
     tables, table_warnings = number_tables(
         [g for g, _ in seated], table_points, fixed, {pid: i for pid, i in pool_index.items()}
     )
