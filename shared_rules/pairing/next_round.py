@@ -136,7 +136,7 @@ def check_results_complete(event: Event, number: int, policy: PairingPolicy) -> 
         if rnd.number >= number:
             continue
         for i, match in enumerate(rnd.matches):
-            if match.extra.get("disputed"):
+            if match.extra and match.extra.get("disputed"):  # most matches have no extra fields
                 raise RulesError(f"round {number} cannot be paired: {_describe(rnd, i, match)} has a disputed result")
             if match.outcomes is None and not _pending_allowed(event, policy, match):
                 raise RulesError(f"round {number} cannot be paired: {_describe(rnd, i, match)} has no result")
@@ -232,7 +232,7 @@ def pairing_state(
                     opponents[pid].update(o for o in ids if o != pid)
             if not swiss:
                 continue
-            if match.outcomes is None or match.extra.get("disputed"):
+            if match.outcomes is None or (match.extra and match.extra.get("disputed")):
                 if policy.pending_points is not None and match.outcomes is None and len(ids) > 1:
                     for pid in ids:  # Star Trek OP Guide 13.4
                         points[pid] += policy.pending_points
