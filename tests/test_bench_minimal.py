@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -46,19 +47,22 @@ class MinimalPokemonTest(unittest.TestCase):
 
     def test_the_command_prints_the_standings_shape(self) -> None:
         doc = swiss_event(40, 5, "pokemon-tcg", drops=4)
-        path = ROOT / "tests" / "artifacts" / "minimal-pokemon-event.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(doc), encoding="utf-8")
-        out = subprocess.run(
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "event.json"
+            path.write_text(json.dumps(doc), encoding="utf-8")
+            out = self._run(path)
+        self.assertEqual(out, text(standings(doc)) + "\n")
+        lines = json.loads(out)["standings"]
+        self.assertEqual([line["rank"] for line in lines], list(range(1, 41)))
+        self.assertEqual(set(lines[0]), {"rank", "player", "points", "record", "tiebreakers", "dropped"})
+
+    def _run(self, path: Path) -> str:
+        return subprocess.run(
             [sys.executable, str(ROOT / "bench" / "minimal_pokemon.py"), str(path)],
             capture_output=True,
             text=True,
             check=True,
         ).stdout
-        self.assertEqual(out, text(standings(doc)) + "\n")
-        lines = json.loads(out)["standings"]
-        self.assertEqual([line["rank"] for line in lines], list(range(1, 41)))
-        self.assertEqual(set(lines[0]), {"rank", "player", "points", "record", "tiebreakers", "dropped"})
 
 
 if __name__ == "__main__":
