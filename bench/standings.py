@@ -1,6 +1,8 @@
 """Standings speed: the whole ``python -m shared_rules standings EVENT`` call for
-every ruleset, 4,096 players after 12 Swiss rounds (issue #16: ≤ 0.25 s per
-whole process under CPython; ≤ 1 s in-process inside Pyodide), with peak memory.
+every ruleset, 4,096 players after 12 Swiss rounds with drops, late players and
+disputed tables, side by side with its floor and an independent minimal
+implementation (issue #27: ≤ 2× the floor, ≤ 1.3× the minimal one, imports
+≤ 50 ms; ≤ 1 s in-process inside Pyodide), with peak memory.
 
     .venv/bin/python -m bench.standings                 # CPython, then Pyodide under Node
     .venv/bin/python -m bench.standings --here          # only the runtime it runs in
@@ -8,7 +10,10 @@ whole process under CPython; ≤ 1 s in-process inside Pyodide), with peak memor
 
 For each ruleset, :func:`bench.events.swiss_event` makes a valid event document
 (Tribbles in pods, Star Trek with scores, Shatterpoint with stats, ``custom``
-with house rules), written to a temporary file. Figures:
+with house rules; 10 % of the players drop after a random round, 2 % come late
+and, in every round, the first tables are left unreported or disputed), written
+to a temporary file. Figures, CPU time (user + system of the child process: the
+machine is shared, so the goals are ratios taken in the same run):
 
 - ``whole``: the command line as a subprocess, from process start to exit
   (interpreter start, imports, reading and validating the document, ranking,
@@ -18,9 +23,14 @@ with house rules), written to a temporary file. Figures:
   the checked run writes them), as an installed package has them;
   ``--no-bytecode-cache`` compiles every module at each start instead. Not taken
   inside Pyodide (no processes there).
-- ``floor``: a whole process that only starts the interpreter, reads the document and decodes its
-  JSON (best of ``--repeat``): what any Python program given this file spends before validating or
-  ranking anything; the goal has what is left of 0.25 s for imports, validation, ranking and output.
+- ``floor``: a whole process that only starts the interpreter, reads the document, decodes its JSON
+  and writes an answer of the command's size (best of ``--repeat``): what any Python program given
+  this file spends; ``×floor`` = whole / floor (goal ≤ 2).
+- ``minimal`` (Pokémon): ``bench/minimal_pokemon.py``, an independent minimal implementation, as a
+  whole process; the benchmark first checks that it gives every player the CLI's points, record, OWP,
+  OOWP and drop; ``×min`` = whole / minimal (goal ≤ 1.3).
+- ``imports``: what the command's imports cost beyond the floor's (the interpreter's own start and
+  ``json``; ``-X importtime``, best of ``--repeat``; goal ≤ 50 ms).
 - in-process split, best of ``--repeat``: ``load`` (read the file, decode and
   validate it: the CLI's ``_read_event``), ``rank`` (``compute_standings``) and
   ``out`` (the CLI's JSON text of the standings lines).
@@ -44,10 +54,22 @@ from pathlib import Path
 
 from bench.events import RULESET_IDS, swiss_event
 
+
+def bench_event(players: int, rounds: int, ruleset: str) -> dict:
+    """The benchmark's event: 10 % drops, 2 % late players, unreported and disputed tables in every round."""
+    return swiss_event(players, rounds, ruleset, drops=players // 10, late=players // 50, pending=8)
+
+
 ROOT = Path(__file__).resolve().parent.parent
-#: Issue #16's goals: the whole CLI process (CPython), and in-process inside Pyodide.
-GOAL_WHOLE_S = 0.25
+#: Issue #27's goals: the whole CLI process against its floor and the minimal implementation, and its
+#: imports (CPython); issue #16's in-process goal inside Pyodide.
+GOAL_FLOOR_RATIO = 2.0
+GOAL_MINIMAL_RATIO = 1.3
+GOAL_IMPORTS_MS = 50.0
 GOAL_PYODIDE_S = 1.0
+#: Rulesets the minimal implementation ranks (Pokémon TOP 3.1.4.1).
+MINIMAL_RULESETS = ("pokemon-tcg", "pokemon-vg")
+MINIMAL = Path(__file__).resolve().parent / "minimal_pokemon.py"
 
 
 def _best(fn, repeat: int) -> float:
@@ -74,20 +96,48 @@ def _cli_env(tmp: str, bytecode_cache: bool) -> dict[str, str]:
     return env
 
 
+def _cpu(argv: list[str], env: dict[str, str]) -> float:
+    """One whole process: its CPU seconds (user + system), its output to /dev/null."""
+    import resource  # not in Pyodide, which runs no processes
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(argv[1:])} exited {proc.returncode}: {proc.stderr.decode().strip()[-300:]}")
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
 def _run_cli(path: str, env: dict[str, str]) -> float:
-    """One whole CLI call: seconds from spawn to exit."""
-    start = time.perf_counter()
+    """One whole CLI call: CPU seconds from spawn to exit."""
+    return _cpu([sys.executable, "-m", "shared_rules", "standings", path], env)
+
+
+def _top_level_imports_us(argv: list[str], env: dict[str, str]) -> dict[str, int]:
+    """Cumulative microseconds of each top-level import of a process run with ``-X importtime``."""
     proc = subprocess.run(
-        [sys.executable, "-m", "shared_rules", "standings", path],
+        [sys.executable, "-X", "importtime", *argv],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        text=True,
+        check=True,
     )
-    elapsed = time.perf_counter() - start
-    if proc.returncode:
-        raise SystemExit(f"standings {path} exited {proc.returncode}: {proc.stderr.decode().strip()}")
-    return elapsed
+    out = {}
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = line.split("|")
+            if cumulative.strip().isdigit() and not name.startswith("  "):
+                out[name.strip()] = int(cumulative)
+    return out
+
+
+def _imports_ms(path: str, env: dict[str, str]) -> float:
+    """Milliseconds the standings command spends importing beyond what the floor imports (gc, json, sys)."""
+    base = _top_level_imports_us(["-c", "import gc, json, sys"], env)
+    found = _top_level_imports_us(["-m", "shared_rules", "standings", path], env)
+    return sum(us for name, us in found.items() if name not in base) / 1000
 
 
 # A child's maximum resident set starts from its parent's (Linux keeps it across fork and exec):
@@ -109,14 +159,29 @@ _FLOOR = """import gc, json, sys
 gc.disable()
 with open(sys.argv[1], encoding="utf-8") as fh:
     json.loads(fh.read())
+sys.stdout.write("x" * int(sys.argv[2]))
 """
 
 
-def _floor(path: str, env: dict[str, str]) -> float:
-    """One whole process that only starts, reads and decodes the document: seconds from spawn to exit."""
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", _FLOOR, path], cwd=ROOT, env=env, check=True)
-    return time.perf_counter() - start
+def _floor(path: str, size: int, env: dict[str, str]) -> float:
+    """One whole process that starts, reads and decodes the document and writes ``size`` characters: CPU seconds."""
+    return _cpu([sys.executable, "-c", _FLOOR, path, str(size)], env)
+
+
+def check_minimal(doc: dict, lines: list) -> None:
+    """Stop unless the minimal implementation gives every player the CLI's points, record, OWP, OOWP and drop."""
+    sys.path.insert(0, str(MINIMAL.parent))
+    try:
+        import minimal_pokemon
+    finally:
+        sys.path.remove(str(MINIMAL.parent))
+    mine = {row[0]: row for row in minimal_pokemon.standings(doc)}
+    for line in lines:
+        pid, points, record, owp, oowp, _, _, dropped = mine[line.player]
+        got = (points, "{}-{}-{}".format(*record), owp / 10000, oowp / 10000, dropped)
+        want = (line.points, line.record, line.tiebreakers["owp"], line.tiebreakers["oowp"], line.dropped)
+        if got != want:
+            raise SystemExit(f"the minimal implementation disagrees on {pid}: {got} against the CLI's {want}")
 
 
 def _cli_rss_mib(path: str, env: dict[str, str]) -> float:
@@ -152,8 +217,9 @@ def measure(
         env = _cli_env(tmp, bytecode_cache)
         for ruleset in rulesets:
             path = os.path.join(tmp, f"{ruleset}.json")
+            doc = bench_event(players, rounds, ruleset)
             with open(path, "w", encoding="utf-8") as fh:
-                json.dump(swiss_event(players, rounds, ruleset), fh, ensure_ascii=False)
+                json.dump(doc, fh, ensure_ascii=False)
             event = cli._read_event(path)
             lines = compute_standings(event)
             text = _json_text({"standings": [s.to_json() for s in lines]})  # EVENT-FORMAT.md's text
@@ -175,12 +241,19 @@ def measure(
                         f"(exit {check.returncode}: {check.stderr.strip()[-200:]})"
                     )
                 times = [_run_cli(path, env) for _ in range(repeat)]
+                size = len(text.encode("utf-8"))
                 row.update(
-                    floor_s=round(min(_floor(path, env) for _ in range(repeat)), 3),
+                    floor_s=round(min(_floor(path, size, env) for _ in range(repeat)), 3),
                     whole_best_s=round(min(times), 3),
                     whole_median_s=round(statistics.median(times), 3),
+                    imports_ms=round(min(_imports_ms(path, env) for _ in range(repeat)), 1),
                     rss_mib=round(_cli_rss_mib(path, env), 1),
                 )
+                if ruleset in MINIMAL_RULESETS:
+                    check_minimal(doc, lines)
+                    minimal = [_cpu([sys.executable, str(MINIMAL), path], env) for _ in range(repeat)]
+                    row["minimal_s"] = round(min(minimal), 3)
+            del doc
             row.update(
                 load_s=round(_best(lambda path=path: cli._read_event(path), repeat), 3),
                 rank_s=round(_best(lambda event=event: compute_standings(event), repeat), 3),
@@ -197,14 +270,22 @@ def measure(
     return out
 
 
+def _ratio(value: float, anchor: float, goal: float) -> str:
+    ratio = value / anchor if anchor else float("inf")
+    return f"{ratio:.2f}× {'met' if ratio <= goal else 'NOT met'}"
+
+
 def _print(runtime: str, players: int, rounds: int, repeat: int, rows: list[dict], note: str = "") -> None:
     load = "" if sys.platform == "emscripten" else f", load average {os.getloadavg()[0]:.2f}"
     print(f"{runtime}: {players} players, {rounds} rounds, best/median of {repeat}{load}{note}")
     whole = "whole_best_s" in rows[0]
     if whole:
+        print("  CPU seconds (user + system) of whole processes; load/rank/out in-process wall seconds")
         print(
-            f"  {'ruleset':<13} {'floor':>6} {'whole best':>10} {'median':>7} {'load':>6} {'rank':>6} {'out':>6}"
-            f" {'peak MiB':>8} {'RSS MiB':>7}  goal ≤ {GOAL_WHOLE_S} s whole"
+            f"  {'ruleset':<13} {'floor':>6} {'minimal':>7} {'whole':>6} {'median':>6} {'imports':>8}"
+            f" {'load':>6} {'rank':>6} {'out':>6} {'peak MiB':>8} {'RSS MiB':>7}"
+            f"  {'×floor (≤ ' + str(GOAL_FLOOR_RATIO) + ')':<16} {'×min (≤ ' + str(GOAL_MINIMAL_RATIO) + ')':<16}"
+            f" imports ≤ {GOAL_IMPORTS_MS:.0f} ms"
         )
     else:
         print(
@@ -213,11 +294,15 @@ def _print(runtime: str, players: int, rounds: int, repeat: int, rows: list[dict
         )
     for row in rows:
         if whole:
-            met = "met" if row["whole_best_s"] <= GOAL_WHOLE_S else "NOT met"
+            minimal = row.get("minimal_s")
             print(
-                f"  {row['ruleset']:<13} {row['floor_s']:>6.3f} {row['whole_best_s']:>10.3f} {row['whole_median_s']:>7.3f}"
+                f"  {row['ruleset']:<13} {row['floor_s']:>6.3f} {minimal if minimal is not None else '-':>7}"
+                f" {row['whole_best_s']:>6.3f} {row['whole_median_s']:>6.3f} {row['imports_ms']:>5.1f} ms"
                 f" {row['load_s']:>6.3f} {row['rank_s']:>6.3f} {row['out_s']:>6.3f}"
-                f" {row['peak_mib']:>8.1f} {row['rss_mib']:>7.1f}  {met}"
+                f" {row['peak_mib']:>8.1f} {row['rss_mib']:>7.1f}"
+                f"  {_ratio(row['whole_best_s'], row['floor_s'], GOAL_FLOOR_RATIO):<16}"
+                f" {_ratio(row['whole_best_s'], minimal, GOAL_MINIMAL_RATIO) if minimal else '-':<16}"
+                f" {'met' if row['imports_ms'] <= GOAL_IMPORTS_MS else 'NOT met'}"
             )
         else:
             total = row["load_s"] + row["rank_s"] + row["out_s"]

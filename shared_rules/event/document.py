@@ -10,8 +10,10 @@ unchanged, so a document round-trips through :func:`load_event` and
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import math
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from types import MappingProxyType
@@ -32,6 +34,9 @@ __all__ = ["FORMAT", "RulesetOf", "load_event", "parse_event_json", "dump_event"
 RulesetOf = Callable[[str, Mapping[str, Any]], "Ruleset"]
 
 FORMAT = "topcut-event/1"
+
+_chain = itertools.chain.from_iterable
+_PLAYERS_OF = operator.attrgetter("players")
 
 _PLAYER_FIELDS = ("id", "name", "entry", "birth_year", "late", "dropped_after", "earned_byes")
 _MATCH_FIELDS = ("table", "players", "outcomes", "scores", "stats", "ending", "games")
@@ -477,6 +482,12 @@ def _check_seats(rounds: tuple[Round, ...], players: tuple[Player, ...], ruleset
         shared = numbers[rnd.number] > 1
         if not shared and not dropped:
             continue
+        if not shared:
+            # Only a player seated after their drop needs a look: none in this round (a set
+            # intersection in C) is the usual case, whatever the round's size.
+            gone = {pid for pid, (_, last) in dropped.items() if rnd.number > last}
+            if not gone or gone.isdisjoint(_chain(map(_PLAYERS_OF, rnd.matches))):
+                continue
         for j, match in enumerate(rnd.matches):
             for k, pid in enumerate(match.players):
                 if shared:

@@ -150,7 +150,11 @@ def event_standings(event: Event) -> list[Standing]:
     from ..standings.engine import compute_standings
 
     ruleset = get_ruleset(event.ruleset, event.settings)
-    return compute_standings(event, ruleset, bracket=deciding_bracket(event.ruleset, event.settings))
+    # Only an elimination round is decided by the bracket rules: without one, the game's other
+    # declarations (settings, structures, deck lists…) are not even imported (issue #27).
+    elimination = any(r.stage == "elimination" for r in event.rounds)
+    bracket = deciding_bracket(event.ruleset, event.settings) if elimination else None
+    return compute_standings(event, ruleset, bracket=bracket)
 
 
 def policy_for(ruleset_id: str, settings: Mapping[str, Any] | None = None) -> PairingPolicy:

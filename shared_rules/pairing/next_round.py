@@ -136,7 +136,7 @@ def check_results_complete(event: Event, number: int, policy: PairingPolicy) -> 
         if rnd.number >= number:
             continue
         for i, match in enumerate(rnd.matches):
-            if match.extra.get("disputed"):
+            if match.extra and match.extra.get("disputed"):  # most matches have no extra fields
                 raise RulesError(f"round {number} cannot be paired: {_describe(rnd, i, match)} has a disputed result")
             if match.outcomes is None and not _pending_allowed(event, policy, match):
                 raise RulesError(f"round {number} cannot be paired: {_describe(rnd, i, match)} has no result")
@@ -223,15 +223,25 @@ def pairing_state(
         in_scope = scope == "event" or (scope == "swiss" and swiss) or (scope == "stage" and rnd.stage == stage)
         for match in rnd.matches:
             ids = match.players
-            if in_scope and len(ids) > 1:
+            if in_scope and len(ids) == 2:
+                a, b = ids
+                opponents[a].add(b)
+                opponents[b].add(a)
+            elif in_scope and len(ids) > 2:
                 for pid in ids:
                     opponents[pid].update(o for o in ids if o != pid)
             if not swiss:
                 continue
-            if match.outcomes is None or match.extra.get("disputed"):
+            if match.outcomes is None or (match.extra and match.extra.get("disputed")):
                 if policy.pending_points is not None and match.outcomes is None and len(ids) > 1:
                     for pid in ids:  # Star Trek OP Guide 13.4
                         points[pid] += policy.pending_points
+                continue
+            if len(ids) == 2:  # the usual table, without the loop
+                a, b = ids
+                oa, ob = match.outcomes
+                points[a] += points_of.get(oa, 0)
+                points[b] += points_of.get(ob, 0)
                 continue
             for pid, outcome in zip(ids, match.outcomes):
                 points[pid] += points_of.get(outcome, 0)
@@ -536,9 +546,13 @@ def _assemble(
     def inner(pid: str) -> Any:
         return (order.get(pid, 0), pid)
 
-    seated = [(tuple(sorted(g, key=inner, reverse=True)) if len(g) == 2 else g, o) for g, o in groups]
-    fixed = {pid: t for pid, p in players.items() if (t := fixed_table_of(p.extra)) is not None}
-    table_points = {pid: _rank_value(order.get(pid, 0)) for pid in order}
+    def best_first(g: tuple[str, ...]) -> tuple[str, ...]:
+        a, b = g  # sorted(g, key=inner, reverse=True): the keys differ (they end with the id)
+        return g if inner(a) > inner(b) else (b, a)
+
+    seated = [(best_first(g) if len(g) == 2 else g, o) for g, o in groups]
+    fixed = {pid: t for pid, p in players.items() if p.extra and (t := fixed_table_of(p.extra)) is not None}
+    table_points = {pid: _rank_value(value) for pid, value in order.items()}
     tables, table_warnings = number_tables(
         [g for g, _ in seated], table_points, fixed, {pid: i for pid, i in pool_index.items()}
     )

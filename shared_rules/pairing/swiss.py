@@ -83,6 +83,8 @@ def integer_points(points: Mapping[str, float]) -> dict[str, int]:
     >>> integer_points({"a": 1.5, "b": 3})
     {'a': 3, 'b': 6}
     """
+    if all(p.__class__ is int for p in points.values()):
+        return dict(points)  # type: ignore[arg-type]  # whole points already (the usual case): scale 1
     fractions = {pid: Fraction(str(p)) if isinstance(p, float) else Fraction(p) for pid, p in points.items()}
     scale = 1
     for f in fractions.values():

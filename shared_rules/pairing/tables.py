@@ -47,6 +47,11 @@ def number_tables(
 
     def order(i: int) -> tuple[object, ...]:
         g = groups[i]
+        if len(g) == 2:  # a table of two (the usual case), without generators: the same key
+            a, b = g
+            pa, pb = points.get(a, 0), points.get(b, 0)
+            index = min(pool_index.get(a, 0), pool_index.get(b, 0))
+            return (index, [-pa, -pb] if pa >= pb else [-pb, -pa], [a, b] if a <= b else [b, a])
         ps = sorted((points.get(pid, 0) for pid in g), reverse=True)
         return (min(pool_index.get(pid, 0) for pid in g), [-p for p in ps], sorted(g))
 

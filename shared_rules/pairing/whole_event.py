@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..brackets.advance import next_elimination_round
-from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
 from ..errors import RulesError
 from ..event.model import Event, Round
 from .next_round import check_results_complete, pair_next_round, swiss_rounds
@@ -44,6 +42,10 @@ SINGLE_ELIMINATION = "single-elimination"
 
 def next_round(event: Event, game: Game) -> dict[str, Any]:
     """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
+    # The brackets are imported only past the Swiss: a Swiss round's pairing starts without them.
+    from ..brackets.advance import next_elimination_round
+    from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
+
     if any(r.stage == "elimination" for r in event.rounds):
         return round_json(next_elimination_round(event, game))
     seeds = event.settings.get("seeds")

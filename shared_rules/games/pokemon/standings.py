@@ -60,10 +60,12 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from itertools import accumulate
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ...event.model import Match
 from ...standings.context import Game, is_counted
@@ -246,6 +248,7 @@ _ROUND_OF = operator.itemgetter(0)
 _OUTCOME = operator.itemgetter(2)
 _OPPONENTS = operator.itemgetter(4)
 _chain = itertools.chain.from_iterable
+repeat = itertools.repeat
 
 
 def _planned_rounds(ctx: StandingsContext, stage: str) -> dict[str, int]:
@@ -402,6 +405,17 @@ def _common_scale(values: Mapping[str, _Rounded]) -> tuple[dict[str, int], int]:
     return {pid: k * _pow10(top - s) for pid, (k, s) in values.items()}, top
 
 
+class _Prefix(NamedTuple):
+    """One player's games of the phase (by round) summed up: entry ``k`` of each running total covers the first ``k``."""
+
+    rounds: list[int]  # each row's round
+    half: list[int]  # half wins in the rounds counted
+    counted: list[int]  # rounds counted (a random bye is not)
+    earned: list[int]  # earned byes
+    offsets: list[int]  # how many of ``flat`` the first k rows' opponents are
+    flat: list[str]  # every row's opponents, in row order
+
+
 class _Phase:
     """Win %, OWP and OOWP over the rounds of one stage, with drops frozen.
 
@@ -466,7 +480,7 @@ class _Phase:
         self.last = last
         players = self.totals
         self.outside = set(_chain(self.opponents.values())).difference(players)
-        self._rows: dict[str, list[tuple[int, bool, int, bool, tuple[str, ...]]]] | None = None
+        self._prefix: dict[str, _Prefix] | None = None
         self.planned = _planned_rounds(ctx, stage)
         through = ctx.through_round
         self.dropped = {
@@ -476,25 +490,56 @@ class _Phase:
         }
 
     @property
-    def rows(self) -> dict[str, list[tuple[int, bool, int, bool, tuple[str, ...]]]]:
-        """Per player, by round: (round, counts as a round, half wins, earned bye, opponents)."""
-        if self._rows is None:
-            self._rows = {}
+    def prefix(self) -> dict[str, _Prefix]:
+        """Per player, running totals over their games by round: what the rounds up to any round sum to."""
+        if self._prefix is None:
+            self._prefix = {}
             stage, earned, single = self.stage, self.earned, self.single
+            half_of, won = self.half_wins_of.__getitem__, self.won
+            earned_players = {pid for pid, _ in earned}
             for pid, games in self.history.items():
-                rows = []
+                if not single:
+                    games = [g for g in games if g.stage == stage]
+                games = sorted(games, key=_ROUND_OF)  # by round, stable: the games' order within a round is kept
+                rounds = list(map(_ROUND_OF, games))
+                tables = list(map(_OPPONENTS, games))
+                size = len(games)
+                if pid not in earned_players and sum(map(len, tables)) == size and () not in tables:
+                    # One opponent every game (the common case): every row counts, in C-level passes.
+                    self._prefix[pid] = _Prefix(
+                        rounds,
+                        list(accumulate(map(half_of, map(_OUTCOME, games)), initial=0)),
+                        list(range(size + 1)),
+                        [0] * (size + 1),
+                        list(range(size + 1)),
+                        list(_chain(tables)),
+                    )
+                    continue
+                half, counted, earned_count, offsets = [0], [0], [0], [0]
+                flat: list[str] = []
                 for g in games:
-                    if not single and g.stage != stage:
-                        continue
                     is_earned = (pid, g.round) in earned
-                    counted = bool(g.opponents) or not self.won[g.outcome] or is_earned
-                    rows.append((g.round, counted, self.half_wins_of[g.outcome], is_earned, g.opponents))
-                rows.sort(key=_FIRST)  # by round, stable: the games' order within a round is kept
-                self._rows[pid] = rows
-        return self._rows
+                    is_counted = bool(g.opponents) or not won[g.outcome] or is_earned
+                    half.append(half[-1] + half_of(g.outcome) if is_counted else half[-1])
+                    counted.append(counted[-1] + 1 if is_counted else counted[-1])
+                    earned_count.append(earned_count[-1] + 1 if is_earned else earned_count[-1])
+                    flat += g.opponents
+                    offsets.append(len(flat))
+                self._prefix[pid] = _Prefix(rounds, half, counted, earned_count, offsets, flat)
+        return self._prefix
 
-    def _rates(self, through: int | None) -> tuple[dict[str, int], int]:
-        """Every player's win % over the rounds up to ``through`` (None: all), over one denominator."""
+    def _opponents_through(self, pid: str, through: int) -> list[str]:
+        """The player's opponents in the rounds up to ``through``, once per game."""
+        found = self.prefix.get(pid)
+        if found is None:
+            return []
+        return found.flat[: found.offsets[bisect_right(found.rounds, through)]]
+
+    def _rates(self, through: int | None, only: set[str] | None = None) -> tuple[dict[str, int], int]:
+        """Every player's win % over the rounds up to ``through`` (None: all), over one denominator.
+
+        With ``through``, ``only`` (when given) limits the players rated to those (and the outside ones).
+        """
         dropped, planned = self.dropped, self.planned
         if through is None:
             tallies = {
@@ -503,17 +548,14 @@ class _Phase:
             }
         else:
             tallies = {}
-            for pid, rows in self.rows.items():
-                half_wins = rounds = games = 0
-                for rnd, counted, hw, _, _ in rows:
-                    if rnd > through:
-                        break
-                    games += 1
-                    if counted:
-                        rounds += 1
-                        half_wins += hw
+            prefix = self.prefix
+            for pid in prefix if only is None else only:
+                found = prefix.get(pid)
+                if found is None:
+                    continue
+                games = bisect_right(found.rounds, through)  # the rows up to ``through`` (rows are by round)
                 gone = pid in dropped and dropped[pid] <= through
-                tallies[pid] = (half_wins, rounds, gone and games < planned.get(pid, 0))
+                tallies[pid] = (found.half[games], found.counted[games], gone and games < planned.get(pid, 0))
         den = 4
         for r in {r for _, r, _ in tallies.values()}:
             if r:
@@ -531,11 +573,16 @@ class _Phase:
         return rates, den
 
     def _owp_map(
-        self, through: int | None, frozen: Mapping[str, tuple[_Rounded, _Rounded]], rates: Mapping[str, int], den: int
+        self,
+        through: int | None,
+        frozen: Mapping[str, tuple[_Rounded, _Rounded]],
+        rates: Mapping[str, int],
+        den: int,
+        only: set[str] | None = None,
     ) -> dict[str, _Rounded]:
         out = {}
         floor = den // 4  # an opponent outside the context: WIN_FLOOR
-        for pid in self.totals:
+        for pid in self.totals if only is None else only:
             if pid in frozen:
                 out[pid] = frozen[pid][0]
                 continue
@@ -546,16 +593,12 @@ class _Phase:
                 total = sum(map(rates.__getitem__, opps)) + earned_byes * den
                 out[pid] = round_significant_int(total, count * den) if count else (0, 0)
                 continue
-            total = count = 0
-            for rnd, _, _, is_earned, opponents in self.rows[pid]:
-                if rnd > through:
-                    break
-                for q in opponents:
-                    total += rates.get(q, floor)
-                    count += 1
-                if is_earned:  # RULES.md Decision: an earned bye is a 100 % opponent
-                    total += den
-                    count += 1
+            found = self.prefix[pid]
+            games = bisect_right(found.rounds, through)
+            opps = found.flat[: found.offsets[games]]
+            earned_byes = found.earned[games]  # RULES.md Decision: an earned bye is a 100 % opponent
+            count = len(opps) + earned_byes
+            total = sum(map(rates.get, opps, repeat(floor))) + earned_byes * den
             out[pid] = round_significant_int(total, count * den) if count else (0, 0)
         return out
 
@@ -563,13 +606,12 @@ class _Phase:
         if through is None and not self.outside:
             opps = self.opponents.get(pid, ())
             return round_significant_int(sum(map(owp.__getitem__, opps)), len(opps) * _pow10(scale)) if opps else (0, 0)
-        total = count = 0
-        for rnd, _, _, _, opponents in self.rows.get(pid, ()):
-            if through is not None and rnd > through:
-                break
-            for q in opponents:
-                total += owp.get(q, 0)
-                count += 1
+        found = self.prefix.get(pid)
+        if found is None:
+            return 0, 0
+        opps = found.flat if through is None else found.flat[: found.offsets[bisect_right(found.rounds, through)]]
+        count = len(opps)
+        total = sum(map(owp.get, opps, repeat(0)))
         return round_significant_int(total, count * _pow10(scale)) if count else (0, 0)
 
     def compute(self) -> dict[str, tuple[int, int, _Rounded, _Rounded]]:
@@ -577,10 +619,16 @@ class _Phase:
         last = self.last
         frozen: dict[str, tuple[_Rounded, _Rounded]] = {}
         for at in sorted({d for d in self.dropped.values() if d < last}):
-            rates, den = self._rates(at)
-            owp = self._owp_map(at, frozen, rates, den)
+            leaving = sorted(p for p, d in self.dropped.items() if d == at and p in self.totals)
+            # Only the players leaving now, their opponents up to ``at`` (OOWP) and those opponents'
+            # opponents (OWP) are read: each value is exact, whatever the others' common denominator.
+            needed = set(leaving).union(*(self._opponents_through(pid, at) for pid in leaving))
+            needed.intersection_update(self.totals)
+            rated = set().union(*(self._opponents_through(pid, at) for pid in needed if pid not in frozen))
+            rates, den = self._rates(at, rated)
+            owp = self._owp_map(at, frozen, rates, den, needed)
             scaled, scale = _common_scale(owp)
-            for pid in sorted(p for p, d in self.dropped.items() if d == at and p in self.totals):
+            for pid in leaving:
                 frozen[pid] = (owp[pid], self._oowp(pid, at, scaled, scale))
         rates, den = self._rates(None)
         owp = self._owp_map(None, frozen, rates, den)
