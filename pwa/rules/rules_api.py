@@ -91,6 +91,22 @@ def fold(
     ``known``, an unchanged state is not sent again (``same_state``): a tablet syncs every few seconds, and a
     2,048-player event's state is 3.3 MB of JSON to write and read each time.
     """
+    from shared_rules.state import folding
+
+    with folding():  # no cycle collection while the log folds (shared_rules.state.folding)
+        return _fold(event_id, reset, base, confirmed, pending, with_state, snapshot, known)
+
+
+def _fold(
+    event_id: str,
+    reset: bool,
+    base: Any,
+    confirmed: list[dict[str, Any]],
+    pending: list[dict[str, Any]],
+    with_state: bool,
+    snapshot: dict[str, Any] | None,
+    known: str | None,
+) -> dict[str, Any]:
     from shared_rules.state import STATE_FORMAT, from_event_document, initial_state
 
     entry = _EVENTS.get(event_id)
@@ -914,6 +930,19 @@ FUNCTIONS = {
 
 def call(text: str) -> str:
     """``{"fn", "args"}`` as JSON text -> ``{"ok": true, "result"}`` or ``{"ok": false, "error"}`` as JSON text."""
+    import gc
+
+    paused = gc.isenabled()  # a request and its answer are plain JSON (no cycles): as in folding(), no
+    if paused:  # collection walks a 3.3 MB state while a snapshot is read or a state written
+        gc.disable()
+    try:
+        return _call(text)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _call(text: str) -> str:
     request = json.loads(text)
     fn = FUNCTIONS.get(request.get("fn"))
     if fn is None:
