@@ -89,7 +89,8 @@ def fold(
 
     ``revision`` in the answer names the state it holds; given the revision the device already has as
     ``known``, an unchanged state is not sent again (``same_state``): a tablet syncs every few seconds, and a
-    2,048-player event's state is 3.3 MB of JSON to write and read each time.
+    2,048-player event's state is 3.3 MB of JSON to write and read each time. ``known: "snapshot"`` with a
+    snapshot: the device holds the snapshot's state, so a start with nothing after it answers ``same_state``.
     """
     from shared_rules.state import folding
 
@@ -114,7 +115,7 @@ def _fold(
         return {"refold": True}
     if reset or entry is None:
         if snapshot is not None:
-            start, at = snapshot.get("state"), snapshot.get("cursor")
+            start, at = _snapshot_state(snapshot), snapshot.get("cursor")
             if not (isinstance(start, dict) and start.get("format") == STATE_FORMAT and isinstance(at, int)):
                 _EVENTS.pop(event_id, None)
                 return {"snapshot_refused": True}
@@ -144,7 +145,8 @@ def _fold(
                 raise
             return {"refold": True}  # half-way through the log (a bug, or a rules change): from the start
         entry["cursor"] = max(row["server_seq"] for row in confirmed)
-    if _fold_pending(entry, pending) or fresh:
+    changed = _fold_pending(entry, pending) or bool(fresh)
+    if changed:
         entry["revision"] = _revision()
     out: dict[str, Any] = {
         "cursor": entry["cursor"],
@@ -152,13 +154,18 @@ def _fold(
         "spare": entry["spare"] is not None,
         "revision": entry["revision"],
     }
-    if known is not None and known == entry["revision"]:
+    # The device read the snapshot it sent for itself (``known: "snapshot"``): a start with nothing after it
+    # sends nothing back (a 2,048-player event's state is 3.3 MB of JSON to write here and to read there).
+    held = known == SNAPSHOT_HELD and snapshot is not None and reset and not changed
+    if held or (known is not None and known == entry["revision"]):
         out["same_state"] = True
     elif with_state:
         out["state"] = entry["state"]
     return out
 
 
+#: ``known`` of a start from a snapshot whose state the device holds already (read from the same text).
+SNAPSHOT_HELD = "snapshot"
 _WORKER = os.urandom(6).hex()  # revisions of another worker (after a restart) never match this one's
 _REVISIONS = itertools.count(1)
 
@@ -279,11 +286,26 @@ def state(event_id: str) -> dict[str, Any]:
     return _current(event_id)
 
 
-def confirmed(event_id: str) -> dict[str, Any]:
+def confirmed(event_id: str, text: bool = False) -> dict[str, Any]:
     """``{cursor, state}``: the server's log folded (without this device's waiting changes), for the device to
-    keep as a snapshot and start its next fold from (``fold(..., snapshot=)``)."""
+    keep as a snapshot and start its next fold from (``fold(..., snapshot=)``). ``text``: the state as its JSON
+    text (``state_json``), which the device stores and sends back as it is: a start then builds no copy of the
+    event in the page, nor writes it as JSON again, before the worker reads it."""
     entry = _entry(event_id)
+    if text:
+        return {"cursor": entry["cursor"], "state_json": json.dumps(entry["confirmed"], separators=(",", ":"))}
     return {"cursor": entry["cursor"], "state": entry["confirmed"]}
+
+
+def _snapshot_state(snapshot: dict[str, Any]) -> Any:
+    """The state a snapshot holds (``state_json``: as text, :func:`confirmed`), or None when it holds none."""
+    text = snapshot.get("state_json")
+    if isinstance(text, str):
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return snapshot.get("state")
 
 
 def _code(exc: RulesError) -> str:
