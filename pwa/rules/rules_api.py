@@ -316,12 +316,13 @@ def _code(exc: RulesError) -> str:
 def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
     """Would this operation apply on top of the current state? ``{ok, reason, code}`` (code: None when ok)."""
     from shared_rules.state import apply, cap_problem
+    from shared_rules.state.index import release
 
     too_big = cap_problem(op.get("type", ""), op.get("payload"))
     if too_big is not None:
         return {"ok": False, "reason": too_big, "code": "field-too-large"}  # the server's code for it too
     try:
-        apply(_current(event_id), op)
+        release(apply(_current(event_id), op))  # a copy only tried on: no index keeps it (state/index.py)
         return {"ok": True, "reason": None, "code": None}
     except RulesError as exc:
         return {"ok": False, "reason": str(exc), "code": _code(exc)}

@@ -12,7 +12,9 @@ keyed by the list it indexes, and is checked at every use, so it can never give 
 * a key changed in place on a row that stays (a player's game ID edited) is announced with :func:`forget`.
 
 Each index holds its list (so an id is never reused for another while indexed); a few dozen are kept, which
-covers the states a device or the server holds at once (the server's, the working one, a spare copy).
+covers the states a device or the server holds at once (the server's, the working one, a spare copy), the oldest
+let go first. A copy made only to try an operation on is let go with :func:`release` once tried, so that no
+index keeps a discarded copy of an event alive.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["position", "largest", "has_open", "forget"]
+__all__ = ["position", "largest", "has_open", "forget", "release"]
 
-#: How many lists are indexed at once before every index is let go (and rebuilt on use).
-_KEEP = 128
+#: How many lists are indexed at once (the oldest index is let go for a new one, and rebuilt on use).
+_KEEP = 64
 
 
 class _Positions:
@@ -63,8 +65,9 @@ def _positions(rows: list[Any], key: str, last: bool) -> _Positions:
     handle = (id(rows), key, last)
     index = _INDEXES.get(handle)
     if index is None or not index.current(rows):
-        if len(_INDEXES) >= _KEEP:
-            _INDEXES.clear()
+        _INDEXES.pop(handle, None)
+        while len(_INDEXES) >= _KEEP:
+            del _INDEXES[next(iter(_INDEXES))]
         index = _INDEXES[handle] = _Positions(rows, key, last)
     elif len(rows) > index.n:
         index.extend()
@@ -106,6 +109,13 @@ def forget(rows: list[Any]) -> None:
     _OPEN.pop(id(rows), None)
 
 
+def release(state: dict[str, Any]) -> None:
+    """Let go of every index of a state's lists (its roster and its rounds' matches): a copy that is done with."""
+    forget(state.get("players") or [])
+    for rnd in state.get("rounds") or []:
+        forget(rnd.get("matches") or [])
+
+
 #: Per list of matches: the list, and positions of rows that were open when last looked (the last one first).
 _OPEN: dict[int, tuple[list[Any], list[int]]] = {}
 
@@ -134,8 +144,9 @@ def has_open(rows: list[Any], settled: Callable[[Any], bool]) -> bool:
             if i < len(rows) and not settled(rows[i]):
                 return True
             hints.pop()
-    if len(_OPEN) >= _KEEP:
-        _OPEN.clear()
+    _OPEN.pop(id(rows), None)
+    while len(_OPEN) >= _KEEP:
+        del _OPEN[next(iter(_OPEN))]
     hints = [i for i in range(len(rows) - 1, -1, -1) if not settled(rows[i])]
     _OPEN[id(rows)] = (rows, hints)
     return bool(hints)

@@ -38,7 +38,7 @@ from ..rulesets.base import Ruleset
 from ..run import load_event
 from . import penalties
 from .authorize import authorize_parsed
-from .index import forget, largest, position
+from .index import forget, largest, position, release
 from .lookup import current_round, find_match, find_player, find_round, where
 from .operations import (
     CHECKS,
@@ -1220,16 +1220,23 @@ def apply(state: dict[str, Any], op: Any) -> dict[str, Any]:
     ('custom', 'Cup', 't1:1', {'t1': 1})
     """
     work: dict[str, Any] = clone(state)
-    _apply_in_place(work, op)
+    try:
+        _apply_in_place(work, op)
+    except BaseException:
+        release(work)  # the copy is let go: no index keeps it alive (index.py)
+        raise
     return work
 
 
 def check(state: dict[str, Any], op: Any) -> str | None:
     """None if ``apply`` would accept the operation, else the one-line reason (for the server's push)."""
+    work = clone(state)
     try:
-        _apply_in_place(clone(state), op)
+        _apply_in_place(work, op)
     except OperationRejected as exc:
         return str(exc)
+    finally:
+        release(work)  # no index keeps the tried copy alive (index.py)
     return None
 
 

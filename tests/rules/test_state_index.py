@@ -118,6 +118,24 @@ class TestIndexes(unittest.TestCase):
         self.assertEqual(json.loads(json.dumps(state)), again)
         self.assertEqual(sorted(state), sorted(initial_state()))
 
+    def test_a_copy_an_operation_is_only_tried_on_is_let_go_by_the_indexes(self) -> None:
+        from shared_rules.state import check, index
+
+        state, log = _event(8)
+        _pair_round_one(state, log)
+        position(state["players"], "id", "p1")
+        before = (set(index._INDEXES), set(index._OPEN))
+        self.assertIsNone(check(state, log("result.report", {"round": 1, "table": 10, "outcomes": ["win", "loss"]})))
+        self.assertIn(
+            "no table 99",
+            check(state, log("result.report", {"round": 1, "table": 99, "outcomes": ["win", "loss"]})) or "",
+        )
+        with self.assertRaises(OperationRejected):
+            apply(state, log("player.drop", {"player": "ghost"}))
+        # Only indexes there before remain (a full set of them may have made way for the copy's, let go since).
+        self.assertLessEqual(set(index._INDEXES), before[0])
+        self.assertLessEqual(set(index._OPEN), before[1])
+
     def test_a_position_is_the_first_row_with_the_value_whatever_changed_in_between(self) -> None:
         rows = [{"t": 1}, {"t": 2}, {"t": 2}]
         self.assertEqual(position(rows, "t", 2), 1)
