@@ -87,6 +87,10 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
     assert folds[0] == {"reset": True, "snapshot": log_length, "confirmed": 0, "known": "snapshot", "text": True}, folds
     assert tablet.evaluate(cards) == cards_synced
     assert rules(tablet, "state", {"event_id": eid}) == state_synced
+    shot(tablet, "snapshot-restart-nothing-after")
+    tablet.set_viewport_size({"width": 390, "height": 844})
+    shot(tablet, "snapshot-restart-nothing-after-phone")
+    tablet.set_viewport_size({"width": 1280, "height": 800})
     assert tablet.evaluate(f"() => import('/pwa/app/store.js').then((m) => m.storeFor({json.dumps(eid)}).state)") == (
         state_synced
     )
