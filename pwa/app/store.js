@@ -52,6 +52,15 @@ function snapshotArgs(snapshot) {
     : { cursor: snapshot.cursor, state: snapshot.state };
 }
 
+/** A snapshot's state from its JSON text, or null: text that is no JSON (the worker then refuses the snapshot). */
+function readState(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 export class EventStore extends EventTarget {
   /**
    * ``call``: the rules worker's entry point (``rules``; the JS unit tests give a fake one); ``build``: which
@@ -163,7 +172,7 @@ export class EventStore extends EventTarget {
     // A start with nothing after the snapshot: this page reads the snapshot's state for itself while the worker
     // boots, and the worker, told so (``known: "snapshot"``), does not send the same state back.
     let held = snapshot && typeof snapshot.state_json === "string" && !confirmed.length && !pending.length
-      ? JSON.parse(snapshot.state_json) : null;
+      ? readState(snapshot.state_json) : null;
     if (snapshot && snapshot.rules_build !== await building) {  // folded by other rules (an app update): not used
       await dropSnapshot(this.eventId).catch(() => {});
       snapshot = null;

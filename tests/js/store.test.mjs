@@ -175,6 +175,23 @@ test("a start with nothing after its snapshot reads the state from the snapshot,
   assert.equal(store.workerCursor, 10);
 });
 
+test("a snapshot whose text is no JSON is refused by the worker and the start folds from operation 1", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const session = await pulled(store.eventId, 10);
+  await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
+                      cursor: 10, state_json: '{"label":' });
+  const done = store.refold(true);
+  await asked(fake.calls, 1);
+  assert.equal(fake.calls[0].args.known, undefined, "the page could not read it: the worker is to send the state");
+  fake.calls[0].answer.resolve({ snapshot_refused: true });
+  await asked(fake.calls, 2);
+  assert.equal(fake.calls[1].args.snapshot, undefined);
+  fake.calls[1].answer.resolve(folded(10, "whole"));
+  await done;
+  assert.equal(store.state.label, "whole");
+});
+
 for (const [what, change] of [
   ["another rules build", { rules_build: "build-0" }],
   ["another device of this event", { device: "judge-someoneelse" }],
