@@ -1,14 +1,16 @@
 """Folding an event's whole operation log into its state, as a tablet does at every start and the server
-does when its cache is cold: a 512-player Pokémon event after 3 rounds (bench.pwa's event) and late in the day
-after 9 rounds, in CPython and then inside Pyodide under Node.
+does when its cache is cold: a Pokémon event of 512 and of 2,048 players late in the day (after 9 rounds), in
+CPython and then inside Pyodide under Node.
 
     .venv/bin/python -m bench.fold                  # CPython, then Pyodide
-    .venv/bin/python -m bench.fold --here --rounds 3 9 --players 512
+    .venv/bin/python -m bench.fold --here --rounds 3 9 --players 512 2048
 
 The log is made once per size by :func:`bench.events.operations_log` (create, register, then per round the
 rules engine's pairing, the start and one result per table); ``fold`` is the best of ``--repeat`` folds of the
-whole log from the empty state with ``shared_rules.state.apply_in_place`` (each operation checked as a device
-checks it); ``per op`` divides it by the log's length.
+whole log from the empty state with ``shared_rules.state.replay`` (each operation checked as a device checks
+it), in CPU time; ``per op`` divides it by the log's length, and ``× first`` is that per-operation cost against
+the first size's with as many rounds: the goal (issue 27) is a fold linear in the field, ≤ 1.2× from 512 to
+2,048 players (it was ×1.8: a scan of the roster per registration and of the round per result).
 
 ``waiting``: the fold a judge's tablet makes after each change and each sync attempt while it holds the last
 round's results unsent (offline for the round: one ``result.report`` per table, ``waiting ops``), on top of
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import subprocess
 import sys
 import time
@@ -44,16 +47,16 @@ def _rules_api():
 def measure(players: int, rounds: int, repeat: int) -> dict[str, float]:
     """Fold the log of a ``players`` × ``rounds`` event ``repeat`` times (best time, the log's length), and the
     device's fold with the last round's results waiting on top of the rest."""
-    from shared_rules.state import apply_in_place, initial_state
+    from shared_rules.state import replay
 
-    ops = operations_log(players, rounds)
+    # As a device and the server have the log: read from its JSON text (the worker is sent text; the server
+    # reads its rows), not the objects the generator made while it folded its own copy.
+    ops = json.loads(json.dumps(operations_log(players, rounds)))
     best = float("inf")
     for _ in range(repeat):
-        state = initial_state()
-        start = time.perf_counter()
-        for op in ops:
-            apply_in_place(state, op)
-        best = min(best, time.perf_counter() - start)
+        start = _cpu()
+        replay(ops)
+        best = min(best, _cpu() - start)
     # The last round's results, reported on a judge's tablet that could not send them.
     tail = 0
     while tail < len(ops) and ops[len(ops) - 1 - tail]["type"] == "result.report":
@@ -86,13 +89,17 @@ def measure(players: int, rounds: int, repeat: int) -> dict[str, float]:
     }
 
 
+def _cpu() -> float:
+    """CPU seconds of this process (wall time inside Pyodide, which has no other work)."""
+    return time.perf_counter() if sys.platform == "emscripten" else time.process_time()
+
+
 def _judge_change(api: Any, ops: list[dict[str, Any]], repeat: int) -> tuple[float, float, float]:
     """A judge's change on an online tablet, as the worker answers the page (from the request's JSON text to the
     answer's, the state included): the fold that shows it (``change``), the fold once the server took it
     (``sync``), and the timer's next sync, which brings nothing new (``idle``); best of ``repeat``. Between two
     changes the tablet is idle and the worker makes its spare copy (``prepare``, not timed; a worker without
     it copies the state at every change)."""
-    import json
 
     api.fold("judge", True, None, [{"server_seq": n, "op": op} for n, op in enumerate(ops, start=1)], [], False)
     cursor = len(ops)
@@ -136,28 +143,40 @@ def _judge_change(api: Any, ops: list[dict[str, Any]], repeat: int) -> tuple[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--players", type=int, default=512)
-    parser.add_argument("--rounds", type=int, nargs="+", default=[3, 9])
+    parser.add_argument("--players", type=int, nargs="+", default=[512, 2048])
+    parser.add_argument("--rounds", type=int, nargs="+", default=[9])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--here", action="store_true", help="measure only in this runtime")
     args = parser.parse_args()
     runtime = "pyodide" if sys.platform == "emscripten" else "cpython"
     print(f"{runtime} {sys.version.split()[0]}: best of {args.repeat}")
     print(
-        f"  {'players':>7} {'rounds':>6} {'ops':>6} {'fold s':>7} {'per op µs':>9} {'waiting ops':>11} {'waiting s':>9}"
-        f" {'change s':>8} {'sync s':>7} {'idle s':>7}"
+        f"  {'players':>7} {'rounds':>6} {'ops':>6} {'fold s':>7} {'per op µs':>9} {'× first':>7} {'waiting ops':>11}"
+        f" {'waiting s':>9} {'change s':>8} {'sync s':>7} {'idle s':>7}"
     )
+    first: dict[int, float] = {}  # per-operation cost of the first size, by rounds
     for rounds in args.rounds:
-        row = measure(args.players, rounds, args.repeat)
-        print(
-            f"  {row['players']:>7} {row['rounds']:>6} {row['ops']:>6} {row['fold_s']:>7.3f}"
-            f" {1e6 * row['fold_s'] / row['ops']:>9.0f} {row['waiting_ops']:>11} {row['waiting_s']:>9.3f}"
-            f" {row['change_s']:>8.3f} {row['sync_s']:>7.3f} {row['idle_s']:>7.3f}"
-        )
+        for players in args.players:
+            row = measure(players, rounds, args.repeat)
+            per_op = row["fold_s"] / row["ops"]
+            ratio = per_op / first.setdefault(rounds, per_op)
+            print(
+                f"  {row['players']:>7} {row['rounds']:>6} {row['ops']:>6} {row['fold_s']:>7.3f}"
+                f" {1e6 * per_op:>9.1f} {ratio:>7.2f} {row['waiting_ops']:>11} {row['waiting_s']:>9.3f}"
+                f" {row['change_s']:>8.3f} {row['sync_s']:>7.3f} {row['idle_s']:>7.3f}",
+                flush=True,
+            )
     if args.here or runtime == "pyodide":
         return
     sys.stdout.flush()
-    more = ["--players", str(args.players), "--repeat", str(min(args.repeat, 3)), "--rounds", *map(str, args.rounds)]
+    more = [
+        "--players",
+        *map(str, args.players),
+        "--repeat",
+        str(min(args.repeat, 3)),
+        "--rounds",
+        *map(str, args.rounds),
+    ]
     subprocess.run(["node", str(ROOT / "bench" / "run_in_pyodide.mjs"), "bench.fold", "--here", *more], check=True)
 
 

@@ -75,6 +75,23 @@ def test_a_start_from_a_snapshot_folds_the_same_state_as_the_whole_log():
     assert resumed == whole and resumed["state"] == ev.state
 
 
+def test_a_snapshot_kept_as_json_text_folds_the_same_state_and_one_with_nothing_after_it_is_not_sent_back():
+    api = _api()
+    ev = played_round_one()
+    rows = [{"server_seq": i, "op": op} for i, op in enumerate(ev.ops, start=1)]
+    api.fold("e1", True, None, rows[:5], [])
+    snapshot = json.loads(json.dumps(api.confirmed("e1", text=True)))  # as the device keeps it
+    assert set(snapshot) == {"cursor", "state_json"} and snapshot["cursor"] == 5
+    assert json.loads(snapshot["state_json"]) == api.confirmed("e1")["state"]
+    resumed = api.fold("e2", True, None, rows[5:], [], snapshot=snapshot, known="snapshot")
+    assert resumed["state"] == ev.state, "the log after it changed the state: it is sent"
+    idle = api.fold("e3", True, None, [], [], snapshot=snapshot, known="snapshot")
+    assert idle["same_state"] and "state" not in idle and idle["cursor"] == 5
+    assert api.state("e3") == json.loads(snapshot["state_json"])
+    broken = {"cursor": 5, "state_json": snapshot["state_json"][:-9]}
+    assert api.fold("e4", True, None, rows[5:], [], snapshot=broken) == {"snapshot_refused": True}
+
+
 def test_a_snapshot_that_is_no_state_or_that_the_log_does_not_fold_onto_is_refused():
     api = _api()
     ev = played_round_one()

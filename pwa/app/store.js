@@ -42,6 +42,25 @@ export function closedRefusal(state, type, payload) {
   return reportOnly ? null : CLOSED_REASON;
 }
 
+/**
+ * What the worker is sent of a snapshot: its state as the JSON text it was saved as (``state_json``, spliced into
+ * the request as a string: no copy of the event is built in the page), or as an object (one saved before).
+ */
+function snapshotArgs(snapshot) {
+  return typeof snapshot.state_json === "string"
+    ? { cursor: snapshot.cursor, state_json: snapshot.state_json }
+    : { cursor: snapshot.cursor, state: snapshot.state };
+}
+
+/** A snapshot's state from its JSON text, or null: text that is no JSON (the worker then refuses the snapshot). */
+function readState(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 export class EventStore extends EventTarget {
   /**
    * ``call``: the rules worker's entry point (``rules``; the JS unit tests give a fake one); ``build``: which
@@ -145,24 +164,27 @@ export class EventStore extends EventTarget {
     const fresh = reset || this.workerCursor < 0 || Boolean(session.base) !== this.foldedWithBase
       || session.device !== this.session?.device;
     let snapshot = fresh ? await this.snapshotFor(session) : null;
-    // The log is read while the worker tells its rules build (at a start: while Pyodide boots).
-    let [build, confirmed] = await Promise.all([
-      snapshot ? this.build().catch(() => null) : null,
-      logAfter(this.eventId, snapshot ? snapshot.cursor : fresh ? 0 : this.workerCursor),
-    ]);
-    if (snapshot && snapshot.rules_build !== build) {  // folded by other rules (an app update): not used
-      await dropSnapshot(this.eventId).catch(() => {});
-      snapshot = null;
-      confirmed = await logAfter(this.eventId, 0);
-    }
+    // The log and the outbox are read while the worker tells its rules build (at a start: while Pyodide boots).
+    const building = snapshot ? this.build().catch(() => null) : null;
+    let confirmed = await logAfter(this.eventId, snapshot ? snapshot.cursor : fresh ? 0 : this.workerCursor);
     const rows = await outbox.rows(this.eventId);
     const pending = rows.filter((r) => r.status !== "rejected").map((r) => this.envelope(r, session));
+    // A start with nothing after the snapshot: this page reads the snapshot's state for itself while the worker
+    // boots, and the worker, told so (``known: "snapshot"``), does not send the same state back.
+    let held = snapshot && typeof snapshot.state_json === "string" && !confirmed.length && !pending.length
+      ? readState(snapshot.state_json) : null;
+    if (snapshot && snapshot.rules_build !== await building) {  // folded by other rules (an app update): not used
+      await dropSnapshot(this.eventId).catch(() => {});
+      snapshot = null;
+      held = null;
+      confirmed = await logAfter(this.eventId, 0);
+    }
     // The state this store holds is not sent again when the worker's is the same (``known``).
     const fold = (reset, log, start) => call("fold", {
       event_id: this.eventId, reset, base: session.base,
       confirmed: log.map((r) => ({ server_seq: r.server_seq, op: r.op })), pending,
-      ...(start ? { snapshot: { cursor: start.cursor, state: start.state } } : {}),
-      ...(reset || !this.foldRevision ? {} : { known: this.foldRevision }),
+      ...(start ? { snapshot: snapshotArgs(start) } : {}),
+      ...(start && held ? { known: "snapshot" } : reset || !this.foldRevision ? {} : { known: this.foldRevision }),
     });
     let out = await fold(fresh, confirmed, snapshot);
     if (out.snapshot_refused || out.refold) {
@@ -190,6 +212,7 @@ export class EventStore extends EventTarget {
     this.session = session;
     this.workerCursor = out.cursor;
     if (!out.same_state) this.state = out.state;
+    else if (fresh && held) this.state = held;
     this.foldRevision = out.revision ?? null;
     this.rows = rows;
     this.localRejections = out.local_rejections;
@@ -248,11 +271,12 @@ export class EventStore extends EventTarget {
     this.savingSnapshot = (async () => {
       try {
         const session = this.session;
-        const [build, folded] = await Promise.all([this.build(), call("confirmed", { event_id: this.eventId })]);
+        // As JSON text: stored and sent back to the worker as it is (a start builds no copy of the event here).
+        const [build, folded] = await Promise.all([this.build(), call("confirmed", { event_id: this.eventId, text: true })]);
         if (!Number.isInteger(folded.cursor) || folded.cursor <= this.snapshotCursor) return;
         await putSnapshot({
           event_id: this.eventId, device: session.device, rules_build: build, with_base: this.foldedWithBase,
-          cursor: folded.cursor, state: folded.state, saved_at: Date.now(),
+          cursor: folded.cursor, state_json: folded.state_json, saved_at: Date.now(),
         });
         this.snapshotCursor = folded.cursor;
       } catch (error) {

@@ -10,7 +10,8 @@
 //   outbox    key [event_id, seq]: {event_id, seq, op: {type, payload, at},
 //             status: "pending" | "sent" | "rejected", server_seq, reason, error, created_at}
 //             this device's operations not yet seen in the log.
-//   snapshots key event_id: {event_id, device, rules_build, with_base, cursor, state, saved_at}   (version 2)
+//   snapshots key event_id: {event_id, device, rules_build, with_base, cursor, state_json, saved_at}   (version 2;
+//             state_json: the folded state as JSON text, store.js; one saved before holds ``state``, an object)
 //             the log folded up to `cursor` (server_seq), by the rules build `rules_build`, for the session's
 //             `device`: a start folds from it and the log after it instead of from operation 1 (store.js).
 import { openDB } from "/vendor/idb.js";

@@ -89,8 +89,25 @@ def fold(
 
     ``revision`` in the answer names the state it holds; given the revision the device already has as
     ``known``, an unchanged state is not sent again (``same_state``): a tablet syncs every few seconds, and a
-    2,048-player event's state is 3.3 MB of JSON to write and read each time.
+    2,048-player event's state is 3.3 MB of JSON to write and read each time. ``known: "snapshot"`` with a
+    snapshot: the device holds the snapshot's state, so a start with nothing after it answers ``same_state``.
     """
+    from shared_rules.state import folding
+
+    with folding():  # no cycle collection while the log folds (shared_rules.state.folding)
+        return _fold(event_id, reset, base, confirmed, pending, with_state, snapshot, known)
+
+
+def _fold(
+    event_id: str,
+    reset: bool,
+    base: Any,
+    confirmed: list[dict[str, Any]],
+    pending: list[dict[str, Any]],
+    with_state: bool,
+    snapshot: dict[str, Any] | None,
+    known: str | None,
+) -> dict[str, Any]:
     from shared_rules.state import STATE_FORMAT, from_event_document, initial_state
 
     entry = _EVENTS.get(event_id)
@@ -98,7 +115,7 @@ def fold(
         return {"refold": True}
     if reset or entry is None:
         if snapshot is not None:
-            start, at = snapshot.get("state"), snapshot.get("cursor")
+            start, at = _snapshot_state(snapshot), snapshot.get("cursor")
             if not (isinstance(start, dict) and start.get("format") == STATE_FORMAT and isinstance(at, int)):
                 _EVENTS.pop(event_id, None)
                 return {"snapshot_refused": True}
@@ -128,7 +145,8 @@ def fold(
                 raise
             return {"refold": True}  # half-way through the log (a bug, or a rules change): from the start
         entry["cursor"] = max(row["server_seq"] for row in confirmed)
-    if _fold_pending(entry, pending) or fresh:
+    changed = _fold_pending(entry, pending) or bool(fresh)
+    if changed:
         entry["revision"] = _revision()
     out: dict[str, Any] = {
         "cursor": entry["cursor"],
@@ -136,13 +154,18 @@ def fold(
         "spare": entry["spare"] is not None,
         "revision": entry["revision"],
     }
-    if known is not None and known == entry["revision"]:
+    # The device read the snapshot it sent for itself (``known: "snapshot"``): a start with nothing after it
+    # sends nothing back (a 2,048-player event's state is 3.3 MB of JSON to write here and to read there).
+    held = known == SNAPSHOT_HELD and snapshot is not None and reset and not changed
+    if held or (known is not None and known == entry["revision"]):
         out["same_state"] = True
     elif with_state:
         out["state"] = entry["state"]
     return out
 
 
+#: ``known`` of a start from a snapshot whose state the device holds already (read from the same text).
+SNAPSHOT_HELD = "snapshot"
 _WORKER = os.urandom(6).hex()  # revisions of another worker (after a restart) never match this one's
 _REVISIONS = itertools.count(1)
 
@@ -263,11 +286,26 @@ def state(event_id: str) -> dict[str, Any]:
     return _current(event_id)
 
 
-def confirmed(event_id: str) -> dict[str, Any]:
+def confirmed(event_id: str, text: bool = False) -> dict[str, Any]:
     """``{cursor, state}``: the server's log folded (without this device's waiting changes), for the device to
-    keep as a snapshot and start its next fold from (``fold(..., snapshot=)``)."""
+    keep as a snapshot and start its next fold from (``fold(..., snapshot=)``). ``text``: the state as its JSON
+    text (``state_json``), which the device stores and sends back as it is: a start then builds no copy of the
+    event in the page, nor writes it as JSON again, before the worker reads it."""
     entry = _entry(event_id)
+    if text:
+        return {"cursor": entry["cursor"], "state_json": json.dumps(entry["confirmed"], separators=(",", ":"))}
     return {"cursor": entry["cursor"], "state": entry["confirmed"]}
+
+
+def _snapshot_state(snapshot: dict[str, Any]) -> Any:
+    """The state a snapshot holds (``state_json``: as text, :func:`confirmed`), or None when it holds none."""
+    text = snapshot.get("state_json")
+    if isinstance(text, str):
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return snapshot.get("state")
 
 
 def _code(exc: RulesError) -> str:
@@ -278,12 +316,13 @@ def _code(exc: RulesError) -> str:
 def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
     """Would this operation apply on top of the current state? ``{ok, reason, code}`` (code: None when ok)."""
     from shared_rules.state import apply, cap_problem
+    from shared_rules.state.index import release
 
     too_big = cap_problem(op.get("type", ""), op.get("payload"))
     if too_big is not None:
         return {"ok": False, "reason": too_big, "code": "field-too-large"}  # the server's code for it too
     try:
-        apply(_current(event_id), op)
+        release(apply(_current(event_id), op))  # a copy only tried on: no index keeps it (state/index.py)
         return {"ok": True, "reason": None, "code": None}
     except RulesError as exc:
         return {"ok": False, "reason": str(exc), "code": _code(exc)}
@@ -914,6 +953,19 @@ FUNCTIONS = {
 
 def call(text: str) -> str:
     """``{"fn", "args"}`` as JSON text -> ``{"ok": true, "result"}`` or ``{"ok": false, "error"}`` as JSON text."""
+    import gc
+
+    paused = gc.isenabled()  # a request and its answer are plain JSON (no cycles): as in folding(), no
+    if paused:  # collection walks a 3.3 MB state while a snapshot is read or a state written
+        gc.disable()
+    try:
+        return _call(text)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _call(text: str) -> str:
     request = json.loads(text)
     fn = FUNCTIONS.get(request.get("fn"))
     if fn is None:

@@ -22,7 +22,7 @@ from .operations import (
     parse_operation,
     parse_payload,
 )
-from .reducer import HANDLERS, apply, apply_in_place, check, replay, secret_minutes, secret_time_sides
+from .reducer import HANDLERS, apply, apply_in_place, check, folding, replay, secret_minutes, secret_time_sides
 from .state import (
     MATCH_STATUSES,
     ROUND_STATUSES,
@@ -62,6 +62,7 @@ __all__ = [
     "authorize",
     "cap_problem",
     "check",
+    "folding",
     "from_event_document",
     "initial_state",
     "is_withheld",

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .index import position
 from .lookup import find_match, find_round
 from .operations import NotAuthorized, Operation, OperationRejected, parse_operation
 from .penalties import WARNING_ONLY, requested_kind
 
-__all__ = ["ALLOWED", "authorize", "allowed_roles"]
+__all__ = ["ALLOWED", "authorize", "authorize_parsed", "allowed_roles"]
 
 _ALL = frozenset({"organizer", "head-judge", "judge", "scorekeeper", "player"})
 _STAFF = _ALL - {"player"}
@@ -147,11 +148,15 @@ OWNERSHIP = {
 
 def authorize(state: dict[str, Any], op: Any) -> None:
     """Refuse (``NotAuthorized``) an operation its actor may not perform; None otherwise."""
-    op = parse_operation(op)
+    authorize_parsed(state, parse_operation(op))
+
+
+def authorize_parsed(state: dict[str, Any], op: Operation) -> None:
+    """:func:`authorize` of an operation already parsed (the reducer parses each operation once)."""
     role = op.actor.role
     if role not in ALLOWED[op.type]:
         raise NotAuthorized(f"{op.type}: a {role} may not do this (allowed: {', '.join(sorted(ALLOWED[op.type]))})")
-    if role == "player" and not any(p["id"] == op.actor.player for p in state["players"]):
+    if role == "player" and position(state["players"], "id", op.actor.player) is None:
         raise NotAuthorized(f"{op.type}: '{op.actor.player}' is not a player of this event")
     check = OWNERSHIP.get((op.type, role))
     if check is not None:

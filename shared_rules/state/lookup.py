@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from .index import position
 from .operations import OperationRejected
 
 __all__ = ["find_player", "find_round", "find_match", "where", "current_round", "round_index"]
@@ -17,10 +18,11 @@ def find_player(state: dict[str, Any], pid: str) -> dict[str, Any]:
     ...
     shared_rules.state.operations.OperationRejected: unknown player 'p9'
     """
-    for p in state["players"]:
-        if p["id"] == pid:
-            return cast(dict[str, Any], p)
-    raise OperationRejected(f"unknown player '{pid}'")
+    players = state["players"]
+    at = position(players, "id", pid)  # an index, not a scan of the roster (shared_rules/state/index.py)
+    if at is None:
+        raise OperationRejected(f"unknown player '{pid}'")
+    return cast(dict[str, Any], players[at])
 
 
 def find_round(state: dict[str, Any], number: int, stage: str | None = None) -> tuple[int, dict[str, Any]]:
@@ -44,10 +46,14 @@ def find_match(rnd: dict[str, Any], table: int | None, index: int | None) -> tup
         raise OperationRejected(
             f"round {rnd['number']}: name the match by table or by index (payload.table or payload.match)"
         )
+    matches = rnd["matches"]
     if table is not None:
-        for i, m in enumerate(rnd["matches"]):
-            if m["table"] == table and (index is None or index == i):
-                return i, m
+        if index is None:
+            at = position(matches, "table", table)  # an index, not a scan of the round per result
+            if at is not None:
+                return at, matches[at]
+        elif 0 <= index < len(matches) and matches[index]["table"] == table:
+            return index, matches[index]
         raise OperationRejected(f"round {rnd['number']} has no table {table}")
     assert index is not None
     if index >= len(rnd["matches"]):

@@ -22,10 +22,11 @@ whatever rounds came later — later pairings stand, standings recompute.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
-from collections.abc import Callable, Iterable
-from operator import itemgetter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import decklists
@@ -36,7 +37,8 @@ from ..games.settings import check_changes, fixed_once_paired
 from ..rulesets.base import Ruleset
 from ..run import load_event
 from . import penalties
-from .authorize import authorize
+from .authorize import authorize_parsed
+from .index import forget, largest, position, release
 from .lookup import current_round, find_match, find_player, find_round, where
 from .operations import (
     CHECKS,
@@ -64,11 +66,9 @@ from .state import (
     to_event_document,
 )
 
-__all__ = ["apply", "replay", "check", "HANDLERS", "secret_minutes", "secret_time_sides", "list_locked"]
+__all__ = ["apply", "replay", "folding", "check", "HANDLERS", "secret_minutes", "secret_time_sides", "list_locked"]
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
-_ID = itemgetter("id")
-_ENTRY = itemgetter("entry")
 
 
 def ruleset_of(ruleset_id: str, settings: dict[str, Any]) -> Ruleset:
@@ -262,7 +262,8 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
         if key in raw:
             raise OperationRejected(f"{label}: payload.player.{key}: {why}")
     pid = _player_field(raw, "id", "name", label)
-    if pid in map(_ID, state["players"]):  # a scan in C: registration is the longest run of operations
+    players = state["players"]
+    if position(players, "id", pid) is not None:  # an index: registration is the longest run of operations
         raise OperationRejected(f"{label}: player '{pid}' is already registered")
     got = {
         k: _player_field(raw, k, c, label)
@@ -278,10 +279,10 @@ def _player_register(state: dict[str, Any], op: Operation) -> None:
     }
     if got.get("birth_year") is not None and got["birth_year"] < 1900:
         raise OperationRejected(f"{label}: payload.player.birth_year: must be at least 1900")
-    entries = list(map(_ENTRY, state["players"]))
-    entry = got.get("entry", max(entries, default=0) + 1)  # entry = next number (registration order)
-    if entry in entries:
-        owner = state["players"][len(entries) - 1 - entries[::-1].index(entry)]["id"]  # the last holder
+    entry = got.get("entry", (largest(players, "entry") or 0) + 1)  # entry = next number (registration order)
+    holder = position(players, "entry", entry, last=True)
+    if holder is not None:
+        owner = players[holder]["id"]  # the last holder
         raise OperationRejected(f"{label}: payload.player.entry: entry {entry} is already {owner}'s")
     if raw.get("game_id") is not None:
         _check_game_id(state, raw["game_id"], label, pid)
@@ -324,6 +325,8 @@ def _player_edit(state: dict[str, Any], op: Operation) -> None:
         if getattr(p, key) is not None:
             player[key] = getattr(p, key)
     player["extra"] = _merge(player["extra"], fields)
+    if fields:
+        forget(state["players"])  # a game ID may have changed in place (index.py)
 
 
 def _player_check_in(state: dict[str, Any], op: Operation) -> None:
@@ -821,23 +824,14 @@ def _result(ruleset: Ruleset, players: list[str], raw: dict[str, Any], label: st
 _VERDICTS: dict[tuple[Any, ...], str | None] = {}
 
 
-#: The roster list last looked up and each player's position in it (checked at every use, rebuilt when stale).
-_ROSTER: list[Any] = [None, {}]
-
-
 def _player_rows(state: dict[str, Any], ids: list[str]) -> dict[str, dict[str, Any]]:
     """The rows of these players, without a scan of the roster per result (a fold checks thousands)."""
     players = state["players"]
-    if _ROSTER[0] is not players:
-        _ROSTER[0], _ROSTER[1] = players, {p["id"]: i for i, p in enumerate(players)}
     out = {}
     for pid in ids:
-        at = _ROSTER[1].get(pid)
-        if at is None or at >= len(players) or players[at]["id"] != pid:
-            _ROSTER[1] = {p["id"]: i for i, p in enumerate(players)}
-            at = _ROSTER[1].get(pid)
-            if at is None:
-                raise OperationRejected(f"unknown player '{pid}'")
+        at = position(players, "id", pid)
+        if at is None:
+            raise OperationRejected(f"unknown player '{pid}'")
         out[pid] = players[at]
     return out
 
@@ -1199,7 +1193,7 @@ def _apply_in_place(state: dict[str, Any], raw: Any) -> None:
         raise OperationRejected(f"{op.type}: no event yet; the first operation must be event.create")
     if state["closed"] and not _report_details_only(state, op):
         raise EventClosed(f"{op.type}: the event is closed")
-    authorize(state, op)
+    authorize_parsed(state, op)  # the operation parsed once, above
     HANDLERS[op.type](state, op)
     devices = dict(state["devices"], **{op.device: op.seq})
     state["devices"] = dict(sorted(devices.items()))
@@ -1226,17 +1220,43 @@ def apply(state: dict[str, Any], op: Any) -> dict[str, Any]:
     ('custom', 'Cup', 't1:1', {'t1': 1})
     """
     work: dict[str, Any] = clone(state)
-    _apply_in_place(work, op)
+    try:
+        _apply_in_place(work, op)
+    except BaseException:
+        release(work)  # the copy is let go: no index keeps it alive (index.py)
+        raise
     return work
 
 
 def check(state: dict[str, Any], op: Any) -> str | None:
     """None if ``apply`` would accept the operation, else the one-line reason (for the server's push)."""
+    work = clone(state)
     try:
-        _apply_in_place(clone(state), op)
+        _apply_in_place(work, op)
     except OperationRejected as exc:
         return str(exc)
+    finally:
+        release(work)  # no index keeps the tried copy alive (index.py)
     return None
+
+
+@contextmanager
+def folding() -> Iterator[None]:
+    """Pause Python's cycle collector while a fold runs (and restore it after).
+
+    A fold allocates a state's worth of plain JSON rows, which hold no reference cycles, so reference
+    counting frees all that a fold lets go of; but each full collection the allocations set off walks every
+    object alive (the state, the log being folded), and a 2,048-player event's fold spent a fifth of its time
+    in them: its cost per operation grew with the field (issue 27, ``bench.fold``).
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def replay(ops: Iterable[Any], state: dict[str, Any] | None = None, *, skip_rejected: bool = False) -> dict[str, Any]:
@@ -1245,6 +1265,11 @@ def replay(ops: Iterable[Any], state: dict[str, Any] | None = None, *, skip_reje
     A rejected operation raises, unless ``skip_rejected`` (a tablet replaying a
     log that may hold operations the server will refuse).
     """
+    with folding():
+        return _replay(ops, state, skip_rejected)
+
+
+def _replay(ops: Iterable[Any], state: dict[str, Any] | None, skip_rejected: bool) -> dict[str, Any]:
     work = clone(state) if state is not None else initial_state()
     for op in ops:
         if skip_rejected:

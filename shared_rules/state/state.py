@@ -35,12 +35,12 @@ on across stages when rounds are paired by operations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from operator import itemgetter
 from typing import Any
 
 from ..errors import DocumentError, RulesError
 from ..event.document import FORMAT, dump_event
 from ..run import load_event
+from .index import has_open
 
 __all__ = [
     "STATE_FORMAT",
@@ -73,8 +73,13 @@ ROUND_STATUSES = ("draft", "published", "started", "complete")
 MATCH_STATUSES = ("pending", "reported", "confirmed", "disputed", "resolved")
 #: Statuses whose result counts (standings, pairing, round completion).
 SETTLED = frozenset({"confirmed", "resolved"})
-_STATUS = itemgetter("status")
-_SETTLED_STATUS = SETTLED.__contains__
+
+
+def _is_settled(match: Mapping[str, Any]) -> bool:
+    """Whether a match's result counts (its status is settled)."""
+    return match["status"] in SETTLED
+
+
 #: Report kinds that decide a match outright; the latest of them wins over every other report.
 #: ``pairing``: a bye given with the pairings; ``late``: Pokémon 3.1.3 late loss; ``import``: from a document;
 #: ``missed``: a loss for a round missed before rejoining (Shatterpoint Pairings; Star Trek 7.5.1).
@@ -319,8 +324,8 @@ def refresh_match(match: dict[str, Any]) -> None:
 def refresh_round(rnd: dict[str, Any]) -> None:
     """A started round is ``complete`` exactly while every match's result is settled (in place)."""
     if rnd["status"] in ("started", "complete"):
-        done = all(map(_SETTLED_STATUS, map(_STATUS, rnd["matches"])))  # in C: runs after every report
-        rnd["status"] = "complete" if done else "started"
+        # After every report: the matches seen open are looked at first, not the whole round (index.py).
+        rnd["status"] = "started" if has_open(rnd["matches"], _is_settled) else "complete"
 
 
 def refresh_disputes(state: dict[str, Any]) -> None:

@@ -22,7 +22,8 @@ RECORD_FOLDS_JS = """(() => {
     if (typeof data === "string" && data.includes('"fn":"fold"')) {
       const { args } = JSON.parse(data);
       globalThis.__folds.push({ reset: args.reset, snapshot: args.snapshot ? args.snapshot.cursor : null,
-                                confirmed: args.confirmed.length });
+                                confirmed: args.confirmed.length, known: args.known ?? null,
+                                text: typeof args.snapshot?.state_json === "string" });
     }
     return post.call(this, data, ...rest);
   };
@@ -75,6 +76,25 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
         f"return s && s.cursor === {log_length} ? s : null; }}",
     )
 
+    cards = "() => [...document.querySelectorAll('.match-card')].map((c) => c.dataset.table + ' ' + c.className)"
+    cards_synced = tablet.evaluate(cards)
+    state_synced = rules(tablet, "state", {"event_id": eid})
+
+    # ---- a restart with nothing after the snapshot: the page reads the state from it, the worker sends none back
+    tablet.reload()
+    wait_ready(tablet, "judge")
+    folds = tablet.evaluate("() => globalThis.__folds")
+    assert folds[0] == {"reset": True, "snapshot": log_length, "confirmed": 0, "known": "snapshot", "text": True}, folds
+    assert tablet.evaluate(cards) == cards_synced
+    assert rules(tablet, "state", {"event_id": eid}) == state_synced
+    shot(tablet, "snapshot-restart-nothing-after")
+    tablet.set_viewport_size({"width": 390, "height": 844})
+    shot(tablet, "snapshot-restart-nothing-after-phone")
+    tablet.set_viewport_size({"width": 1280, "height": 800})
+    assert tablet.evaluate(f"() => import('/pwa/app/store.js').then((m) => m.storeFor({json.dumps(eid)}).state)") == (
+        state_synced
+    )
+
     # ---- later: the desk drops two players (the log grows past the snapshot, by less than its interval)
     drops = [
         {"seq": log_length + i, "op": {"type": "player.drop", "payload": {"player": f"p{30 + i}"}}} for i in (0, 1)
@@ -100,7 +120,6 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
     assert before["players"][30]["dropped_after"] is not None and before["penalties"], (
         "the drops and the warning are in the state"
     )
-    cards = "() => [...document.querySelectorAll('.match-card')].map((c) => c.dataset.table + ' ' + c.className)"
     cards_before = tablet.evaluate(cards)
     assert len(cards_before) == 16
 
@@ -108,7 +127,7 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
     tablet.reload()
     wait_ready(tablet, "judge")
     folds = tablet.evaluate("() => globalThis.__folds")
-    assert folds[0] == {"reset": True, "snapshot": log_length, "confirmed": 2}, folds
+    assert folds[0] == {"reset": True, "snapshot": log_length, "confirmed": 2, "known": None, "text": True}, folds
     assert rules(tablet, "state", {"event_id": eid}) == before
     assert tablet.evaluate(cards) == cards_before
     assert tablet.locator("#sync").get_attribute("data-waiting") == "1"
@@ -125,7 +144,9 @@ def test_a_restart_folds_from_the_snapshot_and_other_rules_snapshots_are_not_use
     tablet.reload()
     wait_ready(tablet, "judge")
     folds = tablet.evaluate("() => globalThis.__folds")
-    assert folds[0] == {"reset": True, "snapshot": None, "confirmed": log_length + 2}, folds
+    assert folds[0] == {"reset": True, "snapshot": None, "confirmed": log_length + 2, "known": None, "text": False}, (
+        folds
+    )
     assert rules(tablet, "state", {"event_id": eid}) == before
     again = wait_js(
         tablet,

@@ -146,6 +146,52 @@ test("a start folds from this device's snapshot and the log after it", async () 
   assert.equal(store.state.label, "from snapshot");
 });
 
+test("a snapshot kept as text goes to the worker as that text, with the log after it", async () => {
+  const { fake, store } = await withSnapshot({ state: undefined, state_json: '{"label":"at 10"}' });
+  const done = store.refold(true);
+  await asked(fake.calls, 1);
+  const { args } = fake.calls[0];
+  assert.deepEqual(args.snapshot, { cursor: 10, state_json: '{"label":"at 10"}' });
+  assert.equal(args.known, undefined, "the log after it changes the state: the worker sends it");
+  fake.calls[0].answer.resolve(folded(12, "from snapshot"));
+  await done;
+  assert.equal(store.state.label, "from snapshot");
+});
+
+test("a start with nothing after its snapshot reads the state from the snapshot, and the worker sends none", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const session = await pulled(store.eventId, 10);
+  await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
+                      cursor: 10, state_json: '{"label":"at 10"}' });
+  const done = store.refold(true);
+  await asked(fake.calls, 1);
+  const { args } = fake.calls[0];
+  assert.equal(args.known, "snapshot");
+  assert.deepEqual(args.confirmed, []);
+  fake.calls[0].answer.resolve({ cursor: 10, local_rejections: [], revision: "w:1", same_state: true });
+  await done;
+  assert.equal(store.state.label, "at 10");
+  assert.equal(store.workerCursor, 10);
+});
+
+test("a snapshot whose text is no JSON is refused by the worker and the start folds from operation 1", async () => {
+  const fake = fakeRules();
+  const store = await storeWith(fake.call);
+  const session = await pulled(store.eventId, 10);
+  await putSnapshot({ event_id: store.eventId, device: session.device, rules_build: "build-1", with_base: false,
+                      cursor: 10, state_json: '{"label":' });
+  const done = store.refold(true);
+  await asked(fake.calls, 1);
+  assert.equal(fake.calls[0].args.known, undefined, "the page could not read it: the worker is to send the state");
+  fake.calls[0].answer.resolve({ snapshot_refused: true });
+  await asked(fake.calls, 2);
+  assert.equal(fake.calls[1].args.snapshot, undefined);
+  fake.calls[1].answer.resolve(folded(10, "whole"));
+  await done;
+  assert.equal(store.state.label, "whole");
+});
+
 for (const [what, change] of [
   ["another rules build", { rules_build: "build-0" }],
   ["another device of this event", { device: "judge-someoneelse" }],
@@ -267,7 +313,10 @@ test("a snapshot is saved once the log has grown enough past the last one, and o
   const asks = [];
   const call = async (fn, args) => {
     asks.push(fn);
-    if (fn === "confirmed") return { cursor: 12, state: { label: "confirmed at 12" } };
+    if (fn === "confirmed") {
+      assert.equal(args.text, true, "the snapshot is asked for as JSON text");
+      return { cursor: 12, state_json: JSON.stringify({ label: "confirmed at 12" }) };
+    }
     return folded(args.confirmed.at(-1)?.server_seq ?? 0, "folded");
   };
   const store = await storeWith(call, { snapshotEvery: 10 });
@@ -280,12 +329,19 @@ test("a snapshot is saved once the log has grown enough past the last one, and o
   await store.savingSnapshot;
   assert.deepEqual(asks, ["fold", "fold", "confirmed"]);
   const saved = await getSnapshot(store.eventId);
-  assert.deepEqual([saved.device, saved.rules_build, saved.with_base, saved.cursor, saved.state.label],
+  assert.deepEqual([saved.device, saved.rules_build, saved.with_base, saved.cursor, JSON.parse(saved.state_json).label],
                    [session.device, "build-1", false, 12, "confirmed at 12"]);
+  assert.equal(saved.state, undefined, "kept as text only");
   await store.refold();
   await store.savingSnapshot;
   assert.deepEqual(asks, ["fold", "fold", "confirmed", "fold"], "no second snapshot at the same place");
 });
+
+/** A snapshot's state (saved or sent as JSON text, or as an object). */
+const stateOf = (snapshot) => (typeof snapshot.state_json === "string" ? JSON.parse(snapshot.state_json) : snapshot.state);
+
+/** rules_api.confirmed's answer: the state as JSON text when asked so. */
+const confirmedAs = (args, cursor, state) => (args.text ? { cursor, state_json: JSON.stringify(state) } : { cursor, state });
 
 /**
  * A model of pwa/rules/rules_api.py's fold, per event: ``{cursor, seqs}`` (the server_seqs folded). ``hold(args)``
@@ -297,11 +353,11 @@ function modelRules(hold = () => false) {
   const run = (fn, args) => {
     if (fn === "confirmed") {
       const e = entries.get(args.event_id);
-      return { cursor: e.cursor, state: { seqs: [...e.seqs] } };
+      return confirmedAs(args, e.cursor, { seqs: [...e.seqs] });
     }
     let e = entries.get(args.event_id);
     if (args.reset || !e) {
-      e = args.snapshot ? { cursor: args.snapshot.cursor, seqs: [...args.snapshot.state.seqs] } : { cursor: 0, seqs: [] };
+      e = args.snapshot ? { cursor: args.snapshot.cursor, seqs: [...stateOf(args.snapshot).seqs] } : { cursor: 0, seqs: [] };
       entries.set(args.event_id, e);
     }
     const fresh = args.confirmed.filter((r) => r.server_seq > e.cursor);
@@ -347,7 +403,7 @@ test("a reset fold that lands after a rules restart's newer one makes the next f
   const all = Array.from({ length: 20 }, (_, i) => i + 1);
   assert.deepEqual(model.entries.get(store.eventId).seqs, all, "the worker lost operations of the log");
   const saved = await getSnapshot(store.eventId);
-  if (saved) assert.deepEqual(saved.state.seqs, all.slice(0, saved.cursor), "a snapshot with a hole was kept");
+  if (saved) assert.deepEqual(stateOf(saved).seqs, all.slice(0, saved.cursor), "a snapshot with a hole was kept");
 });
 
 test("a device that joins the event again with another role folds the new role's log, and keeps no snapshot of the old", async () => {
@@ -356,11 +412,11 @@ test("a device that joins the event again with another role folds the new role's
   const folds = [];
   const entries = new Map();
   const call = async (fn, args) => {
-    if (fn === "confirmed") return { cursor: entries.get(args.event_id).cursor, state: { ops: [...entries.get(args.event_id).ops] } };
+    if (fn === "confirmed") return confirmedAs(args, entries.get(args.event_id).cursor, { ops: [...entries.get(args.event_id).ops] });
     folds.push(args);
     let e = entries.get(args.event_id);
     if (args.reset || !e) {
-      e = args.snapshot ? { cursor: args.snapshot.cursor, ops: [...args.snapshot.state.ops] } : { cursor: 0, ops: [] };
+      e = args.snapshot ? { cursor: args.snapshot.cursor, ops: [...stateOf(args.snapshot).ops] } : { cursor: 0, ops: [] };
       entries.set(args.event_id, e);
     }
     const fresh = args.confirmed.filter((r) => r.server_seq > e.cursor);
@@ -391,7 +447,7 @@ test("a device that joins the event again with another role folds the new role's
   const saved = await getSnapshot(store.eventId);
   if (saved) {
     assert.equal(saved.device, player.device);
-    assert.deepEqual(saved.state.ops, expected.slice(0, saved.cursor), "a snapshot of the judge's log for the player");
+    assert.deepEqual(stateOf(saved).ops, expected.slice(0, saved.cursor), "a snapshot of the judge's log for the player");
   }
   // And a start from it folds the same.
   const again = new EventStore(store.eventId, { call, build: async () => "build-1", snapshotEvery: 4 });
