@@ -222,7 +222,7 @@ def test_results_disputes_resolutions_and_round_complete(push_app, fake):
     judge = fake.for_subscription(w.judge_sub.id)
     assert [n["kind"] for n in judge] == ["result.disputed", "round.complete"]
     assert fake.errors == []
-    assert len(fake.deliveries) == base + 1 + 3 + 2 + 1  # reported, disputed x3, resolved x2, complete
+    assert len(fake.deliveries) == base + 1 + 3 + 2 + 1 + 1  # reported, disputed x3, resolved x2, confirmed, complete
 
 
 def test_cut_made_and_cut_posted(push_app, fake):
