@@ -1,0 +1,162 @@
+"""A player who can act, on a 390×844 phone: check in, call a judge (it reaches the judge's Results screen and
+the big screen), a judge on the way, a staff call shown until answered, the report form closing when a judge
+records the result, and a drop with what it means."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.helpers import shot, wait_ready, wait_synced
+from tests.browser.test_player_phone import PHONE, api
+
+TABLET = {"viewport": {"width": 1280, "height": 800}}
+NAMES = (("p1", "Annie Oakley"), ("p2", "Bat Masterson"), ("p3", "Calamity Jane"), ("p4", "Doc Holliday"))
+
+
+class Desk:
+    """The organizer's changes, pushed through the API."""
+
+    def __init__(self, url: str, ruleset: str) -> None:
+        self.url = url
+        event = api(url, "/api/events", {"name": "Calls Night", "ruleset": ruleset})
+        self.eid, self.token, self.seq = event["event_id"], event["token"], 0
+        registered = self.push(
+            [{"type": "player.register", "payload": {"player": {"id": pid, "name": name}}} for pid, name in NAMES]
+        )
+        self.claims = {c["player"]: c["code"] for c in registered["claims"]}
+
+    def push(self, ops):
+        body = {"device": "desk", "ops": [{"seq": self.seq + i + 1, "op": op} for i, op in enumerate(ops)]}
+        self.seq += len(ops)
+        result = api(self.url, f"/api/events/{self.eid}/push", body, self.token)
+        assert all(r["status"] == "accepted" for r in result["results"]), result
+        return result
+
+    def start_round_one(self) -> None:
+        matches = [{"table": 1, "players": ["p1", "p2"]}, {"table": 2, "players": ["p3", "p4"]}]
+        self.push(
+            [
+                {"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+                {"type": "round.publish", "payload": {"number": 1}},
+                {"type": "round.start", "payload": {"number": 1, "duration_s": 3600}},
+            ]
+        )
+
+    def state(self):
+        return api(self.url, f"/api/events/{self.eid}/state", token=self.token)["state"]
+
+    def invite(self, role: str) -> str:
+        return api(self.url, f"/api/events/{self.eid}/invitations", {"role": role}, self.token)["code"]
+
+
+def _open(browser, url: str, hash_: str, screen: str | None, **context):
+    ctx = browser.new_context(**context)
+    ctx.add_init_script("localStorage.setItem('topcut.syncMs', '800')")
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(f"{url}/{hash_}")
+    wait_ready(page, screen)
+    return ctx, page
+
+
+def _fits(page) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.mark.parametrize("ruleset", ["doomtown", "pokemon-tcg", "startrek-2e"])
+def test_player_checks_in_calls_a_judge_is_called_and_drops(browser, live_server, ruleset) -> None:
+    url = live_server.url
+    desk = Desk(url, ruleset)
+    tag = ruleset.split("-")[0]
+
+    # Before round 1: the phone checks the player in.
+    phone_ctx, phone = _open(browser, url, f"#join={desk.claims['p1']}", "player", **PHONE)
+    phone.click("#check-in")
+    phone.wait_for_selector("#checked-in")
+    wait_synced(phone)
+    assert next(p for p in desk.state()["players"] if p["id"] == "p1")["checked_in"] is True
+    assert phone.locator("#call-judge").is_visible() and _fits(phone)
+    shot(phone, f"calls-{tag}-01-phone-checked-in")
+
+    # Round 1 posted: the phone calls a judge to its own table, reason from the list plus a word of its own.
+    desk.start_round_one()
+    phone.wait_for_selector("#table-number:has-text('Table 1')", timeout=30_000)
+    assert phone.locator("#check-in").count() == 0  # check-in is for before the first round
+    phone.click("#call-judge")
+    assert "table 1" in phone.text_content("#call-table")
+    phone.check("input[name=call-reason][value='Rules question']")
+    phone.fill("#call-detail", "Can I respond twice?")
+    assert _fits(phone)
+    shot(phone, f"calls-{tag}-02-phone-call-form")
+    phone.click("#send-call")
+    phone.wait_for_selector("#my-call:has-text('Judge called')")
+    assert "Rules question: Can I respond twice?" in phone.text_content("#my-call")
+    assert phone.locator("#call-judge").count() == 0  # one open call at a time
+    wait_synced(phone)
+
+    # The judge's Results screen lists it: table, reason, who, time; "On my way" goes back to the phone.
+    judge_ctx, judge = _open(browser, url, f"#join={desk.invite('judge')}", None, **TABLET)
+    judge.goto(f"{url}/#/event/{desk.eid}/judge")
+    wait_ready(judge, "judge")
+    call = judge.locator("#judge-calls li[data-table='1']")
+    call.wait_for(timeout=30_000)
+    text = call.text_content()
+    assert "Table 1" in text and "Rules question: Can I respond twice?" in text and "Annie Oakley" in text
+    shot(judge, f"calls-{tag}-03-judge-calls")
+    call.locator("button:has-text('On my way')").click()
+    judge.wait_for_selector("#judge-calls li.coming")
+    wait_synced(judge)
+    phone.wait_for_selector("#my-call:has-text('A judge is on the way')", timeout=30_000)
+    shot(phone, f"calls-{tag}-04-phone-judge-coming")
+
+    # The big screen: a discreet strip naming the table, no player.
+    board_ctx, board = _open(browser, url, f"#join={desk.invite('scorekeeper')}", None, **TABLET)
+    board.goto(f"{url}/#/event/{desk.eid}/board")
+    wait_ready(board, "board")
+    board.wait_for_selector("#call-strip:has-text('Judge called to table 1')", timeout=30_000)
+    assert "Annie" not in board.text_content("#call-strip")
+    shot(board, f"calls-{tag}-05-big-screen-strip")
+
+    # The judge calls Annie to the judge station from her match; the phone shows it until she is marked arrived.
+    judge.click(".match-card[data-table='1'] .match-open")
+    judge.click(".call-player[data-player='p1'] summary")
+    judge.fill(".call-player[data-player='p1'] input[type=text]", "Deck check")
+    judge.click(".call-player[data-player='p1'] .call-to-station")
+    judge.wait_for_selector("#player-calls li")
+    wait_synced(judge)
+    phone.wait_for_selector("#called-notice:has-text('Please come to the judge station')", timeout=30_000)
+    assert "Deck check" in phone.text_content("#called-notice") and _fits(phone)
+    shot(phone, f"calls-{tag}-06-phone-called")
+    judge.click("#judge-calls li button:has-text('Done')")
+    judge.click("#player-calls li button:has-text('Arrived')")
+    judge.wait_for_selector("#calls", state="hidden")
+    wait_synced(judge)
+    phone.wait_for_selector("#called-notice", state="detached", timeout=30_000)
+    phone.wait_for_selector("#my-call", state="detached")
+    board.wait_for_selector("#call-strip", state="detached", timeout=30_000)
+
+    # The report form is open when a judge records the result: it closes and says what was recorded.
+    phone.click("#report-result")
+    phone.wait_for_selector("#report")
+    desk.push([{"type": "result.report", "payload": {"round": 1, "table": 1, "outcomes": ["win", "loss"]}}])
+    phone.wait_for_selector("#report-closed", timeout=30_000)
+    assert "A judge recorded the result" in phone.text_content("#report-closed")
+    assert phone.locator("#report").count() == 0
+    shot(phone, f"calls-{tag}-07-phone-form-closed")
+
+    # Drop: a confirm step says what it means; then the server has the drop after round 1.
+    phone.click("#drop")
+    text = phone.text_content("#drop-confirm")
+    assert "not be paired" in text and "stay in the standings" in text
+    shot(phone, f"calls-{tag}-08-phone-drop-confirm")
+    phone.click("#confirm-drop")
+    phone.wait_for_selector("#dropped-note")
+    wait_synced(phone)
+    assert next(p for p in desk.state()["players"] if p["id"] == "p1")["dropped_after"] == 1
+    assert phone.locator("#drop").count() == 0 and phone.locator("#call-judge").count() == 0
+    shot(phone, f"calls-{tag}-09-phone-dropped")
+
+    assert phone.errors == [] and judge.errors == [] and board.errors == []
+    for ctx in (phone_ctx, judge_ctx, board_ctx):
+        ctx.close()
