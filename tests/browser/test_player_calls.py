@@ -9,6 +9,8 @@ import pytest
 from tests.browser.helpers import shot, wait_ready, wait_synced
 from tests.browser.test_player_phone import PHONE, api
 
+#: Star Trek records a full win and each side's score (OP Guide).
+SCORES = {"startrek-2e": {"outcomes": ["full-win", "full-loss"], "scores": [100, 35]}}
 TABLET = {"viewport": {"width": 1280, "height": 800}}
 NAMES = (("p1", "Annie Oakley"), ("p2", "Bat Masterson"), ("p3", "Calamity Jane"), ("p4", "Doc Holliday"))
 
@@ -139,7 +141,8 @@ def test_player_checks_in_calls_a_judge_is_called_and_drops(browser, live_server
     # The report form is open when a judge records the result: it closes and says what was recorded.
     phone.click("#report-result")
     phone.wait_for_selector("#report")
-    desk.push([{"type": "result.report", "payload": {"round": 1, "table": 1, "outcomes": ["win", "loss"]}}])
+    result = {"round": 1, "table": 1, "outcomes": ["win", "loss"], **SCORES.get(ruleset, {})}
+    desk.push([{"type": "result.report", "payload": result}])
     phone.wait_for_selector("#report-closed", timeout=30_000)
     assert "A judge recorded the result" in phone.text_content("#report-closed")
     assert phone.locator("#report").count() == 0
@@ -160,3 +163,62 @@ def test_player_checks_in_calls_a_judge_is_called_and_drops(browser, live_server
     assert phone.errors == [] and judge.errors == [] and board.errors == []
     for ctx in (phone_ctx, judge_ctx, board_ctx):
         ctx.close()
+
+
+LONG = [
+    ("p1", "Annie Oakley"),
+    ("p2", "Bat Masterson"),
+    ("p3", "Calamity Jane"),
+    ("p4", "Doc Holliday"),
+    ("p5", "Wilhelmina Montgomery-Fairweather"),
+    ("p6", "Wyatt Earp"),
+    ("p7", "Belle Starr"),
+    ("p8", "Jesse James"),
+]
+
+
+@pytest.mark.parametrize("ruleset", ["pokemon-tcg", "doomtown", "agot"])
+def test_a_players_standings_fit_360_px_with_their_own_row_highlighted(browser, live_server, ruleset) -> None:
+    url = live_server.url
+    event = api(url, "/api/events", {"name": "Standings Night", "ruleset": ruleset})
+    eid, token = event["event_id"], event["token"]
+    ids = [pid for pid, _ in LONG]
+    matches = [{"table": i // 2 + 1, "players": ids[i : i + 2]} for i in range(0, 8, 2)]
+    ops = [{"type": "player.register", "payload": {"player": {"id": pid, "name": name}}} for pid, name in LONG]
+    ops += [
+        {"type": "round.pair", "payload": {"number": 1, "matches": matches}},
+        {"type": "round.start", "payload": {"number": 1}},
+        *[
+            {"type": "result.report", "payload": {"round": 1, "table": t, "outcomes": ["win", "loss"]}}
+            for t in (1, 2, 3, 4)
+        ],
+    ]
+    body = {"device": "desk", "ops": [{"seq": i + 1, "op": op} for i, op in enumerate(ops)]}
+    result = api(url, f"/api/events/{eid}/push", body, token)
+    assert all(r["status"] == "accepted" for r in result["results"]), result
+    claims = {c["player"]: c["code"] for c in result["claims"]}
+    phone_view = {**PHONE, "viewport": {"width": 360, "height": 640}}
+    ctx, page = _open(browser, url, f"#join={claims['p6']}", "player", **phone_view)
+    page.goto(f"{url}/#/event/{eid}/standings")
+    wait_ready(page, "standings")
+    page.wait_for_selector("#standings-table tbody tr.me[data-player='p6']", timeout=30_000)
+    assert _fits(page)
+    width = page.evaluate("() => document.getElementById('standings-table').getBoundingClientRect().width")
+    assert width <= 360, width
+    heads = page.eval_on_selector_all("#standings-table thead th", "ths => ths.map((t) => t.textContent)")
+    assert heads == ["#", "Player", "Record", "Pts"]
+    assert page.locator("#standings-table tr[aria-current=true]").count() == 1
+    assert page.evaluate(
+        "() => { const r = document.querySelector('#standings-table tr.me').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+    )
+    # The tiebreakers come with a tap on the name.
+    page.click("#standings-table tr.me .name-button")
+    detail = page.locator("#standings-table tr.tb-detail[data-player='p6']")
+    assert detail.is_visible() and detail.text_content().strip()
+    shot(page, f"standings-{ruleset}-phone-360")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert _fits(page)
+    shot(page, f"standings-{ruleset}-phone-390")
+    assert page.errors == []
+    ctx.close()
