@@ -121,6 +121,7 @@ const CHANGE_WORDS = {
   "timer.extend": "Extra time", "result.report": "Result", "result.confirm": "Confirming a result",
   "result.correct": "Correction", "result.resolve": "Ruling", "cut.make": "The cut", "device.void": "Dismissed change",
   "penalty.issue": "Penalty", "penalty.rescind": "Rescinding a penalty",
+  "call.judge": "Calling a judge", "call.player": "Calling a player", "call.answer": "Answering a call",
 };
 
 /** A change's kind in words ("round.swap" -> "Swap"). */

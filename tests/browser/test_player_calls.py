@@ -118,6 +118,7 @@ def test_player_checks_in_calls_a_judge_is_called_and_drops(browser, live_server
     wait_ready(board, "board")
     board.wait_for_selector("#call-strip:has-text('Judge called to table 1')", timeout=30_000)
     assert "Annie" not in board.text_content("#call-strip")
+    assert board.text_content("#tabs a[data-screen=judge]") == "Results (1 call)"  # seen from every staff screen
     shot(board, f"calls-{tag}-05-big-screen-strip")
 
     # The judge calls Annie to the judge station from her match; the phone shows it until she is marked arrived.
