@@ -167,4 +167,10 @@ def test_staff_call_judge_call_and_result_confirmed_are_pushed(push_app, fake): 
     misty = w.received("p2")[-1]
     assert misty["kind"] == "result.confirmed" and misty["body"] == "Round 1, table 1: your win is confirmed."
     assert all(n["kind"] != "result.confirmed" for n in w.received("p1"))
+    # Brock reports; the judge enters the same result at the table: Brock learns it is recorded.
+    w.as_player("p3", report(1, 2, ["win", "loss"]))
+    w.desk([report(1, 2, ["win", "loss"])])
+    w.drain()
+    brock = w.received("p3")[-1]
+    assert brock["kind"] == "result.confirmed" and brock["body"] == "Round 1, table 2: your win is confirmed."
     assert fake.errors == []
