@@ -172,7 +172,7 @@ async function mount(root, { store }) {
     const who = last?.actor.role === "player" ? "Your opponent confirmed the result" : "A judge recorded the result";
     reportOpen = false;
     reportOn = null;
-    replace(reportBox, h("p", { class: "card settled-note", id: "report-closed", role: "status" },
+    replace(reportBox, h("p", { class: "card settled-note", id: "report-closed", role: "status", dataset: { round: String(rnd.number) } },
       `${who}: `, h("strong", {}, resultText(st, m, m)), ". Your report form was closed; nothing more to send.",
       h("button", { type: "button", class: "small", onclick: () => replace(reportBox) }, "OK")));
   }
@@ -250,7 +250,7 @@ async function mount(root, { store }) {
           statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))),
       myPenalties(st, me));
       if (reportOpen) closeSettledReport(st);
-      else if (!reportBox.querySelector("#report-closed")) replace(reportBox);
+      else if (reportBox.querySelector("#report-closed")?.dataset.round !== String(last?.[0].number)) replace(reportBox);  // a new round: the note is old
       decklist.update();
       actions.update();
     },
