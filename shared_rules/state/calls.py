@@ -107,9 +107,11 @@ def call_player(state: dict[str, Any], op: Operation) -> None:
     if player is None:
         raise OperationRejected(f"call.player: unknown player '{p.player}'")
     if p.where not in WHERE:
-        raise OperationRejected(f"call.player: payload.where: '{p.where}' is not table or judge-station")
+        raise OperationRejected(f"call.player: '{p.where}' is not a place to call a player to (table or judge-station)")
     if p.where == "table" and p.table is None:
-        raise OperationRejected("call.player: name the table the player is called to (payload.table)")
+        raise OperationRejected(
+            "call.player: name the table the player is called to, or call them to the judge station"
+        )
     latest = [r for r in state["rounds"] if r["status"] != "draft"]
     state.setdefault("calls", []).append(
         _entry(
@@ -129,7 +131,7 @@ def call_answer(state: dict[str, Any], op: Operation) -> None:
     p = op.payload
     reply = p.reply or "done"
     if reply not in REPLIES:
-        raise OperationRejected(f"call.answer: payload.reply: '{reply}' is not on-my-way or done")
+        raise OperationRejected(f"call.answer: '{reply}' is not an answer to a call (on-my-way or done)")
     call = next((c for c in state.get("calls", []) if c["id"] == p.call), None)
     if call is None:
         raise OperationRejected(f"call.answer: there is no call {p.call}")

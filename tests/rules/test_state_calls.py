@@ -112,11 +112,11 @@ class PlayerCallTest(unittest.TestCase):
     def test_a_call_to_a_table_names_the_table(self) -> None:
         ev = _round_one()
         self.assertEqual(
-            "call.player: name the table the player is called to (payload.table)",
+            "call.player: name the table the player is called to, or call them to the judge station",
             ev.why("call.player", {"player": "p4", "where": "table"}, role="judge"),
         )
         self.assertEqual(
-            "call.player: payload.where: 'bar' is not table or judge-station",
+            "call.player: 'bar' is not a place to call a player to (table or judge-station)",
             ev.why("call.player", {"player": "p4", "where": "bar"}, role="judge"),
         )
         self.assertEqual(
@@ -164,7 +164,7 @@ class AnswerTest(unittest.TestCase):
         call_id = _judge_call(ev)
         self.assertEqual("call.answer: there is no call x:9", ev.why("call.answer", {"call": "x:9"}, role="judge"))
         self.assertEqual(
-            "call.answer: payload.reply: 'later' is not on-my-way or done",
+            "call.answer: 'later' is not an answer to a call (on-my-way or done)",
             ev.why("call.answer", {"call": call_id, "reply": "later"}, role="judge"),
         )
 
