@@ -2,16 +2,26 @@
 // tiebreakers behind a tap, the player's own row highlighted and brought into view.
 import { h, tiebreakerText } from "./dom.js";
 
+const COLUMNS = new Set(["rank", "player", "name", "record", "points", "dropped", "tiebreakers"]);
+
+/** A row's tiebreakers: its ``tiebreakers`` object, else its columns beyond the four shown (a flat row). */
+function tiebreakersOf(row) {
+  if (row.tiebreakers) return row.tiebreakers;
+  return Object.fromEntries(Object.entries(row).filter(([k]) => !COLUMNS.has(k)));
+}
+
 /**
- * ``rows``: ``[{rank, player, name, record, points, tiebreakers?: {key: value}, dropped?}]`` in rank order;
+ * ``rows``: ``[{rank, player, name, record, points, tiebreakers?: {key: value}, dropped?}]`` in rank order
+ * (a flat row's other columns count as its tiebreakers);
  * ``labels``: tiebreaker key -> the document's name for it; ``me``: the player's id. Returns the element.
  */
 export function phoneStandings(rows, { me = null, labels = {}, note = "" } = {}) {
   if (!rows?.length) return h("p", {}, note || "No standings yet.");
   const body = h("tbody");
   const detail = (row) => {
-    const keys = Object.keys(row.tiebreakers || {});
-    return keys.length ? keys.map((k) => `${labels[k] || k} ${tiebreakerText(row.tiebreakers[k])}`).join(" · ") : "No tiebreakers yet.";
+    const values = tiebreakersOf(row);
+    const keys = Object.keys(values);
+    return keys.length ? keys.map((k) => `${labels[k] || k} ${tiebreakerText(values[k])}`).join(" · ") : "No tiebreakers yet.";
   };
   for (const row of rows) {
     const mine = row.player === me;

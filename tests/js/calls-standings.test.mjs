@@ -45,3 +45,9 @@ test("a phone's standings have four columns, the player's own row marked, tiebre
   assert.equal(phoneStandings([], { note: "Standings after round 1 show once it is complete." }).textContent,
     "Standings after round 1 show once it is complete.");
 });
+
+test("a flat row (the player view's standings) shows its extra columns as the tiebreakers", () => {
+  const table = phoneStandings([{ rank: 1, player: "p1", name: "Annie", record: "1-0-0", points: 3, owp: 0.5, oowp: 0.25 }],
+    { labels: { owp: "Op Win %" } });
+  assert.equal(table.querySelector("tr.tb-detail").textContent, "Op Win % 0.50 · oowp 0.25");
+});
