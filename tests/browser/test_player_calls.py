@@ -125,6 +125,8 @@ def test_player_checks_in_calls_a_judge_is_called_and_drops(browser, live_server
     judge.click(".match-card[data-table='1'] .match-open")
     judge.click(".call-player[data-player='p1'] summary")
     judge.fill(".call-player[data-player='p1'] input[type=text]", "Deck check")
+    assert judge.input_value(".call-player[data-player='p1'] input[type=number]") == "1"  # her table, prefilled
+    shot(judge, f"calls-{tag}-05b-judge-call-player")
     judge.click(".call-player[data-player='p1'] .call-to-station")
     judge.wait_for_selector("#player-calls li")
     wait_synced(judge)
