@@ -28,7 +28,7 @@ export function callPlace(call) {
 /** The staff list of open calls, answered from here: "On my way" (stays open) and "Done". */
 export function callsPanel(store) {
   const el = h("section", { class: "card calls-panel", id: "calls", "aria-live": "polite", hidden: true });
-  const out = h("p", { class: "error", role: "alert" });
+  const out = h("p", { class: "call-error", role: "alert" });
 
   const answer = async (call, reply) => {
     const { refused } = await store.act("call.answer", { call: call.id, reply });
@@ -86,7 +86,7 @@ export function callPlayerForm(store, player, table = null) {
   const tableInput = h("input", { type: "number", min: "0", inputmode: "numeric", class: "narrow", value: seat,
     "aria-label": "Table number" });
   const note = h("input", { type: "text", maxlength: "200", placeholder: "Note (optional)", "aria-label": "Note" });
-  const out = h("p", { class: "error", role: "alert" });
+  const out = h("p", { class: "call-error", role: "alert" });
   const details = h("details", { class: "call-player", dataset: { player } });
   const send = async (where) => {
     const payload = { player, where };

@@ -120,6 +120,13 @@ def test_player_checks_in_calls_a_judge_is_called_and_drops(browser, live_server
     assert "Annie" not in board.text_content("#call-strip")
     assert board.text_content("#tabs a[data-screen=judge]") == "Results (1 call)"  # seen from every staff screen
     shot(board, f"calls-{tag}-05-big-screen-strip")
+    # Big-screen mode (the hall's TV) shows the same strip.
+    board.click("#board-kiosk")
+    board.fill("#kiosk-code", "2468")
+    board.click("#kiosk-start")
+    board.wait_for_selector("body[data-ready=kiosk][data-kiosk=on]", state="attached", timeout=60_000)
+    board.wait_for_selector("#call-strip:has-text('Judge called to table 1')", timeout=30_000)
+    shot(board, f"calls-{tag}-05a-kiosk-strip")
 
     # The judge calls Annie to the judge station from her match; the phone shows it until she is marked arrived.
     judge.click(".match-card[data-table='1'] .match-open")
