@@ -263,6 +263,7 @@ def test_time_warning_is_scheduled_moved_and_cancelled(push_app, fake):
     w.as_player("p1", report(1, 1, ["win", "loss"]))
     w.as_player("p2", {"type": "result.confirm", "payload": {"round": 1, "table": 1}})
     w.desk([{"type": "timer.extend", "payload": {"seconds": 600}}])
+    w.drain()  # Ash hears his win is confirmed now; only the time warnings wait
     with push_app.app_context():
         rows = db.session.execute(select(PushOutbox).where(PushOutbox.kind == "time.warning")).scalars().all()
         states = {r.player: r.state for r in rows}
