@@ -4,6 +4,7 @@ import { homeScreen, rolesOf } from "./app/roles.js";
 import { hallInfo, startRulesWorker } from "./app/services.js";
 import { storeFor } from "./app/store.js";
 import { h, replace, when } from "./ui/dom.js";
+import { openCalls } from "./ui/calls.js";
 import home from "./views/home.js";
 import players from "./views/players.js";
 import rounds from "./views/rounds.js";
@@ -275,6 +276,7 @@ function renderTabs() {
 
 /** The navigation's live counts: "Disputes (N)", N the open disputes of the folded state (every sync). */
 function renderTabCounts() {
+  renderCallCount();
   const link = tabs.querySelector("a[data-screen=disputes]");
   if (!link || !activeStore?.state) return;
   const n = activeStore.state.disputes?.length || 0;
@@ -284,6 +286,18 @@ function renderTabCounts() {
   link.dataset.count = String(n);
   link.setAttribute("aria-label", `${text}: ${n === 0 ? "no open disputes" : n === 1 ? "1 open dispute" : `${n} open disputes`}`);
   link.classList.toggle("has-open", n > 0);
+}
+
+/** "Results (1 call)": the judge calls still open (ui/calls.js), seen from every staff screen. */
+function renderCallCount() {
+  const link = tabs.querySelector("a[data-screen=judge]");
+  if (!link || !activeStore?.state) return;
+  const n = openCalls(activeStore.state).filter((c) => c.kind === "judge").length;
+  const text = n ? `${SCREENS.judge.title} (${n} call${n === 1 ? "" : "s"})` : SCREENS.judge.title;
+  if (link.textContent === text) return;
+  link.textContent = text;
+  link.classList.toggle("has-open", n > 0);
+  link.setAttribute("aria-label", n ? `${text}: a judge is called` : text);
 }
 
 /** A closed event says so on every screen of every device (input is refused locally: store.js closedRefusal). */

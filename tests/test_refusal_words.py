@@ -48,6 +48,11 @@ def _refusals() -> list[tuple[str, str, str]]:
     refuse(ev, "result.report", {"round": 1, "table": 1, "outcomes": ["win", "loss"], "scores": [3]})
     refuse(ev, "event.configure", {"settings": {"points": []}})
     refuse(ev, "round.discard", {"number": 1}, role="scorekeeper")
+    refuse(ev, "call.player", {"player": "p1", "where": "table"}, role="judge")
+    ev.do("call.judge", {"table": 1, "reason": "Rules question"}, role="player", player="p1", device="phone-1")
+    ev.do("call.answer", {"call": "phone-1:1"}, role="judge")
+    refuse(ev, "call.answer", {"call": "phone-1:1"}, role="judge")
+    refuse(ev, "call.judge", {"table": 2, "reason": "Rules question"}, role="player", player="p1", device="phone-1")
     return out
 
 

@@ -29,6 +29,7 @@ from backend.ledger.log import (
 from backend.models import Device, Event, Operation, Token, now_ms
 from shared_rules.errors import RulesError
 from shared_rules.state import ALLOWED, WITHHELD_PREFIX, secret_time_sides
+from shared_rules.state.calls import call_owner
 
 # ---------------------------------------------------------------- the player's view of the log
 #
@@ -59,6 +60,10 @@ from shared_rules.state import ALLOWED, WITHHELD_PREFIX, secret_time_sides
 #    ``deckchecks`` keep only the player's own. Nothing a phone folds depends on another player's list.
 #    Published lists (after the event, as the organizer chose) are read from their own endpoint
 #    (backend/decklists.py), not from the log.
+# 6. another player's calls are not in it (a judge called to their table, staff calling them, the answers):
+#    each ``call.judge``, ``call.player`` and ``call.answer`` about someone else becomes a ``device.void`` in
+#    the same slot; a call.answer names the call by the op_id the player's pull shows. Staff judge calls that
+#    concern no player are voided for every player.
 
 _PAIRING_PREFIXES = tuple(f'{{"type":"{t}"' for t in ("round.pair", "round.swap", "cut.make"))
 
@@ -170,6 +175,25 @@ def _listed(op: dict[str, Any]) -> str | None:
     return who if isinstance(who, str) else None
 
 
+_CALL_TYPES = ("call.judge", "call.player", "call.answer")
+_CALL_PREFIXES = tuple(f'{{"type":"{t}"' for t in _CALL_TYPES)
+
+
+def _called(op: dict[str, Any], state: dict[str, Any] | None) -> str | None:
+    """The player a call operation is about: who called, who is called, whose call is answered (None: nobody)."""
+    payload: dict[str, Any] = op["payload"] if isinstance(op.get("payload"), dict) else {}
+    actor: dict[str, Any] = op["actor"] if isinstance(op.get("actor"), dict) else {}
+    if op.get("type") == "call.judge":
+        who = actor.get("player") if actor.get("role") == "player" else None
+    elif op.get("type") == "call.player":
+        who = payload.get("player")
+    elif op.get("type") == "call.answer" and state is not None and isinstance(payload.get("call"), str):
+        who = call_owner(state, payload["call"])
+    else:
+        who = None
+    return who if isinstance(who, str) else None
+
+
 def _player_op(
     event_id: str,
     text: str,
@@ -177,9 +201,12 @@ def _player_op(
     own: set[str],
     hide_seed: bool,
     facts: dict[str, _Penalty] | None = None,
+    state: dict[str, Any] | None = None,
 ) -> str:
     """One logged operation as the player ``player`` sees it (their own devices ``own`` unaliased)."""
     op = json.loads(text)
+    if op.get("type") in _CALL_TYPES and (player is None or _called(op, state) != player):
+        op = dict(op, type="device.void", payload={})  # another player's call, or a staff-only one
     if op.get("type") in ("penalty.issue", "penalty.rescind") and (
         player is None or _penalized(op, facts or {}) != player
     ):
@@ -200,10 +227,12 @@ def _player_op(
         named = payload.get("report") if op["type"] == "result.confirm" else None
         if op["type"] == "penalty.rescind":
             named = payload.get("penalty")
+        if op["type"] == "call.answer":
+            named = payload.get("call")
         if isinstance(named, str):
             name, _, seq = named.rpartition(":")
             if name not in own and name != SERVER_DEVICE:
-                key = "report" if op["type"] == "result.confirm" else "penalty"
+                key = {"result.confirm": "report", "call.answer": "call"}.get(op["type"], "penalty")
                 op["payload"] = dict(op["payload"], **{key: f"{device_alias(event_id, name)}:{seq}"})
     return dumps(op)
 
@@ -217,6 +246,7 @@ class _SharedView:
     penalized: str | None = None  # penalty.issue, penalty.rescind: the player penalized
     listed: str | None = None  # decklist.submit, deckcheck.record: the player whose list it is
     confirmed_device: str | None = None  # result.confirm: the device whose report it confirms
+    called: str | None = None  # call.judge, call.player, call.answer: the player the call is about
 
 
 #: Operations whose shared player view one app process keeps (about 0.3 kB each).
@@ -261,9 +291,13 @@ def _player_views() -> _PlayerViews:
 _PENALTY_PREFIXES = ('{"type":"penalty.issue"', '{"type":"penalty.rescind"')
 
 
-def _shared_view(event_id: str, text: str, facts: dict[str, _Penalty]) -> _SharedView:
+def _shared_view(
+    event_id: str, text: str, facts: dict[str, _Penalty], state: dict[str, Any] | None = None
+) -> _SharedView:
     """A logged operation's shared view; a penalty's never changes (its drop and its player are for good)."""
     shared = _player_op(event_id, text, None, set(), False, facts)
+    if text.startswith(_CALL_PREFIXES):  # a call's player never changes either
+        return _SharedView(shared, called=_called(json.loads(text), state))
     if text.startswith(_LIST_PREFIXES):
         return _SharedView(shared, listed=_listed(json.loads(text)))
     if text.startswith(_PENALTY_PREFIXES) or text.startswith('{"type":"result.confirm"'):
@@ -287,24 +321,28 @@ def _player_rows(
     cached = cache.get_many(key, [seq for seq, _, _ in rows])
     made: dict[int, _SharedView] = {}
     facts: dict[str, _Penalty] | None = None
+    state: dict[str, Any] | None = None
     out = []
     for seq, device, text in rows:
         if facts is None and text.startswith(_PENALTY_PREFIXES) and seq not in cached:
             facts = penalty_facts(event_state(event)[1])  # the state's penalties: who, and what each dropped
+        if state is None and text.startswith('{"type":"call.answer"'):
+            state = event_state(event)[1]  # the calls answered: whose each one is
         if device in own or text.startswith('{"type":"event.create"'):
-            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed, facts)))
+            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed, facts, state)))
             continue
         view = cached.get(seq)
         if view is None:
-            view = made[seq] = _shared_view(event_id, text, facts or {})
+            view = made[seq] = _shared_view(event_id, text, facts or {}, state)
         if (
             (view.penalized is not None and view.penalized == principal.player)
             or (view.confirmed_device is not None and view.confirmed_device in own)
             or (view.listed is not None and view.listed == principal.player)
+            or (view.called is not None and view.called == principal.player)
         ):
             if facts is None:
                 facts = penalty_facts(event_state(event)[1])
-            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed, facts)))
+            out.append((seq, _player_op(event_id, text, principal.player, own, hide_seed, facts, state)))
         else:
             out.append((seq, view.text))
     if made:
@@ -437,5 +475,6 @@ def warm_player_views(accepted: Accepted) -> None:
     facts = penalty_facts(accepted.state)
     event_id = accepted.event.id
     _player_views().put_many(
-        cache_key(accepted.event), {seq: _shared_view(event_id, text, facts) for seq, text in accepted.logged}
+        cache_key(accepted.event),
+        {seq: _shared_view(event_id, text, facts, accepted.state) for seq, text in accepted.logged},
     )

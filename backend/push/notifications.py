@@ -25,6 +25,9 @@ Notifications (``kind``; who; when):
   before the round's clock ends (scheduled when the round starts; moved by
   pause, resume and extensions; cancelled when the match's result settles).
 * ``round.complete`` — staff devices, when every result of a round is in.
+* ``result.confirmed`` — the player who reported, when the opponent (or a staff member) confirms it.
+* ``call.player`` — the player staff call to a table or the judge station.
+* ``call.judge`` — staff devices, when a judge is called to a table (shared_rules/state/calls.py).
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ NOTIFYING_TYPES = frozenset(
         "timer.pause",
         "timer.resume",
         "timer.extend",
+        "call.judge",
+        "call.player",
     }
 )
 #: (TTL seconds, urgency) per kind: how long the push service may hold it, and how eagerly it delivers.
@@ -82,6 +87,9 @@ DELIVERY = {
     "result.resolved": (3600, "normal"),
     "time.warning": (300, "high"),
     "round.complete": (1800, "normal"),
+    "result.confirmed": (1800, "normal"),
+    "call.player": (900, "high"),
+    "call.judge": (900, "high"),
 }
 #: Kinds without an entry here: an hour, normal urgency.
 DEFAULT_DELIVERY = (3600, "normal")
@@ -410,6 +418,8 @@ class _Batch:
         self._cancel_stale(at)
         if op["type"] == "result.report" and status == "reported":
             self._reported(op, at)
+        elif op["type"] in ("result.confirm", "result.report") and status == "confirmed":
+            self._confirmed(op, at)
         elif status == "disputed":
             self._disputed(at)
         elif op["type"] in ("result.resolve", "result.correct") and status == "resolved":
@@ -466,6 +476,67 @@ class _Batch:
                 player=pid,
                 ref=at.ref,
                 data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
+            )
+
+    def _confirmed(self, op: dict[str, Any], at: _Spot) -> None:
+        """Each player who reported (but not whoever confirmed it) learns the result is recorded."""
+        by = (op.get("actor") or {}).get("player")
+        reporters = {r["actor"].get("player") for r in at.match["reports"] if r["actor"]["role"] == "player"}
+        outcomes = at.match.get("outcomes") or []
+        for i, pid in enumerate(at.match["players"]):
+            if pid == by or pid not in reporters or not self.by_player.get(pid):
+                continue
+            mine = outcomes[i] if i < len(outcomes) else "?"
+            self.add(
+                "result.confirmed",
+                self.by_player[pid],
+                (op["op_id"], pid),
+                f"{at.where}: your {mine} is confirmed.",
+                player_url(self.event_id),
+                at.tag,
+                player=pid,
+                ref=at.ref,
+                data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
+            )
+
+    # ------------------------------------------------------------ calls
+
+    def call(self, op: dict[str, Any]) -> None:
+        """A staff call reaches the player's phone; a judge call reaches every staff device."""
+        entry = next((c for c in self.state.get("calls", []) if c["id"] == op["op_id"]), None)
+        if entry is None:
+            return
+        table = entry.get("table")
+        if entry["kind"] == "player":
+            pid = entry["player"]
+            targets = self.by_player.get(pid)
+            if not targets:
+                return
+            where = f"table {table}" if table is not None else "the judge station"
+            note = f" ({entry['note'][:80]})" if entry.get("note") else ""
+            self.add(
+                "call.player",
+                targets,
+                (op["op_id"], pid),
+                f"Please come to {where}{note}.",
+                player_url(self.event_id),
+                f"{self.event_id}:call:{pid}",
+                player=pid,
+                ref=op["op_id"],
+                data={"call": op["op_id"], "where": entry.get("where"), "table": table},
+            )
+        elif self.staff:
+            where = f"table {table}" if table is not None else self.name(entry["player"] or "") or "the desk"
+            reason = (entry.get("reason") or "")[:80]
+            self.add(
+                "call.judge",
+                self.staff,
+                (op["op_id"],),
+                f"Judge called to {where}: {reason}",
+                screen_url(self.event_id, "judge"),
+                f"{self.event_id}:judgecall:{op['op_id']}",
+                ref=op["op_id"],
+                data={"call": op["op_id"], "table": table},
             )
 
     def _disputed(self, at: _Spot) -> None:
@@ -588,6 +659,8 @@ def _collect(batch: _Batch, relevant: list[dict[str, Any]], state: dict[str, Any
             rnd = batch._round(p.get("round"), p.get("stage"))
             if rnd is not None:
                 batch.schedule_warnings(rnd)
+        elif kind.startswith("call."):
+            batch.call(op)
         else:
             batch.result(op)
 

@@ -121,6 +121,7 @@ const CHANGE_WORDS = {
   "timer.extend": "Extra time", "result.report": "Result", "result.confirm": "Confirming a result",
   "result.correct": "Correction", "result.resolve": "Ruling", "cut.make": "The cut", "device.void": "Dismissed change",
   "penalty.issue": "Penalty", "penalty.rescind": "Rescinding a penalty",
+  "call.judge": "Calling a judge", "call.player": "Calling a player", "call.answer": "Answering a call",
 };
 
 /** A change's kind in words ("round.swap" -> "Swap"). */
@@ -144,6 +145,8 @@ export function adviceFor(problem) {
   // Pairing, publishing, starting, the cut, the close: nothing to enter again; the Rounds screen shows the next step.
   const type = problem.op?.type || "";
   if (/^(round\.|cut\.|event\.close)/.test(type)) return "Nothing was changed: the Rounds screen shows where the round stands and what to do next.";
+  if (type === "call.answer") return "Nothing was changed: the calls list shows who is still waiting.";
+  if (type.startsWith("call.")) return "Nothing was sent: check the table, then call again (or find a judge at the judge station).";
   if (!problem.server) return "The rules refuse this on this device: correct it and enter it again.";
   return "Check the details, enter it again if needed, then dismiss this message.";
 }

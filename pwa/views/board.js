@@ -3,6 +3,7 @@
 // From here the TO starts big-screen mode (views/kiosk.js): full screen, no staff control, for the projector.
 import { boardPager, boardRows, pagingKeys } from "../ui/board.js";
 import { postedRound } from "../ui/pairings.js";
+import { callStrip } from "../ui/calls.js";
 import { timerPanel } from "../ui/timer.js";
 import { h, replace } from "../ui/dom.js";
 
@@ -105,7 +106,8 @@ async function mount(root, { store, eventId, navigate }) {
     pause,
     h("button", { type: "button", class: "small", id: "board-next", "aria-label": "Next page", onclick: () => pager.turn(1, true) }, "▶"),
     modeButton, kioskButton));
-  replace(root, h("h1", { class: "sr-only" }, "Big screen"), clockBox.el, bar, pager.area, dialog);
+  const calls = h("div", { class: "call-strip-box" });  // judges called to tables (ui/calls.js)
+  replace(root, h("h1", { class: "sr-only" }, "Big screen"), clockBox.el, calls, bar, pager.area, dialog);
 
   function show(keepPage = false) {
     const name = rnd ? `Round ${rnd.number} pairings ${mode === "name" ? "by name" : "by table"}` : "Pairings";
@@ -119,6 +121,7 @@ async function mount(root, { store, eventId, navigate }) {
   return {
     async update() {
       rnd = postedRound(store.state);
+      replace(calls, callStrip(store.state));
       const key = rnd ? `${rnd.stage}:${rnd.number}` : "";
       const sameRound = pager.area.dataset.round === key;
       pager.area.dataset.round = key;

@@ -2,6 +2,7 @@
 // ruleset's fields, time-called helpers, penalties. Entries apply at once and
 // wait in the outbox when offline; refusals show on the match they concern.
 import { resultForm, resultText, versionsList } from "../ui/result-form.js";
+import { callPlayerForm, callsPanel } from "../ui/calls.js";
 import { timerPanel } from "../ui/timer.js";
 import {
   announce, field, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames,
@@ -57,6 +58,8 @@ function entryPanel(store, { onClose }) {
           + "or leave it to the head judge on the Disputes screen."),
         versionsList(st, rnd, match, store.session?.staff_names), field("Reason for the correction", reason)),
       form,
+      h("p", { class: "call-links" }, "Call a player: ", match.players.map((p) => h("span", { class: "call-link" },
+        `${nameOf(st, p)} `, callPlayerForm(store, p, match.table)))),
       h("p", { class: "deck-links" }, "Deck check: ", match.players.map((p, k) => [k ? " · " : "",
         h("a", { href: `#/event/${store.eventId}/decklists/${encodeURIComponent(p)}`, class: "deck-link", dataset: { player: p } },
           `${nameOf(st, p)}'s list`)])),
@@ -158,11 +161,13 @@ async function mount(root, { store, role }) {
   const entry = entryPanel(store, { onClose: () => finder.focus() });  // called only once the screen is up
   const finder = matchFinder(store, entry.open);
   const penalties = penaltiesPanel(store, role);
+  const calls = callsPanel(store);  // judge calls from players' phones, answered here
 
-  replace(root, h("h1", {}, "Results"), clockBox.el, finder.el, entry.el, finder.list, penalties.el);
+  replace(root, h("h1", {}, "Results"), calls.el, clockBox.el, finder.el, entry.el, finder.list, penalties.el);
 
   return {
     async update() {
+      calls.update();
       finder.update();
       await penalties.update();  // refresh() keeps a penalty being written
     },

@@ -4,6 +4,7 @@
 // unlock code the TO chose). It shows what the hall may see (ui/board.js hallSections): the posted round's
 // pairings by name (and by table), the round clock, and standings only after a round's results are all in.
 import { boardPager, hallSections, pagingKeys } from "../ui/board.js";
+import { callStrip } from "../ui/calls.js";
 import { timerPanel } from "../ui/timer.js";
 import { h, replace, when } from "../ui/dom.js";
 import { KIOSK_KEY, kioskOptions } from "./board.js";
@@ -95,7 +96,8 @@ async function mount(root, { store, eventId, navigate }) {
     offline.textContent = s.online ? "" : `Not connected since ${when(s.lastSync)}: showing what this laptop has`;
   };
   const watching = setInterval(watch, 5000);
-  replace(root, h("h1", { class: "sr-only" }, "Big-screen mode"), head, pager.area, offline, exitButton, exit.el);
+  const calls = h("div", { class: "call-strip-box" });  // judges called to tables (ui/calls.js)
+  replace(root, h("h1", { class: "sr-only" }, "Big-screen mode"), head, calls, pager.area, offline, exitButton, exit.el);
 
   // Esc (outside full screen: inside it the browser leaves full screen itself) asks to leave; a click on the
   // board goes back to full screen after someone left it.
@@ -115,6 +117,7 @@ async function mount(root, { store, eventId, navigate }) {
   return {
     async update() {
       name.textContent = store.state?.name || "";
+      replace(calls, callStrip(store.state));
       watch();
       const sections = await hallSections(store, options);
       const key = sections.map((s) => `${s.title}:${s.rows.length}`).join("|");

@@ -6,6 +6,7 @@ import { deviceCards } from "../ui/notify.js";
 import { announce, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames } from "../ui/dom.js";
 import { penaltyText } from "./penalties.js";
 import { myDecklist } from "./decklist-player.js";
+import { playerActions } from "./player-actions.js";
 
 const REMOVING = new Set(["disqualification", "ejection"]);
 
@@ -94,6 +95,7 @@ function settledNote(st, m, myReport, report) {
 }
 
 // Report kinds that decide a match outright (shared_rules/state/state.py FINAL_KINDS).
+const FINAL_STATUS = new Set(["confirmed", "resolved"]);
 const FINAL = new Set(["correct", "resolve", "pairing", "late", "missed", "import", "import-disputed"]);
 
 async function mount(root, { store }) {
@@ -104,7 +106,8 @@ async function mount(root, { store }) {
   const reportBox = h("div");
   let reportOpen = false;
   const decklist = myDecklist(store);
-  replace(root, h("h1", { id: "player-name" }, "My table"), clockBox.el, current, reportBox, decklist.el, history,
+  const actions = playerActions(store);  // call a judge, check in, drop; a staff call shown until answered
+  replace(root, h("h1", { id: "player-name" }, "My table"), actions.alerts, clockBox.el, current, reportBox, actions.el, decklist.el, history,
     deviceCards(store));  // notifications and the way into the installed app (ui/notify.js)
 
   const act = async (type, payload, done) => {
@@ -113,13 +116,31 @@ async function mount(root, { store }) {
     return refused;
   };
 
+  let reportOn = null;  // the match the open form reports: {number, stage, table, settled, reports} when it opened
+
+  /** The open report form closes when the match is settled by someone else meanwhile, saying what was recorded. */
+  function closeSettledReport(st) {
+    const rnd = reportOn && st.rounds.find((r) => r.number === reportOn.number && r.stage === reportOn.stage);
+    const m = rnd?.matches.find((x) => x.table === reportOn.table);
+    if (!m || !FINAL_STATUS.has(m.status) || (reportOn.settled && m.reports.length === reportOn.reports)) return;
+    const last = m.reports[m.reports.length - 1];
+    const who = last?.actor.role === "player" ? "Your opponent confirmed the result" : "A judge recorded the result";
+    reportOpen = false;
+    reportOn = null;
+    replace(reportBox, h("p", { class: "card settled-note", id: "report-closed", role: "status", dataset: { round: String(rnd.number) } },
+      `${who}: `, h("strong", {}, resultText(st, m, m)), ". Your report form was closed; nothing more to send.",
+      h("button", { type: "button", class: "small", onclick: () => replace(reportBox) }, "OK")));
+  }
+
   async function openReport(rnd, match) {
     reportOpen = true;
+    reportOn = { number: rnd.number, stage: rnd.stage, table: match.table, settled: FINAL_STATUS.has(match.status),
+      reports: match.reports.length };
     const form = await resultForm(store.state, rnd, match, { submitLabel: "Send my result", helpers: false,
       onSubmit: async (result, error) => {
         const refused = await act("result.report", { round: rnd.number, stage: rnd.stage, table: match.table, ...result }, "Result sent");
         if (refused) error.textContent = withNames(store.state, refusalText(refused));
-        else { reportOpen = false; replace(reportBox); }
+        else { reportOpen = false; reportOn = null; replace(reportBox); }
       } });
     replace(reportBox, h("section", { class: "card", id: "report" }, h("h2", {}, "Report the result"), form,
       h("button", { type: "button", onclick: () => { reportOpen = false; replace(reportBox); } }, "Cancel")));
@@ -183,8 +204,10 @@ async function mount(root, { store }) {
         h("li", {}, `Round ${rnd.number}: `, m.players.filter((p) => p !== me).map((p) => nameOf(st, p)).join(", ") || "bye", " — ",
           statusBadge(m.status), m.outcomes ? ` ${m.outcomes[m.players.indexOf(me)]}` : ""))),
       myPenalties(st, me));
-      if (!reportOpen) replace(reportBox);
+      if (reportOpen) closeSettledReport(st);
+      else if (reportBox.querySelector("#report-closed")?.dataset.round !== String(last?.[0].number)) replace(reportBox);  // a new round: the note is old
       decklist.update();
+      actions.update();
     },
     destroy() {
       clockBox.stop();

@@ -7,6 +7,7 @@ import { claims, dropLink, eventPeople, flushLinks, linkPlayer, pendingLinks, qu
 import { gameIdFor, gameIdOf, personLine } from "../app/people.js";
 import { announce, field, h, latestRound, numberInput, problemNotice, refresh, refusalText, replace, withNames } from "../ui/dom.js";
 import { batchProgress } from "../ui/progress.js";
+import { callPlayerForm } from "../ui/calls.js";
 import { csvImportCard } from "./csv-import.js";
 
 /** The longest name a player may have (shared_rules/state/caps.py: a name is at most 200 characters). */
@@ -821,7 +822,7 @@ async function mount(root, { store, role }) {
         h("td", { class: "actions" },
           !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.check_in", { player: p.id, checked_in: !p.checked_in }) },
             p.checked_in ? "Undo check-in" : "Check in"),
-          !dropped && !closed && h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"),
+          !dropped && !closed && [h("button", { type: "button", class: "small", onclick: () => act("player.drop", { player: p.id }) }, "Drop"), callPlayerForm(store, p.id, seat)],
           dropped && !closed && reinstate.buttons(p),
           registrar && !closed && edits.renameButton(p),
           registrar && !closed && !referenced.has(p.id) && edits.removeButtons(p)));

@@ -2,6 +2,7 @@
 import { rules } from "../app/services.js";
 import { h, label, nameOf, replace, tiebreakerText } from "../ui/dom.js";
 import { downloadButton, fileName } from "../ui/downloads.js";
+import { phoneStandings, showMyRow } from "../ui/standings.js";
 
 export function standingsTable(state, data, { big = false } = {}) {
   if (!data.standings.length) return h("p", {}, data.note || "No standings yet.");
@@ -16,15 +17,25 @@ export function standingsTable(state, data, { big = false } = {}) {
       keys.map((k) => h("td", {}, tiebreakerText(s.tiebreakers[k])))))));
 }
 
+/** A player's standings: the phone's four columns, their own row highlighted (ui/standings.js). */
+function mine(state, data, me) {
+  return phoneStandings(data.standings.map((s) => ({ ...s, name: nameOf(state, s.player) })),
+    { me, labels: data.labels || {}, note: data.note });
+}
+
 async function mount(root, { store }) {
   const body = h("div");
+  const me = store.session?.role === "player" ? store.session.player : null;
+  let shown = false;
   replace(root, h("h1", {}, "Standings"),
     h("p", { class: "no-print" }, downloadButton("Download CSV", "standings-csv", () => rules("csv_standings", { event_id: store.eventId }),
       () => fileName(store.state?.name, "standings"))), body);
   return {
     async update() {
       const data = await rules("standings", { event_id: store.eventId });
-      replace(body, standingsTable(store.state, data));
+      const table = me ? mine(store.state, data, me) : standingsTable(store.state, data);
+      replace(body, table);
+      if (me && !shown && data.standings.length) { shown = true; showMyRow(table); }
     },
   };
 }

@@ -24,13 +24,15 @@ Shatterpoint "Arbiters", Pokémon 4):
   drop at any time); submits their own deck list until the lists lock (Shatterpoint
   "Strike Team": no change once the event begins). Staff type in a list from a paper
   one at any time, and after the lock with a reason; any staff member records a deck
-  check (its penalty, if any, is a ``penalty.issue`` under the rules above).
+  check (its penalty, if any, is a ``penalty.issue`` under the rules above); calls a judge to their own
+  table. Any staff member calls a judge or a player, and answers a call (``calls.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .calls import own_table
 from .index import position
 from .lookup import find_match, find_round
 from .operations import NotAuthorized, Operation, OperationRejected, parse_operation
@@ -71,6 +73,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "penalty.rescind": _LEAD,  # Doomtown 6.B: the head judge and TO are the final word on penalties
     "decklist.submit": _ALL,  # players: their own, before the lock; staff: any, after it with a reason
     "deckcheck.record": _STAFF,  # judges check decks; a penalty goes through penalty.issue
+    "call.judge": _ALL,  # players: to their own table only (calls.py)
+    "call.player": _STAFF,
+    "call.answer": _STAFF,
     "device.void": _ALL,  # a dismissed change's slot: changes nothing
 }
 
@@ -135,6 +140,13 @@ def _own_list(state: dict[str, Any], op: Operation) -> None:
     _own_player(state, op, op.payload.player)
 
 
+def _own_table(state: dict[str, Any], op: Operation) -> None:
+    table = own_table(state, op.actor.player or "")[1]
+    if op.payload.table is not None and op.payload.table != table:
+        mine = f"yours is table {table}" if table is not None else "you have no table this round"
+        raise NotAuthorized(f"call.judge: a player calls a judge to their own table only ({mine})")
+
+
 #: (operation type, role) -> ownership check.
 OWNERSHIP = {
     ("player.check_in", "player"): lambda s, op: _own_player(s, op, op.payload.player),
@@ -143,6 +155,7 @@ OWNERSHIP = {
     ("result.confirm", "player"): _confirm_own,
     ("penalty.issue", "judge"): _judge_penalty,
     ("decklist.submit", "player"): _own_list,
+    ("call.judge", "player"): _own_table,
 }
 
 

@@ -484,6 +484,32 @@ class DeviceVoid:
     dismissed: str | None = opt("name")
 
 
+@_payload
+class CallJudge:
+    """Call a judge to a table: a player to their own (``table`` prefilled from their match), staff to any."""
+
+    reason: str = req("name", cap=Cap(chars=500))
+    table: int | None = opt("count")
+
+
+@_payload
+class CallPlayer:
+    """Staff call a player to a table (``where: "table"`` with ``table``) or to the judge station."""
+
+    player: str = req("name")
+    where: str = req("name")
+    table: int | None = opt("count")
+    note: str | None = opt("text", cap=Cap(chars=500))
+
+
+@_payload
+class CallAnswer:
+    """Staff answer a call (``call``: its op_id): ``reply`` ``on-my-way`` keeps it open, ``done`` closes it."""
+
+    call: str = req("name")
+    reply: str | None = opt("name")
+
+
 #: Operation type -> payload class (the vocabulary, in the order of an event's life).
 PAYLOADS: dict[str, type] = {
     "event.create": EventCreate,
@@ -512,6 +538,9 @@ PAYLOADS: dict[str, type] = {
     "penalty.rescind": PenaltyRescind,
     "decklist.submit": DecklistSubmit,
     "deckcheck.record": DeckcheckRecord,
+    "call.judge": CallJudge,
+    "call.player": CallPlayer,
+    "call.answer": CallAnswer,
     "event.close": EventClose,
 }
 OPERATION_TYPES: tuple[str, ...] = tuple(PAYLOADS)

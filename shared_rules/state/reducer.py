@@ -36,7 +36,7 @@ from ..games import bracket_rules, game_of, get_ruleset
 from ..games.settings import check_changes, fixed_once_paired
 from ..rulesets.base import Ruleset
 from ..run import load_event
-from . import penalties
+from . import calls, penalties
 from .authorize import authorize_parsed
 from .index import forget, largest, position, release
 from .lookup import current_round, find_match, find_player, find_round, where
@@ -1164,6 +1164,9 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Operation], None]] = {
     "penalty.rescind": _penalty_rescind,
     "decklist.submit": _decklist_submit,
     "deckcheck.record": _deckcheck_record,
+    "call.judge": calls.call_judge,
+    "call.player": calls.call_player,
+    "call.answer": calls.call_answer,
     "event.close": _event_close,
     "device.void": lambda state, op: None,  # keeps the device's sequence gapless; changes nothing
 }

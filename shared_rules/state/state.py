@@ -16,7 +16,9 @@ Shape (every key always present, in this order)::
      "devices": {device: last sequence applied}, "extra": {},
      "decklists": {player id: {"sections": {section key: text},
                                "changes": [{"op_id", "at", "by", "reason", "locked"}]}},
-     "deckchecks": [{"op_id", "at", "by", "player", "round", "table", "outcome", "note", "penalty"}]}
+     "deckchecks": [{"op_id", "at", "by", "player", "round", "table", "outcome", "note", "penalty"}],
+     "calls": [{"id", "kind", "by", "player", "table", "round", "reason", "where", "note", "at",
+                "on_my_way", "answered_by", "answered_at"}] (calls.py; not part of the event document)}
 
 A match is ``{"table", "players", "outcomes", "scores", "stats", "ending",
 "games", "status", "reports", "extra"}``: the result fields hold the official
@@ -124,6 +126,7 @@ def initial_state() -> dict[str, Any]:
         "extra": {},
         "decklists": {},
         "deckchecks": [],
+        "calls": [],
     }
 
 

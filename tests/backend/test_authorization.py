@@ -36,10 +36,13 @@ PAYLOADS = {
     "decklist.submit": {"player": "p2", "sections": {"deck": "4 Pikachu"}},
     "deckcheck.record": {"player": "p1", "outcome": "ok"},
     "device.void": {"dismissed": "timer.resume"},
+    "call.judge": {"table": 2, "reason": "Rules question"},
+    "call.player": {"player": "p2", "where": "judge-station"},
+    "call.answer": {"call": "desk:1"},
 }
 #: Beyond the role table: what a role may do only for itself (the player is p1, at table 1).
 OWNERSHIP_REFUSALS = {
-    "player": ["player.check_in", "player.drop", "result.report", "result.confirm"],
+    "player": ["player.check_in", "player.drop", "result.report", "result.confirm", "call.judge"],
     "judge": ["penalty.issue"],
 }
 ROLES = ["head-judge", "judge", "scorekeeper", "player"]

@@ -223,7 +223,7 @@ def test_results_disputes_resolutions_and_round_complete(push_app, fake):
     judge = fake.for_subscription(w.judge_sub.id)
     assert [n["kind"] for n in judge] == ["result.disputed", "round.complete"]
     assert fake.errors == []
-    assert len(fake.deliveries) == base + 1 + 3 + 2 + 1  # reported, disputed x3, resolved x2, complete
+    assert len(fake.deliveries) == base + 1 + 3 + 2 + 1 + 1  # reported, disputed x3, resolved x2, confirmed, complete
 
 
 def test_cut_made_and_cut_posted(push_app, fake):
@@ -264,6 +264,7 @@ def test_time_warning_is_scheduled_moved_and_cancelled(push_app, fake):
     w.as_player("p1", report(1, 1, ["win", "loss"]))
     w.as_player("p2", {"type": "result.confirm", "payload": {"round": 1, "table": 1}})
     w.desk([{"type": "timer.extend", "payload": {"seconds": 600}}])
+    w.drain()  # Ash hears his win is confirmed now; only the time warnings wait
     with push_app.app_context():
         rows = db.session.execute(select(PushOutbox).where(PushOutbox.kind == "time.warning")).scalars().all()
         states = {r.player: r.state for r in rows}

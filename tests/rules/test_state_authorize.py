@@ -77,6 +77,12 @@ def _penalized() -> base.Event:
     return ev
 
 
+def _called() -> base.Event:
+    ev = _started()
+    ev.do("call.judge", {"table": 1, "reason": "Rules question"}, role="player", player="p1", device="phone-1")
+    return ev
+
+
 _RESULT = {"round": 1, "table": 1, "outcomes": ["win", "loss"]}
 
 #: Operation type -> (state builder, payload an allowed role could apply, the player a player actor is).
@@ -108,6 +114,9 @@ SCENARIOS: dict[str, tuple[Callable[[], Any], dict[str, Any], str]] = {
     "decklist.submit": (_registered, {"player": "p1", "sections": {"deck": "4 Pikachu"}}, "p1"),
     "deckcheck.record": (_started, {"player": "p1", "outcome": "ok", "table": 1}, "p1"),
     "device.void": (_started, {"dismissed": "timer.resume"}, "p1"),
+    "call.judge": (_started, {"table": 1, "reason": "Rules question"}, "p1"),
+    "call.player": (_started, {"player": "p1", "where": "judge-station"}, "p1"),
+    "call.answer": (_called, {"call": "phone-1:1"}, "p1"),
 }
 
 

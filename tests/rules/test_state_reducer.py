@@ -1306,6 +1306,18 @@ class DeckListImportTest(unittest.TestCase):
             self.assertEqual(where, str(caught.exception))
 
 
+class CallOperationsTest(unittest.TestCase):
+    def test_calls_are_kept_in_the_state_until_answered(self) -> None:
+        ev = played_round_one()
+        ev.do("call.judge", {"table": 1, "reason": "Rules question"}, role="player", player="p1", device="phone")
+        ev.do("call.player", {"player": "p3", "where": "table", "table": 2}, role="judge")
+        ev.do("call.answer", {"call": "phone:1"}, role="judge")
+        self.assertEqual(
+            [("judge", "p1", True), ("player", "p3", False)],
+            [(c["kind"], c["player"], c["answered_at"] is not None) for c in ev.state["calls"]],
+        )
+
+
 class VocabularyTest(unittest.TestCase):
     def test_every_operation_type_is_exercised_by_these_tests(self) -> None:
         import inspect
