@@ -218,8 +218,8 @@ def _worker_memory(port: int) -> tuple[float, float]:
     return now, peak
 
 
-def _worker_cpu(port: int) -> dict[int, float]:
-    """CPU seconds (user + system) each gunicorn worker of ``port`` has used so far, by pid, from /proc (Linux)."""
+def _worker_cpu(port: int) -> dict[int, tuple[float, float]]:
+    """CPU seconds (user, system) each gunicorn worker of ``port`` has used so far, by pid, from /proc (Linux)."""
     ticks = os.sysconf("SC_CLK_TCK")
     cpu = {}
     for proc in Path("/proc").iterdir():
@@ -235,13 +235,15 @@ def _worker_cpu(port: int) -> dict[int, float]:
         fields = stat.rpartition(")")[2].split()  # after the command's name, which may hold spaces
         if int(fields[1]) == os.getpid():
             continue  # the master, not a worker
-        cpu[int(proc.name)] = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        cpu[int(proc.name)] = (int(fields[11]) / ticks, int(fields[12]) / ticks)  # utime, stime
     return cpu
 
 
-def _cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU seconds the workers used between two readings (a worker started since counts from zero)."""
-    return sum(value - before.get(pid, 0.0) for pid, value in after.items())
+def _cpu_spent(before: dict[int, tuple[float, float]], after: dict[int, tuple[float, float]]) -> tuple[float, float]:
+    """CPU seconds (user, system) the workers used between two readings (a worker started since counts from 0)."""
+    user = sum(u - before.get(pid, (0.0, 0.0))[0] for pid, (u, _) in after.items())
+    system = sum(s - before.get(pid, (0.0, 0.0))[1] for pid, (_, s) in after.items())
+    return user, system
 
 
 def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[str, str, list[str], str]:
@@ -351,7 +353,7 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
                 for t in threads:
                     t.join()
                 elapsed = time.perf_counter() - started
-                cpu = _cpu_spent(cpu_before, _worker_cpu(port))
+                user, system = _cpu_spent(cpu_before, _worker_cpu(port))
                 drops = [active.pop() for _ in range(2)]  # two players drop after the round
                 desk_push([{"type": "player.drop", "payload": {"player": pid}} for pid in drops])
                 latencies.sort()
@@ -363,7 +365,8 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
                         len(latencies) / elapsed,
                         latencies[len(latencies) // 2],
                         latencies[int(len(latencies) * 0.99)],
-                        cpu,
+                        user + system,
+                        system,
                     )
                 )
             pulls = {}
@@ -382,7 +385,7 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
             f"push, {args.workers} gunicorn workers"
         )
         print(f"[{label}] round | pushes | accepted ops/s | push p50 ms | push p99 ms | server CPU ms/push")
-        for number, count, rate, p50, p99, cpu in rows:
+        for number, count, rate, p50, p99, cpu, _system in rows:
             print(
                 f"[{label}] {number:5d} | {count:6d} | {rate:14,.0f} | {p50 * 1000:11.1f} | {p99 * 1000:11.1f} | "
                 f"{cpu / count * 1000:18.2f}"
@@ -390,6 +393,7 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
         all_latencies.sort()
         pushes = len(all_latencies)
         total_cpu = sum(row[5] for row in rows)
+        total_system = sum(row[6] for row in rows)
         summary = {
             "store": label,
             "players": args.players,
@@ -399,6 +403,7 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
             "p50_ms": all_latencies[pushes // 2] * 1000,
             "p99_ms": all_latencies[int(pushes * 0.99)] * 1000,
             "cpu_ms": total_cpu / pushes * 1000,
+            "system_ms": total_system / pushes * 1000,
         }
         print(
             f"[{label}] all   | {pushes:6d} | {summary['ops_s']:14,.0f} | {summary['p50_ms']:11.1f} | "
@@ -450,11 +455,14 @@ def cpu_main(args: argparse.Namespace) -> int:
     print(
         f"server CPU per accepted one-result push ({args.workers} gunicorn workers, {args.devices} tablets; goal <= 5 ms)"
     )
-    print("store      | players x rounds | pushes | accepted ops/s | push p50 ms | push p99 ms | CPU ms/push")
+    print(
+        "store      | players x rounds | pushes | accepted ops/s | push p50 ms | push p99 ms | CPU ms/push "
+        "(of it system)"
+    )
     for row in summaries:
         print(
             f"{row['store']:10} | {row['players']:7d} x {row['rounds']:<6d} | {row['pushes']:6d} | "
-            f"{row['ops_s']:14,.0f} | {row['p50_ms']:11.1f} | {row['p99_ms']:11.1f} | {row['cpu_ms']:11.2f}"
+            f"{row['ops_s']:14,.0f} | {row['p50_ms']:11.1f} | {row['p99_ms']:11.1f} | {row['cpu_ms']:11.2f} ({row['system_ms']:.2f})"
         )
     return 0
 
