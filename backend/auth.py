@@ -28,6 +28,7 @@ __all__ = [
     "new_code",
     "new_id",
     "authenticate",
+    "authenticate_pusher",
     "require_event",
     "token_lifetime_s",
     "rotation_grace_ms",
@@ -191,6 +192,35 @@ def require_event(event_id: str) -> Event:
     if event is None:
         raise ApiError(404, "unknown-event", f"there is no event '{event_id[:40]}'")
     return event
+
+
+#: Tokens a process remembers for :func:`authenticate_pusher` (the oldest half is forgotten past this).
+TOKEN_MEMO_SIZE = 4096
+
+
+def authenticate_pusher(event_id: str) -> Principal:
+    """:func:`authenticate` for a push, from this process's memory after the token's first push.
+
+    What is remembered never changes for a token (its id, event, role and player). Whether it still works
+    is NOT taken from memory: the push reads the token's revocation and expiry under the event's write lock
+    (backend/ledger/log.py ``_device_progress``), so a token revoked, rotated or expired since, by this app
+    server or another, pushes nothing. Such a token's malformed body may then be told its fault before the
+    401 is.
+    """
+    secret = bearer() if valid_id(event_id) else None
+    if secret is None:
+        return authenticate(event_id)
+    memo: dict[str, Principal] = current_app.extensions.setdefault("topcut_token_memo", {})
+    digest = hash_secret(secret)
+    known = memo.get(digest)
+    if known is not None and known.event_id == event_id:
+        return known
+    principal = authenticate(event_id)
+    if len(memo) >= TOKEN_MEMO_SIZE:
+        for stale in list(memo)[: TOKEN_MEMO_SIZE // 2]:
+            memo.pop(stale, None)
+    memo[digest] = Principal(principal.token_id, principal.event_id, principal.role, principal.player)
+    return principal
 
 
 def authenticate(event_id: str, roles: frozenset[str] | set[str] | None = None) -> Principal:

@@ -19,7 +19,7 @@ the app keeps the changes and retries (it shows "server busy").
 
 Where the counts live: ``RATELIMIT_STORAGE_URI`` when set (``redis://...``, any
 ``limits`` storage); otherwise in memory for SQLite (one machine, ``make run``'s one
-worker process), and in the app's own PostgreSQL database (table ``rate_limits``)
+worker process; ``LocalStorage``), and in the app's own PostgreSQL database (table ``rate_limits``)
 when several app servers share one PostgreSQL, so every server counts together (an UNLOGGED
 table written without a WAL sync: a push's one durable commit stays its own; see
 ``DatabaseStorage``).
@@ -62,6 +62,7 @@ __all__ = [
     "push_limits",
     "AppStorage",
     "DatabaseStorage",
+    "LocalStorage",
     "TrustedProxyFix",
 ]
 
@@ -202,21 +203,32 @@ class DatabaseStorage(Storage):
         match = _KEY_LIMIT.search(key)
         return max(amount, int(match.group(1)) // LEASE_SHARE) if match else amount
 
+    #: One increment, taken on every push under a small limit: straight through the driver (psycopg), whose
+    #: transaction starts with the first statement; SQLAlchemy's layers would cost more than the statement.
+    _INCREMENT = (
+        "INSERT INTO rate_limits (key, count, expires_at) VALUES (%(key)s, %(amount)s, %(until)s) "
+        "ON CONFLICT (key) DO UPDATE SET "
+        "count = CASE WHEN rate_limits.expires_at <= %(now)s THEN %(amount)s ELSE rate_limits.count + %(amount)s END, "
+        "expires_at = CASE WHEN rate_limits.expires_at <= %(now)s THEN %(until)s ELSE rate_limits.expires_at END "
+        "RETURNING count, expires_at"
+    )
+
     def _take(self, key: str, expiry: int, amount: int) -> tuple[int, float]:
         now = time.time()
-        with self._engine().begin() as conn:
-            conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
-            row = conn.execute(
-                text(
-                    "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
-                    "ON CONFLICT (key) DO UPDATE SET "
-                    "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.count + :amount END, "
-                    "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until ELSE rate_limits.expires_at END "
-                    "RETURNING count, expires_at"
-                ),
-                {"key": key, "amount": amount, "until": now + expiry, "now": now},
-            ).one()
-        return int(row.count), float(row.expires_at)
+        conn = self._engine().raw_connection()  # from the app's pool, back to it on close
+        try:
+            cursor = conn.cursor()
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            cursor.execute(self._INCREMENT, {"key": key, "amount": amount, "until": now + expiry, "now": now})
+            count, expires_at = cursor.fetchone()
+            cursor.close()
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
+        return int(count), float(expires_at)
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
@@ -281,6 +293,65 @@ class DatabaseStorage(Storage):
             conn.execute(text("DELETE FROM rate_limits WHERE key = :key"), {"key": key})
 
 
+class LocalStorage(Storage):
+    """Fixed-window counters in this process's memory (SQLite's default: one machine, one app process).
+
+    ``limits``' own ``memory://`` storage starts a timer thread to expire its counters whenever the last
+    one has ended, which for pushes arriving more than 10 ms apart is a new thread per push; here a window
+    ends when it is next read, and the windows that ended are swept once the table grows large.
+    """
+
+    STORAGE_SCHEME = ["topcut-local"]
+    #: Counters kept before the windows that ended are swept out.
+    SWEEP_AT = 10_000
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._counts: dict[str, tuple[int, float]] = {}  # key -> (count, when its window ends)
+        self._lock = threading.Lock()
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return ValueError
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        with self._lock:
+            count, ends = self._counts.get(key, (0, 0.0))
+            if ends <= now:
+                count, ends = 0, now + expiry
+                if len(self._counts) >= self.SWEEP_AT:
+                    self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+            count += amount
+            self._counts[key] = (count, ends)
+            return count
+
+    def _current(self, key: str) -> tuple[int, float] | None:
+        found = self._counts.get(key)
+        return found if found is not None and found[1] > time.time() else None
+
+    def get(self, key: str) -> int:
+        found = self._current(key)
+        return found[0] if found is not None else 0
+
+    def get_expiry(self, key: str) -> float:
+        found = self._current(key)
+        return found[1] if found is not None else time.time()
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        with self._lock:
+            cleared = len(self._counts)
+            self._counts = {}
+        return cleared
+
+    def clear(self, key: str) -> None:
+        with self._lock:
+            self._counts.pop(key, None)
+
+
 class AppStorage(Storage):
     """The counts of the app handling the request (``app.extensions["topcut_rate_limits"]``).
 
@@ -325,7 +396,9 @@ def _backend_storage(app: Flask) -> tuple[str, Any]:
     uri = app.config.get("RATELIMIT_STORAGE_URI")
     postgres = app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
     if not uri:
-        uri = "topcut-db://" if postgres else "memory://"
+        uri = "topcut-db://" if postgres else "topcut-local://"
+    if uri == "topcut-local://":
+        return uri, LocalStorage()
     if uri == "topcut-db://":
         if not postgres:  # an SQLite writer holds the one write lock a counter would need: counts stay in memory
             raise RuntimeError(

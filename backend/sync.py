@@ -28,13 +28,17 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from backend.api import load_args, load_body, respond
-from backend.auth import authenticate, require_event
+from backend.auth import authenticate, authenticate_pusher, require_event
 from backend.ledger import pull_body, push
 from backend.limits import push_limits
 from backend.schemas import PullQuerySchema, PullResponseSchema, PushRequestSchema, PushResponseSchema
 from backend.tokens import note_seen
 
 bp = Blueprint("sync", __name__, url_prefix="/api/events")
+
+#: Made once: a schema instance makes its nested schemas on first use and keeps them (no state per call).
+_PUSH_REQUEST = PushRequestSchema()
+_PUSH_RESPONSE = PushResponseSchema()
 
 
 @bp.post("/<event_id>/push")
@@ -56,10 +60,10 @@ def push_ops(event_id: str):
             application/json:
               schema: PushResponseSchema
     """
-    principal = authenticate(event_id)  # before the body: no token, no schema details
-    data = load_body(PushRequestSchema())
+    principal = authenticate_pusher(event_id)  # before the body: no token, no schema details
+    data = load_body(_PUSH_REQUEST)
     result = push(event_id, principal, data["device"], data["ops"])
-    return respond(PushResponseSchema(), result)
+    return respond(_PUSH_RESPONSE, result)
 
 
 @bp.get("/<event_id>/pull")

@@ -5,7 +5,8 @@
 * :mod:`.claims` — players' claim codes and their access, made and revoked as the roster changes.
 
 A push hands what it accepted to the hooks listed here, in order: inside its transaction the push
-outbox (``backend/push``) and players' access; once committed, the players' view cache.
+outbox (``backend/push``) and players' access. ``AFTER_COMMIT`` is empty: the players' pull makes its view of an
+operation when first asked for it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from backend.ledger.log import (
     lock_event,
     push,
 )
-from backend.ledger.player_view import accepted_ops, pull_body, seed_is_secret, warm_player_views
+from backend.ledger.player_view import accepted_ops, pull_body, seed_is_secret
 from backend.push import on_ops_accepted
 
 __all__ = [
@@ -68,5 +69,6 @@ def queue_notifications(accepted: Accepted) -> Any:
 
 
 if not _log.AFTER_ACCEPT:  # once, however often the package is imported
+    # Nothing after commit: players' pulls make the shared view of an operation when first asked for it
+    # (backend/ledger/player_view.py), not on every push.
     _log.AFTER_ACCEPT.extend([queue_notifications, roster_access])
-    _log.AFTER_COMMIT.append(warm_player_views)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import insert, select
+from sqlalchemy import and_, insert, select
 
 from backend.auth import Principal
 from backend.db import begin_write, db
@@ -366,15 +366,23 @@ AFTER_COMMIT: list[AcceptHook] = []
 
 
 def _device_progress(event_id: str, principal: Principal, device: str) -> Device:
-    """The device's progress row under the lock: 401 for a token withdrawn since, 403 a device taken."""
-    live = db.session.execute(
-        select(Token.id).where(Token.id == principal.token_id, Token.revoked_at.is_(None))
+    """The device's progress row under the lock: 401 for a token withdrawn since, 403 a device taken.
+
+    The token's state is read here, under the lock, in the same statement as the device's row: whatever the
+    request's authentication saw (backend/auth.py may have it from memory), a token revoked, rotated or
+    expired by another request or app server before this lock pushes nothing.
+    """
+    found = db.session.execute(
+        select(Token.revoked_at, Token.expires_at, Device)
+        .select_from(Token)
+        .outerjoin(Device, and_(Device.event_id == event_id, Device.device == device))
+        .where(Token.id == principal.token_id)
     ).first()
-    if live is None:  # revoked since the request was authenticated
+    if found is None or found.revoked_at is not None:  # revoked (or gone with its event) since authenticated
         raise ApiError(401, "token-revoked", "this token was revoked")
-    if principal.expires_at is not None and principal.expires_at <= now_ms():
+    if found.expires_at is not None and found.expires_at <= now_ms():
         raise ApiError(401, "token-expired", "this device's access expired: join the event again with a new code")
-    progress = db.session.get(Device, (event_id, device))
+    progress: Device | None = found.Device
     if progress is None:
         progress = Device(event_id=event_id, device=device, token_id=principal.token_id, last_seq=0, last_accepted=0)
         db.session.add(progress)
@@ -496,7 +504,8 @@ def _accept(
             verdicts.append(Verdict(item["seq"], "rejected", None, reason, error))
         progress.last_seq = item["seq"]
         rows.append(row)
-    db.session.execute(insert(Operation), rows)
+    # Core, not the ORM's bulk insert: the rows are plain values and nothing reads them back as objects.
+    db.session.connection().execute(insert(Operation.__table__), rows)
     return verdicts, Accepted(event, principal, accepted, logged, state, received)
 
 
@@ -519,17 +528,18 @@ def push(event_id: str, principal: Principal, device: str, items: list[dict[str,
         keep_summary(event, done.state)
         if event.head_seq - event.snapshot_seq >= SNAPSHOT_EVERY:
             event.snapshot, event.snapshot_seq = dumps(done.state), event.head_seq
-    head = event.head_seq
+    # Read before the commit, which expires the rows' attributes (reading one after it costs a query).
+    head, key, last_seq, last_accepted = event.head_seq, cache_key(event), progress.last_seq, progress.last_accepted
     db.session.commit()
     if done is not None:
-        _working().put(cache_key(event), head, done.state)  # only now: a failed push left no half-changed state
+        _working().put(key, head, done.state)  # only now: a failed push left no half-changed state
         for hook in AFTER_COMMIT:
             hook(done)
     return {
         "device": device,
         "results": [v.to_json() for v in verdicts],
-        "last_seq": progress.last_seq,
-        "last_accepted": progress.last_accepted,
+        "last_seq": last_seq,
+        "last_accepted": last_accepted,
         "cursor": head,
         "claims": done.claims if done is not None else [],
         "server_time": now_ms(),

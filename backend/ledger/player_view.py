@@ -18,7 +18,6 @@ from backend.db import db
 from backend.errors import ApiError
 from backend.ledger.log import (
     SERVER_DEVICE,
-    Accepted,
     _keyed,
     _withdrawn,
     cache_key,
@@ -468,13 +467,3 @@ def accepted_ops(event_id: str) -> Iterable[dict[str, Any]]:
         .order_by(Operation.server_seq)
     ).scalars()
     return (json.loads(text) for text in rows)
-
-
-def warm_player_views(accepted: Accepted) -> None:
-    """After-commit hook: players' pulls splice the shared view of these operations; make it now, outside any pull."""
-    facts = penalty_facts(accepted.state)
-    event_id = accepted.event.id
-    _player_views().put_many(
-        cache_key(accepted.event),
-        {seq: _shared_view(event_id, text, facts, accepted.state) for seq, text in accepted.logged},
-    )

@@ -10,10 +10,10 @@ from backend.models import Operation
 from tests.backend.helpers import PLAYERS, register_ops
 
 
-def test_the_package_registers_notifications_access_and_the_player_view_in_order():
+def test_the_package_registers_notifications_and_access_in_order_and_nothing_after_commit():
     names = [hook.__name__ for hook in ledger.AFTER_ACCEPT]
     assert names == ["queue_notifications", "roster_access"]
-    assert [hook.__name__ for hook in ledger.AFTER_COMMIT] == ["warm_player_views"]
+    assert ledger.AFTER_COMMIT == []  # players' pulls make their view lazily, not on every push
 
 
 def test_hooks_get_only_the_accepted_operations_with_their_seqs_inside_the_transaction(app, api, monkeypatch):

@@ -239,7 +239,7 @@ def test_counting_pushes_on_postgresql_adds_no_durable_commit_and_spares_the_hal
 def test_sqlite_counts_in_memory_unless_configured(sqlite_url, tmp_path):
     app = _app(sqlite_url, tmp_path)
     try:
-        assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
+        assert app.config["RATELIMIT_STORAGE_URI"] == "topcut-local://"
     finally:
         dispose(app)
 
