@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import Blueprint, Response, abort, current_app, send_from_directory
 
-from backend.compression import gzipped_name
+from backend.compression import gzipped_name, precompressed_name
 
 bp = Blueprint("shell", __name__)
 
@@ -66,7 +66,7 @@ def build_version() -> str:
 
 @bp.get("/")
 def index() -> Response:
-    return _no_cache(_send("PWA_DIR", "index.html"))
+    return _no_cache(_send_shell("index.html"))
 
 
 @bp.get("/pwa/sw.js")
@@ -83,9 +83,26 @@ def precache_manifest() -> Response:
     return _no_cache(_send("WEB_BUILD_DIR", "precache-manifest.json"))
 
 
+def _send_shell(filename: str) -> Response:
+    """An app shell file from PWA_DIR, as the build's brotli or gzip copy when the client takes one (the shell is
+    what every phone installs: 0.7 MB as written, about a fifth of that compressed)."""
+    mimetype = MIME_TYPES.get(PurePosixPath(filename).suffix.lower())
+    if mimetype is None:
+        abort(404)
+    copies = os.path.join(current_app.config["WEB_BUILD_DIR"], "compressed", "pwa")
+    found = precompressed_name(current_app.config["PWA_DIR"], filename, copies)
+    if found is None:
+        return _send("PWA_DIR", filename)
+    path, encoding = found
+    response = send_from_directory(os.path.dirname(path), os.path.basename(path), mimetype=mimetype)
+    response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
+    return response
+
+
 @bp.get("/pwa/<path:filename>")
 def pwa_file(filename: str) -> Response:
-    return _no_cache(_send("PWA_DIR", filename))
+    return _no_cache(_send_shell(filename))
 
 
 @bp.get("/vendor/<path:filename>")

@@ -15,7 +15,13 @@
 * build/web/precache-manifest.json   what the service worker precaches, in groups
   (shell, pyodide, rules), each with the content hash that names its cache on
   the device and every file's own hash, and the version (a hash of the groups
-  and sw.js) that marks an update: an update fetches only what changed
+  and sw.js) that marks an update: an update fetches only what changed. The
+  pyodide and rules groups say ``"devices": "staff"``: a player's phone never
+  installs them (the app shell alone, under 1 MB), a staff device does
+* build/web/compressed/pwa/   the app shell's text files (JS, CSS, HTML, JSON)
+  precompressed, NAME.gz (gzip level 9) and NAME.br (brotli, when the brotli
+  package is at hand: it is in the project's venv through flask-compress), which
+  backend/shell.py sends with Content-Encoding to a browser that accepts them
 
 Idempotent and fast: a runtime file is copied only when its size or mtime
 differs from the copy, and the zip is rewritten only when its bytes change.
@@ -88,6 +94,14 @@ PWA_SKIP = {"sw.js"}
 #: the app shell changes with every release, the 16 MB of Pyodide with a Pyodide upgrade,
 #: the packed rules with a rules change.
 PRECACHE_GROUPS = ("shell", "pyodide", "rules")
+#: Groups only a device holding a staff session installs (it runs the rules itself, offline): a player's phone
+#: reads the server's player view and needs neither Pyodide nor the rules (issue #26, "a light phone").
+STAFF_GROUPS = frozenset({"pyodide", "rules"})
+#: PWA files that belong to the rules group, not the shell: only the rules worker reads them.
+PWA_RULES = {"rules/rules_api.py"}
+COMPRESSED_DEST = WEB_DIR / "compressed"
+#: The shell's files written precompressed (build/web/compressed/pwa/NAME.gz and .br).
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".py")
 #: Hex digits of SHA-256 kept in the manifest's hashes (the worker checks downloads against them).
 HASH_CHARS = 16
 
@@ -356,7 +370,7 @@ def precache_entries(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> list[t
     for path in sorted(pwa_dir.rglob("*")):
         rel = path.relative_to(pwa_dir).as_posix()
         if path.is_file() and rel not in PWA_SKIP and "__pycache__" not in rel and not rel.startswith("."):
-            entries.append(("shell", f"/pwa/{rel}", path))
+            entries.append(("rules" if rel in PWA_RULES else "shell", f"/pwa/{rel}", path))
     for _, name in VENDOR_FILES:
         entries.append(("shell", f"/vendor/{name}", web_dir / "vendor" / name))
     for name in PYODIDE_PRECACHE:
@@ -385,7 +399,10 @@ def precache_manifest(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> bytes
     groups = []
     for name in PRECACHE_GROUPS:
         listing = "".join(f"{entry['url']}\0{entry['hash']}\n" for entry in files[name])
-        groups.append({"name": name, "hash": content_hash(listing.encode("utf-8")), "files": files[name]})
+        group = {"name": name, "hash": content_hash(listing.encode("utf-8")), "files": files[name]}
+        if name in STAFF_GROUPS:
+            group["devices"] = "staff"
+        groups.append(group)
     version = "".join(f"{group['name']}\0{group['hash']}\n" for group in groups).encode("utf-8")
     version += b"sw.js\0" + (pwa_dir / "sw.js").read_bytes()
     manifest = {"version": content_hash(version), "groups": groups}
@@ -415,6 +432,52 @@ def gzip_files(folder: Path, names: tuple[str, ...] = GZIPPED) -> list[str]:
     return made
 
 
+def _brotli() -> object | None:
+    """The brotli module when installed (the project's venv has it through flask-compress), else None."""
+    try:
+        import brotli  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    return brotli
+
+
+def compress_shell(src: Path = PWA_SRC, dest: Path = COMPRESSED_DEST / "pwa") -> list[str]:
+    """Write ``NAME.gz`` (and ``NAME.br``) under ``dest`` for each text file of the app shell; the names written.
+
+    A copy carries its source's modification time and is made again when that differs; copies whose source is
+    gone are removed. sw.js is left out: the server stamps its version into it on each request.
+    """
+    brotli = _brotli()
+    made: list[str] = []
+    wanted: set[Path] = set()
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src).as_posix()
+        if not path.is_file() or path.suffix not in COMPRESSIBLE or rel in PWA_SKIP or "__pycache__" in rel:
+            continue
+        stat = path.stat()
+        data: bytes | None = None
+        encoders = [(".gz", lambda raw: gzip.compress(raw, compresslevel=9, mtime=0))]
+        if brotli is not None:
+            encoders.append((".br", lambda raw: brotli.compress(raw, quality=11)))  # type: ignore[attr-defined]
+        for suffix, encode in encoders:
+            out = dest / (rel + suffix)
+            wanted.add(out)
+            if out.is_file() and out.stat().st_mtime_ns == stat.st_mtime_ns:
+                continue
+            data = path.read_bytes() if data is None else data
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = _tmp_path(out)
+            tmp.write_bytes(encode(data))
+            os.utime(tmp, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            tmp.replace(out)
+            made.append(rel + suffix)
+    if dest.is_dir():
+        for stale in dest.rglob("*"):
+            if stale.is_file() and stale not in wanted:
+                stale.unlink()
+    return made
+
+
 def build(quiet: bool = False) -> None:
     copied, removed = sync_runtime()
     write_if_changed(PYODIDE_DEST / LOCK_CORE, lock_core())
@@ -424,6 +487,7 @@ def build(quiet: bool = False) -> None:
     sync_vendor()
     gzip_files(VENDOR_DEST, tuple(name for _, name in VENDOR_FILES))
     write_if_changed(APP_TABLES, app_tables())
+    compress_shell()
     write_if_changed(PRECACHE_MANIFEST, precache_manifest())
     if not quiet:
         count = len(rules_sources())
