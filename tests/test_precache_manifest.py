@@ -154,3 +154,21 @@ def test_the_build_writes_the_manifest_of_the_real_app(web_build) -> None:
         "/shared_rules.zip",
     } <= urls
     assert sizes["pyodide"] > 10_000_000 > 1_000_000 > sizes["shell"]  # what the split saves an update
+
+
+def test_only_staff_devices_install_pyodide_and_the_rules(folders) -> None:
+    pwa, _ = folders
+    (pwa / "rules").mkdir()
+    (pwa / "rules" / "rules_api.py").write_text("def call(text): ...\n")
+    (pwa / "rules" / "rules-client.js").write_text("export const x = 1;\n")
+    groups = {group["name"]: group for group in manifest(folders)["groups"]}
+    assert groups["pyodide"]["devices"] == groups["rules"]["devices"] == "staff"
+    assert "devices" not in groups["shell"]  # every device, a player's phone too
+    urls = {name: {file["url"] for file in group["files"]} for name, group in groups.items()}
+    assert "/pwa/rules/rules_api.py" in urls["rules"] and "/pwa/rules/rules-client.js" in urls["shell"]
+
+
+def test_a_players_install_of_the_real_app_is_under_a_megabyte(web_build) -> None:
+    data = json.loads((web_build / "precache-manifest.json").read_text(encoding="utf-8"))
+    player = sum(file["size"] for group in data["groups"] if "devices" not in group for file in group["files"])
+    assert player < 1_000_000  # as written; the server sends it compressed (bench/install.py)
