@@ -60,10 +60,11 @@ def _register_blueprints(app: Flask) -> None:
         shell,
         sync,
         tokens,
+        view,
     )
 
     app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, recovery, tokens, players, public, hall, openapi):
+    for module in (events, sync, invitations, recovery, tokens, players, public, hall, openapi, view):
         app.register_blueprint(module.bp)
     app.register_blueprint(people.bp)  # players across events (docs/people.md)
 
