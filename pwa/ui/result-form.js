@@ -39,8 +39,8 @@ function quickPairs(pairs) {
  * buttons make the declared quick pairs, and when one seat's outcome changes the other takes a partner of
  * it (unless its choice still fits), so the selects cannot build a pair the game's document does not allow.
  */
-export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "Save result", initial = null, helpers = true }) {
-  const info = await rulesetInfo(state);
+export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "Save result", initial = null, helpers = true, store = null }) {
+  const info = await rulesetInfo(state, store);
   const players = match.players;
   const pairs = players.length === 2 ? info.pairs || [] : [];
   const words = pairs.length

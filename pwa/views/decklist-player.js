@@ -29,7 +29,7 @@ export function myDecklist(store) {
   replace(el, head, refusals, body, out);
 
   async function check() {
-    if (!form) return;
+    if (!form || store.light) return;  // a player's phone has no rules engine: the server checks the list
     const found = await rules("decklist_check", { ruleset: store.state.ruleset, settings: store.state.settings,
       sections: form.values() });
     replace(problems, problemList(found, "my-list-problems"));
@@ -64,8 +64,9 @@ export function myDecklist(store) {
       el.hidden = true;
       return;
     }
-    spec = (await rulesetInfo(store.state)).ui.decklists;
-    const view = await rules("decklists", { event_id: store.eventId, now_ms: store.now() });
+    spec = (await rulesetInfo(store.state, store)).ui.decklists;
+    const args = { event_id: store.eventId, now_ms: store.now() };
+    const view = await (store.light ? store.ask("decklists", args) : rules("decklists", args));
     const mine = view.players.find((p) => p.id === me);
     const sections = mine?.sections || {};
     // An event that asks for no lists shows no list card (unless staff typed one in for this player).
