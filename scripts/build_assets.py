@@ -7,8 +7,14 @@
   in the browser) and pyodide-lock.core.json (the lock file without its 350
   package entries: the worker loads no package)
 * build/web/shared_rules.zip   the rules engine and pwa/rules/rules_api.py, packed
-  deterministically, each module as source and bytecode, for the browser
-  worker to import straight from the zip (zipimport)
+  deterministically, each module as source and bytecode (compiled for the
+  worker's /home/pyodide/rules/ folder)
+* build/web/rules/   the same files in pieces, one per package folder
+  (``shared_rules.games.pokemon.pack``: its modules' source and
+  ``__pycache__`` bytecode), and ``index.json`` listing them with their content
+  hashes: the worker writes them into Pyodide's filesystem before the
+  interpreter starts, and a rules change re-downloads only the pieces whose
+  bytes changed (the precache reuses the others by their hashes)
 * build/web/vendor/       front-end npm packages' ESM files (no bundler), e.g. idb
 * pwa/rules/tables.json   the rulesets and roles the screens name, from the engine
   (rules_api.app_tables), kept in git and rewritten when the engine changes them
@@ -53,6 +59,11 @@ WEB_DIR = ROOT / "build" / "web"
 PYODIDE_DEST = WEB_DIR / "pyodide"
 RULES_SRC = ROOT / "shared_rules"
 RULES_ZIP = WEB_DIR / "shared_rules.zip"
+RULES_PIECES = WEB_DIR / "rules"
+#: Where the worker puts the rules in Pyodide's filesystem (pwa/rules/rules-worker.js RULES_DIR).
+RULES_HOME = "/home/pyodide/rules/"
+#: A piece: this line, then a JSON line ``[[path, size], ...]``, then the files' bytes one after another.
+PIECE_MAGIC = b"topcut-rules-piece/1\n"
 
 # What loadPyodide() fetches from its indexURL to boot (pyodide.asm.mjs is
 # named pyodide.asm.js in older releases, so either satisfies the build).
@@ -85,7 +96,7 @@ RULES_API = PWA_SRC / "rules" / "rules_api.py"
 APP_TABLES = PWA_SRC / "rules" / "tables.json"
 CACHE_DIR = ROOT / "build" / "cache"
 #: Bump when the compiling below changes, so every compiled zip is made again.
-COMPILER_VERSION = "1"
+COMPILER_VERSION = "2"  # 2: bytecode names /home/pyodide/rules/ (the worker's rules folder), not the zip
 #: PWA files never precached: the service worker itself (the browser fetches and updates it;
 #: its bytes are part of the version instead).
 PWA_SKIP = {"sw.js"}
@@ -101,7 +112,7 @@ STAFF_GROUPS = frozenset({"pyodide", "rules"})
 PWA_RULES = {"rules/rules_api.py"}
 COMPRESSED_DEST = WEB_DIR / "compressed"
 #: The shell's files written precompressed (build/web/compressed/pwa/NAME.gz and .br).
-COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".py")
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".py", ".pack")
 #: Hex digits of SHA-256 kept in the manifest's hashes (the worker checks downloads against them).
 HASH_CHARS = 16
 
@@ -282,7 +293,7 @@ def compile_assets(
     stdlib = (src / "python_stdlib.zip").read_bytes()
     wanted = {
         dest / STDLIB_PYC: (_cache_key(version, stdlib), stdlib, f"/lib/{_python_tag(src)}.zip/", False),
-        rules_zip: (_cache_key(version, rules_source), rules_source, "/home/pyodide/shared_rules.zip/", True),
+        rules_zip: (_cache_key(version, rules_source), rules_source, RULES_HOME, True),
     }
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     jobs, made = [], []
@@ -376,7 +387,11 @@ def precache_entries(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> list[t
     for name in PYODIDE_PRECACHE:
         if (web_dir / "pyodide" / name).is_file():
             entries.append(("pyodide", f"/pyodide/{name}", web_dir / "pyodide" / name))
-    entries.append(("rules", "/shared_rules.zip", web_dir / RULES_ZIP.name))
+    pieces = web_dir / RULES_PIECES.name
+    if pieces.is_dir():
+        for path in sorted(pieces.iterdir()):
+            if path.suffix in (".pack", ".json"):
+                entries.append(("rules", f"/rules/{path.name}", path))
     return sorted(entries, key=lambda entry: (PRECACHE_GROUPS.index(entry[0]), entry[1]))
 
 
@@ -429,6 +444,52 @@ def gzip_files(folder: Path, names: tuple[str, ...] = GZIPPED) -> list[str]:
         os.utime(tmp, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         tmp.replace(dest)
         made.append(dest.name)
+    return made
+
+
+def _cache_tag(src: Path = PYODIDE_SRC) -> str:
+    """``cpython-314`` for Pyodide's CPython 3.14: the name its bytecode files carry in ``__pycache__``."""
+    return "c" + _python_tag(src).replace("python", "python-", 1)
+
+
+def rule_pieces(zip_bytes: bytes, cache_tag: str) -> dict[str, bytes]:
+    """The compiled rules zip as pieces, one per package folder: ``{piece name: bytes}``.
+
+    In a piece, ``pkg/mod.py`` stays where it is and zipimport's ``pkg/mod.pyc`` goes where the file-system
+    importer looks for it, ``pkg/__pycache__/mod.<cache_tag>.pyc`` (unchecked hash-based: no source check).
+    """
+    folders: dict[str, list[tuple[str, bytes]]] = {}
+    with zipfile.ZipFile(io.BytesIO(zip_bytes)) as archive:
+        for info in sorted(archive.infolist(), key=lambda i: i.filename):
+            if info.is_dir():
+                continue
+            name = info.filename
+            folder, _, base = name.rpartition("/")
+            path = name
+            if base.endswith(".pyc"):
+                path = f"{folder + '/' if folder else ''}__pycache__/{base[:-4]}.{cache_tag}.pyc"
+            folders.setdefault(folder, []).append((path, archive.read(info)))
+    pieces = {}
+    for folder, files in sorted(folders.items()):
+        header = json.dumps([[path, len(data)] for path, data in files], separators=(",", ":")).encode() + b"\n"
+        pieces[(folder.replace("/", ".") or "top") + ".pack"] = PIECE_MAGIC + header + b"".join(d for _, d in files)
+    return pieces
+
+
+def write_rule_pieces(zip_path: Path = RULES_ZIP, dest: Path = RULES_PIECES) -> list[str]:
+    """Write the rules' pieces and their ``index.json`` (``{"build", "pieces": [{"url", "hash"}]}``) into ``dest``;
+    the names (re)written. Pieces no longer made are removed."""
+    pieces = rule_pieces(zip_path.read_bytes(), _cache_tag())
+    dest.mkdir(parents=True, exist_ok=True)
+    made = [name for name, data in pieces.items() if write_if_changed(dest / name, data)]
+    listing = [{"url": f"/rules/{name}", "hash": content_hash(data)} for name, data in pieces.items()]
+    build_id = content_hash("".join(f"{p['url']}\0{p['hash']}\n" for p in listing).encode("utf-8"))
+    index = (json.dumps({"build": build_id, "pieces": listing}, indent=1) + "\n").encode("utf-8")
+    if write_if_changed(dest / "index.json", index):
+        made.append("index.json")
+    for stale in dest.iterdir():
+        if stale.name not in pieces and stale.name != "index.json":
+            stale.unlink()
     return made
 
 
@@ -488,6 +549,8 @@ def build(quiet: bool = False) -> None:
     gzip_files(VENDOR_DEST, tuple(name for _, name in VENDOR_FILES))
     write_if_changed(APP_TABLES, app_tables())
     compress_shell()
+    write_rule_pieces()
+    compress_shell(RULES_PIECES, COMPRESSED_DEST / "rules")
     write_if_changed(PRECACHE_MANIFEST, precache_manifest())
     if not quiet:
         count = len(rules_sources())
