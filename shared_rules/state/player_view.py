@@ -140,7 +140,10 @@ def player_view(
             }
         )
     disputes = [
-        {**d, "reports": [_report(r, alias) for r in d["reports"]]} for d in state["disputes"] if me in d["players"]
+        # A dispute's reports are the conflicting reports' op ids (state.refresh_disputes), not reports.
+        {**d, "reports": [_report(r, alias) if isinstance(r, dict) else _aliased_id(r, alias) for r in d["reports"]]}
+        for d in state["disputes"]
+        if me in d["players"]
     ]
     own_list = state["decklists"].get(me)
     view_state: dict[str, Any] = {
