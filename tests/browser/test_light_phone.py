@@ -101,5 +101,7 @@ def test_a_staff_tablet_still_precaches_the_rules_engine(browser, live_server) -
     page.wait_for_selector("#status[data-state=ready]:has-text('Rules engine ready')", timeout=120_000)
     wait_controlled(page)
     precached = page.evaluate(PRECACHED_URLS)
-    assert "/pyodide/pyodide.asm.wasm" in precached and "/shared_rules.zip" in precached
+    assert "/pyodide/pyodide.asm.wasm" in precached and "/rules/index.json" in precached
+    assert "/rules/shared_rules.state.pack" in precached  # the rules in pieces: an update fetches what changed
+    shot(page, "light-staff-01-home")
     context.close()
