@@ -247,7 +247,11 @@ export function reporterText(state, report, staff = null) {
 /** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */
 export function disputeVersions(state, rnd, match) {
   const index = rnd.matches.indexOf(match);
-  const dispute = state.disputes.find((d) => d.round === rnd.number && d.stage === rnd.stage && d.match === index);
+  // By table where the match has one: a player's view lists only the player's own matches, so the dispute's
+  // index (into the whole round) is not the match's index there.
+  const tabled = match.table !== null && match.table !== undefined;
+  const dispute = (state.disputes || []).find((d) => d.round === rnd.number && d.stage === rnd.stage
+    && (tabled ? d.table === match.table : d.match === index));
   return dispute ? match.reports.filter((r) => dispute.reports.includes(r.op_id)) : [];
 }
 
