@@ -61,10 +61,11 @@ def _register_blueprints(app: Flask) -> None:
         sync,
         tokens,
         transfer,
+        view,
     )
 
     app.register_blueprint(shell.bp)
-    for module in (events, sync, invitations, recovery, tokens, players, public, hall, openapi, transfer):
+    for module in (events, sync, invitations, recovery, tokens, players, public, hall, openapi, transfer, view):
         app.register_blueprint(module.bp)
     app.register_blueprint(people.bp)  # players across events (docs/people.md)
 

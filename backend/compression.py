@@ -7,8 +7,13 @@
   once by the build (``scripts/build_assets.py`` writes ``NAME.gz`` beside them) and sent as they are
   (:func:`gzipped_name`): no work per download, however many phones install the app at the desk.
 
+* **The app shell** (the PWA's JS, CSS, HTML and JSON: 0.7 MB as written, what every phone installs) is
+  precompressed by the build too, into ``build/web/compressed/pwa/NAME.gz`` and ``NAME.br`` (brotli, which browsers
+  ask for over HTTPS), and sent as such (:func:`precompressed_name`) while the copy is that of the file on disk
+  (the copy carries its source's modification time: a file edited since the build goes out as it is).
+
 Files sent straight from disk are left alone otherwise (``COMPRESS_STREAMS`` off): the zips are compressed
-already, and the app's own scripts are small and cached by the service worker. Every answer that can be
+already. Every answer that can be
 compressed says ``Vary: Accept-Encoding``, so no cache hands a compressed body to a client that did not ask.
 """
 
@@ -20,7 +25,7 @@ from flask import Flask, request
 from flask_compress import Compress
 from werkzeug.security import safe_join
 
-__all__ = ["compress", "init_app", "gzipped_name"]
+__all__ = ["compress", "init_app", "gzipped_name", "precompressed_name"]
 
 compress = Compress()
 
@@ -56,3 +61,24 @@ def gzipped_name(folder: str, filename: str) -> str | None:
     if plain is None or gzipped is None or not (os.path.isfile(plain) and os.path.isfile(gzipped)):
         return None
     return filename + ".gz"
+
+
+#: Content-Encoding by the suffix the build gives a precompressed copy, best first.
+ENCODINGS = ((".br", "br"), (".gz", "gzip"))
+
+
+def precompressed_name(folder: str, filename: str, copies: str) -> tuple[str, str] | None:
+    """``(path of the copy under copies, encoding)`` for the build's compressed copy of ``folder/filename`` that this
+    request accepts (brotli before gzip), when the copy is of the file as it is now (same modification time), else
+    None."""
+    plain = safe_join(folder, filename)
+    if plain is None or not os.path.isfile(plain):
+        return None
+    mtime = os.stat(plain).st_mtime_ns
+    for suffix, encoding in ENCODINGS:
+        if request.accept_encodings.quality(encoding) <= 0:
+            continue
+        copy = safe_join(copies, filename + suffix)
+        if copy is not None and os.path.isfile(copy) and os.stat(copy).st_mtime_ns == mtime:
+            return copy, encoding
+    return None

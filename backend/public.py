@@ -30,7 +30,7 @@ from shared_rules.games import get_ruleset
 from shared_rules.run import load_event, standings_json
 from shared_rules.standings import reported_labels
 from shared_rules.state import to_event_document
-from shared_rules.state.published import published_round, published_state
+from shared_rules.state.published import published_round, published_state, unpublished_note
 
 bp = Blueprint("public", __name__, url_prefix="/api/events")
 
@@ -93,8 +93,8 @@ def _standings(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]
     """The published standings (after the last complete round), or why there are none."""
     if state["ruleset"] is None or not state["rounds"]:
         return [], "no rounds yet"
-    if published_round(state) is None:
-        return [], "standings are posted once round 1's results are all in"
+    if published_round(state) is None:  # not yet, under the organizer's standings policy
+        return [], unpublished_note(state)
     try:
         document = to_event_document(published_state(state), operational=False)
         return standings_json(load_event(document))["standings"], None

@@ -126,7 +126,7 @@ PHASES = (
     ("rules worker created by the page", "worker_created"),
     ("worker script running (pyodide.mjs imported)", "worker_start"),
     ("wasm runtime compiled and instantiated", "runtime_up"),
-    ("shared_rules.zip in Pyodide's filesystem", "zip_in_place"),
+    ("the rules' pieces in Pyodide's filesystem", "zip_in_place"),
     ("loadPyodide done (Python up)", "pyodide_loaded"),
     ("shared_rules + rules_api imported", "imported"),
     ("page told: rules worker ready", "ready"),

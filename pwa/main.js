@@ -2,7 +2,7 @@
 import { hasReport } from "./app/games.js";
 import { homeScreen, rolesOf } from "./app/roles.js";
 import { hallInfo, startRulesWorker } from "./app/services.js";
-import { storeFor } from "./app/store.js";
+import { currentDeviceKind, lightPage, openStoreFor } from "./app/device.js";
 import { h, replace, when } from "./ui/dom.js";
 import { openCalls } from "./ui/calls.js";
 import home from "./views/home.js";
@@ -65,16 +65,38 @@ function show(state, text) {
   status.textContent = text;
 }
 
-startRulesWorker().then(
-  (about) => {
-    const [major, minor, micro] = about.version_info;
-    pythonVersion.textContent = `Python ${major}.${minor}.${micro}`;
-    pythonVersion.title = about.version;
-    show("ready", `Rules engine ready (Pyodide ${about.pyodide})`);
-    globalThis.topcutReady = { at: performance.now(), boot_ms: about.boot_ms, phases: about.phases };
-  },
-  (error) => show("error", `Rules engine failed to start: ${error.message}`),
-);
+let rulesStarted = false;
+
+/** Start the rules engine (once): a staff device's, never a player's phone's (app/device.js). */
+function startRules() {
+  if (rulesStarted) return;
+  rulesStarted = true;
+  startRulesWorker().then(
+    (about) => {
+      const [major, minor, micro] = about.version_info;
+      pythonVersion.textContent = `Python ${major}.${minor}.${micro}`;
+      pythonVersion.title = about.version;
+      show("ready", `Rules engine ready (Pyodide ${about.pyodide})`);
+      globalThis.topcutReady = { at: performance.now(), boot_ms: about.boot_ms, phases: about.phases };
+    },
+    (error) => show("error", `Rules engine failed to start: ${error.message}`),
+  );
+}
+
+let deviceKindShown = null;
+
+/**
+ * After each route: what this device is (a staff device, a player's phone, not known while a link is redeemed)
+ * decides whether the rules engine runs and what the service worker installs.
+ */
+async function settleDevice() {
+  const kind = await currentDeviceKind();
+  if (!kind || kind === deviceKindShown) return;
+  deviceKindShown = kind;
+  if (kind === "staff") startRules();
+  else if (!rulesStarted) show("ready", "Player view: pairings and results come from the server");
+  registerServiceWorker(kind).catch((error) => console.warn("service worker:", error));
+}
 
 // ---------------------------------------------------------------- service worker and updates
 
@@ -116,10 +138,19 @@ async function warnIfInsecure() {
 
 warnIfInsecure();
 
-async function registerServiceWorker() {
+let workerWatched = false;
+
+/**
+ * Register the service worker for this kind of device: ``?device=player`` installs the app shell alone (no Pyodide,
+ * no rules), ``?device=staff`` everything for offline use. A phone that later holds a staff session registers again:
+ * the staff worker installs beside the running one (same version: no update banner) and takes over on a later start.
+ */
+async function registerServiceWorker(kind) {
   if (!("serviceWorker" in navigator)) return;
   const hadController = Boolean(navigator.serviceWorker.controller);
-  const registration = await navigator.serviceWorker.register("/pwa/sw.js", { type: "module", scope: "/" });
+  const registration = await navigator.serviceWorker.register(`/pwa/sw.js?device=${kind}`, { type: "module", scope: "/" });
+  if (workerWatched) return;
+  workerWatched = true;
   let accepted = false;  // this page's user pressed "Reload now"
   // Offer (never force) an update: only to a page a worker already controls (a first visit has
   // nothing to update; it is claimed by the first install), and only for a real new version.
@@ -156,7 +187,6 @@ async function registerServiceWorker() {
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") check(); });
 }
 
-registerServiceWorker().catch((error) => console.warn("service worker:", error));
 
 // ---------------------------------------------------------------- sync indicator
 
@@ -244,7 +274,7 @@ async function route() {
   renderSync();
   renderClosed();
   if (r.name === "home") {
-    current = await home.mount(viewRoot, { navigate, join: r.join });
+    current = await home.mount(viewRoot, { navigate, join: r.join, light: lightPage() });
   } else if (r.name === "public") {
     current = await publicPage.mount(viewRoot, { eventId: r.eventId });
   } else if (r.name === "league") {
@@ -254,6 +284,7 @@ async function route() {
     await mountEventScreen(r);
   }
   document.title = `${viewRoot.querySelector("h1,h2")?.textContent || "Topcut"} — Topcut`;
+  settleDevice();
 }
 
 let tabsShown = null;  // {eventId, role, screen, ruleset} of the navigation on screen
@@ -362,7 +393,7 @@ function updateView() {
 }
 
 async function mountEventScreen(r) {
-  const store = storeFor(r.eventId);
+  const store = await openStoreFor(r.eventId);
   replace(viewRoot, h("p", { class: "loading" }, "Opening the event…"));
   try {
     await store.open();

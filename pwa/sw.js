@@ -9,9 +9,13 @@ import { BACKGROUND_SYNC_TAG, syncAll } from "./data/sync.js";
 import { handleNotificationClick, handlePush, handlePushSubscriptionChange } from "./sw/push.js";
 
 const VERSION = "__TOPCUT_VERSION__";
+// Registered as /pwa/sw.js?device=player on a device that holds only players' sessions (app/device.js): it
+// installs the app shell alone; any other registration (a staff device, one with no session yet) installs
+// Pyodide and the rules too, for offline use.
+const STAFF = new URL(self.location.href).searchParams.get("device") !== "player";
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(installPrecache(VERSION));
+  event.waitUntil(installPrecache(VERSION, { staff: STAFF }));
 });
 
 self.addEventListener("activate", (event) => {

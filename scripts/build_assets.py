@@ -7,15 +7,27 @@
   in the browser) and pyodide-lock.core.json (the lock file without its 350
   package entries: the worker loads no package)
 * build/web/shared_rules.zip   the rules engine and pwa/rules/rules_api.py, packed
-  deterministically, each module as source and bytecode, for the browser
-  worker to import straight from the zip (zipimport)
+  deterministically, each module as source and bytecode (compiled for the
+  worker's /home/pyodide/rules/ folder)
+* build/web/rules/   the same files in pieces, one per package folder
+  (``shared_rules.games.pokemon.pack``: its modules' source and
+  ``__pycache__`` bytecode), and ``index.json`` listing them with their content
+  hashes: the worker writes them into Pyodide's filesystem before the
+  interpreter starts, and a rules change re-downloads only the pieces whose
+  bytes changed (the precache reuses the others by their hashes)
 * build/web/vendor/       front-end npm packages' ESM files (no bundler), e.g. idb
 * pwa/rules/tables.json   the rulesets and roles the screens name, from the engine
   (rules_api.app_tables), kept in git and rewritten when the engine changes them
 * build/web/precache-manifest.json   what the service worker precaches, in groups
   (shell, pyodide, rules), each with the content hash that names its cache on
   the device and every file's own hash, and the version (a hash of the groups
-  and sw.js) that marks an update: an update fetches only what changed
+  and sw.js) that marks an update: an update fetches only what changed. The
+  pyodide and rules groups say ``"devices": "staff"``: a player's phone never
+  installs them (the app shell alone, under 1 MB), a staff device does
+* build/web/compressed/pwa/   the app shell's text files (JS, CSS, HTML, JSON)
+  precompressed, NAME.gz (gzip level 9) and NAME.br (brotli, when the brotli
+  package is at hand: it is in the project's venv through flask-compress), which
+  backend/shell.py sends with Content-Encoding to a browser that accepts them
 
 Idempotent and fast: a runtime file is copied only when its size or mtime
 differs from the copy, and the zip is rewritten only when its bytes change.
@@ -47,6 +59,11 @@ WEB_DIR = ROOT / "build" / "web"
 PYODIDE_DEST = WEB_DIR / "pyodide"
 RULES_SRC = ROOT / "shared_rules"
 RULES_ZIP = WEB_DIR / "shared_rules.zip"
+RULES_PIECES = WEB_DIR / "rules"
+#: Where the worker puts the rules in Pyodide's filesystem (pwa/rules/rules-worker.js RULES_DIR).
+RULES_HOME = "/home/pyodide/rules/"
+#: A piece: this line, then a JSON line ``[[path, size], ...]``, then the files' bytes one after another.
+PIECE_MAGIC = b"topcut-rules-piece/1\n"
 
 # What loadPyodide() fetches from its indexURL to boot (pyodide.asm.mjs is
 # named pyodide.asm.js in older releases, so either satisfies the build).
@@ -79,7 +96,7 @@ RULES_API = PWA_SRC / "rules" / "rules_api.py"
 APP_TABLES = PWA_SRC / "rules" / "tables.json"
 CACHE_DIR = ROOT / "build" / "cache"
 #: Bump when the compiling below changes, so every compiled zip is made again.
-COMPILER_VERSION = "1"
+COMPILER_VERSION = "2"  # 2: bytecode names /home/pyodide/rules/ (the worker's rules folder), not the zip
 #: PWA files never precached: the service worker itself (the browser fetches and updates it;
 #: its bytes are part of the version instead).
 PWA_SKIP = {"sw.js"}
@@ -88,6 +105,14 @@ PWA_SKIP = {"sw.js"}
 #: the app shell changes with every release, the 16 MB of Pyodide with a Pyodide upgrade,
 #: the packed rules with a rules change.
 PRECACHE_GROUPS = ("shell", "pyodide", "rules")
+#: Groups only a device holding a staff session installs (it runs the rules itself, offline): a player's phone
+#: reads the server's player view and needs neither Pyodide nor the rules (issue #26, "a light phone").
+STAFF_GROUPS = frozenset({"pyodide", "rules"})
+#: PWA files that belong to the rules group, not the shell: only the rules worker reads them.
+PWA_RULES = {"rules/rules_api.py"}
+COMPRESSED_DEST = WEB_DIR / "compressed"
+#: The shell's files written precompressed (build/web/compressed/pwa/NAME.gz and .br).
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".py", ".pack")
 #: Hex digits of SHA-256 kept in the manifest's hashes (the worker checks downloads against them).
 HASH_CHARS = 16
 
@@ -268,7 +293,7 @@ def compile_assets(
     stdlib = (src / "python_stdlib.zip").read_bytes()
     wanted = {
         dest / STDLIB_PYC: (_cache_key(version, stdlib), stdlib, f"/lib/{_python_tag(src)}.zip/", False),
-        rules_zip: (_cache_key(version, rules_source), rules_source, "/home/pyodide/shared_rules.zip/", True),
+        rules_zip: (_cache_key(version, rules_source), rules_source, RULES_HOME, True),
     }
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     jobs, made = [], []
@@ -356,13 +381,17 @@ def precache_entries(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> list[t
     for path in sorted(pwa_dir.rglob("*")):
         rel = path.relative_to(pwa_dir).as_posix()
         if path.is_file() and rel not in PWA_SKIP and "__pycache__" not in rel and not rel.startswith("."):
-            entries.append(("shell", f"/pwa/{rel}", path))
+            entries.append(("rules" if rel in PWA_RULES else "shell", f"/pwa/{rel}", path))
     for _, name in VENDOR_FILES:
         entries.append(("shell", f"/vendor/{name}", web_dir / "vendor" / name))
     for name in PYODIDE_PRECACHE:
         if (web_dir / "pyodide" / name).is_file():
             entries.append(("pyodide", f"/pyodide/{name}", web_dir / "pyodide" / name))
-    entries.append(("rules", "/shared_rules.zip", web_dir / RULES_ZIP.name))
+    pieces = web_dir / RULES_PIECES.name
+    if pieces.is_dir():
+        for path in sorted(pieces.iterdir()):
+            if path.suffix in (".pack", ".json"):
+                entries.append(("rules", f"/rules/{path.name}", path))
     return sorted(entries, key=lambda entry: (PRECACHE_GROUPS.index(entry[0]), entry[1]))
 
 
@@ -385,7 +414,10 @@ def precache_manifest(pwa_dir: Path = PWA_SRC, web_dir: Path = WEB_DIR) -> bytes
     groups = []
     for name in PRECACHE_GROUPS:
         listing = "".join(f"{entry['url']}\0{entry['hash']}\n" for entry in files[name])
-        groups.append({"name": name, "hash": content_hash(listing.encode("utf-8")), "files": files[name]})
+        group = {"name": name, "hash": content_hash(listing.encode("utf-8")), "files": files[name]}
+        if name in STAFF_GROUPS:
+            group["devices"] = "staff"
+        groups.append(group)
     version = "".join(f"{group['name']}\0{group['hash']}\n" for group in groups).encode("utf-8")
     version += b"sw.js\0" + (pwa_dir / "sw.js").read_bytes()
     manifest = {"version": content_hash(version), "groups": groups}
@@ -415,6 +447,98 @@ def gzip_files(folder: Path, names: tuple[str, ...] = GZIPPED) -> list[str]:
     return made
 
 
+def _cache_tag(src: Path = PYODIDE_SRC) -> str:
+    """``cpython-314`` for Pyodide's CPython 3.14: the name its bytecode files carry in ``__pycache__``."""
+    return "c" + _python_tag(src).replace("python", "python-", 1)
+
+
+def rule_pieces(zip_bytes: bytes, cache_tag: str) -> dict[str, bytes]:
+    """The compiled rules zip as pieces, one per package folder: ``{piece name: bytes}``.
+
+    In a piece, ``pkg/mod.py`` stays where it is and zipimport's ``pkg/mod.pyc`` goes where the file-system
+    importer looks for it, ``pkg/__pycache__/mod.<cache_tag>.pyc`` (unchecked hash-based: no source check).
+    """
+    folders: dict[str, list[tuple[str, bytes]]] = {}
+    with zipfile.ZipFile(io.BytesIO(zip_bytes)) as archive:
+        for info in sorted(archive.infolist(), key=lambda i: i.filename):
+            if info.is_dir():
+                continue
+            name = info.filename
+            folder, _, base = name.rpartition("/")
+            path = name
+            if base.endswith(".pyc"):
+                path = f"{folder + '/' if folder else ''}__pycache__/{base[:-4]}.{cache_tag}.pyc"
+            folders.setdefault(folder, []).append((path, archive.read(info)))
+    pieces = {}
+    for folder, files in sorted(folders.items()):
+        header = json.dumps([[path, len(data)] for path, data in files], separators=(",", ":")).encode() + b"\n"
+        pieces[(folder.replace("/", ".") or "top") + ".pack"] = PIECE_MAGIC + header + b"".join(d for _, d in files)
+    return pieces
+
+
+def write_rule_pieces(zip_path: Path = RULES_ZIP, dest: Path = RULES_PIECES) -> list[str]:
+    """Write the rules' pieces and their ``index.json`` (``{"build", "pieces": [{"url", "hash"}]}``) into ``dest``;
+    the names (re)written. Pieces no longer made are removed."""
+    pieces = rule_pieces(zip_path.read_bytes(), _cache_tag())
+    dest.mkdir(parents=True, exist_ok=True)
+    made = [name for name, data in pieces.items() if write_if_changed(dest / name, data)]
+    listing = [{"url": f"/rules/{name}", "hash": content_hash(data)} for name, data in pieces.items()]
+    build_id = content_hash("".join(f"{p['url']}\0{p['hash']}\n" for p in listing).encode("utf-8"))
+    index = (json.dumps({"build": build_id, "pieces": listing}, indent=1) + "\n").encode("utf-8")
+    if write_if_changed(dest / "index.json", index):
+        made.append("index.json")
+    for stale in dest.iterdir():
+        if stale.name not in pieces and stale.name != "index.json":
+            stale.unlink()
+    return made
+
+
+def _brotli() -> object | None:
+    """The brotli module when installed (the project's venv has it through flask-compress), else None."""
+    try:
+        import brotli  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    return brotli
+
+
+def compress_shell(src: Path = PWA_SRC, dest: Path = COMPRESSED_DEST / "pwa") -> list[str]:
+    """Write ``NAME.gz`` (and ``NAME.br``) under ``dest`` for each text file of the app shell; the names written.
+
+    A copy carries its source's modification time and is made again when that differs; copies whose source is
+    gone are removed. sw.js is left out: the server stamps its version into it on each request.
+    """
+    brotli = _brotli()
+    made: list[str] = []
+    wanted: set[Path] = set()
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src).as_posix()
+        if not path.is_file() or path.suffix not in COMPRESSIBLE or rel in PWA_SKIP or "__pycache__" in rel:
+            continue
+        stat = path.stat()
+        data: bytes | None = None
+        encoders = [(".gz", lambda raw: gzip.compress(raw, compresslevel=9, mtime=0))]
+        if brotli is not None:
+            encoders.append((".br", lambda raw: brotli.compress(raw, quality=11)))  # type: ignore[attr-defined]
+        for suffix, encode in encoders:
+            out = dest / (rel + suffix)
+            wanted.add(out)
+            if out.is_file() and out.stat().st_mtime_ns == stat.st_mtime_ns:
+                continue
+            data = path.read_bytes() if data is None else data
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = _tmp_path(out)
+            tmp.write_bytes(encode(data))
+            os.utime(tmp, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            tmp.replace(out)
+            made.append(rel + suffix)
+    if dest.is_dir():
+        for stale in dest.rglob("*"):
+            if stale.is_file() and stale not in wanted:
+                stale.unlink()
+    return made
+
+
 def build(quiet: bool = False) -> None:
     copied, removed = sync_runtime()
     write_if_changed(PYODIDE_DEST / LOCK_CORE, lock_core())
@@ -424,6 +548,9 @@ def build(quiet: bool = False) -> None:
     sync_vendor()
     gzip_files(VENDOR_DEST, tuple(name for _, name in VENDOR_FILES))
     write_if_changed(APP_TABLES, app_tables())
+    compress_shell()
+    write_rule_pieces()
+    compress_shell(RULES_PIECES, COMPRESSED_DEST / "rules")
     write_if_changed(PRECACHE_MANIFEST, precache_manifest())
     if not quiet:
         count = len(rules_sources())

@@ -45,7 +45,10 @@ def folders(tmp_path):
     (web / "vendor").mkdir()
     for _, name in build_assets.VENDOR_FILES:
         (web / "vendor" / name).write_text(f"// {name}\n")
-    (web / "shared_rules.zip").write_bytes(b"PK rules")
+    (web / "rules").mkdir()
+    (web / "rules" / "index.json").write_text('{"build": "b1", "pieces": []}\n')
+    (web / "rules" / "shared_rules.pack").write_bytes(b"piece: the package's top")
+    (web / "rules" / "shared_rules.state.pack").write_bytes(b"piece: state")
     return pwa, web
 
 
@@ -71,7 +74,7 @@ def test_groups_list_every_file_once_with_its_hash_and_size(folders) -> None:
         "/vendor/idb.js",
     ]
     assert urls["pyodide"] == sorted(f"/pyodide/{name}" for name in build_assets.PYODIDE_PRECACHE)
-    assert urls["rules"] == ["/shared_rules.zip"]
+    assert urls["rules"] == ["/rules/index.json", "/rules/shared_rules.pack", "/rules/shared_rules.state.pack"]
     style = next(file for file in data["groups"][0]["files"] if file["url"] == "/pwa/style.css")
     body = (pwa / "style.css").read_bytes()
     assert style == {"url": "/pwa/style.css", "hash": hashlib.sha256(body).hexdigest()[:16], "size": len(body)}
@@ -108,7 +111,7 @@ def test_a_pyodide_upgrade_changes_only_the_pyodide_group(folders) -> None:
 def test_a_rules_change_changes_only_the_rules_group(folders) -> None:
     _, web = folders
     version, groups = hashes(manifest(folders))
-    (web / "shared_rules.zip").write_bytes(b"PK rules 2")
+    (web / "rules" / "shared_rules.state.pack").write_bytes(b"piece: state, changed")
     new_version, new_groups = hashes(manifest(folders))
     assert new_version != version and new_groups["rules"] != groups["rules"]
     assert (new_groups["shell"], new_groups["pyodide"]) == (groups["shell"], groups["pyodide"])
@@ -151,6 +154,25 @@ def test_the_build_writes_the_manifest_of_the_real_app(web_build) -> None:
         "/pwa/sw/strategies.js",
         "/pyodide/pyodide.asm.wasm",
         "/pyodide/python_stdlib.pyc.zip",
-        "/shared_rules.zip",
+        "/rules/index.json",
+        "/rules/shared_rules.state.pack",
     } <= urls
     assert sizes["pyodide"] > 10_000_000 > 1_000_000 > sizes["shell"]  # what the split saves an update
+
+
+def test_only_staff_devices_install_pyodide_and_the_rules(folders) -> None:
+    pwa, _ = folders
+    (pwa / "rules").mkdir()
+    (pwa / "rules" / "rules_api.py").write_text("def call(text): ...\n")
+    (pwa / "rules" / "rules-client.js").write_text("export const x = 1;\n")
+    groups = {group["name"]: group for group in manifest(folders)["groups"]}
+    assert groups["pyodide"]["devices"] == groups["rules"]["devices"] == "staff"
+    assert "devices" not in groups["shell"]  # every device, a player's phone too
+    urls = {name: {file["url"] for file in group["files"]} for name, group in groups.items()}
+    assert "/pwa/rules/rules_api.py" in urls["rules"] and "/pwa/rules/rules-client.js" in urls["shell"]
+
+
+def test_a_players_install_of_the_real_app_is_under_a_megabyte(web_build) -> None:
+    data = json.loads((web_build / "precache-manifest.json").read_text(encoding="utf-8"))
+    player = sum(file["size"] for group in data["groups"] if "devices" not in group for file in group["files"])
+    assert player < 1_000_000  # as written; the server sends it compressed (bench/install.py)

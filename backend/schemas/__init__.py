@@ -249,6 +249,30 @@ class PullQuerySchema(Schema):
     )
 
 
+class ViewQuerySchema(Schema):
+    player = fields.String(
+        load_default=None,
+        validate=[validate.Length(1, 128), NO_NUL],
+        metadata={"description": "staff only: the player whose view to show (a player's token shows its own)"},
+    )
+
+
+class PlayerViewSchema(Schema):
+    """A player's view (shared_rules/state/player_view.py), rendered on the server."""
+
+    version = _int(required=True)
+    cursor = _int(required=True, metadata={"description": "the log position the view is of"})
+    server_ms = _int(required=True, metadata={"description": "the server's clock when the view was made"})
+    me = fields.String(required=True)
+    state = fields.Dict(required=True, metadata={"description": "the folded state cut to what the player sees"})
+    info = fields.Dict(required=True, allow_none=True)
+    clock = fields.List(fields.Dict(), required=True)
+    standings = fields.Dict(required=True, allow_none=True)
+    standings_note = fields.String(required=True, allow_none=True)
+    decklist = fields.Dict(required=True, allow_none=True)
+    calls = fields.List(fields.Dict(), required=True)
+
+
 class LoggedOperationSchema(Schema):
     server_seq = _int(required=True)
     op = fields.Dict(required=True)

@@ -13,6 +13,7 @@ export {
 } from "../data/db.js";
 export * as outbox from "../data/outbox.js";
 export { BACKGROUND_SYNC_TAG, syncEvent } from "../data/sync.js";
+export { savedView } from "../data/player-view.js";
 export { createLocalEvent, importLocalEvent } from "../data/local-events.js";
 export { acknowledgeRecoveryCode, newRecoveryCode, pendingRecoveryCode, recover, recoveryStatus } from "../data/recovery-api.js";
 export {

@@ -112,6 +112,22 @@ export async function settle(eventId, lastSeq, rejections) {
   await tx.done;
 }
 
+/**
+ * A player's phone (which pulls the player view, not the log): drop every operation the server accepted at or
+ * before ``cursor``, the view's log head; refused ones stay, marked, to show where they happened.
+ */
+export async function settleSent(eventId, cursor) {
+  const tx = (await db()).transaction("outbox", "readwrite");
+  let row = await tx.store.openCursor(eventRange(eventId));
+  while (row) {
+    if (row.value.status === "sent" && Number.isInteger(row.value.server_seq) && row.value.server_seq <= cursor) {
+      await row.delete();
+    }
+    row = await row.continue();
+  }
+  await tx.done;
+}
+
 /** A no-op in a sequence slot: the server accepts it and the device's sequence stays gapless. */
 function voidOp(dismissed, at) {
   return { type: "device.void", payload: dismissed ? { dismissed } : {}, at };

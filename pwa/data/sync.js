@@ -9,7 +9,8 @@
 import { clockOffset } from "./api.js";
 import { allSessions, db, getSession, rotateAt, updateSession } from "./db.js";
 import { registered, registration } from "./local-events.js";
-import { applyVerdicts, fillGap, settle, unsent } from "./outbox.js";
+import { applyVerdicts, fillGap, settle, settleSent, unsent } from "./outbox.js";
+import { pullView } from "./player-view.js";
 
 const PUSH_BATCH = 200;
 
@@ -143,7 +144,15 @@ export async function syncEvent(eventId) {
       await registered(eventId, grant, rotateAt);
     }
     const pushed = await push(session);
-    const pulled = await pull(await getSession(eventId));
+    let pulled = 0;
+    if (session.role === "player") {
+      // A player's phone reads the server's player view, not the log (data/player-view.js): what it pushed is in
+      // the view once the view's cursor passes it; what the server refused stays, marked, with its reason.
+      const { view } = await pullView(eventId, (message, details) => new SyncError(message, details));
+      await settleSent(eventId, view.cursor);
+    } else {
+      pulled = await pull(await getSession(eventId));
+    }
     await updateSession(eventId, { last_sync: Date.now(), last_error: null, last_error_refused: false,
                                    last_error_busy: false });
     await maybeRotate(await getSession(eventId));

@@ -1,14 +1,16 @@
 // Module Web Worker: boots Pyodide from this server (never a CDN), imports
-// shared_rules and rules_api straight from shared_rules.zip and answers the
-// page's calls. Only JSON text crosses the boundary, both ways.
+// shared_rules and rules_api from the rules' pieces (/rules/index.json: one
+// piece per package folder, so a rules update re-downloads only the pieces that
+// changed) and answers the page's calls. Only JSON text crosses the boundary.
 //
 // A cold start is mostly the interpreter starting, so everything else is kept
 // off its path (see scripts/build_assets.py and bench/pwa.py):
 //   * the standard library comes as bytecode (python_stdlib.pyc.zip), and so
-//     does shared_rules.zip: no module is compiled from source on the device;
+//     do the rules (each piece holds its modules' __pycache__ bytecode): no
+//     module is compiled from source on the device;
 //   * the lock file is the core one (no package entries): no package loads;
-//   * shared_rules.zip is fetched while Pyodide boots and goes on sys.path as
-//     it is (zipimport): nothing to unpack;
+//   * the pieces are fetched while Pyodide boots and written into its
+//     filesystem (/home/pyodide/rules, on sys.path) before the interpreter starts;
 //   * rules_api imports only what its first call (fold) needs, the rest lazily.
 import { loadPyodide } from "/pyodide/pyodide.mjs";
 
@@ -17,7 +19,8 @@ const marks = {};
 const mark = (name) => { marks[name] = performance.timeOrigin + performance.now(); };
 mark("worker_start");
 
-const RULES_ZIP = "/home/pyodide/shared_rules.zip";
+const RULES_DIR = "/home/pyodide/rules";
+const PIECE_MAGIC = "topcut-rules-piece/1\n";
 const PYODIDE_URL = new URL("/pyodide/", self.location.origin).href;
 
 function post(message) {
@@ -32,18 +35,26 @@ async function fetchBytes(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/**
- * Two 32-bit hashes (FNV-1a and djb2) and the length of the bytes, as text: tells builds apart (not a
- * security check; crypto.subtle is missing where the page is not a secure context, e.g. http on a LAN).
- */
-function buildOf(bytes) {
-  let fnv = 0x811c9dc5;
-  let djb = 5381;
-  for (let i = 0; i < bytes.length; i += 1) {
-    fnv = Math.imul(fnv ^ bytes[i], 0x01000193);
-    djb = (Math.imul(djb, 33) + bytes[i]) | 0;
-  }
-  return [fnv >>> 0, djb >>> 0, bytes.length].map((n) => n.toString(16)).join("-");
+/** A piece's files, ``[[path, bytes]]`` (scripts/build_assets.py rule_pieces: magic, JSON listing, bytes). */
+function readPiece(bytes, url) {
+  const magic = new TextDecoder().decode(bytes.subarray(0, PIECE_MAGIC.length));
+  const end = bytes.indexOf(10, PIECE_MAGIC.length);
+  if (magic !== PIECE_MAGIC || end < 0) throw new Error(`${url}: not a rules piece`);
+  const listing = JSON.parse(new TextDecoder().decode(bytes.subarray(PIECE_MAGIC.length, end)));
+  let at = end + 1;
+  return listing.map(([path, size]) => {
+    const data = bytes.subarray(at, at + size);
+    at += size;
+    return [path, data];
+  });
+}
+
+async function fetchRules() {
+  const response = await fetch(new URL("/rules/index.json", self.location.origin));
+  if (!response.ok) throw new Error(`/rules/index.json: HTTP ${response.status}`);
+  const index = await response.json();
+  const pieces = await Promise.all(index.pieces.map(async (piece) => readPiece(await fetchBytes(piece.url), piece.url)));
+  return { build: index.build, files: pieces.flat() };
 }
 
 let call = null;
@@ -51,22 +62,25 @@ let warm = null;
 
 async function boot() {
   const started = performance.now();
-  const rulesZip = fetchBytes("/shared_rules.zip");
-  rulesZip.catch(() => {});  // reported by the await below
-  // Which rules this worker runs (hashed while Pyodide boots): a device keeps a folded
+  const rules = fetchRules();
+  rules.catch(() => {});  // reported by the await below
+  // Which rules this worker runs (the index's hash of every piece): a device keeps a folded
   // state only for the rules that folded it (store.js snapshots).
-  const rulesBuild = rulesZip.then(buildOf);
+  const rulesBuild = rules.then((r) => r.build);
   rulesBuild.catch(() => {});
   const pyodide = await loadPyodide({
     indexURL: PYODIDE_URL,
     stdLibURL: `${PYODIDE_URL}python_stdlib.pyc.zip`,
     lockFileURL: `${PYODIDE_URL}pyodide-lock.core.json`,
-    // Before the interpreter starts: the rules zip is in place, and on sys.path from the first import.
-    env: { PYTHONPATH: RULES_ZIP },
+    // Before the interpreter starts: the rules are in place, and on sys.path from the first import.
+    env: { PYTHONPATH: RULES_DIR },
     fsInit: async (FS) => {
       mark("runtime_up");
-      FS.mkdirTree(RULES_ZIP.slice(0, RULES_ZIP.lastIndexOf("/")));
-      FS.writeFile(RULES_ZIP, await rulesZip);
+      for (const [path, data] of (await rules).files) {
+        const file = `${RULES_DIR}/${path}`;
+        FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+        FS.writeFile(file, data);
+      }
       mark("zip_in_place");
     },
   });

@@ -332,17 +332,18 @@ def check_op(event_id: str, op: dict[str, Any]) -> dict[str, Any]:
 
 
 def standings(event_id: str, published: bool = False) -> dict[str, Any]:
-    """The standings; ``published``: those the hall sees, after the last complete round (``after``), or none."""
+    """The standings; ``published``: those the hall sees (``after`` the round the organizer's standings policy
+    shows them after: by default the last complete round), or none."""
     from shared_rules.games import get_ruleset
     from shared_rules.run import standings_json
     from shared_rules.standings import reported_labels
-    from shared_rules.state.published import published_round, published_state
+    from shared_rules.state.published import published_round, published_state, unpublished_note
 
     st = _current(event_id)
     after = published_round(st) if published else None
     if published:
-        if after is None:
-            return {"standings": [], "note": "standings are posted once round 1's results are all in", "labels": {}}
+        if after is None:  # not yet, under the organizer's standings policy: say when
+            return {"standings": [], "note": unpublished_note(st), "labels": {}}
         st = published_state(st)
     if st["ruleset"] is None or not st["rounds"]:
         return {"standings": [], "note": "no rounds yet", "labels": {}}
@@ -498,29 +499,10 @@ def rulesets() -> list[dict[str, Any]]:
 
 
 def ruleset_info(ruleset: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What a result form needs: outcomes (solo or not), the results one game can end in (``pairs``), endings, table sizes, time limits, and the
-    game's UI descriptor (``ui``: result form, timer notes, round start, penalty form)."""
-    from shared_rules.games import game_of
+    """What a result form needs (``shared_rules/state/answers.py``: the server's player view answers the same)."""
+    from shared_rules.state.answers import ruleset_info as info
 
-    game = game_of(ruleset)
-    rs = game.ruleset(settings or {})
-    return {
-        "ui": game.ui(),
-        "id": rs.id,
-        "title": rs.title,
-        "document": rs.document,
-        "outcomes": [{"key": o.key, "points": o.points, "result": o.result, "solo": o.solo} for o in rs.outcomes],
-        # The results one two-player game can end in, in the document's words (the form offers only these).
-        "pairs": [{"outcomes": [p.first, p.second], "label": p.label, "quick": p.quick} for p in rs.result_pairs],
-        "pairs_source": rs.pairs_source,
-        "endings": list(rs.endings),
-        "match_sizes": list(rs.match_sizes),
-        "time_limits": {str(k): v for k, v in rs.time_limits.items()},
-        # The Settings screen's sections of settings (shared_rules/games/settings.py), each game's own.
-        "settings": game.settings_descriptor(),
-        # How many games an elimination match is (the form offers games only where a match has more than one).
-        "bracket": _bracket_games(ruleset, settings or {}) if game.brackets is not None else None,
-    }
+    return info(ruleset, settings)
 
 
 def settings_review(event_id: str, changes: dict[str, Any] | None = None, ruleset: str | None = None) -> dict[str, Any]:
@@ -628,14 +610,6 @@ def _setting_defaults(ruleset: str, settings: dict[str, Any]) -> dict[str, str]:
     return {"round_minutes": f"{minutes} minutes (the document)"} if minutes else {}
 
 
-def _bracket_games(ruleset: str, settings: dict[str, Any]) -> dict[str, int | None]:
-    """An elimination match's best-of before the final and in it (None: the document leaves it open)."""
-    from shared_rules.games import bracket_rules
-
-    rules = bracket_rules(ruleset, settings)
-    return {"best_of": rules.best_of, "final_best_of": rules.final_best_of}
-
-
 def age_divisions(event_id: str) -> dict[str, Any] | None:
     """The event's age divisions for the Players screen (season, birth years per division, each player's
     division, what would stop pairing), or None for a game without age divisions."""
@@ -653,31 +627,11 @@ def timer(event_id: str, now_ms: int) -> list[dict[str, Any]]:
 
     ``remaining_ms`` counts secret time where this device knows it (staff); ``announced_ms`` is what is
     left of the announced length; ``secret`` says the round has secret time (Doomtown's d6) and
-    ``secret_s`` how much (None on a device it is withheld from: a player's).
+    ``secret_s`` how much (None on a device it is withheld from: a player's). ``shared_rules/state/answers.py``.
     """
-    from shared_rules.state import timer_remaining_ms
+    from shared_rules.state.answers import round_clocks
 
-    out = []
-    for rnd in _current(event_id)["rounds"]:
-        if rnd["timer"] is not None and rnd["status"] in ("started", "complete"):
-            t = rnd["timer"]
-            remaining = timer_remaining_ms(t, now_ms)
-            secret_s = t.get("secret_s")
-            out.append(
-                {
-                    "round": rnd["number"],
-                    "stage": rnd["stage"],
-                    "status": rnd["status"],
-                    "remaining_ms": remaining,
-                    "paused": t["paused_at"] is not None,
-                    "announced_ms": None if remaining is None else remaining - (secret_s or 0) * 1000,
-                    "duration_s": t["duration_s"],
-                    "extended_s": t["extended_s"],
-                    "secret": "secret_s" in t,
-                    "secret_s": secret_s,
-                }
-            )
-    return out
+    return round_clocks(_current(event_id), now_ms)
 
 
 def secret_time(event_id: str) -> dict[str, Any]:
@@ -1079,84 +1033,16 @@ def decklist_check(ruleset: str, settings: dict[str, Any] | None, sections: dict
     return check_list(game_of(ruleset).decklists, settings or {}, sections)
 
 
-#: (ruleset, settings, sections) as JSON -> the problems found: a list is checked once, not at every redraw.
-_CHECKED: dict[str, list[dict[str, Any]]] = {}
-
-
-def _checked(ruleset: str, settings: dict[str, Any], sections: dict[str, Any]) -> list[dict[str, Any]]:
-    """``decklist_check`` remembered (the staff screen asks again for every list after each sync)."""
-    key = json.dumps([ruleset, settings.get("decklists"), sections], sort_keys=True)
-    found = _CHECKED.get(key)
-    if found is None:
-        if len(_CHECKED) >= 16_384:
-            _CHECKED.clear()
-        found = _CHECKED[key] = decklist_check(ruleset, settings, sections)
-    return found
-
-
-def _tables_now(st: dict[str, Any]) -> dict[str, int | None]:
-    """Each player's table in the latest posted round (what a judge walks to)."""
-    for rnd in reversed(st["rounds"]):
-        if rnd["status"] != "draft":
-            return {pid: m["table"] for m in rnd["matches"] for pid in m["players"]}
-    return {}
-
-
 def decklists(event_id: str, now_ms: int) -> dict[str, Any]:
     """The deck-list screen: the organizer's settings, the lock, and every player's list with its problems.
 
     ``status`` per player: ``submitted`` (no problem found), ``problems``, ``missing`` (none yet) or
     ``empty`` (none, and the lists are locked: a warning, never a silent pass). Only the lists this
-    device holds are listed (a player's phone: their own).
+    device holds are listed (a player's phone: their own). ``shared_rules/state/answers.py``.
     """
-    from shared_rules.decklists import is_empty, lock_at, settings_of
-    from shared_rules.games import game_of
+    from shared_rules.state.answers import decklist_sheet
 
-    st = _current(event_id)
-    spec = game_of(st["ruleset"]).decklists
-    config = settings_of(st["settings"])
-    lock = lock_at(st["settings"], st["rounds"])
-    locked = lock is not None and now_ms >= lock
-    tables = _tables_now(st)
-    rows = []
-    for p in st["players"]:
-        entry = st["decklists"].get(p["id"])
-        sections = entry["sections"] if entry else {}
-        problems = _checked(st["ruleset"], st["settings"], sections) if entry else []
-        if entry is None or is_empty(sections):
-            status = "empty" if locked else "missing"
-        else:
-            status = "problems" if problems else "submitted"
-        rows.append(
-            {
-                "id": p["id"],
-                "name": p["name"],
-                "dropped": p["dropped_after"] is not None,
-                "table": tables.get(p["id"]),
-                "status": status,
-                "sections": sections,
-                "problems": problems,
-                "changes": entry["changes"] if entry else [],
-                "checks": [c for c in st["deckchecks"] if c["player"] == p["id"]],
-            }
-        )
-    return {
-        "spec": spec.to_json(),
-        "settings": {
-            "required": config.required,
-            "deadline": config.deadline,
-            "publish": config.publish,
-            "min_cards": config.min_cards,
-            "max_cards": config.max_cards,
-            "copies": config.copies,
-            "points": config.points,
-        },
-        "lock_at": lock,
-        "locked": locked,
-        "closed": st["closed"],
-        "players": rows,
-        "counts": {s: sum(1 for r in rows if r["status"] == s) for s in ("submitted", "problems", "missing", "empty")},
-    }
+    return decklist_sheet(_current(event_id), now_ms)
 
 
 def deckcheck_pick(event_id: str, round: int, count: int, draw: int = 0) -> list[dict[str, Any]]:  # noqa: A002

@@ -4,6 +4,9 @@
 // changed: a group whose hash is the same keeps its cache as it is, and a changed group's new cache
 // copies every file whose own hash is unchanged from the caches already on the device. A CSS fix
 // costs a few kilobytes; the 16 MB of Pyodide download again only with a new Pyodide.
+// Groups marked `"devices": "staff"` (Pyodide and the rules) are installed only by a worker registered for a
+// staff device (sw.js `?device=staff`, the page's choice: app/device.js): a player's phone installs the shell
+// alone, under 1 MB, and reads the server's player view instead of running the rules.
 // Which groups a worker version installed is kept in the index cache (the browser stops and restarts
 // workers at will), and a version's activation deletes every precache cache it does not name.
 export const PREFIX = "topcut-precache-";
@@ -45,7 +48,8 @@ export function readManifest(json) {
       }
       return entry;
     });
-    return { name: group.name, hash: group.hash, files };
+    const devices = group.devices === "staff" ? "staff" : null;
+    return { name: group.name, hash: group.hash, files, devices };
   });
   return { version: String(json.version), groups };
 }
@@ -128,10 +132,12 @@ async function installGroup(group, sources, counts) {
  * the manifest's may differ (a deploy between the two requests): the manifest says what the server
  * serves now, so it is what gets installed, and the next update check brings the worker that matches.
  */
-export async function installPrecache(version) {
+export async function installPrecache(version, { staff = true } = {}) {
   const response = await fetch("/precache-manifest.json", { cache: "no-store" });
   if (!response.ok) throw new Error(`precache manifest: HTTP ${response.status}`);
-  const manifest = readManifest(await response.json());
+  const full = readManifest(await response.json());
+  // A player's phone: the groups every device needs, not the staff's (Pyodide, the rules).
+  const manifest = { ...full, groups: full.groups.filter((group) => staff || group.devices !== "staff") };
   if (manifest.version !== version) {
     console.warn(`precache: installing the server's manifest ${manifest.version} for worker ${version}`);
   }
@@ -169,7 +175,9 @@ export async function matchPrecache(path, version) {
   const precache = await installedPrecache(version);
   if (!precache) return caches.match(path);  // no index: whichever cache has it
   const name = precache.cacheOf.get(path);
-  return name ? (await caches.open(name)).match(path) : undefined;
+  if (name) return (await caches.open(name)).match(path);
+  // Not among this version's groups (a player's worker while a staff one installed beside it): any precache.
+  return caches.match(path);
 }
 
 /** Drop every precache cache (and index entry) the version taking over does not name. */

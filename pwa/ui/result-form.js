@@ -39,8 +39,8 @@ function quickPairs(pairs) {
  * buttons make the declared quick pairs, and when one seat's outcome changes the other takes a partner of
  * it (unless its choice still fits), so the selects cannot build a pair the game's document does not allow.
  */
-export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "Save result", initial = null, helpers = true }) {
-  const info = await rulesetInfo(state);
+export async function resultForm(state, rnd, match, { onSubmit, submitLabel = "Save result", initial = null, helpers = true, store = null }) {
+  const info = await rulesetInfo(state, store);
   const players = match.players;
   const pairs = players.length === 2 ? info.pairs || [] : [];
   const words = pairs.length
@@ -247,7 +247,11 @@ export function reporterText(state, report, staff = null) {
 /** The versions of a disputed match: the conflicting reports its dispute names, in log order ([] if none). */
 export function disputeVersions(state, rnd, match) {
   const index = rnd.matches.indexOf(match);
-  const dispute = state.disputes.find((d) => d.round === rnd.number && d.stage === rnd.stage && d.match === index);
+  // By table where the match has one: a player's view lists only the player's own matches, so the dispute's
+  // index (into the whole round) is not the match's index there.
+  const tabled = match.table !== null && match.table !== undefined;
+  const dispute = (state.disputes || []).find((d) => d.round === rnd.number && d.stage === rnd.stage
+    && (tabled ? d.table === match.table : d.match === index));
   return dispute ? match.reports.filter((r) => dispute.reports.includes(r.op_id)) : [];
 }
 

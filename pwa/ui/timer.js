@@ -11,7 +11,9 @@ import { clock, h, replace } from "./dom.js";
 
 const infoCache = new Map();
 
-export async function rulesetInfo(state) {
+/** The ruleset's screen descriptor (rules_api.ruleset_info); a player's phone has it from the server's view. */
+export async function rulesetInfo(state, store = null) {
+  if (store?.light) return store.ask("ruleset_info", {});
   const key = `${state.ruleset}:${JSON.stringify(state.settings)}`;
   if (!infoCache.has(key)) infoCache.set(key, rules("ruleset_info", { ruleset: state.ruleset, settings: state.settings }));
   return infoCache.get(key);
@@ -54,7 +56,8 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
   const tick = async () => {
     if (stopped || !store.state) return;
     const seq = ++started;
-    const clocks = await rules("timer", { event_id: store.eventId, now_ms: store.now() });
+    const args = { event_id: store.eventId, now_ms: store.now() };
+    const clocks = await (store.light ? store.ask("timer", args) : rules("timer", args));
     const c = clocks[clocks.length - 1];
     if (!c || c.status === "complete") {
       if (draw(seq, c ? h("span", { class: "time done" }, `Round ${c.round} complete`) : h("span", { class: "time" }, "No round running"))) {
@@ -62,7 +65,7 @@ export function timerPanel(store, { reveal = false, big = false } = {}) {
       }
       return;
     }
-    const info = await rulesetInfo(store.state);
+    const info = await rulesetInfo(store.state, store);
     const limits = info.time_limits || {};
     let shown = c.remaining_ms;
     let exposed = c.remaining_ms;  // what data-remaining carries: never more than this screen may show

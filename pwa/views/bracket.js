@@ -8,7 +8,10 @@ async function mount(root, { store }) {
   return {
     async update() {
       const st = store.state;
-      const view = await rules("bracket", { event_id: store.eventId }).catch((e) => ({ rounds: [], note: e.message }));
+      // A player's phone runs no rules engine: its matches (the cut's too) are on "My table".
+      const view = store.light ? { rounds: [], note: "The bracket is on the big screen and the organizer's screens; your own "
+        + "cut matches show on My table." }
+        : await rules("bracket", { event_id: store.eventId }).catch((e) => ({ rounds: [], note: e.message }));
       if (!view.rounds.length) {
         replace(body, h("p", {}, view.note || "No cut yet."));
         return;

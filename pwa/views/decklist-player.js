@@ -1,6 +1,7 @@
-// The player's phone: my deck list (or strike team). Typed or pasted per section, checked as it is typed
-// (rules_api decklist_check, in this phone's rules worker: offline too), sent like any other change (the
-// outbox holds it until the phone is online), locked at the organizer's deadline or when round 1 starts.
+// The player's phone: my deck list (or strike team). Typed or pasted per section, checked by the server once sent
+// (the player view's problems: a player's phone runs no rules engine; on a device that does, checked as it is
+// typed by rules_api decklist_check), sent like any other change (the outbox holds it until the phone is
+// online), locked at the organizer's deadline or when round 1 starts.
 import { rules } from "../app/services.js";
 import { rulesetInfo } from "../ui/timer.js";
 import { listForm, listSheet, lockWords, problemList } from "../ui/decklist.js";
@@ -28,8 +29,17 @@ export function myDecklist(store) {
   let timer = null;
   replace(el, head, refusals, body, out);
 
+  let serverProblems = null;  // a player's phone: the server's check of the list it holds (the view's)
+
   async function check() {
     if (!form) return;
+    if (store.light) {
+      // No rules engine on a player's phone: the server checks the list once it has it (the player view's).
+      replace(problems, dirty || !serverProblems
+        ? h("p", { class: "muted", id: "my-list-problems" }, "The list is checked (counts, sections, repeated lines) once it is sent.")
+        : problemList(serverProblems, "my-list-problems"));
+      return;
+    }
     const found = await rules("decklist_check", { ruleset: store.state.ruleset, settings: store.state.settings,
       sections: form.values() });
     replace(problems, problemList(found, "my-list-problems"));
@@ -64,10 +74,12 @@ export function myDecklist(store) {
       el.hidden = true;
       return;
     }
-    spec = (await rulesetInfo(store.state)).ui.decklists;
-    const view = await rules("decklists", { event_id: store.eventId, now_ms: store.now() });
+    spec = (await rulesetInfo(store.state, store)).ui.decklists;
+    const args = { event_id: store.eventId, now_ms: store.now() };
+    const view = await (store.light ? store.ask("decklists", args) : rules("decklists", args));
     const mine = view.players.find((p) => p.id === me);
     const sections = mine?.sections || {};
+    if (store.light) serverProblems = mine && !waiting(store) ? mine.problems || [] : null;
     // An event that asks for no lists shows no list card (unless staff typed one in for this player).
     el.hidden = !view.settings.required && !mine?.changes.length;
     if (el.hidden) return;
@@ -95,6 +107,7 @@ export function myDecklist(store) {
       return;
     }
     if (!form || (!dirty && JSON.stringify(sections) !== shown)) editForm(sections);
+    else if (store.light) check();
   }
 
   return { el, update };

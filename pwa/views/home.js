@@ -1,13 +1,13 @@
 // Home: create an event from a ruleset (structure suggested from the player count; made on this device,
 // so it works offline), import one from a topcut-event/1 file, join one with a code (staff invitation or
 // player claim code), or open one held on this device (or remove it from this device).
-import { allSessions, createEvent, createLocalEvent, eventBase, recover, redeem, rules, saveSession, syncEvent } from "../app/services.js";
+import { allSessions, createEvent, createLocalEvent, engineTables, eventBase, recover, redeem, rules, saveSession, syncEvent } from "../app/services.js";
 import { importTom } from "./tom-import.js";
 import { forgetHere, takeNotice, unsentCount } from "../app/event-tools.js";
 import { announce, field, h, numberInput, replace } from "../ui/dom.js";
 
 /** The "Create an event" form: made on this device (works offline), then synced. */
-function createCard({ navigate, error }) {
+function createCard({ navigate, error, light }) {
   const name = h("input", { type: "text", required: true, autocomplete: "off", placeholder: "Saturday Showdown" });
   const ruleset = h("select", { required: true }, h("option", { value: "" }, "Loading rulesets…"));
   const expected = numberInput({ value: "16", min: "2" });
@@ -21,14 +21,12 @@ function createCard({ navigate, error }) {
   };
   // "Create event" waits for the games list (a click before it would be stopped by the empty required select).
   const createButton = h("button", { type: "submit", class: "primary", disabled: true, title: "Loading the games…" }, "Create event");
-  rules("rulesets").then((list) => {
-    replace(ruleset, list.map((r) => h("option", { value: r.id }, r.title)));
-    createButton.disabled = false;
-    createButton.removeAttribute("title");
-    suggest();
-  }, (err) => {
-    error.textContent = `The games could not be loaded: ${err.message}. Reload the page.`;
-  });
+  // The games from the engine's tables (built with the app): no rules engine needed to list them. The structure
+  // suggestion asks the engine; a player's phone (``light``) asks only once someone uses the form.
+  replace(ruleset, engineTables.rulesets.map((r) => h("option", { value: r.id }, r.title)));
+  createButton.disabled = false;
+  createButton.removeAttribute("title");
+  if (!light) suggest();
   ruleset.addEventListener("change", suggest);
   expected.addEventListener("input", suggest);
   const createForm = h("form", {
@@ -164,10 +162,10 @@ function importCard({ navigate }) {
   return importForm;
 }
 
-async function mount(root, { navigate, join }) {
+async function mount(root, { navigate, join, light = false }) {
   const error = h("p", { class: "error", role: "alert" });
   const sessions = await allSessions();
-  const createForm = createCard({ navigate, error });
+  const createForm = createCard({ navigate, error, light });
   const joinForm = joinCard({ navigate, error, join });
   const importForm = importCard({ navigate });
 

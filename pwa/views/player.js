@@ -98,6 +98,19 @@ function settledNote(st, m, myReport, report) {
 const FINAL_STATUS = new Set(["confirmed", "resolved"]);
 const FINAL = new Set(["correct", "resolve", "pairing", "late", "missed", "import", "import-disputed"]);
 
+/**
+ * A player's phone (no rules engine: store.light): an action of this table queued on the phone and not yet taken
+ * by the server, said as such (it goes when the phone is online; the server's verdict then shows), or null.
+ */
+function waitingAt(store, rnd, m) {
+  if (!store.light) return null;
+  const queued = store.waiting().filter((r) => r.op.payload?.round === rnd.number && r.op.payload?.table === m.table);
+  if (!queued.length) return null;
+  const what = queued.at(-1).op.type === "result.confirm" ? "Your confirmation" : "Your result";
+  return h("p", { class: "waiting", id: "waiting-to-send", role: "status" },
+    `${what} is waiting to send: it goes to the judges as soon as this phone is online.`);
+}
+
 async function mount(root, { store }) {
   const me = store.session.player;
   const clockBox = timerPanel(store);
@@ -136,7 +149,7 @@ async function mount(root, { store }) {
     reportOpen = true;
     reportOn = { number: rnd.number, stage: rnd.stage, table: match.table, settled: FINAL_STATUS.has(match.status),
       reports: match.reports.length };
-    const form = await resultForm(store.state, rnd, match, { submitLabel: "Send my result", helpers: false,
+    const form = await resultForm(store.state, rnd, match, { submitLabel: "Send my result", helpers: false, store,
       onSubmit: async (result, error) => {
         const refused = await act("result.report", { round: rnd.number, stage: rnd.stage, table: match.table, ...result }, "Result sent");
         if (refused) error.textContent = withNames(store.state, refusalText(refused));
@@ -194,6 +207,8 @@ async function mount(root, { store }) {
             actions.push(...settledNote(st, m, myReport, () => openReport(rnd, m)));
           }
         }
+        const queued = waitingAt(store, rnd, m);
+        if (queued) actions.splice(0, actions.length, queued);
         refresh(current,
           h("h2", {}, `Round ${rnd.number}`),
           h("p", { class: "table-big", id: "table-number" }, m.table !== null ? `Table ${m.table}` : "Bye"),

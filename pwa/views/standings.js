@@ -23,10 +23,33 @@ function mine(state, data, me) {
     { me, labels: data.labels || {}, note: data.note });
 }
 
+/**
+ * A player's phone: the standings the server's player view carries (``{after, rows, labels, note}``: the rules'
+ * standings rows with each player's name, or none while the organizer's policy holds them back) in the shape
+ * standingsTable draws, with the names to draw them by (the view's state lists only this player's opponents).
+ */
+export function viewStandings(standings, state) {
+  const rows = standings?.rows || [];
+  const note = standings?.after ? `After round ${standings.after.number}` : (standings?.note || "No standings yet.");
+  const named = rows.map((r) => ({ id: r.player, name: r.name ?? r.player }));
+  return { data: { standings: rows, labels: standings?.labels || {}, note }, state: { ...state, players: [...(state?.players || []), ...named] } };
+}
+
 async function mount(root, { store }) {
   const body = h("div");
   const me = store.session?.role === "player" ? store.session.player : null;
   let shown = false;
+  if (store.light) {  // a player's phone: what the server's view says, no rules engine
+    replace(root, h("h1", {}, "Standings"), body);
+    return {
+      async update() {
+        const { data, state } = viewStandings(await store.ask("standings", {}), store.state);
+        const table = mine(state, data, me);
+        replace(body, data.standings.length ? h("p", { id: "standings-after" }, data.note) : null, table);
+        if (me && !shown && data.standings.length) { shown = true; showMyRow(table); }
+      },
+    };
+  }
   replace(root, h("h1", {}, "Standings"),
     h("p", { class: "no-print" }, downloadButton("Download CSV", "standings-csv", () => rules("csv_standings", { event_id: store.eventId }),
       () => fileName(store.state?.name, "standings"))), body);

@@ -327,6 +327,13 @@ class Game:
         except RulesError:
             return None
 
+    def __post_init__(self) -> None:
+        from .settings import GENERIC_SECTIONS
+
+        # The settings every game offers (the standings policy) after the game's own, once.
+        if not any(section in self.settings_ui for section in GENERIC_SECTIONS):
+            object.__setattr__(self, "settings_ui", (*self.settings_ui, *GENERIC_SECTIONS))
+
     def settings_descriptor(self) -> dict[str, Any]:
         """The settings a screen may offer for this game (plain JSON)."""
         from .settings import descriptor

@@ -32,6 +32,8 @@ __all__ = [
     "round_minutes_setting",
     "date_setting",
     "best_of_settings",
+    "STANDINGS_POLICY",
+    "GENERIC_SECTIONS",
 ]
 
 #: The kinds of input a setting is: a whole number, one of a list, yes/no, a date, free text, a group of
@@ -387,3 +389,25 @@ def best_of_settings(source: str, *, best: int | None, final: int | None) -> tup
             unset=said(final),
         ),
     )
+
+
+#: ``settings.standings_policy``: when players, the public page and the big screen see standings
+#: (shared_rules/state/published.py). Every game offers it; the values are published.POLICIES.
+STANDINGS_POLICY = Setting(
+    key="standings_policy",
+    label="Players see standings",
+    kind="choice",
+    hint="When players' phones, the public page and the big screen show standings. Mid-round standings rank "
+    "players by whoever finished first.",
+    source="project decision (TOM and the Companion app post standings after each complete round)",
+    choices=(
+        ("after-round", "After each round is complete"),
+        ("live", "Live, as results come in"),
+        ("after-swiss", "Only after the Swiss rounds"),
+        ("end", "Only at the end of the event"),
+    ),
+    unset="after each round is complete",
+)
+
+#: The settings every game offers after its own (games/base.py adds them to each ``Game.settings_ui``).
+GENERIC_SECTIONS: tuple[SettingsSection, ...] = (SettingsSection(title="Standings", fields=(STANDINGS_POLICY,)),)

@@ -111,3 +111,64 @@ def test_the_build_gzips_again_only_a_file_that_changed_and_drops_orphans(tmp_pa
     assert gzip.decompress((folder / "pyodide.asm.wasm.gz").read_bytes()) == b"two" * 1000
     wasm.unlink()
     assert build_assets.gzip_files(folder) == [] and not (folder / "pyodide.asm.wasm.gz").exists()
+
+
+@pytest.fixture
+def shell_app(sqlite_url: str, tmp_path: Path):
+    """An app whose shell is a small pwa/ folder, compressed by the build into its build folder."""
+    pwa = tmp_path / "pwa"
+    pwa.mkdir()
+    (pwa / "index.html").write_text("<!doctype html><title>Topcut</title>" + "<p>shell</p>" * 300)
+    (pwa / "main.js").write_text("console.log('the app');\n" * 300)
+    (pwa / "icon.png").write_bytes(b"\x89PNG" + bytes(600))
+    web = tmp_path / "web"
+    build_assets.compress_shell(pwa, web / "compressed" / "pwa")
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": tmp_path / "instance",
+            "SQLALCHEMY_DATABASE_URI": sqlite_url,
+            "WEB_BUILD_DIR": str(web),
+            "PWA_DIR": str(pwa),
+        }
+    )
+    yield app, pwa
+    dispose(app)
+
+
+def test_the_shell_is_sent_as_the_build_compressed_it_brotli_first(shell_app):
+    app, pwa = shell_app
+    client = app.test_client()
+    original = (pwa / "main.js").read_bytes()
+    br = client.get("/pwa/main.js", headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert br.headers["Content-Encoding"] == "br" and "Accept-Encoding" in br.headers["Vary"]
+    assert br.mimetype == "text/javascript" and br.headers["Cache-Control"] == "no-cache"
+    assert build_assets._brotli().decompress(br.data) == original and len(br.data) < len(original) / 10
+    gz = client.get("/pwa/main.js", headers=GZIP)
+    assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.data) == original
+    plain = client.get("/pwa/main.js")
+    assert "Content-Encoding" not in plain.headers and plain.data == original
+    assert len({br.headers["ETag"], gz.headers["ETag"], plain.headers["ETag"]}) == 3  # three bodies, three validators
+    page = client.get("/", headers=GZIP)
+    assert page.headers["Content-Encoding"] == "gzip" and gzip.decompress(page.data).startswith(b"<!doctype html>")
+    icon = client.get("/pwa/icon.png", headers=GZIP)  # images are compressed already
+    assert "Content-Encoding" not in icon.headers and icon.data == (pwa / "icon.png").read_bytes()
+
+
+def test_a_shell_file_edited_after_the_build_is_sent_as_it_is_now(shell_app):
+    app, pwa = shell_app
+    (pwa / "main.js").write_text("console.log('edited');\n")
+    os.utime(pwa / "main.js", ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
+    sent = app.test_client().get("/pwa/main.js", headers={"Accept-Encoding": "gzip, br"})
+    assert "Content-Encoding" not in sent.headers and sent.data == b"console.log('edited');\n"
+
+
+def test_the_build_compresses_the_shell_again_only_where_it_changed_and_drops_orphans(tmp_path: Path):
+    pwa, dest = tmp_path / "pwa", tmp_path / "out"
+    (pwa / "ui").mkdir(parents=True)
+    (pwa / "ui" / "a.js").write_text("a" * 500)
+    (pwa / "sw.js").write_text("stamped per request")
+    assert sorted(build_assets.compress_shell(pwa, dest)) == ["ui/a.js.br", "ui/a.js.gz"]
+    assert build_assets.compress_shell(pwa, dest) == []
+    (pwa / "ui" / "a.js").unlink()
+    assert build_assets.compress_shell(pwa, dest) == [] and not [f for f in dest.rglob("*") if f.is_file()]

@@ -64,9 +64,12 @@ def test_contrary_reports_with_each_device_offline_become_disputes_everywhere(br
     doc.click("#contest-result")
     doc.click("#report [data-quick='win-1']")  # Doc Holliday wins, says Doc
     doc.click("#save-result")
-    doc.wait_for_selector("#dispute-note")  # at once on the phone, from its own fold
+    # A player's phone runs no rules engine: the report waits to send, and the server's verdict decides.
+    doc.wait_for_selector("#waiting-to-send")
     doc_ctx.set_offline(False)
+    doc.evaluate("() => window.dispatchEvent(new Event('online'))")
     wait_synced(doc)
+    doc.wait_for_selector("#dispute-note", timeout=30_000)
 
     # ---- the judge's cards: both tables disputed, both versions listed
     for table in (1, 2):

@@ -51,14 +51,16 @@ def test_a_player_submits_offline_the_list_locks_and_a_judge_checks_it_from_a_ta
     annie.fill("#my-list-deck", DECK.split("\n")[0])
     annie.fill("#my-list-dilemmas", DECK.split("\n")[1])
     annie.fill("#my-list-missions", "1 Excavation")
-    annie.wait_for_selector("#my-list-problems li[data-code='copies']")
-    assert "Star Trek OP Guide Appendix B D1" in annie.text_content("#my-list-problems")
+    # A player's phone runs no rules engine: the list is checked by the server once it has it.
+    annie.wait_for_selector("#my-list-problems:has-text('checked (counts, sections, repeated lines) once it is sent')")
     annie.click("#send-decklist")
     annie.wait_for_selector("#decklist-msg:has-text('Saved on this phone')")
     shot(annie, "decklist-01-phone-offline")
     ctx.set_offline(False)
     wait_synced(annie)
     annie.wait_for_selector("#decklist-msg:has-text('Sent: the organizer has your deck list.')")
+    annie.wait_for_selector("#my-list-problems li[data-code='copies']", timeout=30_000)
+    assert "Star Trek OP Guide Appendix B D1" in annie.text_content("#my-list-problems")
     state = api(url, f"/api/events/{eid}/state", token=token)["state"]
     assert state["decklists"]["p1"]["sections"]["dilemmas"] == "4 The Weak Will Perish"
 

@@ -33,7 +33,10 @@ def goto(page, url, eid, screen):
 
 
 def local_state(page, eid):
-    return page.evaluate("(eid) => import('/pwa/app/store.js').then((m) => m.storeFor(eid).state)", eid)
+    """What the device holds: a staff device's folded state, a player's phone's player view (app/device.js)."""
+    return page.evaluate(
+        "(eid) => import('/pwa/app/device.js').then((m) => m.openStoreFor(eid)).then((s) => s.state)", eid
+    )
 
 
 def push(url, eid, token, device, ops, first=1):
@@ -91,7 +94,9 @@ def test_disqualify_confirm_phones_rescind_reinstate_and_pair_again(browser, liv
     assert local_state(doc, eid)["penalties"] == []
     cal_ctx, cal = phone(browser, url, claims["p3"])
     wait_js(
-        cal, "(eid) => import('/pwa/app/store.js').then((m) => m.storeFor(eid).state?.penalties?.length === 1)", eid
+        cal,
+        "(eid) => import('/pwa/app/device.js').then((m) => m.openStoreFor(eid)).then((s) => s.state?.penalties?.length === 1)",
+        eid,
     )
     assert [p["player"] for p in local_state(cal, eid)["penalties"]] == ["p3"]
     cal.wait_for_selector("#my-penalties li:has-text('Warning (round 1): Slow play')")
@@ -138,7 +143,7 @@ def test_disqualify_confirm_phones_rescind_reinstate_and_pair_again(browser, liv
     hj.locator("tr[data-player='p1'] button:has-text('Reinstate')").click()
     wait_js(
         hj,
-        "(eid) => import('/pwa/app/store.js').then((m) => m.storeFor(eid).state.players"
+        "(eid) => import('/pwa/app/device.js').then((m) => m.openStoreFor(eid)).then((s) => s.state.players"
         ".every((p) => p.dropped_after === null && !p.ejected))",
         eid,
     )
@@ -146,7 +151,11 @@ def test_disqualify_confirm_phones_rescind_reinstate_and_pair_again(browser, liv
     # ---- round 2 pairs both again
     goto(hj, url, eid, "rounds")
     hj.click("#pair-next")
-    wait_js(hj, "(eid) => import('/pwa/app/store.js').then((m) => m.storeFor(eid).state.rounds.length === 2)", eid)
+    wait_js(
+        hj,
+        "(eid) => import('/pwa/app/device.js').then((m) => m.openStoreFor(eid)).then((s) => s.state.rounds.length === 2)",
+        eid,
+    )
     paired = sorted(p for m in local_state(hj, eid)["rounds"][1]["matches"] for p in m["players"])
     assert paired == ["p1", "p2", "p3", "p4"]
     shot(hj, "penalty-rescind-07-paired-again")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from shared_rules.games.doomtown.ruleset import secret_d6
-from tests.browser.helpers import rules, shot, wait_ready
+from tests.browser.helpers import shot, wait_ready
 from tests.browser.test_forms_survive_sync import Remote
 from tests.browser.test_player_phone import PHONE
 
@@ -77,9 +77,12 @@ def test_players_never_learn_the_secret_d6(browser, live_server) -> None:
     remaining, text = _clock(phone)
     assert remaining and 3500_000 < int(remaining) <= 3600_000, (remaining, text)
     assert "secret" not in text.lower() or "d6 =" not in text
-    held = rules(phone, "state", {"event_id": remote.eid})
-    assert held["seed"].startswith("withheld-") and seed not in str(held)
-    assert held["rounds"][0]["timer"]["secret_s"] is None
+    # What the phone keeps: the server's player view (it folds nothing itself).
+    held = phone.evaluate(
+        "(eid) => import('/pwa/app/services.js').then((m) => m.savedView(eid)).then((s) => s.view)", remote.eid
+    )
+    assert seed not in str(held) and d6 * 60 not in [c.get("secret_s") for c in held["clock"]]
+    assert held["state"]["rounds"][0]["timer"]["secret_s"] is None
     shot(phone, "secret-02-player-clock")
     assert judge.get_attribute(".clock", "data-secret") == "yes"
     staff_remaining = int(judge.get_attribute(".clock", "data-remaining"))

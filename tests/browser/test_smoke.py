@@ -57,6 +57,12 @@ def test_app_shell_runs_shared_rules_in_a_pyodide_worker(live_server, page, scre
 
     # The worker's own fetches are seen too, and every request stayed on this server.
     paths = {urlsplit(url).path for url in requests}
-    assert {"/", "/pwa/rules/rules-worker.js", "/pyodide/pyodide.asm.wasm", "/shared_rules.zip"} <= paths
+    assert {
+        "/",
+        "/pwa/rules/rules-worker.js",
+        "/pyodide/pyodide.asm.wasm",
+        "/rules/index.json",
+        "/rules/shared_rules.state.pack",
+    } <= paths
     assert {urlsplit(url).netloc for url in requests} == {f"{live_server.host}:{live_server.port}"}
     assert shot.is_file()

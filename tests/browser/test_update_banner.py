@@ -29,7 +29,7 @@ class VersionedServer:
     def __init__(self, web_build: Path, tmp: Path) -> None:
         self.build = tmp / "web"
         self.build.mkdir()
-        for name in ("pyodide", "vendor", "shared_rules.zip"):
+        for name in ("pyodide", "vendor", "shared_rules.zip", "rules"):
             (self.build / name).symlink_to(web_build / name)
         self.manifest = json.loads((web_build / "precache-manifest.json").read_text(encoding="utf-8"))
         self.set_version("v1")

@@ -82,7 +82,7 @@ class DeployableServer:
         shutil.copytree(ROOT / "pwa", self.pwa, ignore=shutil.ignore_patterns("__pycache__"))
         self.build = tmp / "web"
         self.build.mkdir()
-        for name in ("pyodide", "vendor", "shared_rules.zip"):
+        for name in ("pyodide", "vendor", "shared_rules.zip", "rules"):
             (self.build / name).symlink_to(web_build / name)
         self.deploy()
         from werkzeug.serving import make_server
@@ -184,7 +184,7 @@ def test_a_stylesheet_fix_costs_kilobytes_and_keeps_pyodide(browser, deployable)
     )
 
     fetched = [path for path, _, _ in update + reload]
-    assert not [path for path in fetched if path.startswith("/pyodide/") or path == "/shared_rules.zip"], fetched
+    assert not [path for path in fetched if path.startswith(("/pyodide/", "/rules/"))], fetched
     assert "/pwa/style.css" in fetched
     assert total(update) < UPDATE_BUDGET, describe(update)
     assert total(reload) < UPDATE_BUDGET, describe(reload)
