@@ -27,6 +27,7 @@ from backend.models import (
     RecoveryCode,
     RosterLink,
     Token,
+    ViewParts,
     now_ms,
 )
 from backend.recovery import issue as issue_recovery_code
@@ -357,6 +358,7 @@ EVENT_TABLES = (
     ("operations", Operation),
     ("invitations", Invitation),
     ("recovery_codes", RecoveryCode),
+    ("view_parts", ViewParts),
     ("tokens", Token),
 )
 

@@ -41,6 +41,23 @@ class Event(Model):
     snapshot_seq: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
+class ViewParts(Model):
+    """What every player's view of an event holds alike (backend/view.py), made once for the whole cluster:
+    the ruleset's info and the published standings as JSON text, valid while the event's ``parts_key`` (its
+    standings policy, the round they are after, the roster and settings) is the same. One row per event."""
+
+    __tablename__ = "view_parts"
+
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"), primary_key=True)
+    parts_key: Mapped[str] = mapped_column(String(64))
+    #: The log position they were made at.
+    seq: Mapped[int] = mapped_column(BigInteger)
+    info: Mapped[str] = mapped_column(Text)
+    standings: Mapped[str] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    made_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+
+
 class Operation(Model):
     __tablename__ = "operations"
     __table_args__ = (

@@ -16,6 +16,7 @@ deck lists, birth years or game IDs, no secret round time, other devices under t
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -23,23 +24,26 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from backend.api import load_args
 from backend.auth import Principal, authenticate
+from backend.db import begin_write, db
 from backend.errors import ApiError
-from backend.ledger import dumps, event_state
-from backend.ledger.log import SERVER_DEVICE, cache_key, device_alias
-from backend.models import Device, Event, Token, now_ms
+from backend.ledger import AFTER_COMMIT, Accepted, dumps, event_state
+from backend.ledger.log import SERVER_DEVICE, base_state, cache_key, device_alias
+from backend.models import Device, Event, Operation, Token, ViewParts, now_ms
 from backend.schemas import ViewQuerySchema
 from shared_rules.errors import RulesError
-from shared_rules.state.player_view import VIEW_VERSION, SharedParts, player_view, shared_parts
+from shared_rules.state import apply_in_place
+from shared_rules.state.player_view import VIEW_VERSION, SharedParts, player_view, seat_index, shared_parts
+from shared_rules.state.published import published_round, published_state, standings_policy
+from shared_rules.state.state import clone
 
 bp = Blueprint("view", __name__, url_prefix="/api/events")
 
 _lock = threading.Lock()
 _REVISION: list[str] = []
-#: Log positions whose shared parts one process keeps (a few events being played).
-_KEPT = 16
 
 
 def code_revision() -> str:
@@ -60,24 +64,150 @@ def view_etag(event: Event, head: int, player: str) -> str:
     return f'"v{VIEW_VERSION}-{code_revision()}-{event.created_at}-{head}-{who}"'
 
 
-def _shared(event: Event, seq: int, state: dict[str, Any]) -> tuple[SharedParts, str, str, str | None]:
-    """The shared parts of the event at ``seq`` and their JSON text (info, standings or null), made once."""
-    key = (cache_key(event), seq)
-    kept: OrderedDict[tuple[str, int], Any] = current_app.extensions.setdefault("topcut_view_parts", OrderedDict())
+class _Held:
+    """One event's state as this process's views read it: folded forward in place, under its lock."""
+
+    def __init__(self, seq: int, state: dict[str, Any]) -> None:
+        self.lock = threading.Lock()
+        self.seq = seq
+        self.state = state
+        #: (parts key, SharedParts, info text, standings text or "null", note) of the state at ``parts_seq``.
+        self.parts: tuple[str, SharedParts, str, str, str | None] | None = None
+        self.parts_seq = -1
+
+
+#: Events whose state one process keeps for the players' views (least recently used dropped first).
+_HELD_EVENTS = 8
+
+
+def _held(event: Event) -> _Held:
+    """This process's held state of the event (loaded from the log's snapshot the first time)."""
+    key = cache_key(event)
+    states: OrderedDict[str, _Held] = current_app.extensions.setdefault("topcut_view_states", OrderedDict())
     with _lock:
-        hit = kept.get(key)
-        if hit is not None:
-            kept.move_to_end(key)
-            return hit
-    parts = shared_parts(state)
+        held = states.get(key)
+        if held is not None:
+            states.move_to_end(key)
+            return held
+    held = _load(event)
+    with _lock:
+        states[key] = states.get(key, held)
+        states.move_to_end(key)
+        while len(states) > _HELD_EVENTS:
+            states.popitem(last=False)
+        return states[key]
+
+
+def _load(event: Event) -> _Held:
+    """A private copy of the event's state from the database's snapshot (every SNAPSHOT_EVERY operations, shared
+    by every worker), or from the start: a cold worker reads it and folds only the operations after it."""
+    snap = db.session.execute(select(Event.snapshot, Event.snapshot_seq).where(Event.id == event.id)).first()
+    if snap is not None and snap.snapshot is not None and snap.snapshot_seq <= event.head_seq:
+        return _Held(snap.snapshot_seq, json.loads(snap.snapshot))
+    return _Held(0, base_state(event))
+
+
+def _forward(event: Event, held: _Held, head: int) -> None:
+    """Fold the operations after the held state's position up to ``head``, in place (call under its lock)."""
+    if held.seq >= head:
+        return
+    rows = db.session.execute(
+        select(Operation.op)
+        .where(Operation.event_id == event.id, Operation.server_seq > held.seq, Operation.server_seq <= head)
+        .order_by(Operation.server_seq)
+    ).scalars()
+    try:
+        for text in rows:
+            apply_in_place(held.state, json.loads(text))
+    except Exception:  # the log does not fold onto this copy: take the log's own fold (which says why, if it fails)
+        held.state = clone(event_state(event, head)[1])
+        held.parts, held.parts_seq = None, -1
+    held.seq = head
+
+
+def parts_key(state: dict[str, Any]) -> str:
+    """What the shared parts depend on: the ruleset, settings and roster, and the rounds the published standings
+    count (their statuses and results: under a live policy, every result in)."""
+    shown = published_state(state)["rounds"]
+    digest = hashlib.sha256(
+        dumps([state["ruleset"], state["settings"], state["players"], published_round(state)]).encode(
+            "utf-8", "surrogatepass"
+        )
+    )
+    if standings_policy(state) == "live":
+        digest.update(dumps([[m["outcomes"], m["status"]] for r in shown for m in r["matches"]]).encode())
+    return digest.hexdigest()
+
+
+def _made(key: str, parts: SharedParts) -> tuple[str, SharedParts, str, str, str | None]:
     standings = parts.standings
     shown = {k: standings[k] for k in ("after", "rows", "labels")} if standings["after"] else None
-    made = (parts, dumps(parts.info), dumps(shown), standings["note"])
-    with _lock:
-        kept[key] = made
-        while len(kept) > _KEPT:
-            kept.popitem(last=False)
-    return made
+    return key, parts, dumps(parts.info), dumps(shown), standings["note"]
+
+
+def _parts(event: Event, held: _Held) -> tuple[str, SharedParts, str, str, str | None]:
+    """The shared parts of the held state: this process's, else the cluster's (``view_parts``), else made and
+    kept there for the other workers (call under the held state's lock)."""
+    if held.parts is not None and held.parts_seq == held.seq:
+        return held.parts
+    key = parts_key(held.state)
+    if held.parts is None or held.parts[0] != key:
+        row = db.session.get(ViewParts, event.id)
+        if row is not None and row.parts_key == key:
+            # The standings are spliced in as stored text: the rendering needs the info and the seats only.
+            shown: dict[str, Any] = {"after": None, "rows": [], "labels": {}, "note": row.note}
+            parts = SharedParts(json.loads(row.info), shown, seat_index(held.state))
+            held.parts = (key, parts, row.info, row.standings, row.note)
+        else:
+            held.parts = _made(key, shared_parts(held.state))
+            _keep(event.id, held.seq, held.parts)
+    held.parts_seq = held.seq
+    return held.parts
+
+
+def _keep(event_id: str, seq: int, made: tuple[str, SharedParts, str, str, str | None]) -> None:
+    """Store the shared parts for the other workers. Best effort: a busy database skips it (the next view
+    that needs them makes them again)."""
+    key, _, info, standings, note = made
+    try:
+        begin_write()
+        row = db.session.get(ViewParts, event_id)
+        if row is None:
+            row = ViewParts(event_id=event_id)
+            db.session.add(row)
+        row.parts_key, row.seq, row.info, row.standings, row.note, row.made_at = (
+            key,
+            seq,
+            info,
+            standings,
+            note,
+            now_ms(),
+        )
+        db.session.commit()
+    except (OperationalError, IntegrityError):
+        db.session.rollback()
+
+
+def make_parts_after_round_change(accepted: Accepted) -> None:
+    """After-commit hook: when the operations changed what the published standings count (a round completed,
+    the cut made, the event closed), make the shared parts now from the pushing process's state, so the phones
+    arriving next find them in the database on every worker. Cheap otherwise (the rounds' statuses only)."""
+    if not any(op["type"] in _ROUND_CHANGES for op in accepted.ops):
+        return
+    state = accepted.state
+    if standings_policy(state) == "live":
+        return  # live standings change with every result: each worker makes them when a view needs them
+    key = parts_key(state)
+    row_key = db.session.execute(select(ViewParts.parts_key).where(ViewParts.event_id == accepted.event.id)).scalar()
+    if row_key != key:
+        _keep(accepted.event.id, accepted.logged[-1][0], _made(key, shared_parts(state)))
+
+
+#: Operations after which the published standings may count another round (or none).
+_ROUND_CHANGES = frozenset(
+    {"result.report", "result.confirm", "result.correct", "result.resolve", "round.complete", "cut.make"}
+    | {"event.close", "event.configure", "round.publish", "round.start"}
+)
 
 
 def _own_devices(event_id: str, player: str) -> set[str]:
@@ -88,8 +218,6 @@ def _own_devices(event_id: str, player: str) -> set[str]:
 
 def db_devices(event_id: str) -> list[tuple[str, str | None, str | None]]:
     """(device, its token's role, its token's player) of every device of the event."""
-    from backend.db import db
-
     found = db.session.execute(
         select(Device.device, Token.role, Token.player)
         .join(Token, Token.id == Device.token_id, isouter=True)
@@ -100,9 +228,23 @@ def db_devices(event_id: str) -> list[tuple[str, str | None, str | None]]:
 
 def render(event: Event, player: str) -> tuple[int, str]:
     """(log position, the player's view as JSON text) at the event's head."""
-    seq, state = event_state(event)
-    parts, info, standings, note = _shared(event, seq, state)
     own = _own_devices(event.id, player)
+    held = _held(event)
+    with held.lock:
+        _forward(event, held, event.head_seq)
+        _, parts, info, standings, note = _parts(event, held)
+        return _render(event, held.seq, held.state, player, own, (parts, info, standings, note))
+
+
+def _render(
+    event: Event,
+    seq: int,
+    state: dict[str, Any],
+    player: str,
+    own: set[str],
+    shared: tuple[SharedParts, str, str, str | None],
+) -> tuple[int, str]:
+    parts, info, standings, note = shared
 
     def alias(device: str) -> str:
         return device if device in own or device == SERVER_DEVICE else device_alias(event.id, device)
@@ -139,8 +281,13 @@ def _viewer(principal: Principal, asked: str | None) -> str:
 
 
 def _not_modified(etag: str) -> bool:
+    """Whether If-None-Match names the ETag (as sent, or as compression marked it: ``"...:gzip"``)."""
     sent = request.headers.get("If-None-Match", "")
-    return any(tag.strip() in (etag, f"W/{etag}") for tag in sent.split(",")) if sent else False
+    for tag in sent.split(",") if sent else ():
+        tag = tag.strip().removeprefix("W/").strip('"')
+        if tag.partition(":")[0] == etag.strip('"'):
+            return True
+    return False
 
 
 @bp.get("/<event_id>/view")
@@ -170,8 +317,6 @@ def view(event_id: str):
     principal = authenticate(event_id)
     args = load_args(ViewQuerySchema())
     player = _viewer(principal, args.get("player"))
-    from backend.db import db
-
     event = db.session.get(Event, event_id)
     if event is None:  # deleted between the token check and now
         raise ApiError(404, "unknown-event", f"there is no event '{event_id[:40]}'")
@@ -188,4 +333,7 @@ def _headers(response: Response, etag: str) -> Response:
     return response
 
 
-__all__ = ["bp", "code_revision", "render", "view_etag"]
+if make_parts_after_round_change not in AFTER_COMMIT:  # once, however often the module is imported
+    AFTER_COMMIT.append(make_parts_after_round_change)
+
+__all__ = ["bp", "code_revision", "make_parts_after_round_change", "parts_key", "render", "view_etag"]

@@ -5,7 +5,8 @@
 * :mod:`.claims` — players' claim codes and their access, made and revoked as the roster changes.
 
 A push hands what it accepted to the hooks listed here, in order: inside its transaction the push
-outbox (``backend/push``) and players' access; once committed, the players' view cache.
+outbox (``backend/push``) and players' access; once committed, the players' view cache, then (added by
+``backend/view.py`` as the app loads it) the shared parts of the players' rendered views.
 """
 
 from __future__ import annotations

@@ -11,9 +11,11 @@ from tests.backend.helpers import PLAYERS, register_ops
 
 
 def test_the_package_registers_notifications_access_and_the_player_view_in_order():
+    import backend.view  # noqa: F401  (the players' view endpoint adds its hook once, as the app loads it)
+
     names = [hook.__name__ for hook in ledger.AFTER_ACCEPT]
     assert names == ["queue_notifications", "roster_access"]
-    assert [hook.__name__ for hook in ledger.AFTER_COMMIT] == ["warm_player_views"]
+    assert [hook.__name__ for hook in ledger.AFTER_COMMIT] == ["warm_player_views", "make_parts_after_round_change"]
 
 
 def test_hooks_get_only_the_accepted_operations_with_their_seqs_inside_the_transaction(app, api, monkeypatch):

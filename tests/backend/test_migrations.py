@@ -61,7 +61,7 @@ def _check_upgraded(database_url, tmp_path):
     new = _app(database_url, tmp_path / "new")  # starting the new release upgrades the database
     try:
         with new.app_context():
-            assert current_revision() == "0008_recovery_codes"
+            assert current_revision() == "0009_view_parts"
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
@@ -123,7 +123,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     second = _app(database_url, tmp_path / "b")
     try:
         with second.app_context():
-            assert current_revision() == "0008_recovery_codes"
+            assert current_revision() == "0009_view_parts"
     finally:
         dispose(first)
         dispose(second)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import unittest
 
-from shared_rules.run import compute_standings, load_event
-from shared_rules.state import from_event_document, to_event_document
 from shared_rules.games import RULESETS, game_of
-from shared_rules.state import OperationRejected, apply, initial_state
+from shared_rules.run import compute_standings, load_event
+from shared_rules.state import OperationRejected, apply, from_event_document, initial_state, to_event_document
 from shared_rules.state.published import POLICIES, published_round, published_state, unpublished_note
 from tests.rules.helpers import event_doc, m
 
