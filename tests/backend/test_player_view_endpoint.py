@@ -211,9 +211,19 @@ def test_standings_follow_the_policy_on_the_view_and_the_public_page(api):
     assert public["standings"] == [] and "end of the event" in public["note"]
 
 
-def test_a_gzipped_views_etag_still_answers_304(api):
+def test_a_gzipped_view_is_the_same_json_and_its_etag_still_answers_304(api):
+    import gzip
+
     eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1) + _round(2), first_seq=9)
     token = _player(api, eid, org, "p7")
     first = _view(api, eid, token, **{"Accept-Encoding": "gzip"})
-    assert first.status_code == 200
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in first.headers["Vary"]
+    plain = _view(api, eid, token)
+    assert "Content-Encoding" not in plain.headers
+    unzipped = json.loads(gzip.decompress(first.data))
+    timeless = lambda body: {k: v for k, v in body.items() if k not in ("server_ms", "clock")}  # noqa: E731
+    assert timeless(unzipped) == timeless(plain.get_json())
+    assert len(unzipped["standings"]["rows"]) == 8
     assert _view(api, eid, token, **{"If-None-Match": first.headers["ETag"]}).status_code == 304
