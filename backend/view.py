@@ -19,6 +19,7 @@ import hashlib
 import json
 import struct
 import threading
+import time
 import zlib
 from collections import OrderedDict
 from pathlib import Path
@@ -132,17 +133,15 @@ def _forward(event: Event, held: _Held, head: int) -> None:
 
 
 def parts_key(state: dict[str, Any]) -> str:
-    """What the shared parts depend on: the ruleset, settings and roster, and the rounds the published standings
-    count (their statuses and results: under a live policy, every result in)."""
-    shown = published_state(state)["rounds"]
-    digest = hashlib.sha256(
-        dumps([state["ruleset"], state["settings"], state["players"], published_round(state)]).encode(
-            "utf-8", "surrogatepass"
-        )
-    )
-    if standings_policy(state) == "live":
-        digest.update(dumps([[m["outcomes"], m["status"]] for r in shown for m in r["matches"]]).encode())
-    return digest.hexdigest()
+    """What the shared parts depend on: the ruleset, settings and roster, and the results of the rounds the
+    published standings count (a correction in a complete round changes them too)."""
+    results = [
+        (m["players"], m["outcomes"], m["scores"], m["stats"], m["games"], m["ending"], m["status"])
+        for r in published_state(state)["rounds"]
+        for m in r["matches"]
+    ]
+    facts = [state["ruleset"], state["settings"], state["players"], published_round(state), results]
+    return hashlib.sha256(dumps(facts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Parts:
@@ -153,6 +152,7 @@ class _Parts:
     def __init__(self, key: str, shared: SharedParts, info: str, standings: str, note: str | None) -> None:
         self.key, self.shared, self.info, self.standings, self.note = key, shared, info, standings, note
         self.tail = f',"info":{info},"standings":{standings},"standings_note":{dumps(note)}}}'.encode()
+        self.made = time.monotonic()
         self._deflated: bytes | None = None
 
     def deflated(self) -> bytes:
@@ -162,6 +162,9 @@ class _Parts:
             self._deflated = packer.compress(self.tail) + packer.flush(zlib.Z_FINISH)
         return self._deflated
 
+
+#: How often a worker ranks the whole event again under a live standings policy while results come in (s).
+LIVE_REFRESH_S = 10.0
 
 #: The compression level of a view's body (backend/compression.py's: nearly level 9's size at a third of the time).
 GZIP_LEVEL = 3
@@ -178,6 +181,12 @@ def _parts(event: Event, held: _Held) -> _Parts:
     kept there for the other workers (call under the held state's lock)."""
     if held.parts is not None and held.parts_seq == held.seq:
         return held.parts
+    if (
+        held.parts is not None
+        and standings_policy(held.state) == "live"
+        and time.monotonic() - held.parts.made < LIVE_REFRESH_S
+    ):
+        return held.parts  # live standings: at most one ranking of the whole event per worker every few seconds
     key = parts_key(held.state)
     if held.parts is None or held.parts.key != key:
         row = db.session.get(ViewParts, event.id)
@@ -217,24 +226,33 @@ def _keep(event_id: str, seq: int, made: _Parts) -> None:
 
 
 def make_parts_after_round_change(accepted: Accepted) -> None:
-    """After-commit hook: when the operations changed what the published standings count (a round completed,
-    the cut made, the event closed), make the shared parts now from the pushing process's state, so the phones
-    arriving next find them in the database on every worker. Cheap otherwise (the rounds' statuses only)."""
-    if not any(op["type"] in _ROUND_CHANGES for op in accepted.ops):
-        return
+    """After-commit hook: when the operations changed what the published standings count (a round completed, a
+    result corrected, a player dropped, the cut made, the event closed, the policy changed), make the shared
+    parts now from the pushing process's state, so the phones arriving next find them in the database on every
+    worker. A result reported in a round in play costs a look at the rounds' statuses only."""
     state = accepted.state
     if standings_policy(state) == "live":
         return  # live standings change with every result: each worker makes them when a view needs them
-    key = parts_key(state)
+    key = cache_key(accepted.event)
+    after = published_round(state)
+    seen: dict[str, Any] = current_app.extensions.setdefault("topcut_view_published", {})
+    if seen.get(key, _UNSEEN) == after and all(op["type"] in _IN_PLAY for op in accepted.ops):
+        return
+    seen[key] = after
+    parts = parts_key(state)
     row_key = db.session.execute(select(ViewParts.parts_key).where(ViewParts.event_id == accepted.event.id)).scalar()
-    if row_key != key:
-        _keep(accepted.event.id, accepted.logged[-1][0], _made(key, shared_parts(state)))
+    if row_key != parts:
+        _keep(accepted.event.id, accepted.logged[-1][0], _made(parts, shared_parts(state)))
 
 
-#: Operations after which the published standings may count another round (or none).
-_ROUND_CHANGES = frozenset(
-    {"result.report", "result.confirm", "result.correct", "result.resolve", "round.complete", "cut.make"}
-    | {"event.close", "event.configure", "round.publish", "round.start"}
+_UNSEEN = object()
+
+#: Operations that change the published standings only by completing a round (or undoing its completion),
+#: which the hook sees in the round they are after.
+_IN_PLAY = frozenset(
+    {"result.report", "result.confirm", "decklist.submit", "deckcheck.record", "device.void", "player.check_in"}
+    | {"timer.extend", "timer.pause", "timer.resume", "round.pair", "round.swap", "round.discard", "round.publish"}
+    | {"round.start"}
 )
 
 

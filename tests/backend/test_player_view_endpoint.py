@@ -227,3 +227,15 @@ def test_a_gzipped_view_is_the_same_json_and_its_etag_still_answers_304(api):
     assert timeless(unzipped) == timeless(plain.get_json())
     assert len(unzipped["standings"]["rows"]) == 8
     assert _view(api, eid, token, **{"If-None-Match": first.headers["ETag"]}).status_code == 304
+
+
+def test_a_corrected_result_in_a_complete_round_moves_the_published_standings(api):
+    eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1), first_seq=9)
+    token = _player(api, eid, org, "p1")
+    before = _view(api, eid, token).get_json()["standings"]["rows"]
+    assert next(r for r in before if r["player"] == "p1")["record"].startswith("1-0")
+    correct = {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "the players swapped seats"}
+    api.push_ok(eid, org, "desk", [{"type": "result.correct", "payload": correct}], first_seq=16)
+    after = _view(api, eid, token).get_json()["standings"]["rows"]
+    assert next(r for r in after if r["player"] == "p1")["record"].startswith("0-1")
