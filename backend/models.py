@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Float, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from backend.db import db
@@ -56,6 +56,12 @@ class ViewParts(Model):
     standings: Mapped[str] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
     made_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: The folded state at ``state_seq``, written when a round is posted or completes, in Python's ``marshal``
+    #: format (``state_format`` names the interpreter's: another reads the log's JSON snapshot instead), so a
+    #: cold worker loads it in a fraction of the JSON's time and folds only the operations after it.
+    state_seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    state: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True, deferred=True)
+    state_format: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Operation(Model):

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import struct
+import sys
 import threading
 import time
 import zlib
@@ -106,12 +108,28 @@ def _held(event: Event) -> _Held:
 
 
 def _load(event: Event) -> _Held:
-    """A private copy of the event's state from the database's snapshot (every SNAPSHOT_EVERY operations, shared
-    by every worker), or from the start: a cold worker reads it and folds only the operations after it."""
+    """A private copy of the event's state from the newest snapshot in the database (the views' own, written
+    when a round is posted or completes, else the log's, every SNAPSHOT_EVERY operations), or from the start:
+    a cold worker reads it and folds only the operations after it."""
+    mine = db.session.execute(
+        select(ViewParts.state_seq).where(ViewParts.event_id == event.id, ViewParts.state_format == STATE_FORMAT)
+    ).scalar()
+    logs = db.session.execute(select(Event.snapshot_seq).where(Event.id == event.id)).scalar() or 0
+    if mine is not None and logs <= mine <= event.head_seq:
+        data = db.session.execute(select(ViewParts.state).where(ViewParts.event_id == event.id)).scalar()
+        if data is not None:
+            try:
+                return _Held(mine, marshal.loads(data))
+            except (ValueError, EOFError, TypeError):
+                pass  # unreadable: the log's snapshot below
     snap = db.session.execute(select(Event.snapshot, Event.snapshot_seq).where(Event.id == event.id)).first()
     if snap is not None and snap.snapshot is not None and snap.snapshot_seq <= event.head_seq:
         return _Held(snap.snapshot_seq, json.loads(snap.snapshot))
     return _Held(0, base_state(event))
+
+
+#: The views' state snapshots are this interpreter's ``marshal`` (another interpreter's are not read).
+STATE_FORMAT = f"marshal-{marshal.version}-py{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def _forward(event: Event, held: _Held, head: int) -> None:
@@ -141,7 +159,8 @@ def parts_key(state: dict[str, Any]) -> str:
         for m in r["matches"]
     ]
     facts = [state["ruleset"], state["settings"], state["players"], published_round(state), results]
-    return hashlib.sha256(dumps(facts).encode("utf-8", "surrogatepass")).hexdigest()
+    text = json.dumps(facts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Parts:
@@ -202,24 +221,25 @@ def _parts(event: Event, held: _Held) -> _Parts:
     return held.parts
 
 
-def _keep(event_id: str, seq: int, made: _Parts) -> None:
-    """Store the shared parts for the other workers. Best effort: a busy database skips it (the next view
-    that needs them makes them again)."""
-    key, info, standings, note = made.key, made.info, made.standings, made.note
+def _keep(event_id: str, seq: int, made: _Parts | None, state: bytes | None = None) -> None:
+    """Store the shared parts (and the state, ``marshal``-ed) at ``seq`` for the other workers. Best effort: a
+    busy database skips it (the next view that needs them makes them again)."""
+    if made is None and state is None:
+        return
     try:
         begin_write()
         row = db.session.get(ViewParts, event_id)
+        if row is None and made is None:
+            db.session.rollback()
+            return  # the state goes with parts: the first view makes them
         if row is None:
             row = ViewParts(event_id=event_id)
             db.session.add(row)
-        row.parts_key, row.seq, row.info, row.standings, row.note, row.made_at = (
-            key,
-            seq,
-            info,
-            standings,
-            note,
-            now_ms(),
-        )
+        if made is not None:
+            row.parts_key, row.seq, row.info = made.key, seq, made.info
+            row.standings, row.note, row.made_at = made.standings, made.note, now_ms()
+        if state is not None and (row.state_seq is None or row.state_seq < seq):
+            row.state_seq, row.state, row.state_format = seq, state, STATE_FORMAT
         db.session.commit()
     except (OperationalError, IntegrityError):
         db.session.rollback()
@@ -236,16 +256,21 @@ def make_parts_after_round_change(accepted: Accepted) -> None:
     key = cache_key(accepted.event)
     after = published_round(state)
     seen: dict[str, Any] = current_app.extensions.setdefault("topcut_view_published", {})
-    if seen.get(key, _UNSEEN) == after and all(op["type"] in _IN_PLAY for op in accepted.ops):
+    if seen.get(key, _UNSEEN) == after and all(op["type"] in _IN_PLAY - _POSTING for op in accepted.ops):
         return
     seen[key] = after
     parts = parts_key(state)
     row_key = db.session.execute(select(ViewParts.parts_key).where(ViewParts.event_id == accepted.event.id)).scalar()
-    if row_key != parts:
-        _keep(accepted.event.id, accepted.logged[-1][0], _made(parts, shared_parts(state)))
+    made = _made(parts, shared_parts(state)) if row_key != parts else None
+    posted = any(op["type"] in _POSTING for op in accepted.ops) or made is not None
+    _keep(accepted.event.id, accepted.logged[-1][0], made, marshal.dumps(state) if posted else None)
 
 
 _UNSEEN = object()
+
+#: Operations after which phones arrive at once (a round posted, started, the cut made): the state is kept for
+#: cold workers then (about 20 ms of the pushing device's request at 2,000 players).
+_POSTING = frozenset({"round.publish", "round.start", "cut.make"})
 
 #: Operations that change the published standings only by completing a round (or undoing its completion),
 #: which the hook sees in the round they are after.

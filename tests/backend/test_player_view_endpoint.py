@@ -183,6 +183,7 @@ def test_a_cold_worker_gives_the_same_view_from_the_snapshot_and_the_shared_part
         row = db.session.get(ViewParts, eid)
         assert row is not None, "the round's completion made the shared parts for every worker"
         assert json.loads(row.standings)["after"] == {"number": 1, "stage": "swiss"}
+        assert row.state_seq == api.pull(eid, org)["cursor"], "round 2 posted: the state kept for cold workers"
     token = _player(api, eid, org, "p2")
     warm = _view(api, eid, token)
     other = create_app(dict(app.config, TESTING=True))  # another worker: nothing in memory

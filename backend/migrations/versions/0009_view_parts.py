@@ -1,7 +1,8 @@
 """Players' views rendered on the server (issue 26): the parts every player's view shares, kept for the cluster.
 
 * ``view_parts``: one row per event: the ruleset's info and the published standings as JSON text, the key
-  they are valid for (standings policy, round, roster, settings), the log position they were made at.
+  they are valid for (standings policy, round, roster, settings), the log position they were made at; and the
+  folded state when a round was last posted or completed (``marshal``, for a cold worker's first view).
 
 Nothing to carry over: the first view of an event makes its row.
 
@@ -29,6 +30,9 @@ def upgrade():
         sa.Column("standings", sa.Text(), nullable=False),
         sa.Column("note", sa.Text(), nullable=True),
         sa.Column("made_at", sa.BigInteger(), nullable=False),
+        sa.Column("state_seq", sa.BigInteger(), nullable=True),
+        sa.Column("state", sa.LargeBinary(), nullable=True),
+        sa.Column("state_format", sa.String(length=32), nullable=True),
         sa.PrimaryKeyConstraint("event_id"),
     )
 
