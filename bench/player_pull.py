@@ -127,6 +127,19 @@ class _Client:
         return response.status, took, response.getheader("ETag"), len(data)
 
 
+def _workers_up(port: int, workers: int) -> None:
+    """Wait until every worker answers (started, its database checked): a cold worker is one that is up and
+    holds nothing of the event, not one still starting."""
+    deadline = time.monotonic() + 120
+    while len(_worker_pids(port)) < workers and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for _ in range(8 * workers):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        conn.request("GET", "/api/openapi.json")
+        conn.getresponse().read()
+        conn.close()
+
+
 def _worker_pids(port: int) -> list[int]:
     """The gunicorn workers serving ``port`` (children of the master), from /proc."""
     found = []
@@ -168,6 +181,7 @@ def measure(database: str, url: str, args: argparse.Namespace) -> list[tuple[str
     view, pull = f"/api/events/{eid}/view", f"/api/events/{eid}/pull?cursor=0"
     rows: list[tuple[str, str]] = []
     with gunicorn(url, workers=args.workers, tmp=tmp, env=UNLIMITED) as port:
+        _workers_up(port, args.workers)
         # Fresh workers: the first view each one answers is cold. Connections are spread over the workers by the
         # kernel, so 4 x workers first requests from new connections find every worker cold at least once.
         firsts = []
@@ -184,6 +198,7 @@ def measure(database: str, url: str, args: argparse.Namespace) -> list[tuple[str
             ("view size (kB gzip)", f"{size / 1000:.0f}"),
         ]
     with gunicorn(url, workers=args.workers, tmp=tmp, env=UNLIMITED) as port:
+        _workers_up(port, args.workers)
         firsts = [_Client(port).get(pull, tokens[i])[1] for i in range(2 * args.workers)]
         client = _Client(port)
         warm = [client.get(pull, tokens[i])[1] for i in range(5)]
@@ -222,7 +237,9 @@ def measure(database: str, url: str, args: argparse.Namespace) -> list[tuple[str
             ("up-to-date views answered (/s)", f"{answered / seconds:.0f}"),
         ]
         # Catch-up: the next round is paired and published; every phone pulls with its old ETag.
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(tmp / "instance2")})
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(tmp / "instance2"), "PUSH_SENDER": "external"}
+        )
         api = Api(app.test_client())
         desk = _Desk(api, eid, org)
         desk.seq = seq
