@@ -28,6 +28,7 @@ from backend.models import (
     RosterLink,
     Token,
     TransferCode,
+    ViewParts,
     now_ms,
 )
 from backend.recovery import issue as issue_recovery_code
@@ -359,6 +360,7 @@ EVENT_TABLES = (
     ("invitations", Invitation),
     ("recovery_codes", RecoveryCode),
     ("transfer_codes", TransferCode),
+    ("view_parts", ViewParts),
     ("tokens", Token),
 )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Float, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from backend.db import db
@@ -39,6 +39,29 @@ class Event(Model):
     #: Cached folded state (JSON) after ``snapshot_seq``; NULL: fold from the start.
     snapshot: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
     snapshot_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class ViewParts(Model):
+    """What every player's view of an event holds alike (backend/view.py), made once for the whole cluster:
+    the ruleset's info and the published standings as JSON text, valid while the event's ``parts_key`` (its
+    standings policy, the round they are after, the roster and settings) is the same. One row per event."""
+
+    __tablename__ = "view_parts"
+
+    event_id: Mapped[str] = mapped_column(String(32), db.ForeignKey("events.id"), primary_key=True)
+    parts_key: Mapped[str] = mapped_column(String(64))
+    #: The log position they were made at.
+    seq: Mapped[int] = mapped_column(BigInteger)
+    info: Mapped[str] = mapped_column(Text)
+    standings: Mapped[str] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    made_at: Mapped[int] = mapped_column(BigInteger, default=now_ms)
+    #: The folded state at ``state_seq``, written when a round is posted or completes, in Python's ``marshal``
+    #: format (``state_format`` names the interpreter's: another reads the log's JSON snapshot instead), so a
+    #: cold worker loads it in a fraction of the JSON's time and folds only the operations after it.
+    state_seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    state: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True, deferred=True)
+    state_format: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Operation(Model):

@@ -5,8 +5,9 @@
 * :mod:`.claims` — players' claim codes and their access, made and revoked as the roster changes.
 
 A push hands what it accepted to the hooks listed here, in order: inside its transaction the push
-outbox (``backend/push``) and players' access. ``AFTER_COMMIT`` is empty: the players' pull makes its view of an
-operation when first asked for it.
+outbox (``backend/push``) and players' access; once committed (added by ``backend/view.py`` as the app loads it)
+the shared parts of the players' rendered views. The players' log pull makes its view of an operation when first
+asked for it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..errors import RulesError
@@ -103,19 +103,19 @@ def _checked(ruleset: str, settings: Mapping[str, Any], sections: dict[str, Any]
     return found
 
 
-def _tables_now(state: Mapping[str, Any]) -> dict[str, int | None]:
-    """Each player's table in the latest posted round (what a judge walks to)."""
+def _tables_now(state: Mapping[str, Any], only: Collection[str] | None = None) -> dict[str, int | None]:
+    """Each player's table in the latest posted round (what a judge walks to); ``only`` those players'."""
     for rnd in reversed(state["rounds"]):
         if rnd["status"] != "draft":
-            return {pid: m["table"] for m in rnd["matches"] for pid in m["players"]}
+            return {pid: m["table"] for m in rnd["matches"] for pid in m["players"] if only is None or pid in only}
     return {}
 
 
-def decklist_sheet(state: Mapping[str, Any], now_ms: int, only: Callable[[str], bool] | None = None) -> dict[str, Any]:
+def decklist_sheet(state: Mapping[str, Any], now_ms: int, only: Collection[str] | None = None) -> dict[str, Any]:
     """The deck-list screen: the organizer's settings, the lock, and every player's list with its problems.
 
     ``status`` per player: ``submitted`` (no problem found), ``problems``, ``missing`` (none yet) or ``empty``
-    (none, and the lists are locked: a warning, never a silent pass). ``only`` keeps the players it accepts
+    (none, and the lists are locked: a warning, never a silent pass). ``only`` keeps those players' rows
     (a player's view: their own row); the counts are of the rows kept.
     """
     from ..decklists import is_empty, lock_at, settings_of
@@ -125,10 +125,10 @@ def decklist_sheet(state: Mapping[str, Any], now_ms: int, only: Callable[[str], 
     config = settings_of(state["settings"])
     lock = lock_at(state["settings"], state["rounds"])
     locked = lock is not None and now_ms >= lock
-    tables = _tables_now(state)
+    tables = _tables_now(state, only)
     rows = []
     for p in state["players"]:
-        if only is not None and not only(p["id"]):
+        if only is not None and p["id"] not in only:
             continue
         entry = state["decklists"].get(p["id"])
         sections = entry["sections"] if entry else {}

@@ -30,7 +30,7 @@ from ..errors import RulesError
 from .answers import decklist_sheet, published_standings, round_clocks, ruleset_info
 from .state import WITHHELD_PREFIX
 
-__all__ = ["VIEW_VERSION", "SharedParts", "shared_parts", "player_view"]
+__all__ = ["VIEW_VERSION", "SharedParts", "shared_parts", "seat_index", "player_view"]
 
 #: The view's format (``version`` in the body).
 VIEW_VERSION = 1
@@ -45,6 +45,20 @@ class SharedParts:
 
     info: dict[str, Any] | None
     standings: dict[str, Any]
+    #: Player id -> (round index, match index) of each of their matches in a posted round.
+    seats: dict[str, list[tuple[int, int]]] | None = None
+
+
+def seat_index(state: Mapping[str, Any]) -> dict[str, list[tuple[int, int]]]:
+    """Where each player sits: player id -> (round index, match index) in every round but a draft, in order."""
+    seats: dict[str, list[tuple[int, int]]] = {}
+    for r, rnd in enumerate(state["rounds"]):
+        if rnd["status"] == "draft":
+            continue
+        for i, match in enumerate(rnd["matches"]):
+            for pid in match["players"]:
+                seats.setdefault(pid, []).append((r, i))
+    return seats
 
 
 def shared_parts(state: Mapping[str, Any]) -> SharedParts:
@@ -58,7 +72,7 @@ def shared_parts(state: Mapping[str, Any]) -> SharedParts:
     standings = published_standings(state)
     names = {p["id"]: p["name"] for p in state["players"]}
     rows = [{**row, "name": names.get(row["player"], row["player"])} for row in standings["rows"]]
-    return SharedParts(info, {**standings, "rows": rows})
+    return SharedParts(info, {**standings, "rows": rows}, seat_index(state))
 
 
 def _same(device: str) -> str:
@@ -125,10 +139,14 @@ def player_view(
     parts = shared if shared is not None else shared_parts(state)
     rounds = []
     opponents: set[str] = {me}
-    for rnd in state["rounds"]:
+    seats = parts.seats if parts.seats is not None else seat_index(state)
+    where: dict[int, list[int]] = {}
+    for r, i in seats.get(me, ()):
+        where.setdefault(r, []).append(i)
+    for r, rnd in enumerate(state["rounds"]):
         if rnd["status"] == "draft":
             continue  # drafted pairings are not posted yet
-        mine = [m for m in rnd["matches"] if me in m["players"]]
+        mine = [rnd["matches"][i] for i in where.get(r, ())]
         for m in mine:
             opponents.update(m["players"])
         rounds.append(
@@ -174,7 +192,7 @@ def player_view(
     decklist = None
     if state["ruleset"] is not None:
         try:
-            decklist = decklist_sheet(state, now_ms, only=lambda pid: pid == me)
+            decklist = decklist_sheet(state, now_ms, only={me})
             decklist["players"] = [_list(row, alias) for row in decklist["players"]]
         except RulesError:
             decklist = None

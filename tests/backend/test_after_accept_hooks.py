@@ -10,10 +10,13 @@ from backend.models import Operation
 from tests.backend.helpers import PLAYERS, register_ops
 
 
-def test_the_package_registers_notifications_and_access_in_order_and_nothing_after_commit():
+def test_the_package_registers_notifications_access_and_the_player_view_in_order():
+    import backend.view  # noqa: F401  (the players' view endpoint adds its hook once, as the app loads it)
+
     names = [hook.__name__ for hook in ledger.AFTER_ACCEPT]
     assert names == ["queue_notifications", "roster_access"]
-    assert ledger.AFTER_COMMIT == []  # players' pulls make their view lazily, not on every push
+    # players' log pulls make their view lazily, not on every push; the rendered views' shared parts after a round
+    assert [hook.__name__ for hook in ledger.AFTER_COMMIT] == ["make_parts_after_round_change"]
 
 
 def test_hooks_get_only_the_accepted_operations_with_their_seqs_inside_the_transaction(app, api, monkeypatch):

@@ -72,6 +72,8 @@ def _check_upgraded(database_url, tmp_path):
         with new.app_context():
             assert _at_every_head()
             assert inspect(db.engine).has_table("transfer_codes")
+            assert current_revision() == "0010_view_parts"
+            assert inspect(db.engine).has_table("view_parts")
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
@@ -134,6 +136,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     try:
         with second.app_context():
             assert _at_every_head()
+            assert current_revision() == "0010_view_parts"
     finally:
         dispose(first)
         dispose(second)

@@ -170,3 +170,73 @@ def test_a_revoked_claim_or_a_missing_token_gets_no_view(api):
     etag_free = api.client.get(f"/api/events/{eid}/view")
     assert etag_free.status_code == 401 and etag_free.get_json()["error"] == "missing-token"
     assert api.client.get("/api/events/nope/view", headers=bearer(token)).status_code == 404
+
+
+def test_a_cold_worker_gives_the_same_view_from_the_snapshot_and_the_shared_parts(api, app, tmp_path):
+    from backend import create_app
+    from backend.db import db
+    from backend.models import ViewParts
+
+    eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1) + _round(2), first_seq=9)
+    with app.app_context():
+        row = db.session.get(ViewParts, eid)
+        assert row is not None, "the round's completion made the shared parts for every worker"
+        assert json.loads(row.standings)["after"] == {"number": 1, "stage": "swiss"}
+        assert row.state_seq == api.pull(eid, org)["cursor"], "round 2 posted: the state kept for cold workers"
+    token = _player(api, eid, org, "p2")
+    warm = _view(api, eid, token)
+    other = create_app(dict(app.config, TESTING=True))  # another worker: nothing in memory
+    try:
+        cold = other.test_client().get(f"/api/events/{eid}/view", headers=bearer(token))
+        assert cold.status_code == 200
+        assert cold.headers["ETag"] == warm.headers["ETag"]
+        strip = lambda body: {k: v for k, v in body.items() if k not in ("server_ms", "clock")}  # noqa: E731
+        assert strip(cold.get_json()) == strip(warm.get_json())
+        again = other.test_client().get(
+            f"/api/events/{eid}/view", headers={**bearer(token), "If-None-Match": warm.headers["ETag"]}
+        )
+        assert again.status_code == 304
+    finally:
+        with other.app_context():
+            db.engine.dispose()
+
+
+def test_standings_follow_the_policy_on_the_view_and_the_public_page(api):
+    eid, org = _event(api)
+    policy = {"type": "event.configure", "payload": {"settings": {"standings_policy": "end"}}}
+    api.push_ok(eid, org, "desk", [policy, *_round(1), *_results(1)], first_seq=9)
+    body = _view(api, eid, _player(api, eid, org, "p1")).get_json()
+    assert body["standings"] is None and "end of the event" in body["standings_note"]
+    public = api.client.get(f"/api/events/{eid}/standings").get_json()
+    assert public["standings"] == [] and "end of the event" in public["note"]
+
+
+def test_a_gzipped_view_is_the_same_json_and_its_etag_still_answers_304(api):
+    import gzip
+
+    eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1) + _round(2), first_seq=9)
+    token = _player(api, eid, org, "p7")
+    first = _view(api, eid, token, **{"Accept-Encoding": "gzip"})
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in first.headers["Vary"]
+    plain = _view(api, eid, token)
+    assert "Content-Encoding" not in plain.headers
+    unzipped = json.loads(gzip.decompress(first.data))
+    timeless = lambda body: {k: v for k, v in body.items() if k not in ("server_ms", "clock")}  # noqa: E731
+    assert timeless(unzipped) == timeless(plain.get_json())
+    assert len(unzipped["standings"]["rows"]) == 8
+    assert _view(api, eid, token, **{"If-None-Match": first.headers["ETag"]}).status_code == 304
+
+
+def test_a_corrected_result_in_a_complete_round_moves_the_published_standings(api):
+    eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1), first_seq=9)
+    token = _player(api, eid, org, "p1")
+    before = _view(api, eid, token).get_json()["standings"]["rows"]
+    assert next(r for r in before if r["player"] == "p1")["record"].startswith("1-0")
+    correct = {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "the players swapped seats"}
+    api.push_ok(eid, org, "desk", [{"type": "result.correct", "payload": correct}], first_seq=16)
+    after = _view(api, eid, token).get_json()["standings"]["rows"]
+    assert next(r for r in after if r["player"] == "p1")["record"].startswith("0-1")
