@@ -173,6 +173,8 @@ class _Parts:
         self.tail = f',"info":{info},"standings":{standings},"standings_note":{dumps(note)}}}'.encode()
         self.made = time.monotonic()
         self._deflated: bytes | None = None
+        #: The log position ``shared.seats`` was made at (``_parts`` makes it again when the log has moved).
+        self.seats_seq = -1
 
     def deflated(self) -> bytes:
         """The tail as raw deflate from a fresh compressor, finished: made once, spliced after each player's part."""
@@ -196,6 +198,19 @@ def _made(key: str, parts: SharedParts) -> _Parts:
 
 
 def _parts(event: Event, held: _Held) -> _Parts:
+    """The shared parts of the held state, with where each player sits at the held position (call under its lock).
+
+    The parts' key is what the published standings count, not the pairings: a round posted, started or swapped
+    keeps the key but moves players' seats, so the seat index is made again whenever the log has moved."""
+    parts = _standing_parts(event, held)
+    if parts.seats_seq != held.seq:
+        shared = parts.shared
+        parts.shared = SharedParts(shared.info, shared.standings, seat_index(held.state))
+        parts.seats_seq = held.seq
+    return parts
+
+
+def _standing_parts(event: Event, held: _Held) -> _Parts:
     """The shared parts of the held state: this process's, else the cluster's (``view_parts``), else made and
     kept there for the other workers (call under the held state's lock)."""
     if held.parts is not None and held.parts_seq == held.seq:
@@ -251,6 +266,8 @@ def make_parts_after_round_change(accepted: Accepted) -> None:
     parts now from the pushing process's state, so the phones arriving next find them in the database on every
     worker. A result reported in a round in play costs a look at the rounds' statuses only."""
     state = accepted.state
+    if not accepted.logged:
+        return  # nothing new in the log (a push of replays and refusals)
     if standings_policy(state) == "live":
         return  # live standings change with every result: each worker makes them when a view needs them
     key = cache_key(accepted.event)

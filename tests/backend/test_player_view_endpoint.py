@@ -240,3 +240,20 @@ def test_a_corrected_result_in_a_complete_round_moves_the_published_standings(ap
     api.push_ok(eid, org, "desk", [{"type": "result.correct", "payload": correct}], first_seq=16)
     after = _view(api, eid, token).get_json()["standings"]["rows"]
     assert next(r for r in after if r["player"] == "p1")["record"].startswith("0-1")
+
+
+def test_a_view_opened_before_round_one_shows_the_table_once_the_round_is_posted(api):
+    # Phones open at check-in, long before pairings: the shared parts made then (no standings, no rounds) stay
+    # valid for the standings, but the player's seat must come from the posted round.
+    eid, org = _event(api, "doomtown")
+    token = _player(api, eid, org, "p1")
+    before = _view(api, eid, token)
+    assert before.get_json()["state"]["rounds"] == []
+    api.push_ok(eid, org, "desk", _round(1), first_seq=9)
+    after = _view(api, eid, token, **{"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200
+    (rnd,) = after.get_json()["state"]["rounds"]
+    assert [m["players"] for m in rnd["matches"]] == [["p1", "p2"]]
+    api.push_ok(eid, org, "desk", _results(1) + _round(2), first_seq=12)  # the next round's seat too
+    rounds = _view(api, eid, token).get_json()["state"]["rounds"]
+    assert [m["players"] for r in rounds for m in r["matches"]] == [["p1", "p2"], ["p8", "p1"]]
