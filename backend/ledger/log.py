@@ -361,7 +361,8 @@ AcceptHook = Callable[[Accepted], None]
 #: Jobs run in order inside the push's transaction once its operations are inserted (backend/ledger/__init__.py
 #: fills it: the push outbox, players' access and claim codes); whatever they write commits with the log.
 AFTER_ACCEPT: list[AcceptHook] = []
-#: Jobs run once the push committed (the players' view cache); they may not write to the database.
+#: Jobs run once the push committed (the shared parts of players' rendered views); what they write is their own
+#: transaction, best effort, never part of the push.
 AFTER_COMMIT: list[AcceptHook] = []
 
 
