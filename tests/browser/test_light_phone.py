@@ -83,7 +83,9 @@ def test_a_players_phone_installs_no_rules_engine_and_opens_offline(browser, liv
     shot(annie, "light-phone-05-standings-not-yet")
     last = {"type": "result.report", "payload": {"round": 1, "table": 2, "outcomes": ["win", "loss"]}}
     api(url, f"/api/events/{eid}/push", {"device": "desk", "ops": [{"seq": 1, "op": last}]}, token)
-    annie.wait_for_selector("#standings-table tbody tr >> nth=3", timeout=30_000)  # the next poll brings them
+    annie.wait_for_selector(
+        "#standings-table tbody tr:not(.tb-detail) >> nth=3", timeout=30_000
+    )  # the next poll brings them
     assert "Annie Oakley" in annie.text_content("#standings-table tr.me")
     assert "Calamity Jane" in annie.text_content("#standings-table")  # names from the view, not ids
     shot(annie, "light-phone-06-standings")
