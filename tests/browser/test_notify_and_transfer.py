@@ -290,7 +290,7 @@ def test_without_a_vapid_subject_the_buttons_say_push_is_off_and_who_turns_it_on
     eid, _, codes = event_with_two_players(url, "doomtown")
     ctx, phone = open_app(browser, url, f"#join={codes['p2']}")
     try:
-        join(phone, "Misty Williams")
+        join(phone, RULESETS_NAMES["doomtown"][1])
         said = notify_state(phone, "off")
         assert said == "Notifications are off on this server: the organizer sets VAPID_SUBJECT (docs/deploy.md)"
         phone.click("#notify")  # a tap says it again, never nothing
