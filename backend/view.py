@@ -41,6 +41,7 @@ from backend.models import Device, Event, Operation, Token, ViewParts, now_ms
 from backend.schemas import ViewQuerySchema
 from shared_rules.errors import RulesError
 from shared_rules.state import apply_in_place
+from shared_rules.state.answers import posted_bracket
 from shared_rules.state.player_view import VIEW_VERSION, SharedParts, player_view, seat_index, shared_parts
 from shared_rules.state.published import published_round, published_state, standings_policy
 from shared_rules.state.state import clone
@@ -201,11 +202,11 @@ def _parts(event: Event, held: _Held) -> _Parts:
     """The shared parts of the held state, with where each player sits at the held position (call under its lock).
 
     The parts' key is what the published standings count, not the pairings: a round posted, started or swapped
-    keeps the key but moves players' seats, so the seat index is made again whenever the log has moved."""
+    keeps the key but moves players' seats and the bracket, so both are made again whenever the log has moved."""
     parts = _standing_parts(event, held)
     if parts.seats_seq != held.seq:
         shared = parts.shared
-        parts.shared = SharedParts(shared.info, shared.standings, seat_index(held.state))
+        parts.shared = SharedParts(shared.info, shared.standings, seat_index(held.state), posted_bracket(held.state))
         parts.seats_seq = held.seq
     return parts
 
@@ -227,10 +228,11 @@ def _standing_parts(event: Event, held: _Held) -> _Parts:
         if row is not None and row.parts_key == key:
             # The standings are spliced in as stored text: the rendering needs the info and the seats only.
             shown: dict[str, Any] = {"after": None, "rows": [], "labels": {}, "note": row.note}
-            parts = SharedParts(json.loads(row.info), shown, seat_index(held.state))
+            parts = SharedParts(json.loads(row.info), shown)  # seats and bracket: made by _parts
             held.parts = _Parts(key, parts, row.info, row.standings, row.note)
         else:
             held.parts = _made(key, shared_parts(held.state))
+            held.parts.seats_seq = held.seq  # shared_parts made the seats and the bracket of this very state
             _keep(event.id, held.seq, held.parts)
     held.parts_seq = held.seq
     return held.parts
@@ -352,7 +354,7 @@ def _head(event: Event, seq: int, state: dict[str, Any], player: str, own: set[s
     return (
         f'{{"version":{VIEW_VERSION},"cursor":{seq},"server_ms":{at},"me":{dumps(player)},'
         f'"state":{dumps(view["state"])},"clock":{dumps(view["clock"])},"decklist":{dumps(view["decklist"])},'
-        f'"calls":{dumps(view["calls"])}'
+        f'"calls":{dumps(view["calls"])},"bracket":{dumps(view["bracket"])}'
     )
 
 

@@ -271,6 +271,11 @@ class PlayerViewSchema(Schema):
     standings_note = fields.String(required=True, allow_none=True)
     decklist = fields.Dict(required=True, allow_none=True)
     calls = fields.List(fields.Dict(), required=True)
+    bracket = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the posted elimination bracket with its players' names; null before a cut round"},
+    )
 
 
 class LoggedOperationSchema(Schema):

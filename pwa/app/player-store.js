@@ -3,7 +3,7 @@
 // on the device (no Pyodide: the phone installs the app shell alone, under 1 MB). The same interface the player
 // screens use on EventStore — ``state``, ``session``, ``eventId``, ``now()``, ``act()``, ``problems()``,
 // ``status()``, change events — plus ``view`` (the server's whole answer) and ``ask(fn, args)``, which answers
-// what the screens asked the rules worker for (ruleset_info, timer, standings, decklists) from that view.
+// what the screens asked the rules worker for (ruleset_info, timer, standings, decklists, bracket) from that view.
 // A player's action is an operation queued in the outbox and pushed; the server's verdict decides (shown as
 // "waiting to send" until it comes, and a refusal in the player's words). Polling: rarely while push
 // notifications are on (a push wakes the page, sw.js "PUSHED"), every ~25 s while on screen otherwise.
@@ -109,6 +109,7 @@ export class PlayerStore extends EventTarget {
     if (fn === "timer") return clockAt(view, args.now_ms ?? this.now());
     if (fn === "standings") return view.standings;
     if (fn === "decklists") return view.decklist;
+    if (fn === "bracket") return view.bracket || { rounds: [], note: "No cut yet." };
     throw new Error(`A player's phone does not work out "${fn}": the organizer's screens do.`);
   }
 

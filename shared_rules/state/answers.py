@@ -4,7 +4,8 @@
 * :func:`ruleset_info`: what the result form, the timer and the Settings screen read for a ruleset;
 * :func:`round_clocks`: every started round's clock at a moment (secret time only where it is known);
 * :func:`decklist_sheet`: the deck-list screen (spec, settings, lock, each player's list with its problems);
-* :func:`published_standings`: the standings the hall sees (``published.py``), with their headings.
+* :func:`published_standings`: the standings the hall sees (``published.py``), with their headings;
+* :func:`posted_bracket`: the elimination bracket as posted (no drafted cut round), with its players' names.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from ..errors import RulesError
 
-__all__ = ["ruleset_info", "round_clocks", "decklist_sheet", "published_standings", "bracket_games"]
+__all__ = ["ruleset_info", "round_clocks", "decklist_sheet", "published_standings", "bracket_games", "posted_bracket"]
 
 
 def bracket_games(ruleset: str, settings: Mapping[str, Any]) -> dict[str, int | None]:
@@ -191,3 +192,23 @@ def published_standings(state: Mapping[str, Any]) -> dict[str, Any]:
         return {"after": after, "rows": rows, "labels": labels, "note": None}
     except RulesError as exc:
         return {"after": None, "rows": [], "labels": {}, "note": f"standings unavailable: {exc}"}
+
+
+def posted_bracket(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The bracket as the hall sees it (``brackets.bracket_view``), None before a cut round is posted.
+
+    A drafted elimination round is left out (its pairings are not posted yet); ``names`` gives each bracket
+    player's name, for a device that holds only its own opponents.
+    """
+    posted = [r for r in state["rounds"] if r["status"] != "draft"]
+    if not any(r["stage"] == "elimination" for r in posted):
+        return None
+    from ..run import bracket_view, load_event
+    from .state import to_event_document
+
+    view = bracket_view(load_event(to_event_document({**state, "rounds": posted}, operational=False)))
+    names = {p["id"]: p["name"] for p in state["players"]}
+    seated = {p["player"] for r in view["rounds"] for s in r["slots"] for p in s["players"]}
+    if view.get("champion"):
+        seated.add(view["champion"])
+    return {**view, "names": {pid: names.get(pid, pid) for pid in sorted(seated)}}

@@ -14,7 +14,7 @@ pull of the log, backend/ledger/player_view.py):
 
 Besides the state: the ruleset's ``info`` (``answers.ruleset_info``), the ``clock`` at ``now_ms``, the published
 ``standings`` (``published.py``: when the organizer's standings policy shows them, else None with
-``standings_note`` saying why), the player's ``decklist`` sheet and their open ``calls``.
+``standings_note`` saying why), the player's ``decklist`` sheet, their open ``calls`` and the posted ``bracket``.
 
 What every player shares (the ruleset's info, the published standings) is :func:`shared_parts`, made once per
 event state and handed to each :func:`player_view`.
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RulesError
-from .answers import decklist_sheet, published_standings, round_clocks, ruleset_info
+from .answers import decklist_sheet, posted_bracket, published_standings, round_clocks, ruleset_info
 from .state import WITHHELD_PREFIX
 
 __all__ = ["VIEW_VERSION", "SharedParts", "shared_parts", "seat_index", "player_view"]
@@ -47,6 +47,8 @@ class SharedParts:
     standings: dict[str, Any]
     #: Player id -> (round index, match index) of each of their matches in a posted round.
     seats: dict[str, list[tuple[int, int]]] | None = None
+    #: The posted bracket (``answers.posted_bracket``), None before a cut round is posted.
+    bracket: dict[str, Any] | None = None
 
 
 def seat_index(state: Mapping[str, Any]) -> dict[str, list[tuple[int, int]]]:
@@ -72,7 +74,7 @@ def shared_parts(state: Mapping[str, Any]) -> SharedParts:
     standings = published_standings(state)
     names = {p["id"]: p["name"] for p in state["players"]}
     rows = [{**row, "name": names.get(row["player"], row["player"])} for row in standings["rows"]]
-    return SharedParts(info, {**standings, "rows": rows}, seat_index(state))
+    return SharedParts(info, {**standings, "rows": rows}, seat_index(state), posted_bracket(state))
 
 
 def _same(device: str) -> str:
@@ -208,4 +210,5 @@ def player_view(
         "standings_note": standings["note"],
         "decklist": decklist,
         "calls": calls,
+        "bracket": parts.bracket,
     }

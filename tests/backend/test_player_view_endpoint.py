@@ -257,3 +257,16 @@ def test_a_view_opened_before_round_one_shows_the_table_once_the_round_is_posted
     api.push_ok(eid, org, "desk", _results(1) + _round(2), first_seq=12)  # the next round's seat too
     rounds = _view(api, eid, token).get_json()["state"]["rounds"]
     assert [m["players"] for r in rounds for m in r["matches"]] == [["p1", "p2"], ["p8", "p1"]]
+
+
+def test_the_posted_cut_comes_with_its_bracket_and_names_a_drafted_one_does_not(api):
+    eid, org = _event(api, "doomtown")
+    token = _player(api, eid, org, "p1")
+    api.push_ok(eid, org, "desk", _round(1) + _results(1), first_seq=9)
+    cut = {"type": "cut.make", "payload": {"size": 2, "matches": [{"players": ["p1", "p3"]}]}}
+    api.push_ok(eid, org, "desk", [cut], first_seq=16)
+    assert _view(api, eid, token).get_json()["bracket"] is None  # drafted: not posted yet
+    api.push_ok(eid, org, "desk", [{"type": "round.publish", "payload": {"number": 2}}], first_seq=17)
+    bracket = _view(api, eid, token).get_json()["bracket"]
+    assert bracket["names"] == {"p1": "Player 1", "p3": "Player 3"}
+    assert [p["player"] for r in bracket["rounds"] for s in r["slots"] for p in s["players"]] == ["p1", "p3"]

@@ -89,6 +89,22 @@ def test_a_players_phone_installs_no_rules_engine_and_opens_offline(browser, liv
     assert "Annie Oakley" in annie.text_content("#standings-table tr.me")
     assert "Calamity Jane" in annie.text_content("#standings-table")  # names from the view, not ids
     shot(annie, "light-phone-06-standings")
+
+    # The cut posted: the bracket comes with the view, every seated player named (the phone lists only its own
+    # opponents); a drafted cut shows nothing yet.
+    cut = [
+        {"type": "cut.make", "payload": {"size": 2, "matches": [{"players": ["p1", "p3"]}]}},
+        {"type": "round.publish", "payload": {"number": 2}},
+    ]
+    pushed = api(url, f"/api/events/{eid}/push", {"device": "desk", "ops": [{"seq": 2, "op": cut[0]}]}, token)
+    assert pushed["results"][0]["status"] == "accepted", pushed
+    annie.goto(f"{url}/#/event/{eid}/bracket")
+    wait_ready(annie, "bracket")
+    annie.wait_for_selector("#view p:has-text('No cut yet')")
+    api(url, f"/api/events/{eid}/push", {"device": "desk", "ops": [{"seq": 3, "op": cut[1]}]}, token)
+    annie.wait_for_selector(".bracket-round:has-text('Calamity Jane')", timeout=30_000)
+    assert "Annie Oakley" in annie.text_content(".bracket")
+    shot(annie, "light-phone-07-bracket")
     assert not annie.errors and not bat.errors, (annie.errors, bat.errors)
     assert not [r for r in requests if "/pyodide/" in r], requests
     ctx.close()

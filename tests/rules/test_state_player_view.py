@@ -190,3 +190,34 @@ class PlayerViewTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PlayerViewBracketTest(unittest.TestCase):
+    def _cut(self, *, publish: bool) -> dict[str, Any]:
+        log = _Log()
+        log.add("event.create", {"name": "Cup", "ruleset": "pokemon-tcg", "seed": "s"})
+        for i in range(4):
+            log.add("player.register", {"player": {"id": f"p{i}", "name": f"Player {i}"}})
+        matches = [{"table": 1, "players": ["p0", "p1"]}, {"table": 2, "players": ["p2", "p3"]}]
+        log.add("round.pair", {"number": 1, "matches": matches})
+        log.add("round.publish", {"number": 1})
+        log.add("round.start", {"number": 1, "duration_s": 3000})
+        for table in (1, 2):
+            log.add("result.report", {"round": 1, "table": table, "outcomes": ["win", "loss"]})
+        log.add("cut.make", {"size": 2, "matches": [{"players": ["p0", "p2"]}]})
+        if publish:
+            log.add("round.publish", {"number": 2})
+        return replay(log.ops, initial_state())
+
+    def test_a_drafted_cut_shows_no_bracket(self) -> None:
+        self.assertIsNone(player_view(self._cut(publish=False), "p0", T0)["bracket"])
+
+    def test_a_posted_cut_shows_its_bracket_with_every_seated_players_name(self) -> None:
+        state = self._cut(publish=True)
+        for me in ("p0", "p1"):  # in the cut, and out of it
+            with self.subTest(player=me):
+                bracket = player_view(state, me, T0)["bracket"]
+                self.assertIsNotNone(bracket)
+                seated = [p["player"] for r in bracket["rounds"] for s in r["slots"] for p in s["players"]]
+                self.assertEqual(sorted(seated), ["p0", "p2"])
+                self.assertEqual(bracket["names"], {"p0": "Player 0", "p2": "Player 2"})
