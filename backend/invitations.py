@@ -6,7 +6,7 @@ import io
 from urllib.parse import quote
 
 import segno
-from flask import Blueprint
+from flask import Blueprint, Response
 from sqlalchemy import select, update
 
 from backend.api import load_body, respond
@@ -196,6 +196,11 @@ def redeem():
         raise ApiError(410, "code-used", "this code was already used; ask for a new one")
     event = db.session.get_one(Event, invitation.event_id)
     db.session.commit()
+    return token_grant(token, secret, event)
+
+
+def token_grant(token: Token, secret: str, event: Event) -> Response:
+    """The 201 answer that hands a device its new token (a redeemed invitation, claim or transfer code)."""
     return respond(
         TokenGrantSchema(),
         {

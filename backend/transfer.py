@@ -18,13 +18,12 @@ from marshmallow import Schema, fields
 from sqlalchemy import select, update
 
 from backend.api import respond
-from backend.auth import authenticate, hash_code, new_code, new_id, new_token, token_lifetime_s
+from backend.auth import authenticate, hash_code, new_code, new_id, new_token
 from backend.db import begin_write, changed, db
 from backend.errors import ApiError
-from backend.invitations import join_link, qr_svg
+from backend.invitations import join_link, qr_svg, token_grant
 from backend.limits import by_token, limiter
 from backend.models import Event, Token, TransferCode, now_ms
-from backend.schemas import TokenGrantSchema
 
 __all__ = ["bp", "redeem_transfer", "TRANSFER_TTL_S"]
 
@@ -146,18 +145,4 @@ def redeem_transfer(digests: tuple[str, ...], label: str) -> Any:
         raise ApiError(410, "code-used", "this transfer code was already used; make a new one")
     event = db.session.get_one(Event, row.event_id)
     db.session.commit()
-    return respond(
-        TokenGrantSchema(),
-        {
-            "event_id": token.event_id,
-            "token": secret,
-            "token_id": token.id,
-            "role": token.role,
-            "player": token.player,
-            "name": event.name,
-            "ruleset": event.ruleset,
-            "server_time": now_ms(),
-            "expires_in_s": token_lifetime_s(token.role),
-        },
-        201,
-    )
+    return token_grant(token, secret, event)
