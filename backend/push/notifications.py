@@ -454,6 +454,20 @@ class _Batch:
                 )
             )
 
+    def _outcome(self, kind: str, op: dict[str, Any], at: _Spot, pid: str, mine: str, text: str) -> None:
+        """A notice to one player about the result recorded (or reported) for them at a table."""
+        self.add(
+            kind,
+            self.by_player[pid],
+            (op["op_id"], pid),
+            text,
+            player_url(self.event_id),
+            at.tag,
+            player=pid,
+            ref=at.ref,
+            data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
+        )
+
     def _reported(self, op: dict[str, Any], at: _Spot) -> None:
         """Each player who has not reported is asked to confirm the result reported for them."""
         match = at.match
@@ -466,16 +480,8 @@ class _Batch:
                 continue
             mine = outcomes[i] if i < len(outcomes) else "?"
             who = self.name(reporter) if reporter else "Your opponent"
-            self.add(
-                "result.reported",
-                self.by_player[pid],
-                (op["op_id"], pid),
-                f"{at.where}: {who} reported a {mine} for you. Tap to confirm.",
-                player_url(self.event_id),
-                at.tag,
-                player=pid,
-                ref=at.ref,
-                data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
+            self._outcome(
+                "result.reported", op, at, pid, mine, f"{at.where}: {who} reported a {mine} for you. Tap to confirm."
             )
 
     def _confirmed(self, op: dict[str, Any], at: _Spot) -> None:
@@ -487,17 +493,7 @@ class _Batch:
             if pid == by or pid not in reporters or not self.by_player.get(pid):
                 continue
             mine = outcomes[i] if i < len(outcomes) else "?"
-            self.add(
-                "result.confirmed",
-                self.by_player[pid],
-                (op["op_id"], pid),
-                f"{at.where}: your {mine} is confirmed.",
-                player_url(self.event_id),
-                at.tag,
-                player=pid,
-                ref=at.ref,
-                data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
-            )
+            self._outcome("result.confirmed", op, at, pid, mine, f"{at.where}: your {mine} is confirmed.")
 
     # ------------------------------------------------------------ calls
 
@@ -573,17 +569,7 @@ class _Batch:
         for i, pid in enumerate(at.match["players"]):
             if self.by_player.get(pid):
                 mine = outcomes[i] if i < len(outcomes) else "?"
-                self.add(
-                    "result.resolved",
-                    self.by_player[pid],
-                    (op["op_id"], pid),
-                    f"{at.where}: a judge recorded a {mine} for you.",
-                    player_url(self.event_id),
-                    at.tag,
-                    player=pid,
-                    ref=at.ref,
-                    data={"round": at.rnd["number"], "table": at.table, "outcome": mine},
-                )
+                self._outcome("result.resolved", op, at, pid, mine, f"{at.where}: a judge recorded a {mine} for you.")
 
 
 @dataclass(frozen=True)
