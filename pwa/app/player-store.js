@@ -7,7 +7,8 @@
 // A player's action is an operation queued in the outbox and pushed; the server's verdict decides (shown as
 // "waiting to send" until it comes, and a refusal in the player's words). Polling: rarely while push
 // notifications are on (a push wakes the page, sw.js "PUSHED"), every ~25 s while on screen otherwise.
-import { BACKGROUND_SYNC_TAG, getSession, outbox, savedView, serverNow, syncEvent } from "./services.js";
+import { BACKGROUND_SYNC_TAG, getSession, outbox, savedView, serverNow } from "./services.js";
+import { syncOnce, syncStatus, wireSync } from "./sync-loop.js";
 import { CLOSED_REASON, closedRefusal } from "./store.js";
 
 const stored = (key) => Number(globalThis.localStorage?.getItem(key)) || 0;
@@ -141,57 +142,16 @@ export class PlayerStore extends EventTarget {
   }
 
   status() {
-    const s = this.session;
-    return {
-      unregistered: false,
-      online: globalThis.navigator?.onLine !== false && this.reachable,
-      waiting: this.waiting().length,
-      rejected: this.rows.filter((r) => r.status === "rejected").length,
-      lastSync: s?.last_sync ?? null,
-      syncing: Boolean(this.syncing),
-      error: s?.last_error ?? null,
-      refused: Boolean(s?.last_error && s?.last_error_refused),
-      busy: Boolean(s?.last_error && s?.last_error_busy),
-      errorCode: s?.last_error_code ?? null,
-    };
+    return syncStatus(this, { waiting: this.waiting().length });
   }
 
   syncNow() {
-    if (this.syncing) {
-      this.again = true;
-      return this.syncing;
-    }
-    this.lastSyncAt = Date.now();
-    this.syncing = (async () => {
-      this.emit();
-      try {
-        do {
-          this.again = false;
-          await syncEvent(this.eventId);
-          this.reachable = true;
-        } while (this.again);
-      } catch (error) {
-        if (error.offline) this.reachable = false;
-      } finally {
-        this.syncing = null;
-      }
-      await this.reload();
-    })();
-    return this.syncing;
+    return syncOnce(this, () => this.reload());
   }
 
   startSyncing() {
     if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), 1000);
-    globalThis.addEventListener("online", () => this.syncNow());
-    globalThis.addEventListener("offline", () => this.emit());
-    globalThis.document?.addEventListener("visibilitychange", () => {
-      if (globalThis.document.visibilityState === "visible") this.syncNow();
-    });
-    navigator.serviceWorker?.addEventListener("message", (event) => {
-      if (event.data?.type === "SYNCED") this.reload();
-      if (event.data?.type === "PUSHED") this.syncNow();  // a notification: something changed on the server
-    });
+    wireSync(this, 1000, () => this.reload());
     this.checkPush();
     this.syncNow();
   }

@@ -2,7 +2,8 @@
 // One event on this device: its session, the folded state (from the rules
 // worker: confirmed log + pending outbox), and the sync schedule (on load, on
 // reconnect, on a timer, after every change, and by Background Sync).
-import { BACKGROUND_SYNC_TAG, dropSnapshot, getSession, getSnapshot, logAfter, onRulesRestart, outbox, putSnapshot, rules, rulesBuild, serverNow, syncEvent } from "./services.js";
+import { BACKGROUND_SYNC_TAG, dropSnapshot, getSession, getSnapshot, logAfter, onRulesRestart, outbox, putSnapshot, rules, rulesBuild, serverNow } from "./services.js";
+import { syncOnce, syncStatus, wireSync } from "./sync-loop.js";
 
 const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 5000;
 // A player's phone asks less often: its pairings and calls to the table come by push, which makes it sync at once,
@@ -80,6 +81,7 @@ export class EventStore extends EventTarget {
     this.rows = [];
     this.localRejections = [];
     this.workerCursor = -1;
+    this.lastSyncAt = 0;  // when the last sync started (app/sync-loop.js)
     this.syncing = null;
     this.reachable = true;
     this.timer = null;
@@ -403,58 +405,16 @@ export class EventStore extends EventTarget {
     // An event made on this device that the server does not have yet counts as one change waiting.
     const unregistered = Boolean(this.session?.pending_create);
     const waiting = this.rows.filter((r) => r.status === "pending" || r.status === "sent").length + (unregistered ? 1 : 0);
-    return {
-      unregistered,
-      online: navigator.onLine && this.reachable,
-      waiting,
-      rejected: this.rows.filter((r) => r.status === "rejected").length,
-      lastSync: this.session?.last_sync ?? null,
-      syncing: Boolean(this.syncing),
-      error: this.session?.last_error ?? null,
-      // The server answered and refused the push: changes cannot go out until someone acts.
-      refused: Boolean(this.session?.last_error && this.session?.last_error_refused),
-      // Rate limited: the changes are fine and go on a later try.
-      busy: Boolean(this.session?.last_error && this.session?.last_error_busy),
-      errorCode: this.session?.last_error_code ?? null,
-    };
+    return syncStatus(this, { waiting, unregistered });
   }
 
   syncNow() {
-    if (this.syncing) {
-      this.again = true;
-      return this.syncing;
-    }
-    this.lastSyncAt = Date.now();
-    this.syncing = (async () => {
-      this.emit();
-      try {
-        do {
-          this.again = false;
-          await syncEvent(this.eventId);
-          this.reachable = true;
-        } while (this.again);
-      } catch (error) {
-        if (error.offline) this.reachable = false;
-      } finally {
-        this.syncing = null;
-      }
-      await this.refold();
-    })();
-    return this.syncing;
+    return syncOnce(this, () => this.refold());
   }
 
   startSyncing() {
     if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), SYNC_MS);
-    globalThis.addEventListener("online", () => this.syncNow());
-    globalThis.addEventListener("offline", () => this.emit());
-    globalThis.document?.addEventListener("visibilitychange", () => {
-      if (globalThis.document.visibilityState === "visible") this.syncNow();  // back on screen: catch up at once
-    });
-    navigator.serviceWorker?.addEventListener("message", (event) => {
-      if (event.data?.type === "SYNCED") this.refold();
-      if (event.data?.type === "PUSHED") this.syncNow();  // a notification: something changed on the server
-    });
+    wireSync(this, SYNC_MS, () => this.refold());
     this.syncNow();
   }
 
