@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from backend.api import load_args
-from backend.auth import Principal, authenticate
+from backend.auth import Principal, authenticate, bearer, hash_secret, valid_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import AFTER_COMMIT, Accepted, dumps, event_state
@@ -408,13 +408,8 @@ def view(event_id: str):
         304:
           description: the view named by If-None-Match is still the current one (no body)
     """
-    principal = authenticate(event_id)
-    args = load_args(ViewQuerySchema())
-    player = _viewer(principal, args.get("player"))
-    # The head alone decides an up-to-date view's 304 (two columns, no ORM object): no state work.
-    head = db.session.execute(select(Event.head_seq, Event.created_at).where(Event.id == event_id)).first()
-    if head is None:  # deleted between the token check and now
-        raise ApiError(404, "unknown-event", f"there is no event '{event_id[:40]}'")
+    principal, head = _token_and_head(event_id)
+    player = _viewer(principal, load_args(_VIEW_ARGS).get("player"))
     etag = _etag(event_id, head.created_at, head.head_seq, player)
     if _not_modified(etag):
         return _headers(Response(status=304), etag)
@@ -429,6 +424,48 @@ def view(event_id: str):
         return _headers(response, view_etag(event, seq, player))
     response.headers["Content-Encoding"] = "gzip"  # compressed here: Flask-Compress leaves it as it is
     return _headers(response, view_etag(event, seq, player)[:-1] + ':gzip"')
+
+
+_VIEW_ARGS = ViewQuerySchema()
+
+#: The token and its event's head in one prepared statement: what an up-to-date view's 304 needs, and no more.
+_TOKEN_AND_HEAD = (
+    select(
+        Token.id,
+        Token.event_id,
+        Token.role,
+        Token.player,
+        Token.revoked_at,
+        Token.expires_at,
+        Event.head_seq,
+        Event.created_at,
+    )
+    .join(Event, Event.id == Token.event_id)
+    .where(Token.token_hash == bindparam("digest"))
+)
+
+
+def _token_and_head(event_id: str) -> tuple[Principal, Any]:
+    """The request's token (as :func:`authenticate` judges it) and the event's ``head_seq`` and ``created_at``.
+
+    Phones ask every few seconds, so the usual case is one query; anything unusual (no token, an unknown,
+    revoked or expired one, another event's) goes through :func:`authenticate` for its exact error."""
+    secret = bearer() if valid_id(event_id) else None
+    row = db.session.execute(_TOKEN_AND_HEAD, {"digest": hash_secret(secret)}).first() if secret else None
+    usual = (
+        row is not None
+        and row.event_id == event_id
+        and row.revoked_at is None
+        and (row.expires_at is None or row.expires_at > now_ms())
+    )
+    if usual:
+        assert row is not None
+        return Principal(row.id, row.event_id, row.role, row.player, row.expires_at), row
+    principal = authenticate(event_id)
+    head = db.session.execute(select(Event.head_seq, Event.created_at).where(Event.id == event_id)).first()
+    if head is None:  # deleted between the token check and now
+        raise ApiError(404, "unknown-event", f"there is no event '{event_id[:40]}'")
+    return principal, head
 
 
 def _headers(response: Response, etag: str) -> Response:
