@@ -40,25 +40,40 @@ def fetch_all(client, urls: list[str], encoding: str) -> tuple[int, int]:
     return sent, decoded
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--encoding", default="gzip, deflate, br", help="the browser's Accept-Encoding")
-    args = parser.parse_args()
-    manifest_path = ROOT / "build" / "web" / "precache-manifest.json"
-    if not manifest_path.is_file():
-        print("bench.install: build/web/precache-manifest.json is missing: run `make build` first", file=sys.stderr)
-        return 2
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+def build_manifest() -> dict | None:
+    """The build's precache manifest, or None before ``make build``."""
+    path = ROOT / "build" / "web" / "precache-manifest.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def _client():
     tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-install-"))
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite'}", "INSTANCE_PATH": str(tmp / "i")})
-    client = app.test_client()
+    return app.test_client()
+
+
+def install_bytes(client, manifest: dict, encoding: str) -> list[tuple[str, int, int, int]]:
+    """(device, requests, bytes sent, bytes decoded) of a player's phone's and a staff device's install."""
     rows = []
     for device in ("player", "staff"):
         groups = [g for g in manifest["groups"] if device == "staff" or g.get("devices") != "staff"]
         urls = [f"/pwa/sw.js?device={device}", "/precache-manifest.json"]
         urls += [file["url"] for group in groups for file in group["files"]]
-        sent, decoded = fetch_all(client, urls, args.encoding)
+        sent, decoded = fetch_all(client, urls, encoding)
         rows.append((device, len(urls), sent, decoded))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--encoding", default="gzip, deflate, br", help="the browser's Accept-Encoding")
+    args = parser.parse_args()
+    manifest = build_manifest()
+    if manifest is None:
+        print("bench.install: build/web/precache-manifest.json is missing: run `make build` first", file=sys.stderr)
+        return 2
+    client = _client()
+    rows = install_bytes(client, manifest, args.encoding)
     print(f"Install bytes as the service worker fetches them (Accept-Encoding: {args.encoding})")
     print(f"{'device':<8} {'requests':>8} {'transfer MB':>12} {'files MB':>9} {'at one bar':>11}")
     for device, count, sent, decoded in rows:
