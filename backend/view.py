@@ -451,7 +451,8 @@ def _token_and_head(event_id: str) -> tuple[Principal, Any]:
     Phones ask every few seconds, so the usual case is one query; anything unusual (no token, an unknown,
     revoked or expired one, another event's) goes through :func:`authenticate` for its exact error."""
     secret = bearer() if valid_id(event_id) else None
-    row = db.session.execute(_TOKEN_AND_HEAD, {"digest": hash_secret(secret)}).first() if secret else None
+    # Core, not the ORM session: the row is read, never an object (about a third of the query's cost).
+    row = db.session.connection().execute(_TOKEN_AND_HEAD, {"digest": hash_secret(secret)}).first() if secret else None
     usual = (
         row is not None
         and row.event_id == event_id
