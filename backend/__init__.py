@@ -42,7 +42,11 @@ def _configure(app: Flask, config: dict[str, Any]) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
-        options.setdefault("pool_pre_ping", True)
+        # No ping before each pooled connection's use: it was a round trip on every request, a third of an
+        # up-to-date phone's view. A connection the server dropped (restart, fail-over) fails its request with
+        # 503 "busy", which every device retries, and the pool is then renewed (tests/backend/
+        # test_database_reconnect.py).
+        options.setdefault("pool_pre_ping", False)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
