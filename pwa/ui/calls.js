@@ -19,6 +19,25 @@ export function ago(ms, now = Date.now()) {
   return minutes < 1 ? "just now" : `${minutes} min ago`;
 }
 
+let ticker = null;
+
+/** Bring every ``agoLabel`` under ``root`` up to ``now``. */
+export function refreshAgo(root = globalThis.document, now = Date.now()) {
+  for (const el of root?.querySelectorAll?.("[data-ago]") || []) el.textContent = ago(Number(el.dataset.ago), now);
+}
+
+/**
+ * ``ago(ms)`` as an element that keeps itself current: a call stays on screen for minutes while nothing else
+ * changes, and "just now" must become "6 min ago" without a redraw. One timer for every such element.
+ */
+export function agoLabel(ms, now = Date.now()) {
+  if (ticker === null) {
+    ticker = setInterval(() => refreshAgo(), 20_000);
+    ticker.unref?.();  // under Node (the tests) the timer must not keep the process alive
+  }
+  return h("span", { class: "ago", dataset: { ago: String(ms) } }, ago(ms, now));
+}
+
 /** Where a call sends someone, in words. */
 export function callPlace(call) {
   if (call.table !== null && call.table !== undefined) return `table ${call.table}`;
@@ -45,7 +64,7 @@ export function callsPanel(store) {
       : [h("strong", { class: "call-place" }, `${who} called to ${callPlace(call)}`), call.note ? ` — ${call.note}` : ""];
     return h("li", { class: `call call-${call.kind}${coming ? " coming" : ""}`, dataset: { call: call.id, table: call.table ?? "" } },
       h("p", {}, ...text),
-      h("p", { class: "hint" }, `${callTime(call.at)} (${ago(call.at)})`, coming ? " · a judge is on the way" : ""),
+      h("p", { class: "hint" }, `${callTime(call.at)} (`, agoLabel(call.at), ")", coming ? " · a judge is on the way" : ""),
       h("div", { class: "call-actions" },
         call.kind === "judge" && !coming && h("button", { type: "button", class: "primary", onclick: () => answer(call, "on-my-way") },
           "On my way"),
