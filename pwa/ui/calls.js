@@ -135,3 +135,37 @@ export function callPlayerForm(store, player, table = null) {
       note, out));
   return details;
 }
+
+/**
+ * Staff call a judge to a table (a floor judge wants a second opinion or the head judge; the desk sends one to
+ * a table a player reported): a reason behind a "Call a judge here" button. Every staff device's calls list
+ * shows it, and the big screen's strip.
+ */
+export function callJudgeForm(store, table) {
+  const reason = h("input", { type: "text", maxlength: "500", placeholder: "Why (e.g. appeal to the head judge)",
+    "aria-label": "Why a judge is needed", class: "call-reason" });
+  const out = h("p", { class: "call-error", role: "alert" });
+  const details = h("details", { class: "call-judge", dataset: { table: String(table) } });
+  const send = async () => {
+    const why = reason.value.trim();
+    if (!why) {
+      out.textContent = "Say in a few words why a judge is needed: it shows on the judges' calls list.";
+      reason.focus();
+      return;
+    }
+    const { refused } = await store.act("call.judge", { table, reason: why });
+    if (refused) {
+      out.textContent = withNames(store.state, refusalText(refused), store.session?.staff_names);
+      return;
+    }
+    out.textContent = "";
+    reason.value = "";
+    details.open = false;
+    announce(`Judge called to table ${table}: the judges' calls list shows it until one answers`);
+  };
+  details.append(
+    h("summary", { class: "small" }, "Call a judge here…"),
+    h("div", { class: "call-form" }, reason,
+      h("button", { type: "button", class: "small call-judge-send", onclick: send }, "Call a judge to this table"), out));
+  return details;
+}
