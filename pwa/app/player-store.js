@@ -7,8 +7,8 @@
 // A player's action is an operation queued in the outbox and pushed; the server's verdict decides (shown as
 // "waiting to send" until it comes, and a refusal in the player's words). Polling: rarely while push
 // notifications are on (a push wakes the page, sw.js "PUSHED"), every ~25 s while on screen otherwise.
-import { BACKGROUND_SYNC_TAG, getSession, outbox, savedView, serverNow } from "./services.js";
-import { syncOnce, syncStatus, wireSync } from "./sync-loop.js";
+import { getSession, outbox, savedView, serverNow } from "./services.js";
+import { requestBackgroundSync, syncOnce, syncStatus, wireSync } from "./sync-loop.js";
 import { CLOSED_REASON, closedRefusal } from "./store.js";
 
 const stored = (key) => Number(globalThis.localStorage?.getItem(key)) || 0;
@@ -120,7 +120,7 @@ export class PlayerStore extends EventTarget {
     if (closed) return { row: null, refused: CLOSED_REASON, code: "event-closed" };
     const row = await outbox.enqueue(this.eventId, type, payload);
     await this.reload();
-    this.requestBackgroundSync();
+    requestBackgroundSync();
     this.syncNow();
     return { row, refused: null };
   }
@@ -173,15 +173,5 @@ export class PlayerStore extends EventTarget {
     if (now - this.lastSyncAt < every) return null;
     this.checkPush();
     return this.syncNow();
-  }
-
-  async requestBackgroundSync() {
-    try {
-      /** @type {any} */
-      const registration = await navigator.serviceWorker?.getRegistration();
-      if (registration?.sync) await registration.sync.register(BACKGROUND_SYNC_TAG);
-    } catch {
-      // Background Sync is a bonus: the poll and the online event still send.
-    }
   }
 }

@@ -2,13 +2,10 @@
 // One event on this device: its session, the folded state (from the rules
 // worker: confirmed log + pending outbox), and the sync schedule (on load, on
 // reconnect, on a timer, after every change, and by Background Sync).
-import { BACKGROUND_SYNC_TAG, dropSnapshot, getSession, getSnapshot, logAfter, onRulesRestart, outbox, putSnapshot, rules, rulesBuild, serverNow } from "./services.js";
-import { syncOnce, syncStatus, wireSync } from "./sync-loop.js";
+import { dropSnapshot, getSession, getSnapshot, logAfter, onRulesRestart, outbox, putSnapshot, rules, rulesBuild, serverNow } from "./services.js";
+import { requestBackgroundSync, syncOnce, syncStatus, wireSync } from "./sync-loop.js";
 
 const SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.syncMs")) || 5000;
-// A player's phone asks less often: its pairings and calls to the table come by push, which makes it sync at once,
-// and 2,000 phones asking every 5 s would keep a hall's server busy with 400 empty pulls a second.
-const PLAYER_SYNC_MS = Number(globalThis.localStorage?.getItem("topcut.playerSyncMs")) || 4 * SYNC_MS;
 // A start folds the event from its last snapshot and the log after it (a 2,048-player event after 9 rounds is
 // 11,283 operations: 3.4 s to fold from operation 1 on a tablet). One is saved once the log has grown this
 // many operations past the last one (tests lower it).
@@ -326,7 +323,7 @@ export class EventStore extends EventTarget {
     await this.refold();
     const opId = `${this.session.device}:${row.seq}`;
     const refused = this.localRejections.find((r) => r.op_id === opId);
-    this.requestBackgroundSync();
+    requestBackgroundSync();
     this.syncNow();
     return { row, refused: refused ? refused.reason : null };
   }
@@ -373,7 +370,7 @@ export class EventStore extends EventTarget {
       onProgress?.(Math.min(start + chunk, ops.length), ops.length);
     }
     if (queued) {
-      this.requestBackgroundSync();
+      requestBackgroundSync();
       this.syncNow();
     }
     return out;
@@ -420,22 +417,12 @@ export class EventStore extends EventTarget {
 
   /**
    * The sync timer: nothing while the app is out of sight (changes made here are sent by Background Sync, and
-   * coming back on screen syncs at once); a player's phone every ``PLAYER_SYNC_MS``, staff every ``SYNC_MS``.
+   * coming back on screen syncs at once); every ``SYNC_MS`` (staff devices: a player's phone has its own store,
+   * app/player-store.js, which polls far less often).
    */
   tick(now = Date.now()) {
     if (globalThis.document?.visibilityState === "hidden") return null;
-    const every = this.role === "player" ? PLAYER_SYNC_MS : SYNC_MS;
-    if (now - (this.lastSyncAt ?? 0) < every - SYNC_MS / 2) return null;
+    if (now - (this.lastSyncAt ?? 0) < SYNC_MS / 2) return null;
     return this.syncNow();
-  }
-
-  async requestBackgroundSync() {
-    try {
-      /** @type {any} (Background Sync is not in every browser's types) */
-      const registration = await navigator.serviceWorker?.getRegistration();
-      if (registration?.sync) await registration.sync.register(BACKGROUND_SYNC_TAG);
-    } catch {
-      // Background Sync is a bonus: the timer and the online event still sync.
-    }
   }
 }

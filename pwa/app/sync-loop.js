@@ -2,7 +2,7 @@
 // phones): one sync at a time (a request meanwhile runs once more after it), the triggers that start one (the
 // timer, the network coming back, the page coming on screen, a push), and the status the sync indicator reads.
 // What a store does after a sync differs (a staff device folds, a phone reloads its view): ``after``.
-import { syncEvent } from "./services.js";
+import { BACKGROUND_SYNC_TAG, syncEvent } from "./services.js";
 
 /** Sync ``store``'s event now, again if asked meanwhile; then ``after()``. The promise of the running sync. */
 export function syncOnce(store, after) {
@@ -44,6 +44,17 @@ export function wireSync(store, everyMs, after) {
     if (event.data?.type === "SYNCED") after();
     if (event.data?.type === "PUSHED") store.syncNow();  // a notification: something changed on the server
   });
+}
+
+/** Ask the service worker to send the outbox when the network is back, even with the page closed (Background Sync). */
+export async function requestBackgroundSync() {
+  try {
+    /** @type {any} (Background Sync is not in every browser's types) */
+    const registration = await navigator.serviceWorker?.getRegistration();
+    if (registration?.sync) await registration.sync.register(BACKGROUND_SYNC_TAG);
+  } catch {
+    // Background Sync is a bonus: the timer, the poll and the online event still send.
+  }
 }
 
 /** What the sync indicator shows: ``waiting`` changes not yet taken by the server (``unregistered``: an event made here). */

@@ -19,6 +19,25 @@ export function ago(ms, now = Date.now()) {
   return minutes < 1 ? "just now" : `${minutes} min ago`;
 }
 
+let ticker = null;
+
+/** Bring every ``agoLabel`` under ``root`` up to ``now``. */
+export function refreshAgo(root = globalThis.document, now = Date.now()) {
+  for (const el of root?.querySelectorAll?.("[data-ago]") || []) el.textContent = ago(Number(el.dataset.ago), now);
+}
+
+/**
+ * ``ago(ms)`` as an element that keeps itself current: a call stays on screen for minutes while nothing else
+ * changes, and "just now" must become "6 min ago" without a redraw. One timer for every such element.
+ */
+export function agoLabel(ms, now = Date.now()) {
+  if (ticker === null) {
+    ticker = setInterval(() => refreshAgo(), 20_000);
+    ticker.unref?.();  // under Node (the tests) the timer must not keep the process alive
+  }
+  return h("span", { class: "ago", dataset: { ago: String(ms) } }, ago(ms, now));
+}
+
 /** Where a call sends someone, in words. */
 export function callPlace(call) {
   if (call.table !== null && call.table !== undefined) return `table ${call.table}`;
@@ -45,7 +64,7 @@ export function callsPanel(store) {
       : [h("strong", { class: "call-place" }, `${who} called to ${callPlace(call)}`), call.note ? ` — ${call.note}` : ""];
     return h("li", { class: `call call-${call.kind}${coming ? " coming" : ""}`, dataset: { call: call.id, table: call.table ?? "" } },
       h("p", {}, ...text),
-      h("p", { class: "hint" }, `${callTime(call.at)} (${ago(call.at)})`, coming ? " · a judge is on the way" : ""),
+      h("p", { class: "hint" }, `${callTime(call.at)} (`, agoLabel(call.at), ")", coming ? " · a judge is on the way" : ""),
       h("div", { class: "call-actions" },
         call.kind === "judge" && !coming && h("button", { type: "button", class: "primary", onclick: () => answer(call, "on-my-way") },
           "On my way"),
@@ -114,5 +133,39 @@ export function callPlayerForm(store, player, table = null) {
       h("button", { type: "button", class: "small call-to-table", onclick: () => send("table") }, "Call to this table"),
       h("button", { type: "button", class: "small call-to-station", onclick: () => send("judge-station") }, "Call to the judge station"),
       note, out));
+  return details;
+}
+
+/**
+ * Staff call a judge to a table (a floor judge wants a second opinion or the head judge; the desk sends one to
+ * a table a player reported): a reason behind a "Call a judge here" button. Every staff device's calls list
+ * shows it, and the big screen's strip.
+ */
+export function callJudgeForm(store, table) {
+  const reason = h("input", { type: "text", maxlength: "500", placeholder: "Why (e.g. appeal to the head judge)",
+    "aria-label": "Why a judge is needed", class: "call-reason" });
+  const out = h("p", { class: "call-error", role: "alert" });
+  const details = h("details", { class: "call-judge", dataset: { table: String(table) } });
+  const send = async () => {
+    const why = reason.value.trim();
+    if (!why) {
+      out.textContent = "Say in a few words why a judge is needed: it shows on the judges' calls list.";
+      reason.focus();
+      return;
+    }
+    const { refused } = await store.act("call.judge", { table, reason: why });
+    if (refused) {
+      out.textContent = withNames(store.state, refusalText(refused), store.session?.staff_names);
+      return;
+    }
+    out.textContent = "";
+    reason.value = "";
+    details.open = false;
+    announce(`Judge called to table ${table}: the judges' calls list shows it until one answers`);
+  };
+  details.append(
+    h("summary", { class: "small" }, "Call a judge here…"),
+    h("div", { class: "call-form" }, reason,
+      h("button", { type: "button", class: "small call-judge-send", onclick: send }, "Call a judge to this table"), out));
   return details;
 }

@@ -13,7 +13,8 @@ function tiebreakersOf(row) {
 /**
  * ``rows``: ``[{rank, player, name, record, points, tiebreakers?: {key: value}, dropped?}]`` in rank order
  * (a flat row's other columns count as its tiebreakers);
- * ``labels``: tiebreaker key -> the document's name for it; ``me``: the player's id. Returns the element.
+ * ``labels``: tiebreaker key -> the document's name for it; ``me``: the player's id; ``note``: which round they
+ * follow ("After round 3"), the caption, or why there are none. Returns the element.
  */
 export function phoneStandings(rows, { me = null, labels = {}, note = "" } = {}) {
   if (!rows?.length) return h("p", {}, note || "No standings yet.");
@@ -38,7 +39,9 @@ export function phoneStandings(rows, { me = null, labels = {}, note = "" } = {})
     more);
   }
   const table = h("table", { class: "standings phone-standings", id: "standings-table" },
-    h("caption", {}, "Standings", h("span", { class: "hint" }, " — tap a name for the tiebreakers")),
+    // The page's heading already says "Standings": the caption says which round they follow, and the tap.
+    h("caption", {}, note ? [note, h("span", { class: "hint" }, " — tap a name for the tiebreakers")]
+      : h("span", { class: "hint" }, "Tap a name for the tiebreakers")),
     h("colgroup", {}, h("col", { class: "c-rank" }), h("col", { class: "c-name" }), h("col", { class: "c-record" }), h("col", { class: "c-points" })),
     h("thead", {}, h("tr", {}, ["#", "Player", "Record", "Pts"].map((t) => h("th", { scope: "col" }, t)))), body);
   return table;

@@ -2,7 +2,7 @@
 // ruleset's fields, time-called helpers, penalties. Entries apply at once and
 // wait in the outbox when offline; refusals show on the match they concern.
 import { resultForm, resultText, versionsList } from "../ui/result-form.js";
-import { callPlayerForm, callsPanel } from "../ui/calls.js";
+import { callJudgeForm, callPlayerForm, callsPanel } from "../ui/calls.js";
 import { timerPanel } from "../ui/timer.js";
 import {
   announce, field, h, nameOf, problemNotice, problemsAt, refresh, refusalText, replace, statusBadge, withNames,
@@ -60,6 +60,7 @@ function entryPanel(store, { onClose }) {
       form,
       h("p", { class: "call-links" }, "Call a player: ", match.players.map((p) => h("span", { class: "call-link" },
         `${nameOf(st, p)} `, callPlayerForm(store, p, match.table)))),
+      match.table !== null && h("p", { class: "call-links" }, callJudgeForm(store, match.table)),
       h("p", { class: "deck-links" }, "Deck check: ", match.players.map((p, k) => [k ? " · " : "",
         h("a", { href: `#/event/${store.eventId}/decklists/${encodeURIComponent(p)}`, class: "deck-link", dataset: { player: p } },
           `${nameOf(st, p)}'s list`)])),

@@ -1,7 +1,7 @@
 // The player acts from the phone: a staff call shown until answered, call a judge to my table, check in,
 // drop (with what it means). Reads only store.state and store.session, writes through store.act: the
 // server's verdict decides (shared_rules/state/calls.py, authorize.py).
-import { ago, callPlace, callTime, openCalls } from "../ui/calls.js";
+import { agoLabel, callPlace, callTime, openCalls } from "../ui/calls.js";
 import { announce, h, problemNotice, refresh, refusalText, replace, withNames } from "../ui/dom.js";
 
 /** The reasons a player picks from (free text adds to any of them). */
@@ -83,7 +83,7 @@ function calledNotice(st, call) {
   return h("div", { class: "called-notice", id: "called-notice", role: "alert", dataset: { call: call.id } },
     h("p", { class: "called-big" }, `Please come to ${callPlace(call)}`),
     call.note ? h("p", {}, call.note) : null,
-    h("p", { class: "hint" }, `Called at ${callTime(call.at)} (${ago(call.at)}). A judge closes this when you arrive.`));
+    h("p", { class: "hint" }, `Called at ${callTime(call.at)} (`, agoLabel(call.at), "). A judge closes this when you arrive."));
 }
 
 /** My open judge call: where, why, and whether a judge is on the way. */
@@ -91,7 +91,7 @@ function myCallNote(call) {
   return h("div", { class: "my-call", id: "my-call", role: "status", dataset: { call: call.id } },
     h("p", {}, h("strong", {}, call.on_my_way ? "A judge is on the way" : "Judge called"),
       ` — ${call.table !== null ? `table ${call.table}` : "no table"}: ${call.reason}`),
-    h("p", { class: "hint" }, `${callTime(call.at)} (${ago(call.at)})${call.on_my_way ? "" : ". Stay where you are."}`));
+    h("p", { class: "hint" }, `${callTime(call.at)} (`, agoLabel(call.at), `)${call.on_my_way ? "" : ". Stay where you are."}`));
 }
 
 /** The phone's actions (``el``) and the calls it shows (``alerts``): mounted by player.js, redrawn on each change. */

@@ -45,7 +45,7 @@ async function mount(root, { store }) {
       async update() {
         const { data, state } = viewStandings(await store.ask("standings", {}), store.state);
         const table = mine(state, data, me);
-        replace(body, data.standings.length ? h("p", { id: "standings-after" }, data.note) : null, table);
+        replace(body, table);
         if (me && !shown && data.standings.length) { shown = true; showMyRow(table); }
       },
     };

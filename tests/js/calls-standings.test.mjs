@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { window } from "./support/dom.mjs";
 
-const { callStrip, openCalls, callPlace } = await import("../../pwa/ui/calls.js");
+const { agoLabel, callStrip, refreshAgo, openCalls, callPlace } = await import("../../pwa/ui/calls.js");
 const { phoneStandings } = await import("../../pwa/ui/standings.js");
 const { document } = window;
 
@@ -50,4 +50,19 @@ test("a flat row (the player view's standings) shows its extra columns as the ti
   const table = phoneStandings([{ rank: 1, player: "p1", name: "Annie", record: "1-0-0", points: 3, owp: 0.5, oowp: 0.25 }],
     { labels: { owp: "Op Win %" } });
   assert.equal(table.querySelector("tr.tb-detail").textContent, "Op Win % 0.50 · oowp 0.25");
+});
+
+test("a call's \"min ago\" moves on while nothing else on the screen changes", () => {
+  const label = agoLabel(1_000_000, 1_030_000);
+  document.body.replaceChildren(label);
+  assert.equal(label.textContent, "just now");
+  refreshAgo(document, 1_000_000 + 5 * 60_000);
+  assert.equal(label.textContent, "5 min ago");
+});
+
+test("a phone's standings say in their caption which round they follow, not \"Standings\" again", () => {
+  const rows = [{ rank: 1, player: "p1", name: "Annie", record: "1-0-0", points: 3, tiebreakers: {} }];
+  assert.equal(phoneStandings(rows, { note: "After round 3" }).querySelector("caption").textContent,
+    "After round 3 — tap a name for the tiebreakers");
+  assert.equal(phoneStandings(rows).querySelector("caption").textContent, "Tap a name for the tiebreakers");
 });
