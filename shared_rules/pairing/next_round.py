@@ -216,6 +216,7 @@ def pairing_state(
     opponents: dict[str, set[str]] = {p.id: set() for p in event.players}
     earned_last: set[str] = set()
     scope = policy.rematch_scope
+    points_get = points_of.get
     for rnd in event.rounds:
         if rnd.number >= number:
             continue
@@ -223,6 +224,18 @@ def pairing_state(
         in_scope = scope == "event" or (scope == "swiss" and swiss) or (scope == "stage" and rnd.stage == stage)
         for match in rnd.matches:
             ids = match.players
+            outcomes = match.outcomes
+            if len(ids) == 2 and outcomes is not None and not match.extra:
+                # The usual table (two players, a result, no extra field), without the general checks below.
+                a, b = ids
+                if in_scope:
+                    opponents[a].add(b)
+                    opponents[b].add(a)
+                if swiss:
+                    oa, ob = outcomes
+                    points[a] += points_get(oa, 0)
+                    points[b] += points_get(ob, 0)
+                continue
             if in_scope and len(ids) == 2:
                 a, b = ids
                 opponents[a].add(b)
