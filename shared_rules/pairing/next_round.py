@@ -156,10 +156,18 @@ def _started(event: Event) -> int:
     return sum(1 for p in event.players if p.dropped_after is None or p.dropped_after >= 1)
 
 
-def planned_rounds(event: Event, game: Game, divisions: Mapping[str, str] | None = None) -> int:
-    """The event's Swiss rounds: ``settings.rounds``, else the document's structure table."""
+def _settings_rounds(event: Event) -> int | None:
+    """``settings.rounds`` when it is a positive whole number, else None."""
     rounds = event.settings.get("rounds")
     if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0:
+        return rounds
+    return None
+
+
+def planned_rounds(event: Event, game: Game, divisions: Mapping[str, str] | None = None) -> int:
+    """The event's Swiss rounds: ``settings.rounds``, else the document's structure table."""
+    rounds = _settings_rounds(event)
+    if rounds is not None:
         return rounds
     structure = event.settings.get("structure")
     structure = structure if isinstance(structure, str) else None
@@ -213,7 +221,8 @@ def pairing_state(
     policy = game.pairing_policy(event.settings)
     points_of = {o.key: o.points for o in ruleset.outcomes}
     points: dict[str, float] = {p.id: 0 for p in event.players}
-    opponents: dict[str, set[str]] = {p.id: set() for p in event.players}
+    # Each player's opponents, listed as met (a list grows faster than a set; frozen once at the end).
+    opponents: dict[str, list[str]] = {p.id: [] for p in event.players}
     earned_last: set[str] = set()
     scope = policy.rematch_scope
     points_get = points_of.get
@@ -229,8 +238,8 @@ def pairing_state(
                 # The usual table (two players, a result, no extra field), without the general checks below.
                 a, b = ids
                 if in_scope:
-                    opponents[a].add(b)
-                    opponents[b].add(a)
+                    opponents[a].append(b)
+                    opponents[b].append(a)
                 if swiss:
                     oa, ob = outcomes
                     points[a] += points_get(oa, 0)
@@ -238,11 +247,11 @@ def pairing_state(
                 continue
             if in_scope and len(ids) == 2:
                 a, b = ids
-                opponents[a].add(b)
-                opponents[b].add(a)
+                opponents[a].append(b)
+                opponents[b].append(a)
             elif in_scope and len(ids) > 2:
                 for pid in ids:
-                    opponents[pid].update(o for o in ids if o != pid)
+                    opponents[pid].extend(o for o in ids if o != pid)
             if not swiss:
                 continue
             if match.outcomes is None or (match.extra and match.extra.get("disputed")):
@@ -339,6 +348,9 @@ def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, 
 
 def swiss_rounds(event: Event, game: Game) -> int:
     """The event's planned Swiss rounds (``settings.rounds``, else the document's structure table)."""
+    rounds = _settings_rounds(event)
+    if rounds is not None:  # the divisions are not needed
+        return rounds
     policy = game.pairing_policy(event.settings)
     return planned_rounds(event, game, _started_divisions(event, _divisions(event, game, policy)))
 
