@@ -577,7 +577,7 @@ def _assemble(
 
     seated = [(best_first(g) if len(g) == 2 else g, o) for g, o in groups]
     fixed = {pid: t for pid, p in players.items() if p.extra and (t := fixed_table_of(p.extra)) is not None}
-    table_points = {pid: _rank_value(value) for pid, value in order.items()}
+    table_points = {pid: float(value[-1] if value.__class__ is tuple else value) for pid, value in order.items()}
     tables, table_warnings = number_tables(
         [g for g, _ in seated], table_points, fixed, {pid: i for pid, i in pool_index.items()}
     )
@@ -585,12 +585,6 @@ def _assemble(
     rows = sorted(zip(seated, tables), key=lambda row: (row[1] is None, row[1] or 0, row[0][0]))
     matches = tuple(PairedMatch(g, t, o) for (g, o), t in rows)
     return PairedRound(number, stage, matches, tuple(warnings))
-
-
-def _rank_value(value: Any) -> float:
-    if isinstance(value, tuple):
-        return float(value[-1])
-    return float(value)
 
 
 def pair_next_round_json(event: Event, game: Game) -> dict[str, Any]:

@@ -1,10 +1,11 @@
-"""The loader's and the pairing state's fast paths against their reference paths (issue #27).
+"""The loader's, the pairing state's and the table numbers' fast paths against their reference paths (issue #27).
 
 - The loader reads a reported table of two written as ``{"table", "players", "outcomes"}`` in fewer
   steps (``document._TABLE_KEYS``); the reference is the same loader with that tier switched off.
 - :func:`~shared_rules.pairing.next_round.pairing_state` reads a reported table of two without extra
   fields in fewer steps; the reference is the same event with an inert extra field on every Swiss
   match, which sends every match through the general branch.
+- Table numbers order tables of two by a flattened key; the reference is the general key, sorted here.
 
 Both must give the same event, the same ``pair`` answer (the command's bytes too), and the same error,
 on the golden events (every prefix of their rounds) and on generated events of every ruleset (byes,
@@ -31,6 +32,7 @@ from shared_rules.event import document
 from shared_rules.event.document import dump_event
 from shared_rules.games import game_of, get_ruleset
 from shared_rules.pairing.next_round import pairing_state
+from shared_rules.pairing.tables import number_tables
 from shared_rules.run import load_event, next_round
 from shared_rules.seeded import Rng
 from tests.rules.helpers import GOLDEN, json_file
@@ -317,6 +319,27 @@ class PairFastPathTest(unittest.TestCase):
             with reference_loader():
                 reference = _command(["pair", path])
             self.assertEqual(reference, fast, name)
+
+
+class TableNumbersTest(unittest.TestCase):
+    """Tables of two are ordered by a flattened key: the same order as the general key (tables.py)."""
+
+    def test_tables_of_two_in_the_general_order(self) -> None:
+        for trial in range(40):
+            rng = Rng("tables", trial)
+            ids = rng.shuffled([f"p{i:03d}" for i in range(2 * (1 + rng.below(40)))])
+            groups = [tuple(ids[i : i + 2]) for i in range(0, len(ids), 2)]
+            points = {pid: rng.below(5) * (1.5 if trial % 2 else 1) for pid in ids}
+            pools = {pid: rng.below(3) for pid in ids} if trial % 3 else {}
+            tables, warnings = number_tables(groups, points, {}, pools)
+
+            def general(g: tuple[str, ...]) -> tuple[object, ...]:
+                ps = sorted((points[pid] for pid in g), reverse=True)
+                return (min(pools.get(pid, 0) for pid in g), [-p for p in ps], sorted(g))
+
+            expected = {g: n for n, g in enumerate(sorted(groups, key=general), start=1)}
+            self.assertEqual([expected[g] for g in groups], tables, trial)
+            self.assertEqual([], warnings)
 
 
 def _command(argv: list[str]) -> tuple[int, str, str]:
