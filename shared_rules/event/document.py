@@ -266,7 +266,7 @@ def _round(
     matches = _matches(
         _list(_need(obj, "matches", path), f"{path}.matches"), path, ruleset, known, set() if passed is None else passed
     )
-    seated = [pid for m in matches for pid in m.players]
+    seated = list(_chain(map(_PLAYERS_OF, matches)))  # every seat of the round, gathered in C
     if len(set(seated)) != len(seated):
         seen: dict[str, int] = {}
         for i, m in enumerate(matches):
