@@ -298,8 +298,10 @@ def _finite_values(stats: dict[str, Any]) -> bool:
     return _INTS.issuperset(map(type, values)) or all(map(_finite, values))
 
 
-#: The keys of a reported table of two as the app writes it: ``{"table", "players", "outcomes"}``.
+#: The keys of a reported table of two as the app writes it: ``{"table", "players", "outcomes"}``, and
+#: with the app's operational ``state`` field (``shared_rules.state.to_event_document``).
 _TABLE_KEYS = frozenset(("table", "players", "outcomes"))
+_TABLE_STATE_KEYS = frozenset(("table", "players", "outcomes", "state"))
 
 
 def _matches(
@@ -313,7 +315,8 @@ def _matches(
     (player count, outcomes) combinations ``ruleset.check_outcomes`` has accepted:
     its verdict depends on those alone (see :meth:`Ruleset.check_outcomes`).
     A reported table of two with exactly the keys ``table``, ``players`` and
-    ``outcomes``, whose outcomes are already in ``passed``, is read first, in fewer steps.
+    ``outcomes`` (and perhaps ``state``), whose outcomes are already in ``passed``, is
+    read first, in fewer steps.
     """
     low, high = ruleset.match_sizes
     vocabulary = ruleset.outcome_keys
@@ -322,7 +325,7 @@ def _matches(
     out: list[Match] = []
     append = out.append
     for i, obj in enumerate(raw):
-        if obj.__class__ is dict and obj.keys() == _TABLE_KEYS:
+        if obj.__class__ is dict and (obj.keys() == _TABLE_KEYS or obj.keys() == _TABLE_STATE_KEYS):
             ids = obj["players"]
             outcomes = obj["outcomes"]
             table = obj["table"]
@@ -356,7 +359,7 @@ def _matches(
                     set_stats(match, None)
                     set_ending(match, None)
                     set_games(match, None)
-                    set_extra(match, _NO_EXTRA)
+                    set_extra(match, _NO_EXTRA if len(obj) == 3 else MappingProxyType({"state": obj["state"]}))
                     append(match)
                     continue
         if obj.__class__ is not dict:

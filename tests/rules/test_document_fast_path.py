@@ -1,7 +1,8 @@
 """The loader's, the pairing state's and the table numbers' fast paths against their reference paths (issue #27).
 
 - The loader reads a reported table of two written as ``{"table", "players", "outcomes"}`` in fewer
-  steps (``document._TABLE_KEYS``); the reference is the same loader with that tier switched off.
+  steps (``document._TABLE_KEYS``, and with the app's operational ``state`` field); the reference is the
+  same loader with that tier switched off.
 - :func:`~shared_rules.pairing.next_round.pairing_state` reads a reported table of two without extra
   fields in fewer steps; the reference is the same event with an inert extra field on every Swiss
   match, which sends every match through the general branch.
@@ -54,7 +55,8 @@ RULESETS = (
 def reference_loader() -> Iterator[None]:
     """The loader without its table-of-two tier (no JSON object's keys equal this set)."""
     with mock.patch.object(document, "_TABLE_KEYS", frozenset({0})):
-        yield
+        with mock.patch.object(document, "_TABLE_STATE_KEYS", frozenset({0})):
+            yield
 
 
 def with_inert_extra(doc: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +67,15 @@ def with_inert_extra(doc: dict[str, Any]) -> dict[str, Any]:
             for match in rnd.get("matches", []):
                 if isinstance(match, dict):
                     match["note"] = "inert"
+    return out
+
+
+def with_state(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document as the app exports it with its operational fields: a ``state`` on every match."""
+    out = copy.deepcopy(doc)
+    for rnd in out.get("rounds", []):
+        for i, match in enumerate(rnd.get("matches", [])):
+            match["state"] = {"status": "settled" if "outcomes" in match else "pending", "reports": [{"n": i}]}
     return out
 
 
@@ -233,6 +244,7 @@ class LoaderFastPathTest(unittest.TestCase):
     def test_golden_events(self) -> None:
         for name, doc in golden_events():
             self.assertSameLoad(doc, name)
+            self.assertSameLoad(with_state(doc), f"{name} state")
 
     def test_generated_events(self) -> None:
         for ruleset in RULESETS:
@@ -240,6 +252,7 @@ class LoaderFastPathTest(unittest.TestCase):
                 doc = generated_event(ruleset, "fast", n, rounds)
                 self.assertSameLoad(doc, f"{ruleset} {n}")
                 self.assertSameLoad(with_inert_extra(doc), f"{ruleset} {n} extra")
+                self.assertSameLoad(with_state(doc), f"{ruleset} {n} state")
 
     def test_the_generated_tables_have_the_tiers_shape(self) -> None:
         """Most generated tables are what the tier reads (else the comparisons above would prove little)."""
@@ -247,6 +260,9 @@ class LoaderFastPathTest(unittest.TestCase):
             doc = generated_event(ruleset, "fast", 24, 5)
             matches = [m for r in doc["rounds"] for m in r["matches"]]
             shaped = [m for m in matches if m.keys() == document._TABLE_KEYS and len(m["players"]) == 2]
+            self.assertGreater(len(shaped), 0.8 * len(matches), ruleset)
+            stated = [m for r in with_state(doc)["rounds"] for m in r["matches"]]
+            shaped = [m for m in stated if m.keys() == document._TABLE_STATE_KEYS and len(m["players"]) == 2]
             self.assertGreater(len(shaped), 0.8 * len(matches), ruleset)
 
     def test_broken_tables_get_the_same_error(self) -> None:
@@ -271,6 +287,10 @@ class PairFastPathTest(unittest.TestCase):
         self.assertEqual(reference, fast, label)
         general = paired(with_inert_extra(doc))
         self.assertEqual(reference, general, f"{label} (general branches)")
+        stated = with_state(doc)
+        fast = paired(stated)
+        with reference_loader():
+            self.assertEqual(paired(stated), fast, f"{label} (state fields)")
 
     def test_golden_events_after_each_round(self) -> None:
         for name, doc in golden_events():
