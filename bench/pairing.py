@@ -6,7 +6,8 @@ Run: ``python -m bench.pairing [--no-networkx] [--quick]`` (networkx is in the
 Figures, printed as one table:
 
 * the command a user waits for, ``python -m shared_rules pair EVENT`` at 4,096 and
-  4,095 players (round 9), as a whole process (CPU seconds, user + system: start,
+  4,095 players (round 9), and at 4,096 as the app exports the event (with its
+  operational ``state`` field on every match), as a whole process (CPU seconds, user + system: start,
   imports, reading and validating the document, pairing, the JSON out), side by
   side with the matching core's own CPU time on the same document in the same
   run (``pair_pool``: the score-gap matching and the bye, timed inside an
@@ -245,28 +246,40 @@ def command_phases(path: str, runs: int) -> dict[str, float]:
     return best
 
 
+def _add_state_fields(doc: dict) -> None:
+    """Give every match the operational ``state`` field the app's own export writes (``to_event_document``)."""
+    for rnd in doc["rounds"]:
+        for match in rnd["matches"]:
+            report = {"op_id": "bench", "device": "desk", "outcomes": match.get("outcomes")}
+            match["state"] = {"status": "settled", "reports": [report]}
+
+
 def command_rows(runs: int) -> list[tuple[str, str, str, str, str]]:
-    """The ``pair`` command as a whole process against the matching core, 4,096 and 4,095 players, round 9."""
+    """The ``pair`` command as a whole process against the matching core, 4,096 and 4,095 players, round 9,
+    and 4,096 players as the app exports the event (a ``state`` field on every match)."""
     from bench.events import swiss_event
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-pairing-") as tmp:
-        for players in (4096, 4095):
+        for players, exported in ((4096, False), (4095, False), (4096, True)):
             doc = swiss_event(players, 8, "pokemon-tcg")
             doc["settings"] = {"rounds": 11}
-            path = os.path.join(tmp, f"event-{players}.json")
+            if exported:
+                _add_state_fields(doc)
+            label = f"{players}{' app export' if exported else ''}"
+            path = os.path.join(tmp, f"event-{label.replace(' ', '-')}.json")
             with open(path, "w", encoding="utf-8") as fh:
                 json.dump(doc, fh)
             argv = [sys.executable, "-m", "shared_rules", "pair", path]
             out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
             core, answer = min(core_cpu(path) for _ in range(runs))[0], core_cpu(path)[1]
             if json.loads(out) != answer:
-                raise SystemExit(f"pair {players}: the command's answer differs from the in-process next_round")
+                raise SystemExit(f"pair {label}: the command's answer differs from the in-process next_round")
             whole = min(_child_cpu(argv) for _ in range(runs))
             ratio = whole / core
             rows.append(
                 (
-                    f"pair command {players}, round 9 (CPU)",
+                    f"pair command {label}, round 9 (CPU)",
                     f"{whole:.3f} s whole process",
                     f"core {core:.3f} s",
                     f"{ratio:.2f}× the core",
@@ -276,7 +289,7 @@ def command_rows(runs: int) -> list[tuple[str, str, str, str, str]]:
             print(f"  measured {rows[-1][0]}", file=sys.stderr, flush=True)
             phases = command_phases(path, runs)
             split = ", ".join(f"{name} {seconds:.3f}" for name, seconds in phases.items())
-            rows.append((f"pair command {players}, phases (CPU s, best of {runs})", split, "-", "-", "-"))
+            rows.append((f"pair command {label}, phases (CPU s, best of {runs})", split, "-", "-", "-"))
     return rows
 
 

@@ -234,8 +234,9 @@ def pairing_state(
         for match in rnd.matches:
             ids = match.players
             outcomes = match.outcomes
-            if len(ids) == 2 and outcomes is not None and not match.extra:
-                # The usual table (two players, a result, no extra field), without the general checks below.
+            extra = match.extra
+            if len(ids) == 2 and outcomes is not None and (not extra or not extra.get("disputed")):
+                # The usual table (two players, a result not disputed), without the general checks below.
                 a, b = ids
                 if in_scope:
                     opponents[a].append(b)

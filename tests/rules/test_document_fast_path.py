@@ -3,9 +3,10 @@
 - The loader reads a reported table of two written as ``{"table", "players", "outcomes"}`` in fewer
   steps (``document._TABLE_KEYS``, and with the app's operational ``state`` field); the reference is the
   same loader with that tier switched off.
-- :func:`~shared_rules.pairing.next_round.pairing_state` reads a reported table of two without extra
-  fields in fewer steps; the reference is the same event with an inert extra field on every Swiss
-  match, which sends every match through the general branch.
+- :func:`~shared_rules.pairing.next_round.pairing_state` reads a reported table of two that is not
+  disputed in fewer steps; the references are a plain count of points and opponents written here, and
+  the pair answers of the same events with other extra fields and with disputed, delayed and unreported
+  tables, which take the general branch.
 - Table numbers order tables of two by a flattened key; the reference is the general key, sorted here.
 
 Both must give the same event, the same ``pair`` answer (the command's bytes too), and the same error,
@@ -286,7 +287,7 @@ class PairFastPathTest(unittest.TestCase):
             reference = paired(doc)
         self.assertEqual(reference, fast, label)
         general = paired(with_inert_extra(doc))
-        self.assertEqual(reference, general, f"{label} (general branches)")
+        self.assertEqual(reference, general, f"{label} (other extra fields)")
         stated = with_state(doc)
         fast = paired(stated)
         with reference_loader():
@@ -318,7 +319,25 @@ class PairFastPathTest(unittest.TestCase):
             for label, variant in (("unreported", unreported), ("disputed", disputed), ("delayed", delayed)):
                 self.assertSamePair(variant, f"{ruleset} {label}")
 
-    def test_pairing_state_of_both_branches(self) -> None:
+    def test_pairing_state_against_a_plain_count(self) -> None:
+        """Points and opponents as the documents say them, counted here without any shortcut."""
+        for ruleset in RULESETS:
+            doc = generated_event(ruleset, "count", 30, 4)
+            game = game_of(ruleset)
+            points_of = {o.key: o.points for o in get_ruleset(ruleset, {}).outcomes}
+            for variant in (doc, with_inert_extra(doc), with_state(doc)):
+                points = {p["id"]: 0 for p in doc["players"]}
+                opponents: dict[str, set[str]] = {p["id"]: set() for p in doc["players"]}
+                for rnd in doc["rounds"]:  # every round is Swiss: within every rematch scope
+                    for match in rnd["matches"]:
+                        for i, pid in enumerate(match["players"]):
+                            points[pid] += points_of[match["outcomes"][i]]
+                            opponents[pid].update(o for o in match["players"] if o != pid)
+                state = pairing_state(load_event(variant), game, 5)
+                self.assertEqual(points, dict(state.points), ruleset)
+                self.assertEqual({k: frozenset(v) for k, v in opponents.items()}, dict(state.opponents), ruleset)
+
+    def test_pairing_state_ignores_other_extra_fields(self) -> None:
         for ruleset in RULESETS:
             doc = generated_event(ruleset, "state", 30, 4)
             game = game_of(ruleset)
