@@ -6,11 +6,13 @@ Run: ``python -m bench.pairing [--no-networkx] [--quick]`` (networkx is in the
 Figures, printed as one table:
 
 * the command a user waits for, ``python -m shared_rules pair EVENT`` at 4,096 and
-  4,095 players (round 9), as a whole process (CPU seconds, user + system: start,
+  4,095 players (round 9), and at 4,096 as the app exports the event (with its
+  operational ``state`` field on every match), as a whole process (CPU seconds, user + system: start,
   imports, reading and validating the document, pairing, the JSON out), side by
   side with the matching core's own CPU time on the same document in the same
   run (``pair_pool``: the score-gap matching and the bye, timed inside an
   in-process ``next_round`` of that document); goal (issue #27) whole ≤ 2× the core;
+  then where the command's time goes, phase by phase (:func:`command_phases`);
 * whole events (document load + ``pair_next_round``) of 512 and 4,096 players,
   even and odd (the bye chosen inside the optimization), late in the event;
 * the matching core against networkx's exact ``max_weight_matching`` on the
@@ -176,28 +178,108 @@ def core_cpu(path: str) -> tuple[float, dict]:
     return sum(spent), answer
 
 
+#: Run in a fresh interpreter: the pair command's phases, CPU seconds each, as JSON (see :func:`command_phases`).
+_PHASES = r"""
+import gc, json, os, resource, sys, time
+usage = resource.getrusage(resource.RUSAGE_SELF)
+clock = time.process_time
+phases = {"start + json": usage.ru_utime + usage.ru_stime}
+mark = clock()
+
+def lap(name):
+    global mark
+    now = clock()
+    phases[name] = phases.get(name, 0.0) + now - mark
+    mark = now
+
+from shared_rules import cli
+from shared_rules.games import game_of
+from shared_rules.pairing import matching, next_round as module, whole_event
+from shared_rules.run import load_event, next_round
+game_of("pokemon-tcg")
+lap("imports")
+with open(sys.argv[1], encoding="utf-8") as fh:
+    text = fh.read()
+gc.disable()
+doc = json.loads(text)
+lap("read + decode")
+event = load_event(doc)
+del doc, text
+gc.enable()
+gc.freeze()
+lap("load")
+spent = {"pairing state": 0.0, "core": 0.0}
+
+def timed(real, name):
+    def run(*args, **kwargs):
+        start = clock()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent[name] += clock() - start
+    return run
+
+module.pairing_state = timed(module.pairing_state, "pairing state")
+module.pair_pool = timed(module.pair_pool, "core")
+answer = next_round(event)
+lap("pairing")
+phases["pairing"] -= spent["pairing state"] + spent["core"]
+phases.update(spent)
+cli.output_text(answer)
+lap("output")
+print(json.dumps(phases))
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
+def command_phases(path: str, runs: int) -> dict[str, float]:
+    """Where the ``pair`` command's CPU goes, phase by phase, each the best of ``runs`` fresh processes:
+    the interpreter's start (with ``json``), the imports, reading and decoding the file, loading the event, the pairing
+    state, the matching core, the rest of the pairing (checks, divisions, byes, table numbers) and the
+    JSON text out (the interpreter's teardown, skipped by the command, is not counted)."""
+    best: dict[str, float] = {}
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", _PHASES, path], capture_output=True, text=True, check=True)
+        for name, seconds in json.loads(out.stdout).items():
+            best[name] = min(best.get(name, seconds), seconds)
+    return best
+
+
+def _add_state_fields(doc: dict) -> None:
+    """Give every match the operational ``state`` field the app's own export writes (``to_event_document``)."""
+    for rnd in doc["rounds"]:
+        for match in rnd["matches"]:
+            report = {"op_id": "bench", "device": "desk", "outcomes": match.get("outcomes")}
+            match["state"] = {"status": "settled", "reports": [report]}
+
+
 def command_rows(runs: int) -> list[tuple[str, str, str, str, str]]:
-    """The ``pair`` command as a whole process against the matching core, 4,096 and 4,095 players, round 9."""
+    """The ``pair`` command as a whole process against the matching core, 4,096 and 4,095 players, round 9,
+    and 4,096 players as the app exports the event (a ``state`` field on every match)."""
     from bench.events import swiss_event
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-pairing-") as tmp:
-        for players in (4096, 4095):
+        for players, exported in ((4096, False), (4095, False), (4096, True)):
             doc = swiss_event(players, 8, "pokemon-tcg")
             doc["settings"] = {"rounds": 11}
-            path = os.path.join(tmp, f"event-{players}.json")
+            if exported:
+                _add_state_fields(doc)
+            label = f"{players}{' app export' if exported else ''}"
+            path = os.path.join(tmp, f"event-{label.replace(' ', '-')}.json")
             with open(path, "w", encoding="utf-8") as fh:
                 json.dump(doc, fh)
             argv = [sys.executable, "-m", "shared_rules", "pair", path]
             out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
             core, answer = min(core_cpu(path) for _ in range(runs))[0], core_cpu(path)[1]
             if json.loads(out) != answer:
-                raise SystemExit(f"pair {players}: the command's answer differs from the in-process next_round")
+                raise SystemExit(f"pair {label}: the command's answer differs from the in-process next_round")
             whole = min(_child_cpu(argv) for _ in range(runs))
             ratio = whole / core
             rows.append(
                 (
-                    f"pair command {players}, round 9 (CPU)",
+                    f"pair command {label}, round 9 (CPU)",
                     f"{whole:.3f} s whole process",
                     f"core {core:.3f} s",
                     f"{ratio:.2f}× the core",
@@ -205,6 +287,9 @@ def command_rows(runs: int) -> list[tuple[str, str, str, str, str]]:
                 )
             )
             print(f"  measured {rows[-1][0]}", file=sys.stderr, flush=True)
+            phases = command_phases(path, runs)
+            split = ", ".join(f"{name} {seconds:.3f}" for name, seconds in phases.items())
+            rows.append((f"pair command {label}, phases (CPU s, best of {runs})", split, "-", "-", "-"))
     return rows
 
 

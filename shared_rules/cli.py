@@ -41,6 +41,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["main"]
 
 
+#: Whether :func:`_read_event` froze the heap (``gc.freeze``) during this command.
+_FROZEN = [False]
+
+
 def _read_event(path: str) -> Any:
     from .run import parse_event_json
 
@@ -60,12 +64,17 @@ def _read_event(path: str) -> Any:
     if paused:
         gc.disable()
     try:
-        return parse_event_json(text)
+        event = parse_event_json(text)
     except RulesError as exc:
         raise RulesError(f"{path}: {exc}") from None
     finally:
         if paused:
             gc.enable()
+    # The event lives until the command ends and holds no garbage: move it out of the collector's
+    # generations, whose full passes would otherwise walk every one of its objects again (issue #27).
+    gc.freeze()
+    _FROZEN[0] = True
+    return event
 
 
 def _standings(args: argparse.Namespace) -> Any:
@@ -366,6 +375,16 @@ def _plain_call(argv: Sequence[str] | None) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    try:
+        return _main(argv)
+    finally:
+        if _FROZEN[0]:  # a caller running several commands in one process gets its heap collected again
+            _FROZEN[0] = False
+            gc.unfreeze()
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """:func:`main` itself: parse, run, print."""
     try:
         args = _plain_call(argv) or _parser().parse_args(argv)
         result = args.run(args)

@@ -50,7 +50,8 @@ def byes_received(event: Event, policy: PairingPolicy, rounds: Iterable[int] | N
 
 def earned_bye_players(players: Sequence[Player], round_number: int) -> list[str]:
     """Players sitting out this round on an earned bye (Star Trek 7.2, 7.5.1), in entry order."""
-    return [p.id for p in sorted(players, key=lambda p: (p.entry, p.id)) if round_number <= p.earned_byes]
+    sitting = [p for p in players if round_number <= p.earned_byes]  # usually nobody: sort only them
+    return [p.id for p in sorted(sitting, key=lambda p: (p.entry, p.id))]
 
 
 def bye_outcome_for(policy: PairingPolicy, earned: bool) -> str | None:

@@ -156,10 +156,18 @@ def _started(event: Event) -> int:
     return sum(1 for p in event.players if p.dropped_after is None or p.dropped_after >= 1)
 
 
-def planned_rounds(event: Event, game: Game, divisions: Mapping[str, str] | None = None) -> int:
-    """The event's Swiss rounds: ``settings.rounds``, else the document's structure table."""
+def _settings_rounds(event: Event) -> int | None:
+    """``settings.rounds`` when it is a positive whole number, else None."""
     rounds = event.settings.get("rounds")
     if isinstance(rounds, int) and not isinstance(rounds, bool) and rounds > 0:
+        return rounds
+    return None
+
+
+def planned_rounds(event: Event, game: Game, divisions: Mapping[str, str] | None = None) -> int:
+    """The event's Swiss rounds: ``settings.rounds``, else the document's structure table."""
+    rounds = _settings_rounds(event)
+    if rounds is not None:
         return rounds
     structure = event.settings.get("structure")
     structure = structure if isinstance(structure, str) else None
@@ -213,9 +221,11 @@ def pairing_state(
     policy = game.pairing_policy(event.settings)
     points_of = {o.key: o.points for o in ruleset.outcomes}
     points: dict[str, float] = {p.id: 0 for p in event.players}
-    opponents: dict[str, set[str]] = {p.id: set() for p in event.players}
+    # Each player's opponents, listed as met (a list grows faster than a set; frozen once at the end).
+    opponents: dict[str, list[str]] = {p.id: [] for p in event.players}
     earned_last: set[str] = set()
     scope = policy.rematch_scope
+    points_get = points_of.get
     for rnd in event.rounds:
         if rnd.number >= number:
             continue
@@ -223,13 +233,26 @@ def pairing_state(
         in_scope = scope == "event" or (scope == "swiss" and swiss) or (scope == "stage" and rnd.stage == stage)
         for match in rnd.matches:
             ids = match.players
+            outcomes = match.outcomes
+            extra = match.extra
+            if len(ids) == 2 and outcomes is not None and (not extra or not extra.get("disputed")):
+                # The usual table (two players, a result not disputed), without the general checks below.
+                a, b = ids
+                if in_scope:
+                    opponents[a].append(b)
+                    opponents[b].append(a)
+                if swiss:
+                    oa, ob = outcomes
+                    points[a] += points_get(oa, 0)
+                    points[b] += points_get(ob, 0)
+                continue
             if in_scope and len(ids) == 2:
                 a, b = ids
-                opponents[a].add(b)
-                opponents[b].add(a)
+                opponents[a].append(b)
+                opponents[b].append(a)
             elif in_scope and len(ids) > 2:
                 for pid in ids:
-                    opponents[pid].update(o for o in ids if o != pid)
+                    opponents[pid].extend(o for o in ids if o != pid)
             if not swiss:
                 continue
             if match.outcomes is None or (match.extra and match.extra.get("disputed")):
@@ -326,6 +349,9 @@ def _started_divisions(event: Event, divisions: Mapping[str, str]) -> dict[str, 
 
 def swiss_rounds(event: Event, game: Game) -> int:
     """The event's planned Swiss rounds (``settings.rounds``, else the document's structure table)."""
+    rounds = _settings_rounds(event)
+    if rounds is not None:  # the divisions are not needed
+        return rounds
     policy = game.pairing_policy(event.settings)
     return planned_rounds(event, game, _started_divisions(event, _divisions(event, game, policy)))
 
@@ -552,7 +578,7 @@ def _assemble(
 
     seated = [(best_first(g) if len(g) == 2 else g, o) for g, o in groups]
     fixed = {pid: t for pid, p in players.items() if p.extra and (t := fixed_table_of(p.extra)) is not None}
-    table_points = {pid: _rank_value(value) for pid, value in order.items()}
+    table_points = {pid: float(value[-1] if value.__class__ is tuple else value) for pid, value in order.items()}
     tables, table_warnings = number_tables(
         [g for g, _ in seated], table_points, fixed, {pid: i for pid, i in pool_index.items()}
     )
@@ -560,12 +586,6 @@ def _assemble(
     rows = sorted(zip(seated, tables), key=lambda row: (row[1] is None, row[1] or 0, row[0][0]))
     matches = tuple(PairedMatch(g, t, o) for (g, o), t in rows)
     return PairedRound(number, stage, matches, tuple(warnings))
-
-
-def _rank_value(value: Any) -> float:
-    if isinstance(value, tuple):
-        return float(value[-1])
-    return float(value)
 
 
 def pair_next_round_json(event: Event, game: Game) -> dict[str, Any]:

@@ -27,13 +27,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
+from typing import TYPE_CHECKING
 
 from ..seeded import Rng
-from . import lookahead
-from .age_modified import pair_age_modified
 from .byes import bye_order
 from .matching import Entrant, match_even, pair_players, total_squared_difference
 from .policies import PairingPolicy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import lookahead
+
+# The Age-Modified matcher and Star Trek's lookahead are imported where a pool needs them: most
+# pools need neither (issue #27: the pair command's imports).
 
 __all__ = ["PoolInput", "PoolResult", "pair_pool", "pair_round_one", "integer_points", "match_even"]
 
@@ -210,6 +215,8 @@ def _match(
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """The exact best pairing of an even set of the pool's players (Age-Modified when it has divisions)."""
     if pool.divisions is not None:
+        from .age_modified import pair_age_modified
+
         return pair_age_modified(ids, pool.scores, pool.divisions, pool.opponents, rng, pool.secondary, allow_rematch)
     return match_even(ids, pool.scores, pool.opponents, rng(), pool.secondary, allow_rematch)
 
@@ -306,6 +313,8 @@ def _lookahead(
     the search starts from the pairing already found. Returns None when the
     guard skips the lookahead (see :func:`.lookahead.may_fail`).
     """
+    from . import lookahead
+
     future = lookahead.Future(
         pool.future_ids or tuple(ids),
         pool.opponents,

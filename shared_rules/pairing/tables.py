@@ -55,10 +55,17 @@ def number_tables(
         ps = sorted((points.get(pid, 0) for pid in g), reverse=True)
         return (min(pool_index.get(pid, 0) for pid in g), [-p for p in ps], sorted(g))
 
-    seated.sort(key=order)
+    def pair_order(i: int) -> tuple[object, ...]:
+        # order(i) of a table of two, flattened: the same comparisons when every seated group has two.
+        a, b = groups[i]
+        pa, pb = points.get(a, 0), points.get(b, 0)
+        index = min(pool_index.get(a, 0), pool_index.get(b, 0))
+        return (index, *((-pa, -pb) if pa >= pb else (-pb, -pa)), *((a, b) if a <= b else (b, a)))
+
+    seated.sort(key=pair_order if all(len(groups[i]) == 2 for i in seated) else order)
     warnings: list[str] = []
     taken: set[int] = set()
-    for i in seated:
+    for i in seated if fixed else ():  # without fixed tables (the usual case) every match is numbered below
         wanted = sorted(t for t in (fixed.get(pid) for pid in groups[i]) if t is not None)
         for t in wanted:
             if t not in taken:

@@ -42,16 +42,17 @@ SINGLE_ELIMINATION = "single-elimination"
 
 def next_round(event: Event, game: Game) -> dict[str, Any]:
     """The next round of the event, whatever stage it is in, as the ``pair`` command prints it."""
-    # The brackets are imported only past the Swiss: a Swiss round's pairing starts without them.
-    from ..brackets.advance import next_elimination_round
-    from ..brackets.cut import make_cut, seed_bracket, start_single_elimination
-
+    # The brackets are imported only where a bracket is paired: a Swiss round's pairing starts without them.
     if any(r.stage == "elimination" for r in event.rounds):
+        from ..brackets.advance import next_elimination_round
+
         return round_json(next_elimination_round(event, game))
     seeds = event.settings.get("seeds")
     if seeds is not None and not event.rounds:
         if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
             raise RulesError("settings.seeds: expected a list of player ids, best first")
+        from ..brackets.cut import seed_bracket
+
         return round_json(seed_bracket(event, game, seeds, cut=len(seeds)))
     if event.settings.get("structure") == SINGLE_ELIMINATION:
         if event.rounds:
@@ -59,6 +60,8 @@ def next_round(event: Event, game: Game) -> dict[str, Any]:
                 "settings.structure: single elimination from the start, but the document has "
                 f"Swiss round {event.rounds[0].number}"
             )
+        from ..brackets.cut import start_single_elimination
+
         return round_json(start_single_elimination(event, game))
     played = max((r.number for r in event.rounds), default=0)
     if played < swiss_rounds(event, game):
@@ -70,6 +73,8 @@ def next_round(event: Event, game: Game) -> dict[str, Any]:
             "(python -m shared_rules standings gives the final ranking)"
         )
     check_results_complete(event, played + 1, game.pairing_policy(event.settings))
+    from ..brackets.cut import make_cut
+
     return round_json(make_cut(event, game))
 
 
