@@ -72,6 +72,8 @@ class StandingsContext:
         self._cache: dict[str, Mapping[str, Any]] = {}
         #: Free-form per-context memo for metric modules (derived tables built once per context).
         self.memo: dict[Any, Any] = {}
+        #: Players with a game nobody else sat at (a bye, a late loss, a missed game): tables of one.
+        self.solo: set[str] = set()
         outcome_map = ruleset.outcome_map
         points_of = {o.key: o.points for o in ruleset.outcomes}
         numbers: set[int] = set()
@@ -168,6 +170,8 @@ class StandingsContext:
                 ):
                     self._add_table(match, number, stage, points_of, points)
                     continue
+                if len(ids) == 1 and ids[0] in history:
+                    self.solo.add(ids[0])
                 for seat, pid in enumerate(ids):  # a pod: tuples, whose slices are the same tuples
                     games = history.get(pid)
                     if games is None:
@@ -209,6 +213,8 @@ class StandingsContext:
             games = self.history.get(pid)
             if games is None:
                 continue
+            if len(ids) == 1:
+                self.solo.add(pid)
             opp = tuple(s for s in range(len(ids)) if s != seat)
             pts = points_of[outcomes[seat]]
             points[pid] += pts

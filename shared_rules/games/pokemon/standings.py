@@ -168,7 +168,10 @@ def round_significant_int(num: int, den: int, figures: int = SIGNIFICANT_FIGURES
     if num <= 0:
         return 0, 0
     percent = num * 100
-    t = figures - 1 - floor_log10(percent, den)  # the rounded figure is percent * 10 ** t
+    if den * 10 <= percent < den * 100:  # 10 % to 100 % (every OWP above the 25 % floor): two digits
+        t = figures - 2
+    else:
+        t = figures - 1 - floor_log10(percent, den)  # the rounded figure is percent * 10 ** t
     if t >= 0:
         qn, qd = percent * _pow10(t), den
     else:
@@ -230,11 +233,10 @@ def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
     earned: set[tuple[str, int]] = set()
     results = {o.key: o.result for o in ctx.ruleset.outcomes}
     players = ctx.players
-    for pid, games in ctx.history.items():
-        if () not in map(_OPPONENTS, games):
-            continue
+    history = ctx.history
+    for pid in ctx.solo:  # the players with a game without opponents: the only ones with byes
         allowance = players[pid].earned_byes
-        for g in games:
+        for g in history[pid]:
             if g.opponents or results[g.outcome] != "win":
                 continue
             if g.round <= allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
@@ -424,7 +426,8 @@ class _Phase:
     round uses per-player totals; a pass up to a drop walks the games by round.
     """
 
-    def __init__(self, ctx: StandingsContext, stage: str, earned: set[tuple[str, int]]) -> None:
+    def __init__(self, ctx: StandingsContext, stage: str, earned: set[tuple[str, int]], fast: bool = True) -> None:
+        """Per-player totals of the stage; ``fast`` false walks every game (the reference the tests compare)."""
         self.ctx = ctx
         self.stage = stage
         self.earned = earned
@@ -441,18 +444,23 @@ class _Phase:
         last = 0
         earned_players = {pid for pid, _ in earned}
         self.history = history = _history(ctx)  # Pokémon TOP 3.1.3: missing late losses added
+        numbers = [r.number for r in ctx.event.rounds]
+        # Rounds listed in order: every history (and its implied late losses, sorted in) is by round.
+        self.by_round = numbers == sorted(numbers)
+        #: Per player whose every game counts (no bye, no late loss): rounds, half wins and tables, by game.
+        self.columns: dict[str, tuple[list[int], list[int], list[tuple[str, ...]]]] = {}
+        half_of = half_wins_of.__getitem__
         for pid, games in history.items():
-            if single and games and pid not in earned_players:
+            if fast and single and games and pid not in earned_players:
                 tables = list(map(_OPPONENTS, games))
                 if () not in tables:  # no bye, no late loss: every game counts (C-level passes)
-                    self.totals[pid] = (
-                        sum(map(half_wins_of.__getitem__, map(_OUTCOME, games))),
-                        len(games),
-                        len(games),
-                    )
+                    halves = list(map(half_of, map(_OUTCOME, games)))
+                    rounds_of = list(map(_ROUND_OF, games))
+                    self.columns[pid] = (rounds_of, halves, tables)
+                    self.totals[pid] = (sum(halves), len(games), len(games))
                     self.opponents[pid] = list(_chain(tables))
                     self.earned_byes[pid] = 0
-                    top = max(map(_ROUND_OF, games))
+                    top = max(rounds_of)
                     if top > last:
                         last = top
                     continue
@@ -497,7 +505,26 @@ class _Phase:
             stage, earned, single = self.stage, self.earned, self.single
             half_of, won = self.half_wins_of.__getitem__, self.won
             earned_players = {pid for pid, _ in earned}
+            columns, by_round = self.columns, self.by_round
+            counts: dict[int, list[int]] = {}  # 0..size, shared (read only) by every player with ``size`` rows
+            zeros: dict[int, list[int]] = {}
             for pid, games in self.history.items():
+                found = columns.get(pid)
+                if found is not None and by_round:
+                    rounds, halves, tables = found
+                    size = len(rounds)
+                    if sum(map(len, tables)) == size:  # one opponent every game (the common case)
+                        if size not in counts:
+                            counts[size], zeros[size] = list(range(size + 1)), [0] * (size + 1)
+                        self._prefix[pid] = _Prefix(
+                            rounds,
+                            list(accumulate(halves, initial=0)),
+                            counts[size],
+                            zeros[size],
+                            counts[size],
+                            self.opponents[pid],  # the same names in the same order (never changed)
+                        )
+                        continue
                 if not single:
                     games = [g for g in games if g.stage == stage]
                 games = sorted(games, key=_ROUND_OF)  # by round, stable: the games' order within a round is kept
@@ -505,7 +532,7 @@ class _Phase:
                 tables = list(map(_OPPONENTS, games))
                 size = len(games)
                 if pid not in earned_players and sum(map(len, tables)) == size and () not in tables:
-                    # One opponent every game (the common case): every row counts, in C-level passes.
+                    # One opponent every game: every row counts, in C-level passes.
                     self._prefix[pid] = _Prefix(
                         rounds,
                         list(accumulate(map(half_of, map(_OUTCOME, games)), initial=0)),
@@ -713,7 +740,10 @@ class Tardiness(ValueMetric):
 
     def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         history = ctx.history
-        late = {pid for pid, games in history.items() if "late" in map(_OUTCOME, games)}
+        late_outcome = ctx.ruleset.outcome_map.get("late")
+        # A solo outcome stands only at a table of one (Ruleset.check_outcomes): only those players can have it.
+        players = ctx.solo if late_outcome is None or late_outcome.solo else history
+        late = {pid for pid in players if "late" in map(_OUTCOME, history[pid])}
         return {pid: int(p.late or pid in late) for pid, p in ctx.players.items()}
 
 
