@@ -14,6 +14,7 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
+import shared_rules.games.agot.standings  # noqa: F401  (registers agot-esos, read below even when run alone)
 from shared_rules.games import get_ruleset
 from shared_rules.games.doomtown.standings import match_win_percentage
 from shared_rules.games.pokemon.standings import floor_log10, round_significant, round_significant_int
@@ -230,6 +231,8 @@ class ContextTablesTest(unittest.TestCase):
                     self.assertEqual(
                         ctx.opponents_in_context(pid), [q for g in games for q in g.opponents if q in ctx.history]
                     )
+                    self.assertEqual(ctx.faced()[pid], [q for g in games for q in g.opponents])
+                    self.assertEqual(pid in ctx.solo, any(not g.opponents for g in games))
                     self.assertEqual(
                         ctx.rounds_counted(NOT_PLAYED_OUTCOMES)[pid],
                         sum(1 for g in games if g.outcome not in NOT_PLAYED_OUTCOMES),

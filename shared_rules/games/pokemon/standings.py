@@ -447,23 +447,23 @@ class _Phase:
         numbers = [r.number for r in ctx.event.rounds]
         # Rounds listed in order: every history (and its implied late losses, sorted in) is by round.
         self.by_round = numbers == sorted(numbers)
-        #: Per player whose every game counts (no bye, no late loss): rounds, half wins and tables, by game.
-        self.columns: dict[str, tuple[list[int], list[int], list[tuple[str, ...]]]] = {}
+        #: Per player whose every game counts (no bye, no late loss): rounds and half wins, by game.
+        self.columns: dict[str, tuple[list[int], list[int]]] = {}
         half_of = half_wins_of.__getitem__
+        faced, solo, implied = ctx.faced(), ctx.solo, late_losses(ctx)
         for pid, games in history.items():
-            if fast and single and games and pid not in earned_players:
-                tables = list(map(_OPPONENTS, games))
-                if () not in tables:  # no bye, no late loss: every game counts (C-level passes)
-                    halves = list(map(half_of, map(_OUTCOME, games)))
-                    rounds_of = list(map(_ROUND_OF, games))
-                    self.columns[pid] = (rounds_of, halves, tables)
-                    self.totals[pid] = (sum(halves), len(games), len(games))
-                    self.opponents[pid] = list(_chain(tables))
-                    self.earned_byes[pid] = 0
-                    top = max(rounds_of)
-                    if top > last:
-                        last = top
-                    continue
+            if fast and single and games and pid not in earned_players and pid not in solo and pid not in implied:
+                # No bye, no late loss (written or implied): every game counts, in C-level passes.
+                halves = list(map(half_of, map(_OUTCOME, games)))
+                rounds_of = list(map(_ROUND_OF, games))
+                self.columns[pid] = (rounds_of, halves)
+                self.totals[pid] = (sum(halves), len(games), len(games))
+                self.opponents[pid] = faced[pid]  # the same names in the same order (never changed)
+                self.earned_byes[pid] = 0
+                top = max(rounds_of)
+                if top > last:
+                    last = top
+                continue
             half_wins = rounds = count = earned_byes = 0
             opps: list[str] = []
             for rnd, game_stage, outcome, _, opponents, _, _, _, _, _, _ in games:
@@ -511,9 +511,9 @@ class _Phase:
             for pid, games in self.history.items():
                 found = columns.get(pid)
                 if found is not None and by_round:
-                    rounds, halves, tables = found
+                    rounds, halves = found
                     size = len(rounds)
-                    if sum(map(len, tables)) == size:  # one opponent every game (the common case)
+                    if len(self.opponents[pid]) == size:  # one opponent every game (the common case)
                         if size not in counts:
                             counts[size], zeros[size] = list(range(size + 1)), [0] * (size + 1)
                         self._prefix[pid] = _Prefix(
@@ -787,13 +787,12 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
     found = ctx.memo.get("pokemon-last-opponents")
     if found is None:
         found = ctx.memo["pokemon-last-opponents"] = {}
+        faced, solo = ctx.faced(), ctx.solo
         for pid, games in ctx.history.items():
-            if games:
-                tables = list(map(_OPPONENTS, games))
-                if () not in tables and sum(map(len, tables)) == len(tables):  # every game has one opponent
-                    rounds = list(map(_ROUND_OF, games))
-                    found[pid] = tables[rounds.index(max(rounds))][0]
-                    continue
+            if games and pid not in solo and len(faced[pid]) == len(games):  # every game has one opponent
+                rounds = list(map(_ROUND_OF, games))
+                found[pid] = faced[pid][rounds.index(max(rounds))]
+                continue
             best = None  # the first game of the latest round with exactly one opponent (as max() picks)
             latest = 0
             for g in games:

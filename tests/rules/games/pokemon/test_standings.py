@@ -814,6 +814,18 @@ class FastPathTest(unittest.TestCase):
                     {pid: int(p.late or pid in late) for pid, p in ctx.players.items()},
                 )
 
+    def test_last_opponents_agree_with_the_game_by_game_walk(self) -> None:
+        for name, doc in _fast_path_events():
+            event = load_event(doc)
+            ctx = StandingsContext(event, get_ruleset(event.ruleset, event.settings))
+            expected: dict[str, str | None] = {}
+            for pid, games in ctx.history.items():
+                tables = [g for g in games if len(g.opponents) == 1]
+                latest = max((g.round for g in tables), default=None)
+                expected[pid] = next((g.opponents[0] for g in tables if g.round == latest), None)
+            with self.subTest(event=name):
+                self.assertEqual(last_opponents(ctx), expected)
+
     def test_rounding_agrees_with_exact_fractions(self) -> None:
         for den in (1, 3, 7, 12, 40, 96, 1000, 27720 * 8, 10**12 + 39):
             for num in sorted(
