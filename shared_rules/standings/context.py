@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -16,6 +17,8 @@ __all__ = ["Game", "StandingsContext", "is_counted"]
 
 
 _OUTCOME = operator.itemgetter(2)  # Game.outcome, for map()
+_OPPONENTS = operator.itemgetter(4)  # Game.opponents
+_chain = itertools.chain.from_iterable
 
 
 class Game(NamedTuple):
@@ -79,10 +82,13 @@ class StandingsContext:
         history = self.history
         points: dict[str, Any] = {pid: 0 for pid in history}
         #: Per player, filled in the same pass as the history: wins, losses and ties; every opponent
-        #: across the table, once per game (players outside the context included), in history order.
+        #: across the table, once per game (players outside the context included), in history order
+        #: (with tables of three or more, gathered from the history when first read instead).
         self._tally: dict[str, list[int]] = {pid: [0, 0, 0] for pid in history}
-        self._faced: dict[str, list[str]] = {pid: [] for pid in history}
-        seats = {pid: (games, self._tally[pid], self._faced[pid]) for pid, games in history.items()}
+        self._faced: dict[str, list[str]] | None = {pid: [] for pid in history}
+        pods = False
+        faced = self._faced
+        seats = {pid: (games, self._tally[pid], faced[pid]) for pid, games in history.items()}
         no_scores: tuple[float, ...] = ()
         new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
         for rnd in event.rounds:
@@ -180,8 +186,11 @@ class StandingsContext:
                 ):
                     self._add_table(match, number, stage, points_of, points, code)
                     continue
-                if len(ids) == 1 and ids[0] in history:
-                    self.solo.add(ids[0])
+                if len(ids) == 1:
+                    if ids[0] in history:
+                        self.solo.add(ids[0])
+                elif len(ids) > 2:
+                    pods = True  # the opponents of larger tables are gathered only when read (faced())
                 for seat, pid in enumerate(ids):  # a pod: tuples, whose slices are the same tuples
                     found = seats.get(pid)
                     if found is None:
@@ -191,7 +200,6 @@ class StandingsContext:
                     after = seat + 1  # everyone else at the table, in seat order
                     others = ids[:seat] + ids[after:]
                     found[1][code[outcomes[seat]]] += 1
-                    found[2].extend(others)
                     found[0].append(
                         new(
                             Game,
@@ -210,6 +218,8 @@ class StandingsContext:
                             ),
                         )
                     )
+        if pods:
+            self._faced = None
         self.rounds_played = len(numbers)
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
@@ -238,7 +248,8 @@ class StandingsContext:
             points[pid] += pts
             others = tuple(ids[s] for s in opp)
             self._tally[pid][code[outcomes[seat]]] += 1
-            self._faced[pid].extend(others)
+            if self._faced is not None:
+                self._faced[pid].extend(others)
             games.append(
                 Game(
                     number,
@@ -275,7 +286,10 @@ class StandingsContext:
 
     def faced(self) -> Mapping[str, list[str]]:
         """Per player, every opponent across the table once per game in history order (outside players too)."""
-        return self._faced
+        faced = self._faced
+        if faced is None:  # tables of three or more: gathered from the history once
+            faced = self._faced = {pid: list(_chain(map(_OPPONENTS, games))) for pid, games in self.history.items()}
+        return faced
 
     def opponents_in_context(self, pid: str) -> list[str]:
         """Every opponent across the table within the context, once per game (cached)."""
@@ -284,7 +298,7 @@ class StandingsContext:
             history = self.history
             known = history.__contains__
             table = self.memo["opponents-in-context"] = {}
-            for player, opps in self._faced.items():  # gathered in the pass that built the history
+            for player, opps in self.faced().items():  # gathered in the pass that built the history
                 if not all(map(known, opps)):  # someone the context leaves out
                     opps = [opp for opp in opps if opp in history]
                 table[player] = opps

@@ -222,6 +222,25 @@ class IntegerHelpersTest(unittest.TestCase):
 class ContextTablesTest(unittest.TestCase):
     """The per-context tables and integer metrics against direct fraction computations."""
 
+    def test_the_counts_of_the_one_pass_agree_with_the_history_on_every_golden_event(self) -> None:
+        import os
+
+        from tests.rules.helpers import GOLDEN
+
+        names = sorted(n for n in os.listdir(GOLDEN) if n.endswith(".json") and ".standings." not in n)
+        names = [n for n in names if os.path.exists(os.path.join(GOLDEN, n[:-5] + ".standings.json"))]
+        self.assertIn("tribbles-pod.json", names)  # tables of more than two
+        for name in names:
+            with open(os.path.join(GOLDEN, name), encoding="utf-8") as fh:
+                ctx = context(json.load(fh))
+            for pid, games in ctx.history.items():
+                results = [ctx.ruleset.outcome(g.outcome).result for g in games]
+                wins, losses = results.count("win"), results.count("loss")
+                with self.subTest(event=name, player=pid):
+                    self.assertEqual(ctx.record(pid), (wins, losses, len(results) - wins - losses))
+                    self.assertEqual(ctx.faced()[pid], [q for g in games for q in g.opponents])
+                    self.assertEqual(pid in ctx.solo, any(not g.opponents for g in games))
+
     def test_every_ruleset_against_fractions(self) -> None:
         for ruleset in RULESETS:
             with self.subTest(ruleset=ruleset):
