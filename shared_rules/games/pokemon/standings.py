@@ -61,7 +61,7 @@ import itertools
 import math
 import operator
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
@@ -451,18 +451,14 @@ class _Phase:
         self.columns: dict[str, tuple[list[int], list[int]]] = {}
         half_of = half_wins_of.__getitem__
         faced, solo, implied = ctx.faced(), ctx.solo, late_losses(ctx)
+        plain: list[str] = []  # no bye, no late loss (written or implied): every game counts
+        if fast and single:
+            skip = earned_players.union(solo, implied)
+            plain = [pid for pid, games in history.items() if games and pid not in skip]
+            last = self._plain_columns(plain, half_of, faced)
+        done = set(plain)
         for pid, games in history.items():
-            if fast and single and games and pid not in earned_players and pid not in solo and pid not in implied:
-                # No bye, no late loss (written or implied): every game counts, in C-level passes.
-                halves = list(map(half_of, map(_OUTCOME, games)))
-                rounds_of = list(map(_ROUND_OF, games))
-                self.columns[pid] = (rounds_of, halves)
-                self.totals[pid] = (sum(halves), len(games), len(games))
-                self.opponents[pid] = faced[pid]  # the same names in the same order (never changed)
-                self.earned_byes[pid] = 0
-                top = max(rounds_of)
-                if top > last:
-                    last = top
+            if pid in done:
                 continue
             half_wins = rounds = count = earned_byes = 0
             opps: list[str] = []
@@ -496,6 +492,27 @@ class _Phase:
             for pid, p in ctx.players.items()
             if p.dropped_after is not None and (through is None or p.dropped_after <= through)
         }
+
+    def _plain_columns(self, plain: list[str], half_of: Callable[[str], int], faced: Mapping[str, list[str]]) -> int:
+        """Totals and columns of the players whose every game counts, read from all their games at once.
+
+        Returns the latest round among them (0 for none).
+        """
+        history = self.history
+        games = list(_chain(map(history.__getitem__, plain)))  # every game of these players, player by player
+        halves = list(map(half_of, map(_OUTCOME, games)))
+        rounds = list(map(_ROUND_OF, games))
+        ends = list(accumulate(map(len, map(history.__getitem__, plain))))
+        columns, totals, opponents, earned_byes = self.columns, self.totals, self.opponents, self.earned_byes
+        start = 0
+        for pid, end in zip(plain, ends):
+            mine = halves[start:end]
+            columns[pid] = (rounds[start:end], mine)
+            totals[pid] = (sum(mine), end - start, end - start)
+            opponents[pid] = faced[pid]  # the same names in the same order (never changed)
+            earned_byes[pid] = 0
+            start = end
+        return max(rounds, default=0)
 
     @property
     def prefix(self) -> dict[str, _Prefix]:
