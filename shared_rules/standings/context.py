@@ -72,11 +72,23 @@ class StandingsContext:
         self._cache: dict[str, Mapping[str, Any]] = {}
         #: Free-form per-context memo for metric modules (derived tables built once per context).
         self.memo: dict[Any, Any] = {}
+        #: Players with a game nobody else sat at (a bye, a late loss, a missed game): tables of one.
+        self.solo: set[str] = set()
         outcome_map = ruleset.outcome_map
         points_of = {o.key: o.points for o in ruleset.outcomes}
+        # Where each outcome counts on a W-L-T record: 0 win, 1 loss, 2 anything else (a tie).
+        code = {key: 0 if o.result == "win" else 1 if o.result == "loss" else 2 for key, o in outcome_map.items()}
         numbers: set[int] = set()
         history = self.history
         points: dict[str, Any] = {pid: 0 for pid in history}
+        #: Per player, filled in the same pass as the history: wins, losses and ties; every opponent
+        #: across the table, once per game (players outside the context included), in history order
+        #: (with tables of three or more, gathered from the history when first read instead).
+        self._tally: dict[str, list[int]] = {pid: [0, 0, 0] for pid in history}
+        self._faced: dict[str, list[str]] | None = {pid: [] for pid in history}
+        pods = False
+        faced = self._faced
+        seats = {pid: (games, self._tally[pid], faced[pid]) for pid, games in history.items()}
         no_scores: tuple[float, ...] = ()
         new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
         for rnd in event.rounds:
@@ -92,36 +104,42 @@ class StandingsContext:
                 scores, stats = match.scores, match.stats
                 if len(ids) == 2:
                     a, b = ids
-                    ga, gb = history.get(a), history.get(b)
+                    sa, sb = seats.get(a), seats.get(b)
                     oa, ob = outcomes
+                    if sa is not None:
+                        sa[1][code[oa]] += 1
+                        sa[2].append(b)
+                    if sb is not None:
+                        sb[1][code[ob]] += 1
+                        sb[2].append(a)
                     if scores and not stats:  # scores only (Star Trek)
-                        if ga is not None:
+                        if sa is not None:
                             pa = points_of[oa]
                             points[a] += pa
-                            ga.append(
+                            sa[0].append(
                                 new(Game, (number, stage, oa, pa, (b,), scores[0], (scores[1],), None, (), match, 0))
                             )
-                        if gb is not None:
+                        if sb is not None:
                             pb = points_of[ob]
                             points[b] += pb
-                            gb.append(
+                            sb[0].append(
                                 new(Game, (number, stage, ob, pb, (a,), scores[1], (scores[0],), None, (), match, 1))
                             )
                         continue
                     if not scores and not stats:  # the common case, without the per-field tests
-                        if ga is not None:
+                        if sa is not None:
                             pa = points_of[oa]
                             points[a] += pa
-                            ga.append(new(Game, (number, stage, oa, pa, (b,), None, no_scores, None, (), match, 0)))
-                        if gb is not None:
+                            sa[0].append(new(Game, (number, stage, oa, pa, (b,), None, no_scores, None, (), match, 0)))
+                        if sb is not None:
                             pb = points_of[ob]
                             points[b] += pb
-                            gb.append(new(Game, (number, stage, ob, pb, (a,), None, no_scores, None, (), match, 1)))
+                            sb[0].append(new(Game, (number, stage, ob, pb, (a,), None, no_scores, None, (), match, 1)))
                         continue
-                    if ga is not None:
+                    if sa is not None:
                         pa = points_of[oa]
                         points[a] += pa
-                        ga.append(
+                        sa[0].append(
                             new(
                                 Game,
                                 (
@@ -139,10 +157,10 @@ class StandingsContext:
                                 ),
                             )
                         )
-                    if gb is not None:
+                    if sb is not None:
                         pb = points_of[ob]
                         points[b] += pb
-                        gb.append(
+                        sb[0].append(
                             new(
                                 Game,
                                 (
@@ -166,16 +184,23 @@ class StandingsContext:
                     or (scores and scores.__class__ is not tuple)
                     or (stats and stats.__class__ is not tuple)
                 ):
-                    self._add_table(match, number, stage, points_of, points)
+                    self._add_table(match, number, stage, points_of, points, code)
                     continue
+                if len(ids) == 1:
+                    if ids[0] in history:
+                        self.solo.add(ids[0])
+                elif len(ids) > 2:
+                    pods = True  # the opponents of larger tables are gathered only when read (faced())
                 for seat, pid in enumerate(ids):  # a pod: tuples, whose slices are the same tuples
-                    games = history.get(pid)
-                    if games is None:
+                    found = seats.get(pid)
+                    if found is None:
                         continue
                     pts = points_of[outcomes[seat]]
                     points[pid] += pts
                     after = seat + 1  # everyone else at the table, in seat order
-                    games.append(
+                    others = ids[:seat] + ids[after:]
+                    found[1][code[outcomes[seat]]] += 1
+                    found[0].append(
                         new(
                             Game,
                             (
@@ -183,7 +208,7 @@ class StandingsContext:
                                 stage,
                                 outcomes[seat],
                                 pts,
-                                ids[:seat] + ids[after:],
+                                others,
                                 scores[seat] if scores else None,
                                 scores[:seat] + scores[after:] if scores else no_scores,
                                 stats[seat] if stats else None,
@@ -193,14 +218,21 @@ class StandingsContext:
                             ),
                         )
                     )
+        if pods:
+            self._faced = None
         self.rounds_played = len(numbers)
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
-        self._results = {key: o.result for key, o in outcome_map.items()}
         self._records: dict[str, tuple[int, int, int]] | None = None
 
     def _add_table(
-        self, match: Match, number: int, stage: str, points_of: Mapping[str, Any], points: dict[str, Any]
+        self,
+        match: Match,
+        number: int,
+        stage: str,
+        points_of: Mapping[str, Any],
+        points: dict[str, Any],
+        code: Mapping[str, int],
     ) -> None:
         """Each seat's game of a table of any size (players, scores or stats not given as tuples)."""
         ids, outcomes, scores, stats = match.players, match.outcomes, match.scores, match.stats
@@ -209,16 +241,22 @@ class StandingsContext:
             games = self.history.get(pid)
             if games is None:
                 continue
+            if len(ids) == 1:
+                self.solo.add(pid)
             opp = tuple(s for s in range(len(ids)) if s != seat)
             pts = points_of[outcomes[seat]]
             points[pid] += pts
+            others = tuple(ids[s] for s in opp)
+            self._tally[pid][code[outcomes[seat]]] += 1
+            if self._faced is not None:
+                self._faced[pid].extend(others)
             games.append(
                 Game(
                     number,
                     stage,
                     outcomes[seat],
                     pts,
-                    tuple(ids[s] for s in opp),
+                    others,
                     scores[seat] if scores else None,
                     tuple(scores[s] for s in opp) if scores else (),
                     stats[seat] if stats else None,
@@ -242,14 +280,16 @@ class StandingsContext:
         Counted per player seat, so a double loss is a loss for both.
         """
         records = self._records
-        if records is None:
-            records = self._records = {}
-            result_of = self._results.__getitem__
-            for player, games in self.history.items():
-                results = list(map(result_of, map(_OUTCOME, games)))
-                wins, losses = results.count("win"), results.count("loss")
-                records[player] = (wins, losses, len(results) - wins - losses)  # anything else is a tie
+        if records is None:  # counted in the pass that built the history
+            records = self._records = {player: (w, lost, t) for player, (w, lost, t) in self._tally.items()}
         return records[pid]
+
+    def faced(self) -> Mapping[str, list[str]]:
+        """Per player, every opponent across the table once per game in history order (outside players too)."""
+        faced = self._faced
+        if faced is None:  # tables of three or more: gathered from the history once
+            faced = self._faced = {pid: list(_chain(map(_OPPONENTS, games))) for pid, games in self.history.items()}
+        return faced
 
     def opponents_in_context(self, pid: str) -> list[str]:
         """Every opponent across the table within the context, once per game (cached)."""
@@ -258,8 +298,7 @@ class StandingsContext:
             history = self.history
             known = history.__contains__
             table = self.memo["opponents-in-context"] = {}
-            for player, games in history.items():
-                opps = list(_chain(map(_OPPONENTS, games)))
+            for player, opps in self.faced().items():  # gathered in the pass that built the history
                 if not all(map(known, opps)):  # someone the context leaves out
                     opps = [opp for opp in opps if opp in history]
                 table[player] = opps

@@ -14,6 +14,7 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
+import shared_rules.games.agot.standings  # noqa: F401  (registers agot-esos, read below even when run alone)
 from shared_rules.games import get_ruleset
 from shared_rules.games.doomtown.standings import match_win_percentage
 from shared_rules.games.pokemon.standings import floor_log10, round_significant, round_significant_int
@@ -221,6 +222,25 @@ class IntegerHelpersTest(unittest.TestCase):
 class ContextTablesTest(unittest.TestCase):
     """The per-context tables and integer metrics against direct fraction computations."""
 
+    def test_the_counts_of_the_one_pass_agree_with_the_history_on_every_golden_event(self) -> None:
+        import os
+
+        from tests.rules.helpers import GOLDEN
+
+        names = sorted(n for n in os.listdir(GOLDEN) if n.endswith(".json") and ".standings." not in n)
+        names = [n for n in names if os.path.exists(os.path.join(GOLDEN, n[:-5] + ".standings.json"))]
+        self.assertIn("tribbles-pod.json", names)  # tables of more than two
+        for name in names:
+            with open(os.path.join(GOLDEN, name), encoding="utf-8") as fh:
+                ctx = context(json.load(fh))
+            for pid, games in ctx.history.items():
+                results = [ctx.ruleset.outcome(g.outcome).result for g in games]
+                wins, losses = results.count("win"), results.count("loss")
+                with self.subTest(event=name, player=pid):
+                    self.assertEqual(ctx.record(pid), (wins, losses, len(results) - wins - losses))
+                    self.assertEqual(ctx.faced()[pid], [q for g in games for q in g.opponents])
+                    self.assertEqual(pid in ctx.solo, any(not g.opponents for g in games))
+
     def test_every_ruleset_against_fractions(self) -> None:
         for ruleset in RULESETS:
             with self.subTest(ruleset=ruleset):
@@ -230,6 +250,8 @@ class ContextTablesTest(unittest.TestCase):
                     self.assertEqual(
                         ctx.opponents_in_context(pid), [q for g in games for q in g.opponents if q in ctx.history]
                     )
+                    self.assertEqual(ctx.faced()[pid], [q for g in games for q in g.opponents])
+                    self.assertEqual(pid in ctx.solo, any(not g.opponents for g in games))
                     self.assertEqual(
                         ctx.rounds_counted(NOT_PLAYED_OUTCOMES)[pid],
                         sum(1 for g in games if g.outcome not in NOT_PLAYED_OUTCOMES),

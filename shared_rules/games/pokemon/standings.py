@@ -61,7 +61,7 @@ import itertools
 import math
 import operator
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
@@ -168,7 +168,10 @@ def round_significant_int(num: int, den: int, figures: int = SIGNIFICANT_FIGURES
     if num <= 0:
         return 0, 0
     percent = num * 100
-    t = figures - 1 - floor_log10(percent, den)  # the rounded figure is percent * 10 ** t
+    if den * 10 <= percent < den * 100:  # 10 % to 100 % (every OWP above the 25 % floor): two digits
+        t = figures - 2
+    else:
+        t = figures - 1 - floor_log10(percent, den)  # the rounded figure is percent * 10 ** t
     if t >= 0:
         qn, qd = percent * _pow10(t), den
     else:
@@ -230,11 +233,10 @@ def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
     earned: set[tuple[str, int]] = set()
     results = {o.key: o.result for o in ctx.ruleset.outcomes}
     players = ctx.players
-    for pid, games in ctx.history.items():
-        if () not in map(_OPPONENTS, games):
-            continue
+    history = ctx.history
+    for pid in ctx.solo:  # the players with a game without opponents: the only ones with byes
         allowance = players[pid].earned_byes
-        for g in games:
+        for g in history[pid]:
             if g.opponents or results[g.outcome] != "win":
                 continue
             if g.round <= allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
@@ -424,7 +426,8 @@ class _Phase:
     round uses per-player totals; a pass up to a drop walks the games by round.
     """
 
-    def __init__(self, ctx: StandingsContext, stage: str, earned: set[tuple[str, int]]) -> None:
+    def __init__(self, ctx: StandingsContext, stage: str, earned: set[tuple[str, int]], fast: bool = True) -> None:
+        """Per-player totals of the stage; ``fast`` false walks every game (the reference the tests compare)."""
         self.ctx = ctx
         self.stage = stage
         self.earned = earned
@@ -441,21 +444,22 @@ class _Phase:
         last = 0
         earned_players = {pid for pid, _ in earned}
         self.history = history = _history(ctx)  # Pokémon TOP 3.1.3: missing late losses added
+        numbers = [r.number for r in ctx.event.rounds]
+        # Rounds listed in order: every history (and its implied late losses, sorted in) is by round.
+        self.by_round = numbers == sorted(numbers)
+        #: Per player whose every game counts (no bye, no late loss): rounds and half wins, by game.
+        self.columns: dict[str, tuple[list[int], list[int]]] = {}
+        half_of = half_wins_of.__getitem__
+        faced, solo, implied = ctx.faced(), ctx.solo, late_losses(ctx)
+        plain: list[str] = []  # no bye, no late loss (written or implied): every game counts
+        if fast and single:
+            skip = earned_players.union(solo, implied)
+            plain = [pid for pid, games in history.items() if games and pid not in skip]
+            last = self._plain_columns(plain, half_of, faced)
+        done = set(plain)
         for pid, games in history.items():
-            if single and games and pid not in earned_players:
-                tables = list(map(_OPPONENTS, games))
-                if () not in tables:  # no bye, no late loss: every game counts (C-level passes)
-                    self.totals[pid] = (
-                        sum(map(half_wins_of.__getitem__, map(_OUTCOME, games))),
-                        len(games),
-                        len(games),
-                    )
-                    self.opponents[pid] = list(_chain(tables))
-                    self.earned_byes[pid] = 0
-                    top = max(map(_ROUND_OF, games))
-                    if top > last:
-                        last = top
-                    continue
+            if pid in done:
+                continue
             half_wins = rounds = count = earned_byes = 0
             opps: list[str] = []
             for rnd, game_stage, outcome, _, opponents, _, _, _, _, _, _ in games:
@@ -489,6 +493,27 @@ class _Phase:
             if p.dropped_after is not None and (through is None or p.dropped_after <= through)
         }
 
+    def _plain_columns(self, plain: list[str], half_of: Callable[[str], int], faced: Mapping[str, list[str]]) -> int:
+        """Totals and columns of the players whose every game counts, read from all their games at once.
+
+        Returns the latest round among them (0 for none).
+        """
+        history = self.history
+        games = list(_chain(map(history.__getitem__, plain)))  # every game of these players, player by player
+        halves = list(map(half_of, map(_OUTCOME, games)))
+        rounds = list(map(_ROUND_OF, games))
+        ends = list(accumulate(map(len, map(history.__getitem__, plain))))
+        columns, totals, opponents, earned_byes = self.columns, self.totals, self.opponents, self.earned_byes
+        start = 0
+        for pid, end in zip(plain, ends):
+            mine = halves[start:end]
+            columns[pid] = (rounds[start:end], mine)
+            totals[pid] = (sum(mine), end - start, end - start)
+            opponents[pid] = faced[pid]  # the same names in the same order (never changed)
+            earned_byes[pid] = 0
+            start = end
+        return max(rounds, default=0)
+
     @property
     def prefix(self) -> dict[str, _Prefix]:
         """Per player, running totals over their games by round: what the rounds up to any round sum to."""
@@ -497,7 +522,26 @@ class _Phase:
             stage, earned, single = self.stage, self.earned, self.single
             half_of, won = self.half_wins_of.__getitem__, self.won
             earned_players = {pid for pid, _ in earned}
+            columns, by_round = self.columns, self.by_round
+            counts: dict[int, list[int]] = {}  # 0..size, shared (read only) by every player with ``size`` rows
+            zeros: dict[int, list[int]] = {}
             for pid, games in self.history.items():
+                found = columns.get(pid)
+                if found is not None and by_round:
+                    rounds, halves = found
+                    size = len(rounds)
+                    if len(self.opponents[pid]) == size:  # one opponent every game (the common case)
+                        if size not in counts:
+                            counts[size], zeros[size] = list(range(size + 1)), [0] * (size + 1)
+                        self._prefix[pid] = _Prefix(
+                            rounds,
+                            list(accumulate(halves, initial=0)),
+                            counts[size],
+                            zeros[size],
+                            counts[size],
+                            self.opponents[pid],  # the same names in the same order (never changed)
+                        )
+                        continue
                 if not single:
                     games = [g for g in games if g.stage == stage]
                 games = sorted(games, key=_ROUND_OF)  # by round, stable: the games' order within a round is kept
@@ -505,7 +549,7 @@ class _Phase:
                 tables = list(map(_OPPONENTS, games))
                 size = len(games)
                 if pid not in earned_players and sum(map(len, tables)) == size and () not in tables:
-                    # One opponent every game (the common case): every row counts, in C-level passes.
+                    # One opponent every game: every row counts, in C-level passes.
                     self._prefix[pid] = _Prefix(
                         rounds,
                         list(accumulate(map(half_of, map(_OUTCOME, games)), initial=0)),
@@ -713,7 +757,10 @@ class Tardiness(ValueMetric):
 
     def values(self, ctx: StandingsContext) -> Mapping[str, int]:
         history = ctx.history
-        late = {pid for pid, games in history.items() if "late" in map(_OUTCOME, games)}
+        late_outcome = ctx.ruleset.outcome_map.get("late")
+        # A solo outcome stands only at a table of one (Ruleset.check_outcomes): only those players can have it.
+        players = ctx.solo if late_outcome is None or late_outcome.solo else history
+        late = {pid for pid in players if "late" in map(_OUTCOME, history[pid])}
         return {pid: int(p.late or pid in late) for pid, p in ctx.players.items()}
 
 
@@ -757,13 +804,12 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
     found = ctx.memo.get("pokemon-last-opponents")
     if found is None:
         found = ctx.memo["pokemon-last-opponents"] = {}
+        faced, solo = ctx.faced(), ctx.solo
         for pid, games in ctx.history.items():
-            if games:
-                tables = list(map(_OPPONENTS, games))
-                if () not in tables and sum(map(len, tables)) == len(tables):  # every game has one opponent
-                    rounds = list(map(_ROUND_OF, games))
-                    found[pid] = tables[rounds.index(max(rounds))][0]
-                    continue
+            if games and pid not in solo and len(faced[pid]) == len(games):  # every game has one opponent
+                rounds = list(map(_ROUND_OF, games))
+                found[pid] = faced[pid][rounds.index(max(rounds))]
+                continue
             best = None  # the first game of the latest round with exactly one opponent (as max() picks)
             latest = 0
             for g in games:

@@ -15,9 +15,13 @@ from shared_rules.games import get_ruleset
 from shared_rules.games.pokemon.standings import (
     DROPPED_CAP,
     WIN_FLOOR,
+    _earned_rounds,
+    _Phase,
     last_opponents,
+    phase_of,
     refine_by_last_opponent,
     round_significant,
+    round_significant_int,
     tiebreakers,
     win_percentage,
 )
@@ -755,6 +759,97 @@ class PropertyTest(unittest.TestCase):
                     self.assertLessEqual(table[p.id].win, 1)
                     if p.dropped_after is not None and p.dropped_after < doc["settings"]["rounds"]:
                         self.assertLessEqual(table[p.id].win, DROPPED_CAP)
+
+
+def _fast_path_events() -> list[tuple[str, dict[str, Any]]]:
+    """Golden events and seeded random ones (drops, late players with and without their rows, earned and
+    random byes, ties, double losses, divisions), also listed in another order."""
+    out = []
+    if os.path.isdir(GOLDEN):
+        for name in GOLDEN_EVENTS:
+            with open(os.path.join(GOLDEN, f"{name}.json"), encoding="utf-8") as fh:
+                out.append((name, json.load(fh)))
+    for i in range(30):
+        doc = random_event(f"fast-{i}", divisions=i % 2 == 1)
+        out.append((f"fast-{i}", doc))
+        out.append((f"fast-{i}-shuffled", shuffled_document(doc, f"fast-{i}")))
+        rows_left_out = json.loads(json.dumps(doc))  # the late losses implied instead of written
+        for rnd in rows_left_out["rounds"]:
+            rnd["matches"] = [m for m in rnd["matches"] if m["outcomes"] != ["late"]]
+        out.append((f"fast-{i}-implied", rows_left_out))
+    return out
+
+
+class FastPathTest(unittest.TestCase):
+    """The per-player columns and shortcuts give what walking every game gives (the reference)."""
+
+    def test_phase_columns_agree_with_the_game_by_game_walk(self) -> None:
+        for name, doc in _fast_path_events():
+            event = load_event(doc)
+            ctx = StandingsContext(event, get_ruleset(event.ruleset, event.settings))
+            earned = _earned_rounds(ctx)
+            for stage in sorted(set(phase_of(ctx).values())):
+                with self.subTest(event=name, stage=stage):
+                    fast = _Phase(ctx, stage, earned).compute()
+                    self.assertEqual(fast, _Phase(ctx, stage, earned, fast=False).compute())
+
+    def test_byes_and_late_losses_are_read_from_the_players_with_a_table_of_one(self) -> None:
+        for name, doc in _fast_path_events():
+            event = load_event(doc)
+            ruleset = get_ruleset(event.ruleset, event.settings)
+            ctx = StandingsContext(event, ruleset)
+            results = {o.key: o.result for o in ruleset.outcomes}
+            every: set[tuple[str, int]] = set()
+            for pid, games in ctx.history.items():  # every player's every game
+                for g in games:
+                    if not g.opponents and results[g.outcome] == "win":
+                        allowance = ctx.players[pid].earned_byes
+                        if g.round <= allowance or g.match.extra.get("earned") is True or g.outcome == "earned-bye":
+                            every.add((pid, g.round))
+            late = {pid for pid, games in ctx.history.items() if any(g.outcome == "late" for g in games)}
+            with self.subTest(event=name):
+                self.assertEqual(_earned_rounds(ctx), every)
+                self.assertEqual(
+                    dict(ctx.metric("pokemon-tardiness")),
+                    {pid: int(p.late or pid in late) for pid, p in ctx.players.items()},
+                )
+
+    def test_last_opponents_agree_with_the_game_by_game_walk(self) -> None:
+        for name, doc in _fast_path_events():
+            event = load_event(doc)
+            ctx = StandingsContext(event, get_ruleset(event.ruleset, event.settings))
+            expected: dict[str, str | None] = {}
+            for pid, games in ctx.history.items():
+                tables = [g for g in games if len(g.opponents) == 1]
+                latest = max((g.round for g in tables), default=None)
+                expected[pid] = next((g.opponents[0] for g in tables if g.round == latest), None)
+            with self.subTest(event=name):
+                self.assertEqual(last_opponents(ctx), expected)
+
+    def test_rounding_agrees_with_exact_fractions(self) -> None:
+        for den in (1, 3, 7, 12, 40, 96, 1000, 27720 * 8, 10**12 + 39):
+            for num in sorted(
+                {0, 1, den // 10, den // 10 + 1, den // 4, den // 3, den // 2, den - 1, den}
+                | set(range(0, den + 1, max(1, den // 97)))
+            ):
+                value = Fraction(num, den)
+                with self.subTest(num=num, den=den):
+                    k, s = round_significant_int(num, den)
+                    self.assertEqual(Fraction(k, 10**s), _reference_round(value))
+
+
+def _reference_round(value: Fraction) -> Fraction:
+    """``value`` rounded half-even to four significant figures of its percentage, from its decimal digits."""
+    if value <= 0:
+        return Fraction(0)
+    percent = value * 100
+    e = 0
+    while percent >= Fraction(10) ** (e + 1):
+        e += 1
+    while percent < Fraction(10) ** e:
+        e -= 1
+    step = Fraction(10) ** (e - 3)  # the fourth significant figure
+    return round(percent / step) * step / 100  # round() of a Fraction is half to even
 
 
 if __name__ == "__main__":
