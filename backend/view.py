@@ -263,19 +263,21 @@ def _keep(event_id: str, seq: int, made: _Parts | None, state: bytes | None = No
 
 
 def make_parts_after_round_change(accepted: Accepted) -> None:
-    """After-commit hook: when the operations changed what the published standings count (a round completed, a
-    result corrected, a player dropped, the cut made, the event closed, the policy changed), make the shared
-    parts now from the pushing process's state, so the phones arriving next find them in the database on every
-    worker. A result reported in a round in play costs a look at the rounds' statuses only."""
+    """After-commit hook: when the published standings move to another round, or a round is posted, started or
+    cut (phones arrive at once), or the roster, settings or close change them, make the shared parts now from the
+    pushing process's state, so the phones arriving next find them in the database on every worker. A result
+    reported or corrected while the published round stays put costs a look at the rounds' statuses only: a
+    correction in a counted round makes the parts stale, and the first view that needs them makes them
+    (``_standing_parts``), once for a burst of corrections, not once per pushing request."""
     state = accepted.state
     if not accepted.logged:
         return  # nothing new in the log (a push of replays and refusals)
     if standings_policy(state) == "live":
         return  # live standings change with every result: each worker makes them when a view needs them
-    key = cache_key(accepted.event)
+    key = accepted.key or cache_key(accepted.event)
     after = published_round(state)
     seen: dict[str, Any] = current_app.extensions.setdefault("topcut_view_published", {})
-    if seen.get(key, _UNSEEN) == after and all(op["type"] in _IN_PLAY - _POSTING for op in accepted.ops):
+    if seen.get(key, _UNSEEN) == after and all(op["type"] in _LAZY for op in accepted.ops):
         return
     seen[key] = after
     parts = parts_key(state)
@@ -298,6 +300,10 @@ _IN_PLAY = frozenset(
     | {"timer.extend", "timer.pause", "timer.resume", "round.pair", "round.swap", "round.discard", "round.publish"}
     | {"round.start"}
 )
+
+#: What the hook leaves to the views while the published round stays put: the operations above, and a result
+#: corrected (in a round in play it changes nothing published; in a counted one the view remakes the parts).
+_LAZY = (_IN_PLAY - _POSTING) | {"result.correct"}
 
 
 def _own_devices(event_id: str, player: str) -> set[str]:

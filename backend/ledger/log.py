@@ -355,6 +355,9 @@ class Accepted:
     state: dict[str, Any]  # the event's state after them (not to be changed)
     received: int
     claims: list[dict[str, str]] = field(default_factory=list)  # claim codes a hook shows the pusher
+    #: The event's :func:`cache_key`, read inside the transaction: after the commit the event row is expired and
+    #: reading it again would cost an after-commit hook a query.
+    key: str = ""
 
 
 AcceptHook = Callable[[Accepted], None]
@@ -507,7 +510,7 @@ def _accept(
         rows.append(row)
     # Core, not the ORM's bulk insert: the rows are plain values and nothing reads them back as objects.
     db.session.connection().execute(insert(Operation.__table__), rows)
-    return verdicts, Accepted(event, principal, accepted, logged, state, received)
+    return verdicts, Accepted(event, principal, accepted, logged, state, received, key=cache_key(event))
 
 
 def push(event_id: str, principal: Principal, device: str, items: list[dict[str, Any]]) -> dict[str, Any]:
