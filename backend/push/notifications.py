@@ -35,15 +35,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from flask import current_app
+from sqlalchemy import func, select, update
 
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
-from shared_rules.state.lookup import current_round, find_match, find_round
+from shared_rules.state.lookup import current_round, find_match, find_player, find_round
+from shared_rules.state.operations import OperationRejected
 from shared_rules.state.roles import holders
 from shared_rules.state.state import SETTLED
 
@@ -187,19 +191,14 @@ class _Batch:
         self,
         event_id: str,
         state: dict[str, Any],
-        subscriptions: list[tuple[str, str, str | None]],
+        audience: _Audience,
         config: dict[str, Any],
     ) -> None:
         self.event_id = event_id
         self.state = state
-        self.names = {p["id"]: p["name"] for p in state["players"]}
-        self.by_player: dict[str, list[str]] = {}
-        self.staff: list[str] = []
-        for sid, role, player in subscriptions:
-            if role == "player" and player is not None:
-                self.by_player.setdefault(player, []).append(sid)
-            elif role in STAFF_ROLES:
-                self.staff.append(sid)
+        # Read only: the audience is this process's cached grouping of the event's subscriptions.
+        self.by_player: dict[str, list[str]] = audience.by_player
+        self.staff: list[str] = audience.staff
         self.rows: list[dict[str, Any]] = []
         self.updates: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (where, values)
         self.now = now_ms()
@@ -207,7 +206,12 @@ class _Batch:
         self.warn_minutes = config.get("PUSH_TIME_WARNING_MINUTES", 5)
 
     def name(self, pid: str) -> str:
-        return short_name(self.names.get(pid, pid))
+        """The player's short name (the id of a player the roster does not have)."""
+        try:
+            name = find_player(self.state, pid)["name"]  # the roster's index, not a dict of every player per push
+        except OperationRejected:
+            name = pid
+        return short_name(name)
 
     def add(
         self,
@@ -596,6 +600,73 @@ def _subscriptions(event_id: str) -> list[tuple[str, str, str | None]]:
     ]
 
 
+@dataclass(frozen=True)
+class _Audience:
+    """An event's live subscriptions grouped as the notifications address them (never changed once made)."""
+
+    count: int  # every live subscription, addressed or not
+    by_player: dict[str, list[str]]  # player id -> their phones' subscription ids
+    staff: list[str]  # the staff devices' subscription ids
+
+
+_NOBODY = _Audience(0, {}, [])
+#: Events whose grouped subscriptions one process keeps (least recently used dropped first).
+AUDIENCE_EVENTS = 64
+_audience_lock = threading.Lock()
+
+
+def _group(subscriptions: list[tuple[str, str, str | None]]) -> _Audience:
+    by_player: dict[str, list[str]] = {}
+    staff: list[str] = []
+    for sid, role, player in subscriptions:
+        if role == "player" and player is not None:
+            by_player.setdefault(player, []).append(sid)
+        elif role in STAFF_ROLES:
+            staff.append(sid)
+    return _Audience(len(subscriptions), by_player, staff)
+
+
+def _mark(event_id: str) -> tuple[int, ...]:
+    """What moves whenever the event's live subscriptions change, on every app server: how many there are and
+    their times (a subscription made, replaced or renewed stamps ``updated_at``; one removed, or its token revoked,
+    leaves the count and the sums). One row, counted by the database, where the subscriptions are many rows."""
+    row = db.session.execute(
+        select(
+            func.count(PushSubscription.id),
+            func.sum(PushSubscription.updated_at),
+            func.max(PushSubscription.updated_at),
+            func.sum(PushSubscription.created_at),
+        )
+        .join(Token, Token.id == PushSubscription.token_id)
+        .where(PushSubscription.event_id == event_id, Token.revoked_at.is_(None))
+    ).one()
+    return tuple(int(value or 0) for value in row)
+
+
+def _audience(event_id: str) -> _Audience:
+    """The event's live subscriptions, grouped: this process's copy while the database's mark of them holds."""
+    mark = _mark(event_id)
+    if not mark[0]:
+        return _NOBODY
+    kept: OrderedDict[str, tuple[tuple[int, ...], _Audience]] = current_app.extensions.setdefault(
+        "topcut_push_audiences", OrderedDict()
+    )
+    with _audience_lock:
+        found = kept.get(event_id)
+        if found is not None and found[0] == mark:
+            kept.move_to_end(event_id)
+            return found[1]
+    # Read after the mark: a subscription committed in between is in the list, not the mark, so the next push
+    # reads the list again; the copy is never older than its mark.
+    audience = _group(_subscriptions(event_id))
+    with _audience_lock:
+        kept[event_id] = (mark, audience)
+        kept.move_to_end(event_id)
+        while len(kept) > AUDIENCE_EVENTS:
+            kept.popitem(last=False)
+    return audience
+
+
 _COLUMNS = (
     "key",
     "event_id",
@@ -680,6 +751,26 @@ def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
         )
 
 
+def _merged(
+    updates: list[tuple[dict[str, Any], dict[str, Any]]],
+) -> list[tuple[dict[str, Any], list[str], dict[str, Any]]]:
+    """The outbox updates as statements: (where, kinds, values), one statement for neighbours that differ only in
+    their kind (a settled match cancels its time warning and its "confirm it" together). Only neighbours: rows of
+    different kinds are different rows, so doing the later one sooner changes nothing; order is otherwise kept."""
+    merged: list[tuple[dict[str, Any], list[str], dict[str, Any]]] = []
+    for where, values in updates:
+        if merged:
+            last_where, kinds, last_values = merged[-1]
+            same = {k: v for k, v in where.items() if k != "kind"} == {
+                k: v for k, v in last_where.items() if k != "kind"
+            }
+            if same and values == last_values and where["kind"] not in kinds:
+                kinds.append(where["kind"])
+                continue
+        merged.append((where, [where["kind"]], values))
+    return merged
+
+
 def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any], config: dict[str, Any]) -> int:
     """Queue the notifications ``ops`` (accepted, in log order) cause; ``state`` is the state after them.
 
@@ -691,10 +782,10 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     relevant = [op for op in ops if op.get("type") in NOTIFYING_TYPES]
     if not relevant:
         return 0
-    subscriptions = _subscriptions(event_id)
-    if not subscriptions:
+    audience = _audience(event_id)
+    if not audience.count:
         return 0
-    batch = _Batch(event_id, state, subscriptions, config)
+    batch = _Batch(event_id, state, audience, config)
     try:
         _collect(batch, relevant, state)
     except Exception:  # a bug here must never refuse the operations themselves
@@ -703,10 +794,10 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     if batch.rows:
         _insert_ignore(batch.rows)
         _supersede(event_id, batch.rows)
-    for where, values in batch.updates:
+    for where, kinds, values in _merged(batch.updates):
         statement = update(PushOutbox).where(
             PushOutbox.event_id == where["event_id"],
-            PushOutbox.kind == where["kind"],
+            PushOutbox.kind == kinds[0] if len(kinds) == 1 else PushOutbox.kind.in_(kinds),
             PushOutbox.ref == where["ref"],
             PushOutbox.state == "pending",
         )
