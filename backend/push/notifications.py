@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, true, update
 
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
@@ -627,18 +627,32 @@ def _group(subscriptions: list[tuple[str, str, str | None]]) -> _Audience:
 
 
 def _mark(event_id: str) -> tuple[int, ...]:
-    """What moves whenever the event's live subscriptions change, on every app server: how many there are and
-    their times (a subscription made, replaced or renewed stamps ``updated_at``; one removed, or its token revoked,
-    leaves the count and the sums). One row, counted by the database, where the subscriptions are many rows."""
+    """What moves whenever the event's live subscriptions change, on every app server: how many subscriptions
+    there are and their times (one made, replaced or renewed stamps ``updated_at``; one removed leaves the count and
+    the sum), and how many of the event's tokens are revoked and when (a revoked token's phone is no longer
+    addressed). One row of two aggregates the database counts, not a row per subscription."""
+    subscriptions = (
+        select(
+            func.count(PushSubscription.id).label("count"),
+            func.sum(PushSubscription.updated_at).label("stamps"),
+            func.max(PushSubscription.updated_at).label("latest"),
+        )
+        .where(PushSubscription.event_id == event_id)
+        .subquery()
+    )
+    revoked = (
+        select(func.count(Token.id).label("count"), func.max(Token.revoked_at).label("latest"))
+        .where(Token.event_id == event_id, Token.revoked_at.is_not(None))
+        .subquery()
+    )
     row = db.session.execute(
         select(
-            func.count(PushSubscription.id),
-            func.sum(PushSubscription.updated_at),
-            func.max(PushSubscription.updated_at),
-            func.sum(PushSubscription.created_at),
-        )
-        .join(Token, Token.id == PushSubscription.token_id)
-        .where(PushSubscription.event_id == event_id, Token.revoked_at.is_(None))
+            subscriptions.c.count,
+            subscriptions.c.stamps,
+            subscriptions.c.latest,
+            revoked.c.count,
+            revoked.c.latest,
+        ).select_from(subscriptions.join(revoked, true()))
     ).one()
     return tuple(int(value or 0) for value in row)
 

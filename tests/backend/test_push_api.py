@@ -269,7 +269,9 @@ def test_pushes_address_the_subscriptions_as_they_are_now_whichever_server_chang
             sid = db.session.scalar(select(PushSubscription.id).where(PushSubscription.endpoint == endpoint))
             return len(
                 db.session.scalars(
-                    select(PushOutbox.key).where(PushOutbox.subscription_id == sid, PushOutbox.kind == "result.resolved")
+                    select(PushOutbox.key).where(
+                        PushOutbox.subscription_id == sid, PushOutbox.kind == "result.resolved"
+                    )
                 ).all()
             )
 
