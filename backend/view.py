@@ -36,7 +36,7 @@ from backend.auth import Principal, authenticate, bearer, hash_secret, valid_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import AFTER_COMMIT, Accepted, dumps, event_state
-from backend.ledger.log import SERVER_DEVICE, base_state, cache_key, device_alias
+from backend.ledger.log import SERVER_DEVICE, UNKNOWN, base_state, cache_key, device_alias
 from backend.models import Device, Event, Operation, Token, ViewParts, now_ms
 from backend.schemas import ViewQuerySchema
 from shared_rules.errors import RulesError
@@ -274,20 +274,16 @@ def make_parts_after_round_change(accepted: Accepted) -> None:
         return  # nothing new in the log (a push of replays and refusals)
     if standings_policy(state) == "live":
         return  # live standings change with every result: each worker makes them when a view needs them
-    key = accepted.key or cache_key(accepted.event)
     after = published_round(state)
-    seen: dict[str, Any] = current_app.extensions.setdefault("topcut_view_published", {})
-    if seen.get(key, _UNSEEN) == after and all(op["type"] in _LAZY for op in accepted.ops):
-        return
-    seen[key] = after
+    before = accepted.published_before
+    if before is not UNKNOWN and before == after and all(op["type"] in _LAZY for op in accepted.ops):
+        return  # this push left the published round where it was (another push made its parts, if anyone did)
     parts = parts_key(state)
     row_key = db.session.execute(select(ViewParts.parts_key).where(ViewParts.event_id == accepted.event.id)).scalar()
     made = _made(parts, shared_parts(state)) if row_key != parts else None
     posted = any(op["type"] in _POSTING for op in accepted.ops) or made is not None
     _keep(accepted.event.id, accepted.logged[-1][0], made, marshal.dumps(state) if posted else None)
 
-
-_UNSEEN = object()
 
 #: Operations after which phones arrive at once (a round posted, started, the cut made): the state is kept for
 #: cold workers then (about 20 ms of the pushing device's request at 2,000 players).
