@@ -765,26 +765,6 @@ def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
         )
 
 
-def _merged(
-    updates: list[tuple[dict[str, Any], dict[str, Any]]],
-) -> list[tuple[dict[str, Any], list[str], dict[str, Any]]]:
-    """The outbox updates as statements: (where, kinds, values), one statement for neighbours that differ only in
-    their kind (a settled match cancels its time warning and its "confirm it" together). Only neighbours: rows of
-    different kinds are different rows, so doing the later one sooner changes nothing; order is otherwise kept."""
-    merged: list[tuple[dict[str, Any], list[str], dict[str, Any]]] = []
-    for where, values in updates:
-        if merged:
-            last_where, kinds, last_values = merged[-1]
-            same = {k: v for k, v in where.items() if k != "kind"} == {
-                k: v for k, v in last_where.items() if k != "kind"
-            }
-            if same and values == last_values and where["kind"] not in kinds:
-                kinds.append(where["kind"])
-                continue
-        merged.append((where, [where["kind"]], values))
-    return merged
-
-
 def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any], config: dict[str, Any]) -> int:
     """Queue the notifications ``ops`` (accepted, in log order) cause; ``state`` is the state after them.
 
@@ -808,10 +788,12 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     if batch.rows:
         _insert_ignore(batch.rows)
         _supersede(event_id, batch.rows)
-    for where, kinds, values in _merged(batch.updates):
+    # One statement per kind: with ``kind IN (...)`` SQLite's planner leaves the (event, kind, ref) index for the
+    # outbox's "due" index and walks every pending notification of the server.
+    for where, values in batch.updates:
         statement = update(PushOutbox).where(
             PushOutbox.event_id == where["event_id"],
-            PushOutbox.kind == kinds[0] if len(kinds) == 1 else PushOutbox.kind.in_(kinds),
+            PushOutbox.kind == where["kind"],
             PushOutbox.ref == where["ref"],
             PushOutbox.state == "pending",
         )
