@@ -16,7 +16,10 @@ pull of the whole log at the end.
 p50/p99, the server's CPU per accepted one-result push: the user + system time the gunicorn workers used
 while the round's results came in (from /proc), divided by those pushes (goal: <= 5 ms at 512 and 2,000
 players on both stores). It is a CPU time, so it holds on a shared machine where the rates and latencies do
-not; the push limits count every push as the default per-token limit does, only higher.
+not; the push limits count every push as the default per-token limit does, only higher. Every player's phone is
+subscribed to Web Push (``--subscribed N`` for fewer): each accepted result queues its notifications in the
+outbox, whose sender is never started. To see where the workers' time goes, run it under
+``bench/gunicorn_profile.py`` (its docstring says how).
 
 By default the tablets push as fast as the server answers (closed loop): the
 figures are the server's saturation throughput, and push latency is then the
