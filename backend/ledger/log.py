@@ -356,9 +356,6 @@ class Accepted:
     state: dict[str, Any]  # the event's state after them (not to be changed)
     received: int
     claims: list[dict[str, str]] = field(default_factory=list)  # claim codes a hook shows the pusher
-    #: The event's :func:`cache_key`, read inside the transaction: after the commit the event row is expired and
-    #: reading it again would cost an after-commit hook a query.
-    key: str = ""
     #: The round the published standings were after before these operations (``published_round``), or
     #: ``UNKNOWN``: an after-commit hook tells from it whether this push moved them.
     published_before: Any = field(default_factory=lambda: UNKNOWN)
@@ -519,10 +516,7 @@ def _accept(
         rows.append(row)
     # Core, not the ORM's bulk insert: the rows are plain values and nothing reads them back as objects.
     db.session.connection().execute(insert(Operation.__table__), rows)
-    done = Accepted(
-        event, principal, accepted, logged, state, received, key=cache_key(event), published_before=published_before
-    )
-    return verdicts, done
+    return verdicts, Accepted(event, principal, accepted, logged, state, received, published_before=published_before)
 
 
 def push(event_id: str, principal: Principal, device: str, items: list[dict[str, Any]]) -> dict[str, Any]:
