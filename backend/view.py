@@ -36,7 +36,7 @@ from backend.auth import Principal, authenticate, bearer, hash_secret, valid_id
 from backend.db import begin_write, db
 from backend.errors import ApiError
 from backend.ledger import AFTER_COMMIT, Accepted, dumps, event_state
-from backend.ledger.log import SERVER_DEVICE, base_state, cache_key, device_alias
+from backend.ledger.log import SERVER_DEVICE, UNKNOWN, base_state, cache_key, device_alias
 from backend.models import Device, Event, Operation, Token, ViewParts, now_ms
 from backend.schemas import ViewQuerySchema
 from shared_rules.errors import RulesError
@@ -263,29 +263,27 @@ def _keep(event_id: str, seq: int, made: _Parts | None, state: bytes | None = No
 
 
 def make_parts_after_round_change(accepted: Accepted) -> None:
-    """After-commit hook: when the operations changed what the published standings count (a round completed, a
-    result corrected, a player dropped, the cut made, the event closed, the policy changed), make the shared
-    parts now from the pushing process's state, so the phones arriving next find them in the database on every
-    worker. A result reported in a round in play costs a look at the rounds' statuses only."""
+    """After-commit hook: when the published standings move to another round, or a round is posted, started or
+    cut (phones arrive at once), or the roster, settings or close change them, make the shared parts now from the
+    pushing process's state, so the phones arriving next find them in the database on every worker. A result
+    reported or corrected while the published round stays put costs a look at the rounds' statuses only: a
+    correction in a counted round makes the parts stale, and the first view that needs them makes them
+    (``_standing_parts``), once for a burst of corrections, not once per pushing request."""
     state = accepted.state
     if not accepted.logged:
         return  # nothing new in the log (a push of replays and refusals)
     if standings_policy(state) == "live":
         return  # live standings change with every result: each worker makes them when a view needs them
-    key = cache_key(accepted.event)
     after = published_round(state)
-    seen: dict[str, Any] = current_app.extensions.setdefault("topcut_view_published", {})
-    if seen.get(key, _UNSEEN) == after and all(op["type"] in _IN_PLAY - _POSTING for op in accepted.ops):
-        return
-    seen[key] = after
+    before = accepted.published_before
+    if before is not UNKNOWN and before == after and all(op["type"] in _LAZY for op in accepted.ops):
+        return  # this push left the published round where it was (another push made its parts, if anyone did)
     parts = parts_key(state)
     row_key = db.session.execute(select(ViewParts.parts_key).where(ViewParts.event_id == accepted.event.id)).scalar()
     made = _made(parts, shared_parts(state)) if row_key != parts else None
     posted = any(op["type"] in _POSTING for op in accepted.ops) or made is not None
     _keep(accepted.event.id, accepted.logged[-1][0], made, marshal.dumps(state) if posted else None)
 
-
-_UNSEEN = object()
 
 #: Operations after which phones arrive at once (a round posted, started, the cut made): the state is kept for
 #: cold workers then (about 20 ms of the pushing device's request at 2,000 players).
@@ -298,6 +296,10 @@ _IN_PLAY = frozenset(
     | {"timer.extend", "timer.pause", "timer.resume", "round.pair", "round.swap", "round.discard", "round.publish"}
     | {"round.start"}
 )
+
+#: What the hook leaves to the views while the published round stays put: the operations above, and a result
+#: corrected (in a round in play it changes nothing published; in a counted one the view remakes the parts).
+_LAZY = (_IN_PLAY - _POSTING) | {"result.correct"}
 
 
 def _own_devices(event_id: str, player: str) -> set[str]:

@@ -16,7 +16,10 @@ pull of the whole log at the end.
 p50/p99, the server's CPU per accepted one-result push: the user + system time the gunicorn workers used
 while the round's results came in (from /proc), divided by those pushes (goal: <= 5 ms at 512 and 2,000
 players on both stores). It is a CPU time, so it holds on a shared machine where the rates and latencies do
-not; the push limits count every push as the default per-token limit does, only higher.
+not; the push limits count every push as the default per-token limit does, only higher. Every player's phone is
+subscribed to Web Push (``--subscribed N`` for fewer): each accepted result queues its notifications in the
+outbox, whose sender is never started. To see where the workers' time goes, run it under
+``bench/gunicorn_profile.py`` (its docstring says how).
 
 By default the tablets push as fast as the server answers (closed loop): the
 figures are the server's saturation throughput, and push latency is then the
@@ -253,7 +256,55 @@ def _cpu_spent(before: dict[int, tuple[float, float]], after: dict[int, tuple[fl
     return user, system
 
 
-def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[str, str, list[str], str]:
+#: Web Push on in the growing event's server, its outbox left to an external sender that the bench never starts:
+#: each accepted result queues its notifications (the outbox rows, as a real event's pushes write them) and
+#: nothing is sent.
+#: ``--subscribed`` for every player of the event.
+EVERY_PLAYER = 10**9
+SUBSCRIBED_ENV = {"TOPCUT_VAPID_SUBJECT": "mailto:bench@topcut-bench.org", "TOPCUT_PUSH_SENDER": "external"}
+
+
+def _subscribe_players(eid: str, count: int) -> None:
+    """``count`` players' phones subscribed to the event's Web Push (rows as the subscribe endpoint leaves them)."""
+    from backend.auth import new_token
+    from backend.models import PushSubscription
+    from backend.push.subscriptions import endpoint_hash
+
+    for i in range(1, count + 1):
+        token, _ = new_token(eid, "player", f"p{i:04d}")
+        endpoint = f"https://push.example.com/wpush/bench/{eid}/{i}"
+        db.session.add(
+            PushSubscription(
+                id=f"bench{i:027d}",
+                event_id=eid,
+                token_id=token.id,
+                role="player",
+                player=f"p{i:04d}",
+                endpoint=endpoint,
+                endpoint_hash=endpoint_hash(endpoint),
+                p256dh="B" + "A" * 86,
+                auth="A" * 22,
+            )
+        )
+    db.session.commit()
+
+
+def _outbox_rows(url: str, tmp: Path, eid: str) -> int:
+    """How many notifications the server queued for the event (its push outbox's rows)."""
+    from sqlalchemy import func, select
+
+    from backend.models import PushOutbox
+
+    app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url, "PUSH_SENDER": "external"})
+    with app.app_context():
+        count = db.session.scalar(select(func.count()).select_from(PushOutbox).where(PushOutbox.event_id == eid))
+        db.engine.dispose()
+    return int(count or 0)
+
+
+def _growing_prepare(
+    url: str, tmp: Path, devices: int, players: int, subscribed: int = 0
+) -> tuple[str, str, list[str], str]:
     # PUSH_SENDER external: no drainer lanes in this process (the server under test sends).
     app = create_app({"INSTANCE_PATH": tmp / "instance", "SQLALCHEMY_DATABASE_URI": url, "PUSH_SENDER": "external"})
     api = Api(app.test_client())
@@ -266,6 +317,7 @@ def _growing_prepare(url: str, tmp: Path, devices: int, players: int) -> tuple[s
     tokens = [api.staff_token(eid, org, "judge") for _ in range(devices)]
     player = api.redeem(api.claims(eid, org)["p0001"])["token"]
     with app.app_context():
+        _subscribe_players(eid, min(subscribed, players))
         db.engine.dispose()
     return eid, org, tokens, player
 
@@ -276,14 +328,16 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
 
     tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-"))
     try:
-        eid, org, tokens, player = _growing_prepare(url, tmp, args.devices, args.players)
+        subscribed = min(getattr(args, "subscribed", 0), args.players)
+        eid, org, tokens, player = _growing_prepare(url, tmp, args.devices, args.players, subscribed)
+        server_env = {**UNLIMITED, **(SUBSCRIBED_ENV if subscribed else {})}
         rng = random.Random(f"growing/{args.players}")
         desk_seq = args.players + 1
         active = [f"p{i:04d}" for i in range(1, args.players + 1)]
         device_seq = [1] * args.devices
         all_latencies: list[float] = []
         rows = []
-        with gunicorn(url, workers=args.workers, tmp=tmp, env=UNLIMITED) as port:
+        with gunicorn(url, workers=args.workers, tmp=tmp, env=server_env) as port:
             desk = Http(port)
 
             def desk_push(ops):
@@ -389,8 +443,10 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
         pace = f"paced at {args.rate:g} pushes/s in all" if args.rate else "each as fast as the server answers"
         print(
             f"[{label}] growing event: {args.players} players, {args.devices} tablets ({pace}), one result per "
-            f"push, {args.workers} gunicorn workers"
+            f"push, {args.workers} gunicorn workers, {subscribed} players' phones subscribed to Web Push"
         )
+        if subscribed:
+            print(f"[{label}] push outbox: {_outbox_rows(url, tmp, eid)} notifications queued (none sent)")
         print(f"[{label}] round | pushes | accepted ops/s | push p50 ms | push p99 ms | server CPU ms/push")
         for number, count, rate, p50, p99, cpu, _system in rows:
             print(
@@ -411,6 +467,7 @@ def run_growing(label: str, url: str, args: argparse.Namespace) -> dict[str, Any
             "p99_ms": all_latencies[int(pushes * 0.99)] * 1000,
             "cpu_ms": total_cpu / pushes * 1000,
             "system_ms": total_system / pushes * 1000,
+            "subscribed": subscribed,
         }
         print(
             f"[{label}] all   | {pushes:6d} | {summary['ops_s']:14,.0f} | {summary['p50_ms']:11.1f} | "
@@ -460,7 +517,9 @@ def cpu_main(args: argparse.Namespace) -> int:
             print(f"[postgresql] skipped: {exc}")
     print()
     print(
-        f"server CPU per accepted one-result push ({args.workers} gunicorn workers, {args.devices} tablets; goal <= 5 ms)"
+        f"server CPU per accepted one-result push ({args.workers} gunicorn workers, {args.devices} tablets, "
+        f"{'every' if args.subscribed >= EVERY_PLAYER else args.subscribed} players' phones subscribed to Web Push; "
+        "goal <= 5 ms)"
     )
     print(
         "store      | players x rounds | pushes | accepted ops/s | push p50 ms | push p99 ms | CPU ms/push "
@@ -511,9 +570,18 @@ def main() -> int:
         help="server CPU per one-result push: the growing event at each of --sizes on SQLite and PostgreSQL",
     )
     parser.add_argument("--sizes", default="512x8,2000x6", help="--cpu: players x rounds, comma-separated")
+    parser.add_argument(
+        "--subscribed",
+        type=int,
+        default=None,
+        help="--growing/--cpu: players whose phones are subscribed to Web Push (--cpu default: every player; "
+        "--growing default: none)",
+    )
     args = parser.parse_args()
     if args.cpu:
+        args.subscribed = EVERY_PLAYER if args.subscribed is None else args.subscribed
         return cpu_main(args)
+    args.subscribed = args.subscribed or 0
     runner = run_growing if args.growing else run
     tmp = Path(tempfile.mkdtemp(prefix="topcut-bench-sqlite-"))
     try:

@@ -46,6 +46,7 @@ from shared_rules.state import (
     initial_state,
     replay,
 )
+from shared_rules.state.published import published_round
 from shared_rules.state.state import clone
 
 log = logging.getLogger(__name__)
@@ -355,6 +356,13 @@ class Accepted:
     state: dict[str, Any]  # the event's state after them (not to be changed)
     received: int
     claims: list[dict[str, str]] = field(default_factory=list)  # claim codes a hook shows the pusher
+    #: The round the published standings were after before these operations (``published_round``), or
+    #: ``UNKNOWN``: an after-commit hook tells from it whether this push moved them.
+    published_before: Any = field(default_factory=lambda: UNKNOWN)
+
+
+#: ``Accepted.published_before`` when nobody worked it out.
+UNKNOWN: Any = object()
 
 
 AcceptHook = Callable[[Accepted], None]
@@ -468,6 +476,7 @@ def _accept(
     """Apply the batch's new operations in order and insert their rows (accepted or not); caps rejections."""
     seq0, received = event.head_seq, now_ms()
     state = _working_state(event)  # changed in place below: cost proportional to the operations
+    published_before = published_round(state)  # a look at the rounds' statuses, before they change
     ops = _as_logged(event.id, principal, device, fresh, received)
     verdicts: list[Verdict] = []
     accepted: list[dict[str, Any]] = []
@@ -507,7 +516,7 @@ def _accept(
         rows.append(row)
     # Core, not the ORM's bulk insert: the rows are plain values and nothing reads them back as objects.
     db.session.connection().execute(insert(Operation.__table__), rows)
-    return verdicts, Accepted(event, principal, accepted, logged, state, received)
+    return verdicts, Accepted(event, principal, accepted, logged, state, received, published_before=published_before)
 
 
 def push(event_id: str, principal: Principal, device: str, items: list[dict[str, Any]]) -> dict[str, Any]:

@@ -35,15 +35,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from flask import current_app
+from sqlalchemy import func, select, true, update
 
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
-from shared_rules.state.lookup import current_round, find_match, find_round
+from shared_rules.state.lookup import current_round, find_match, find_player, find_round
+from shared_rules.state.operations import OperationRejected
 from shared_rules.state.roles import holders
 from shared_rules.state.state import SETTLED
 
@@ -187,19 +191,14 @@ class _Batch:
         self,
         event_id: str,
         state: dict[str, Any],
-        subscriptions: list[tuple[str, str, str | None]],
+        audience: _Audience,
         config: dict[str, Any],
     ) -> None:
         self.event_id = event_id
         self.state = state
-        self.names = {p["id"]: p["name"] for p in state["players"]}
-        self.by_player: dict[str, list[str]] = {}
-        self.staff: list[str] = []
-        for sid, role, player in subscriptions:
-            if role == "player" and player is not None:
-                self.by_player.setdefault(player, []).append(sid)
-            elif role in STAFF_ROLES:
-                self.staff.append(sid)
+        # Read only: the audience is this process's cached grouping of the event's subscriptions.
+        self.by_player: dict[str, list[str]] = audience.by_player
+        self.staff: list[str] = audience.staff
         self.rows: list[dict[str, Any]] = []
         self.updates: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (where, values)
         self.now = now_ms()
@@ -207,7 +206,12 @@ class _Batch:
         self.warn_minutes = config.get("PUSH_TIME_WARNING_MINUTES", 5)
 
     def name(self, pid: str) -> str:
-        return short_name(self.names.get(pid, pid))
+        """The player's short name (the id of a player the roster does not have)."""
+        try:
+            name = find_player(self.state, pid)["name"]  # the roster's index, not a dict of every player per push
+        except OperationRejected:
+            name = pid
+        return short_name(name)
 
     def add(
         self,
@@ -596,6 +600,87 @@ def _subscriptions(event_id: str) -> list[tuple[str, str, str | None]]:
     ]
 
 
+@dataclass(frozen=True)
+class _Audience:
+    """An event's live subscriptions grouped as the notifications address them (never changed once made)."""
+
+    count: int  # every live subscription, addressed or not
+    by_player: dict[str, list[str]]  # player id -> their phones' subscription ids
+    staff: list[str]  # the staff devices' subscription ids
+
+
+_NOBODY = _Audience(0, {}, [])
+#: Events whose grouped subscriptions one process keeps (least recently used dropped first).
+AUDIENCE_EVENTS = 64
+_audience_lock = threading.Lock()
+
+
+def _group(subscriptions: list[tuple[str, str, str | None]]) -> _Audience:
+    by_player: dict[str, list[str]] = {}
+    staff: list[str] = []
+    for sid, role, player in subscriptions:
+        if role == "player" and player is not None:
+            by_player.setdefault(player, []).append(sid)
+        elif role in STAFF_ROLES:
+            staff.append(sid)
+    return _Audience(len(subscriptions), by_player, staff)
+
+
+def _mark(event_id: str) -> tuple[int, ...]:
+    """What moves whenever the event's live subscriptions change, on every app server: how many subscriptions
+    there are and their times (one made, replaced or renewed stamps ``updated_at``; one removed leaves the count and
+    the sum), and how many of the event's tokens are revoked and when (a revoked token's phone is no longer
+    addressed). One row of two aggregates the database counts, not a row per subscription."""
+    subscriptions = (
+        select(
+            func.count(PushSubscription.id).label("count"),
+            func.sum(PushSubscription.updated_at).label("stamps"),
+            func.max(PushSubscription.updated_at).label("latest"),
+        )
+        .where(PushSubscription.event_id == event_id)
+        .subquery()
+    )
+    revoked = (
+        select(func.count(Token.id).label("count"), func.max(Token.revoked_at).label("latest"))
+        .where(Token.event_id == event_id, Token.revoked_at.is_not(None))
+        .subquery()
+    )
+    row = db.session.execute(
+        select(
+            subscriptions.c.count,
+            subscriptions.c.stamps,
+            subscriptions.c.latest,
+            revoked.c.count,
+            revoked.c.latest,
+        ).select_from(subscriptions.join(revoked, true()))
+    ).one()
+    return tuple(int(value or 0) for value in row)
+
+
+def _audience(event_id: str) -> _Audience:
+    """The event's live subscriptions, grouped: this process's copy while the database's mark of them holds."""
+    mark = _mark(event_id)
+    if not mark[0]:
+        return _NOBODY
+    kept: OrderedDict[str, tuple[tuple[int, ...], _Audience]] = current_app.extensions.setdefault(
+        "topcut_push_audiences", OrderedDict()
+    )
+    with _audience_lock:
+        found = kept.get(event_id)
+        if found is not None and found[0] == mark:
+            kept.move_to_end(event_id)
+            return found[1]
+    # Read after the mark: a subscription committed in between is in the list, not the mark, so the next push
+    # reads the list again; the copy is never older than its mark.
+    audience = _group(_subscriptions(event_id))
+    with _audience_lock:
+        kept[event_id] = (mark, audience)
+        kept.move_to_end(event_id)
+        while len(kept) > AUDIENCE_EVENTS:
+            kept.popitem(last=False)
+    return audience
+
+
 _COLUMNS = (
     "key",
     "event_id",
@@ -691,10 +776,10 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     relevant = [op for op in ops if op.get("type") in NOTIFYING_TYPES]
     if not relevant:
         return 0
-    subscriptions = _subscriptions(event_id)
-    if not subscriptions:
+    audience = _audience(event_id)
+    if not audience.count:
         return 0
-    batch = _Batch(event_id, state, subscriptions, config)
+    batch = _Batch(event_id, state, audience, config)
     try:
         _collect(batch, relevant, state)
     except Exception:  # a bug here must never refuse the operations themselves
@@ -703,6 +788,8 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     if batch.rows:
         _insert_ignore(batch.rows)
         _supersede(event_id, batch.rows)
+    # One statement per kind: with ``kind IN (...)`` SQLite's planner leaves the (event, kind, ref) index for the
+    # outbox's "due" index and walks every pending notification of the server.
     for where, values in batch.updates:
         statement = update(PushOutbox).where(
             PushOutbox.event_id == where["event_id"],

@@ -242,6 +242,62 @@ def test_a_corrected_result_in_a_complete_round_moves_the_published_standings(ap
     assert next(r for r in after if r["player"] == "p1")["record"].startswith("0-1")
 
 
+def test_a_correction_in_a_counted_round_leaves_the_ranking_to_the_next_view(api, app):
+    # The push of a correction ranks nothing (a judge's request, not a phone's): the shared parts go stale and the
+    # first view that needs them makes them again, for every worker.
+    from backend import create_app
+    from backend.db import db
+    from backend.models import ViewParts
+
+    eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1), first_seq=9)
+    with app.app_context():
+        made = db.session.get(ViewParts, eid).parts_key
+    correct = {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "the players swapped seats"}
+    api.push_ok(eid, org, "desk", [{"type": "result.correct", "payload": correct}], first_seq=16)
+    with app.app_context():
+        assert db.session.get(ViewParts, eid).parts_key == made, "the pushing request made no parts"
+    token = _player(api, eid, org, "p1")
+    rows = _view(api, eid, token).get_json()["standings"]["rows"]
+    assert next(r for r in rows if r["player"] == "p1")["record"].startswith("0-1")
+    with app.app_context():
+        assert db.session.get(ViewParts, eid).parts_key != made, "the view made them again for the other workers"
+    other = create_app(dict(app.config, TESTING=True))  # another worker: nothing in memory
+    try:
+        cold = other.test_client().get(f"/api/events/{eid}/view", headers=bearer(token)).get_json()
+        assert next(r for r in cold["standings"]["rows"] if r["player"] == "p1")["record"].startswith("0-1")
+    finally:
+        with other.app_context():
+            db.engine.dispose()
+
+
+def test_only_the_push_that_moves_the_published_round_makes_the_parts(api, app):
+    # Another worker's first push of a result in play ranks nothing, even though the parts are stale there.
+    from backend import create_app
+    from backend.db import db
+    from backend.models import ViewParts
+    from tests.backend.helpers import Api
+
+    eid, org = _event(api)
+    api.push_ok(eid, org, "desk", _round(1) + _results(1) + _round(2), first_seq=9)  # round 1 complete: made
+    correct = {"round": 1, "table": 1, "outcomes": ["loss", "win"], "reason": "the players swapped seats"}
+    api.push_ok(eid, org, "desk", [{"type": "result.correct", "payload": correct}], first_seq=19)
+    with app.app_context():
+        stale = db.session.get(ViewParts, eid).parts_key
+    other = create_app(dict(app.config, TESTING=True))  # another worker, nothing in memory
+    try:
+        Api(other.test_client()).push_ok(eid, org, "desk", _results(2, (1,)), first_seq=20)
+    finally:
+        with other.app_context():
+            db.engine.dispose()
+    with app.app_context():
+        assert db.session.get(ViewParts, eid).parts_key == stale, "round 2 in play: no ranking in the push"
+    api.push_ok(eid, org, "desk", _results(2, (2, 3, 4)), first_seq=21)  # round 2 complete: made again
+    with app.app_context():
+        row = db.session.get(ViewParts, eid)
+        assert row.parts_key != stale and json.loads(row.standings)["after"] == {"number": 2, "stage": "swiss"}
+
+
 def test_a_view_opened_before_round_one_shows_the_table_once_the_round_is_posted(api):
     # Phones open at check-in, long before pairings: the shared parts made then (no standings, no rounds) stay
     # valid for the standings, but the player's seat must come from the posted round.

@@ -14,7 +14,7 @@ from backend.models import PushSubscription
 from backend.push import security
 from tests.backend.conftest import dispose
 from tests.backend.helpers import PLAYERS as PLAYER_ROWS
-from tests.backend.helpers import Api, bearer, register_ops
+from tests.backend.helpers import Api, bearer, pair_ops, register_ops
 from tests.backend.test_push_delivery import player_tokens
 from tests.fakepush import SUBJECT, FakePushService
 
@@ -255,3 +255,53 @@ def test_public_address_rules():
         "not-an-ip",
     ):
         assert not security.is_public_address(address), address
+
+
+def test_pushes_address_the_subscriptions_as_they_are_now_whichever_server_changed_them(app, client, event):
+    # Each app server keeps the event's subscriptions grouped between pushes (backend/push/notifications.py): a
+    # subscription made, removed, or whose token is revoked, on any server, is what the next push addresses.
+    from backend.models import PushOutbox
+
+    eid, org, players, api = event["id"], event["org"], event["players"], event["api"]
+
+    def resolved_for(endpoint: str) -> int:
+        with app.app_context():
+            sid = db.session.scalar(select(PushSubscription.id).where(PushSubscription.endpoint == endpoint))
+            return len(
+                db.session.scalars(
+                    select(PushOutbox.key).where(
+                        PushOutbox.subscription_id == sid, PushOutbox.kind == "result.resolved"
+                    )
+                ).all()
+            )
+
+    def correct(seq: int, outcomes: list[str]) -> None:
+        payload = {"round": 1, "table": 1, "outcomes": outcomes, "reason": "the players swapped seats"}
+        api.push_ok(eid, org, "desk", [{"type": "result.correct", "payload": payload}], first_seq=seq)
+
+    one, two = "https://push.example.com/p1", "https://push.example.com/p2"
+    assert subscribe(client, eid, players["p1"], info(one)).status_code == 201
+    api.push_ok(eid, org, "desk", pair_ops(1), first_seq=9)  # table 1: p1 and p2
+    correct(11, ["loss", "win"])
+    assert resolved_for(one) == 1
+    other = create_app(dict(app.config))  # another app server: p2 subscribes there
+    try:
+        assert subscribe(other.test_client(), eid, players["p2"], info(two)).status_code == 201
+    finally:
+        dispose(other)
+    correct(12, ["win", "loss"])
+    assert (resolved_for(one), resolved_for(two)) == (2, 1)
+    revoked = client.delete(f"/api/events/{eid}/players/p2/claim", headers=bearer(org))
+    assert revoked.status_code in (200, 204), revoked.get_json()
+    correct(13, ["loss", "win"])
+    assert (resolved_for(one), resolved_for(two)) == (3, 1), "a revoked token's phone is not addressed"
+    gone = client.post(f"/api/events/{eid}/push/unsubscribe", json={"endpoint": one}, headers=bearer(players["p1"]))
+    assert gone.get_json() == {"removed": True}
+
+    def queued() -> int:
+        with app.app_context():
+            return len(db.session.scalars(select(PushOutbox.key).where(PushOutbox.event_id == eid)).all())
+
+    before = queued()
+    correct(14, ["win", "loss"])
+    assert queued() == before, "no phone is subscribed any more"
