@@ -217,8 +217,8 @@ def phase_of(ctx: StandingsContext) -> dict[str, str]:
     if found is None:
         found = ctx.memo["pokemon-phase"] = {}
         day_two = DAY_TWO in ctx.stages and any(r.stage == DAY_TWO for r in ctx.event.rounds)
-        for pid, games in ctx.history.items():
-            found[pid] = DAY_TWO if day_two and any(g.stage == DAY_TWO for g in games) else DAY_ONE
+        for pid in ctx.players:
+            found[pid] = DAY_TWO if day_two and any(g.stage == DAY_TWO for g in ctx.games(pid)) else DAY_ONE
     return dict(found)
 
 
@@ -233,10 +233,9 @@ def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
     earned: set[tuple[str, int]] = set()
     results = {o.key: o.result for o in ctx.ruleset.outcomes}
     players = ctx.players
-    history = ctx.history
     for pid in ctx.solo:  # the players with a game without opponents: the only ones with byes
         allowance = players[pid].earned_byes
-        for g in history[pid]:
+        for g in ctx.games(pid):
             if g.opponents or results[g.outcome] != "win":
                 continue
             if g.round <= allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
@@ -341,14 +340,14 @@ def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
                 paired.setdefault(pod.get(pid, ""), set()).add(rnd.number)
     first_of_pod = {name: min(paired[name]) for name in pods if name in paired}
     # The earliest reported row is an upper bound on the first row: most late players have one in the first round.
-    history = ctx.history
+    numbers = ctx.round_numbers
     open_players = {}
     for p in late:
         start = first_of_pod.get(pod_of(p))
         if start is None:
             continue
-        games = history.get(p.id)
-        if games and min(map(_ROUND_OF, games)) <= start:
+        played = numbers.get(p.id)
+        if played and min(played) <= start:
             continue
         open_players[p.id] = p
     if not open_players:
@@ -381,14 +380,31 @@ def _history(ctx: StandingsContext) -> Mapping[str, list[Game]]:
         return ctx.history
     found = ctx.memo.get("pokemon-history")
     if found is None:
-        points = ctx.ruleset.outcome("late").points
         found = dict(ctx.history)
         for pid, rounds in implied.items():
-            match = Match((pid,), ("late",), extra={"implied": True})
-            games = [Game(r, DAY_ONE, "late", points, (), None, (), None, (), match, 0) for r in rounds]
-            found[pid] = sorted(games + found[pid], key=_ROUND_OF)
+            found[pid] = _with_late_losses(ctx, pid, rounds, found[pid])
         ctx.memo["pokemon-history"] = found
     return found
+
+
+def _with_late_losses(ctx: StandingsContext, pid: str, rounds: Sequence[int], games: list[Game]) -> list[Game]:
+    """The player's games with a ``late`` loss for each of ``rounds``, by round (Pokémon TOP 3.1.3)."""
+    points = ctx.ruleset.outcome("late").points
+    match = Match((pid,), ("late",), extra={"implied": True})
+    late = [Game(r, DAY_ONE, "late", points, (), None, (), None, (), match, 0) for r in rounds]
+    return sorted(late + games, key=_ROUND_OF)
+
+
+def _games(ctx: StandingsContext, pid: str) -> list[Game]:
+    """One player's ``_history(ctx)[pid]``, built for that player alone (cached per context)."""
+    rounds = late_losses(ctx).get(pid)
+    if not rounds:
+        return ctx.games(pid)
+    memo = ctx.memo.setdefault("pokemon-games", {})
+    found = memo.get(pid)
+    if found is None:
+        found = memo[pid] = _with_late_losses(ctx, pid, rounds, ctx.games(pid))
+    return cast(list[Game], found)
 
 
 def implied_late_record(ctx: StandingsContext, pid: str) -> tuple[int, int, int]:
@@ -443,7 +459,10 @@ class _Phase:
         self.earned_byes: dict[str, int] = {}
         last = 0
         earned_players = {pid for pid, _ in earned}
-        self.history = history = _history(ctx)  # Pokémon TOP 3.1.3: missing late losses added
+        # Pokémon TOP 3.1.3: missing late losses added; the reference reads every player's games at once.
+        self.games_of: Callable[[str], list[Game]] = (
+            (lambda pid: _games(ctx, pid)) if fast else _history(ctx).__getitem__
+        )
         numbers = [r.number for r in ctx.event.rounds]
         # Rounds listed in order: every history (and its implied late losses, sorted in) is by round.
         self.by_round = numbers == sorted(numbers)
@@ -454,12 +473,13 @@ class _Phase:
         plain: list[str] = []  # no bye, no late loss (written or implied): every game counts
         if fast and single:
             skip = earned_players.union(solo, implied)
-            plain = [pid for pid, games in history.items() if games and pid not in skip]
+            plain = [pid for pid, rounds in ctx.round_numbers.items() if rounds and pid not in skip]
             last = self._plain_columns(plain, half_of, faced)
         done = set(plain)
-        for pid, games in history.items():
+        for pid in ctx.players:
             if pid in done:
                 continue
+            games = self.games_of(pid)
             half_wins = rounds = count = earned_byes = 0
             opps: list[str] = []
             for rnd, game_stage, outcome, _, opponents, _, _, _, _, _, _ in games:
@@ -498,21 +518,26 @@ class _Phase:
 
         Returns the latest round among them (0 for none).
         """
-        history = self.history
-        games = list(_chain(map(history.__getitem__, plain)))  # every game of these players, player by player
-        halves = list(map(half_of, map(_OUTCOME, games)))
-        rounds = list(map(_ROUND_OF, games))
-        ends = list(accumulate(map(len, map(history.__getitem__, plain))))
+        numbers = self.ctx.round_numbers  # their rows are their games: no late loss is implied for them
+        halves = list(map(half_of, _chain(map(self.ctx.outcomes.__getitem__, plain))))  # player by player
+        ends = list(accumulate(map(len, map(numbers.__getitem__, plain))))
         columns, totals, opponents, earned_byes = self.columns, self.totals, self.opponents, self.earned_byes
         start = 0
+        latest = 0
         for pid, end in zip(plain, ends):
             mine = halves[start:end]
-            columns[pid] = (rounds[start:end], mine)
+            rounds = numbers[pid]  # read only, as the context's
+            columns[pid] = (rounds, mine)
+            if self.by_round:
+                if rounds[-1] > latest:
+                    latest = rounds[-1]
+            else:
+                latest = max(latest, *rounds)
             totals[pid] = (sum(mine), end - start, end - start)
             opponents[pid] = faced[pid]  # the same names in the same order (never changed)
             earned_byes[pid] = 0
             start = end
-        return max(rounds, default=0)
+        return latest
 
     @property
     def prefix(self) -> dict[str, _Prefix]:
@@ -525,7 +550,7 @@ class _Phase:
             columns, by_round = self.columns, self.by_round
             counts: dict[int, list[int]] = {}  # 0..size, shared (read only) by every player with ``size`` rows
             zeros: dict[int, list[int]] = {}
-            for pid, games in self.history.items():
+            for pid in self.ctx.players:
                 found = columns.get(pid)
                 if found is not None and by_round:
                     rounds, halves = found
@@ -542,6 +567,7 @@ class _Phase:
                             self.opponents[pid],  # the same names in the same order (never changed)
                         )
                         continue
+                games = self.games_of(pid)
                 if not single:
                     games = [g for g in games if g.stage == stage]
                 games = sorted(games, key=_ROUND_OF)  # by round, stable: the games' order within a round is kept
@@ -693,7 +719,7 @@ def _table(ctx: StandingsContext) -> dict[str, tuple[int, int, _Rounded, _Rounde
         earned = _earned_rounds(ctx)
         phases = phase_of(ctx)
         computed = {stage: _Phase(ctx, stage, earned).compute() for stage in sorted(set(phases.values()))}
-        found = {pid: computed[phases[pid]][pid] for pid in ctx.history}
+        found = {pid: computed[phases[pid]][pid] for pid in ctx.players}
         ctx.memo["pokemon-tiebreakers"] = found
     return found
 
@@ -756,17 +782,19 @@ class Tardiness(ValueMetric):
     descending = False
 
     def values(self, ctx: StandingsContext) -> Mapping[str, int]:
-        history = ctx.history
+        outcomes = ctx.outcomes
         late_outcome = ctx.ruleset.outcome_map.get("late")
         # A solo outcome stands only at a table of one (Ruleset.check_outcomes): only those players can have it.
-        players = ctx.solo if late_outcome is None or late_outcome.solo else history
-        late = {pid for pid in players if "late" in map(_OUTCOME, history[pid])}
+        players = ctx.solo if late_outcome is None or late_outcome.solo else outcomes
+        late = {pid for pid in players if "late" in outcomes[pid]}
         return {pid: int(p.late or pid in late) for pid, p in ctx.players.items()}
 
 
 def _wins_against(ctx: StandingsContext, pid: str, other: str) -> int:
     return sum(
-        1 for g in ctx.history.get(pid, ()) if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win"
+        1
+        for g in (ctx.games(pid) if pid in ctx.players else ())
+        if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win"
     )
 
 
@@ -805,11 +833,11 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
     if found is None:
         found = ctx.memo["pokemon-last-opponents"] = {}
         faced, solo = ctx.faced(), ctx.solo
-        for pid, games in ctx.history.items():
-            if games and pid not in solo and len(faced[pid]) == len(games):  # every game has one opponent
-                rounds = list(map(_ROUND_OF, games))
+        for pid, rounds in ctx.round_numbers.items():
+            if rounds and pid not in solo and len(faced[pid]) == len(rounds):  # every game has one opponent
                 found[pid] = faced[pid][rounds.index(max(rounds))]
                 continue
+            games = ctx.games(pid)
             best = None  # the first game of the latest round with exactly one opponent (as max() picks)
             latest = 0
             for g in games:
