@@ -248,6 +248,7 @@ _FIRST = operator.itemgetter(0)
 _ROUND_OF = operator.itemgetter(0)
 _OUTCOME = operator.itemgetter(2)
 _OPPONENTS = operator.itemgetter(4)
+_LAST = operator.itemgetter(-1)
 _chain = itertools.chain.from_iterable
 repeat = itertools.repeat
 
@@ -276,16 +277,19 @@ def _planned_rounds(ctx: StandingsContext, stage: str) -> dict[str, int]:
     has_day_two = any(r.stage == DAY_TWO for r in event.rounds)
     by_pod = event.settings.get("rounds_by_pod")
     total = event.settings.get("rounds")
-    out = {}
-    for pid in ctx.players:
-        planned = len(paired.get(pod[pid], ()))
+
+    def planned_in(name: str) -> int:
+        planned = len(paired.get(name, ()))
         if stage == DAY_ONE and not has_day_two:
-            if isinstance(by_pod, Mapping) and isinstance(by_pod.get(pod[pid]), int):
-                planned = max(planned, by_pod[pod[pid]])
+            if isinstance(by_pod, Mapping) and isinstance(by_pod.get(name), int):
+                planned = max(planned, by_pod[name])
             elif isinstance(total, int) and not isinstance(total, bool):
                 planned = max(planned, total)
-        out[pid] = planned
-    return out
+        return planned
+
+    if not podded:  # one pod (""): the same figure for everyone
+        return dict.fromkeys(ctx.players, planned_in(""))
+    return {pid: planned_in(pod[pid]) for pid in ctx.players}
 
 
 def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
@@ -466,8 +470,8 @@ class _Phase:
         numbers = [r.number for r in ctx.event.rounds]
         # Rounds listed in order: every history (and its implied late losses, sorted in) is by round.
         self.by_round = numbers == sorted(numbers)
-        #: Per player whose every game counts (no bye, no late loss): rounds and half wins, by game.
-        self.columns: dict[str, tuple[list[int], list[int]]] = {}
+        #: The players whose every game counts (no bye, no late loss): the context's columns are theirs.
+        self.plain: set[str] = set()
         half_of = half_wins_of.__getitem__
         faced, solo, implied = ctx.faced(), ctx.solo, late_losses(ctx)
         plain: list[str] = []  # no bye, no late loss (written or implied): every game counts
@@ -514,30 +518,23 @@ class _Phase:
         }
 
     def _plain_columns(self, plain: list[str], half_of: Callable[[str], int], faced: Mapping[str, list[str]]) -> int:
-        """Totals and columns of the players whose every game counts, read from all their games at once.
+        """Totals of the players whose every game counts, from the context's columns in C-level passes.
 
-        Returns the latest round among them (0 for none).
+        Their rows are their games (no late loss is implied for them). Returns the latest round among them
+        (0 for none).
         """
-        numbers = self.ctx.round_numbers  # their rows are their games: no late loss is implied for them
-        halves = list(map(half_of, _chain(map(self.ctx.outcomes.__getitem__, plain))))  # player by player
-        ends = list(accumulate(map(len, map(numbers.__getitem__, plain))))
-        columns, totals, opponents, earned_byes = self.columns, self.totals, self.opponents, self.earned_byes
-        start = 0
-        latest = 0
-        for pid, end in zip(plain, ends):
-            mine = halves[start:end]
-            rounds = numbers[pid]  # read only, as the context's
-            columns[pid] = (rounds, mine)
-            if self.by_round:
-                if rounds[-1] > latest:
-                    latest = rounds[-1]
-            else:
-                latest = max(latest, *rounds)
-            totals[pid] = (sum(mine), end - start, end - start)
-            opponents[pid] = faced[pid]  # the same names in the same order (never changed)
-            earned_byes[pid] = 0
-            start = end
-        return latest
+        numbers, outcomes = self.ctx.round_numbers, self.ctx.outcomes
+        rows = list(map(outcomes.__getitem__, plain))
+        half_wins = map(sum, map(map, repeat(half_of), rows))
+        games = list(map(len, rows))
+        self.totals.update(zip(plain, zip(half_wins, games, games)))
+        self.opponents.update(zip(plain, map(faced.__getitem__, plain)))  # the same lists (never changed)
+        self.earned_byes.update(dict.fromkeys(plain, 0))
+        self.plain.update(plain)
+        rounds = map(numbers.__getitem__, plain)
+        if self.by_round:  # each player's rows are by round: the last is the latest
+            return max(map(_LAST, rounds), default=0)
+        return max(_chain(rounds), default=0)
 
     @property
     def prefix(self) -> dict[str, _Prefix]:
@@ -547,24 +544,28 @@ class _Phase:
             stage, earned, single = self.stage, self.earned, self.single
             half_of, won = self.half_wins_of.__getitem__, self.won
             earned_players = {pid for pid, _ in earned}
-            columns, by_round = self.columns, self.by_round
+            plain, by_round, opponents = self.plain, self.by_round, self.opponents
+            numbers, outcomes = self.ctx.round_numbers, self.ctx.outcomes
+            new = tuple.__new__  # _Prefix(...) through its Python __new__ is several times slower
             counts: dict[int, list[int]] = {}  # 0..size, shared (read only) by every player with ``size`` rows
             zeros: dict[int, list[int]] = {}
             for pid in self.ctx.players:
-                found = columns.get(pid)
-                if found is not None and by_round:
-                    rounds, halves = found
+                if pid in plain and by_round:
+                    rounds = numbers[pid]  # read only, as the context's
                     size = len(rounds)
-                    if len(self.opponents[pid]) == size:  # one opponent every game (the common case)
+                    if len(opponents[pid]) == size:  # one opponent every game (the common case)
                         if size not in counts:
                             counts[size], zeros[size] = list(range(size + 1)), [0] * (size + 1)
-                        self._prefix[pid] = _Prefix(
-                            rounds,
-                            list(accumulate(halves, initial=0)),
-                            counts[size],
-                            zeros[size],
-                            counts[size],
-                            self.opponents[pid],  # the same names in the same order (never changed)
+                        self._prefix[pid] = new(
+                            _Prefix,
+                            (
+                                rounds,
+                                list(accumulate(map(half_of, outcomes[pid]), initial=0)),
+                                counts[size],
+                                zeros[size],
+                                counts[size],
+                                opponents[pid],  # the same names in the same order (never changed)
+                            ),
                         )
                         continue
                 games = self.games_of(pid)
@@ -612,10 +613,7 @@ class _Phase:
         """
         dropped, planned = self.dropped, self.planned
         if through is None:
-            tallies = {
-                pid: (half_wins, rounds, pid in dropped and games < planned.get(pid, 0))
-                for pid, (half_wins, rounds, games) in self.totals.items()
-            }
+            return self._rates_of_every_round()
         else:
             tallies = {}
             prefix = self.prefix
@@ -642,6 +640,25 @@ class _Phase:
             rates.setdefault(q, floor)
         return rates, den
 
+    def _rates_of_every_round(self) -> tuple[dict[str, int], int]:
+        """:meth:`_rates` over every round, from the totals in one loop."""
+        dropped, planned, totals = self.dropped, self.planned, self.totals
+        den = 4
+        for r in {r for _, r, _ in totals.values()}:
+            if r:
+                den = den * (2 * r) // math.gcd(den, 2 * r)
+        floor, cap = den // 4, 3 * den // 4
+        rates = {}
+        for pid, (half_wins, rounds, games) in totals.items():
+            rate = half_wins * (den // (2 * rounds)) if rounds else 0
+            if rate < floor:
+                rate = floor
+            top = cap if pid in dropped and games < planned.get(pid, 0) else den
+            rates[pid] = top if rate > top else rate
+        for q in self.outside:  # an opponent outside the context: no rounds, WIN_FLOOR
+            rates.setdefault(q, floor)
+        return rates, den
+
     def _owp_map(
         self,
         through: int | None,
@@ -650,6 +667,8 @@ class _Phase:
         den: int,
         only: set[str] | None = None,
     ) -> dict[str, _Rounded]:
+        if through is None and only is None:
+            return self._owp_of_every_round(frozen, rates, den)
         out = {}
         floor = den // 4  # an opponent outside the context: WIN_FLOOR
         for pid in self.totals if only is None else only:
@@ -670,6 +689,25 @@ class _Phase:
             count = len(opps) + earned_byes
             total = sum(map(rates.get, opps, repeat(floor))) + earned_byes * den
             out[pid] = round_significant_int(total, count * den) if count else (0, 0)
+        return out
+
+    def _owp_of_every_round(
+        self, frozen: Mapping[str, tuple[_Rounded, _Rounded]], rates: Mapping[str, int], den: int
+    ) -> dict[str, _Rounded]:
+        """:meth:`_owp_map` over every round for every player, the sums in C-level passes."""
+        players = list(self.totals)
+        opponents = list(map(self.opponents.__getitem__, players))
+        sums = map(sum, map(map, repeat(rates.__getitem__), opponents))
+        earned = map(self.earned_byes.__getitem__, players)
+        rounded = round_significant_int
+        out = {}
+        for pid, total, faced, earned_byes in zip(players, sums, map(len, opponents), earned):
+            found = frozen.get(pid)
+            if found is not None:
+                out[pid] = found[0]
+                continue
+            count = faced + earned_byes  # RULES.md Decision: an earned bye is a 100 % opponent
+            out[pid] = rounded(total + earned_byes * den, count * den) if count else (0, 0)
         return out
 
     def _oowp(self, pid: str, through: int | None, owp: Mapping[str, int], scale: int) -> _Rounded:
@@ -704,11 +742,24 @@ class _Phase:
         owp = self._owp_map(None, frozen, rates, den)
         scaled, scale = _common_scale(owp)
         out = {}
-        for pid in self.totals:
-            if pid in frozen:
-                out[pid] = (rates[pid], den, frozen[pid][0], frozen[pid][1])
-            else:
-                out[pid] = (rates[pid], den, owp[pid], self._oowp(pid, None, scaled, scale))
+        if self.outside:
+            for pid in self.totals:
+                if pid in frozen:
+                    out[pid] = (rates[pid], den, frozen[pid][0], frozen[pid][1])
+                else:
+                    out[pid] = (rates[pid], den, owp[pid], self._oowp(pid, None, scaled, scale))
+            return out
+        # Everyone's opponents are rated: _oowp over every round, inlined.
+        players = list(self.totals)
+        opponents = list(map(self.opponents.__getitem__, players))
+        sums = map(sum, map(map, repeat(scaled.__getitem__), opponents))
+        unit, rounded = _pow10(scale), round_significant_int
+        for pid, total, count in zip(players, sums, map(len, opponents)):
+            found = frozen.get(pid)
+            if found is not None:
+                out[pid] = (rates[pid], den, found[0], found[1])
+                continue
+            out[pid] = (rates[pid], den, owp[pid], rounded(total, count * unit) if count else (0, 0))
         return out
 
 
