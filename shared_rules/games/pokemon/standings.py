@@ -509,6 +509,7 @@ class _Phase:
         players = self.totals
         self.outside = set(_chain(self.opponents.values())).difference(players)
         self._prefix: dict[str, _Prefix] | None = None
+        self._den: int | None = None
         self.planned = _planned_rounds(ctx, stage)
         through = ctx.through_round
         self.dropped = {
@@ -614,31 +615,35 @@ class _Phase:
         dropped, planned = self.dropped, self.planned
         if through is None:
             return self._rates_of_every_round()
-        else:
-            tallies = {}
-            prefix = self.prefix
-            for pid in prefix if only is None else only:
-                found = prefix.get(pid)
-                if found is None:
-                    continue
-                games = bisect_right(found.rounds, through)  # the rows up to ``through`` (rows are by round)
-                gone = pid in dropped and dropped[pid] <= through
-                tallies[pid] = (found.half[games], found.counted[games], gone and games < planned.get(pid, 0))
-        den = 4
-        for r in {r for _, r, _ in tallies.values()}:
-            if r:
-                den = den * (2 * r) // math.gcd(den, 2 * r)
+        prefix = self.prefix
+        den = self._den_through()  # any common denominator keeps OWP exact: one for every ``through``
         floor, cap = den // 4, 3 * den // 4
         rates = {}
-        for pid, (half_wins, rounds, capped) in tallies.items():
-            rate = half_wins * (den // (2 * rounds)) if rounds else 0
+        for pid in prefix if only is None else only:
+            found = prefix.get(pid)
+            if found is None:
+                continue
+            games = bisect_right(found.rounds, through)  # the rows up to ``through`` (rows are by round)
+            rounds = found.counted[games]
+            rate = found.half[games] * (den // (2 * rounds)) if rounds else 0
             if rate < floor:
                 rate = floor
+            capped = pid in dropped and dropped[pid] <= through and games < planned.get(pid, 0)
             top = cap if capped else den
             rates[pid] = top if rate > top else rate
         for q in self.outside:  # an opponent outside the context: no rounds, WIN_FLOOR
             rates.setdefault(q, floor)
         return rates, den
+
+    def _den_through(self) -> int:
+        """A denominator for every win % up to any round: 4 and ``2k`` divide it for every count ``k`` (cached)."""
+        if self._den is None:
+            most = max((found.counted[-1] for found in self.prefix.values()), default=0)
+            den = 4
+            for k in range(1, most + 1):
+                den = den * (2 * k) // math.gcd(den, 2 * k)
+            self._den = den
+        return self._den
 
     def _rates_of_every_round(self) -> tuple[dict[str, int], int]:
         """:meth:`_rates` over every round, from the totals in one loop."""
