@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -42,6 +43,9 @@ def is_counted(match: Match) -> bool:
     True
     """
     return match.outcomes is not None and not match.extra.get("disputed", False)
+
+
+_TUPLE_OR_NONE = (tuple, type(None))
 
 
 def _seat_of(ids: Sequence[str], pid: str, start: int) -> int:
@@ -100,7 +104,7 @@ class StandingsContext:
         self.round_numbers: dict[str, list[int]] = {pid: [] for pid in players}
         self.outcomes: dict[str, list[str]] = {pid: [] for pid in players}
         #: its match, and (rounds of several stages) its stage;
-        self._matches: dict[str, list[Match]] = {pid: [] for pid in players}
+        self.matches: dict[str, list[Match]] = {pid: [] for pid in players}
         self._stages: dict[str, list[str]] = {pid: [] for pid in players} if several else {}
         #: wins, losses and ties; every opponent across the table, once per game (players outside the
         #: context included).
@@ -113,7 +117,7 @@ class StandingsContext:
                 self._faced[pid],
                 self.round_numbers[pid],
                 self.outcomes[pid],
-                self._matches[pid],
+                self.matches[pid],
                 self._stages[pid] if several else no_stages,  # appended to only with several stages
             )
             for pid in players
@@ -159,7 +163,7 @@ class StandingsContext:
                         continue
                     outcome = outcomes[seat]
                     found[0][code[outcome]] += 1
-                    found[1].extend(ids[s] for s in range(len(ids)) if s != seat)  # everyone else, in seat order
+                    found[1].extend(ids[:seat] + ids[seat + 1 :])  # everyone else, in seat order
                     found[2].append(number)
                     found[3].append(outcome)
                     found[4].append(match)
@@ -187,25 +191,90 @@ class StandingsContext:
             found = self._games[pid] = self._build_games(pid)
         return found
 
-    def _build_games(self, pid: str) -> list[Game]:
-        """The player's games from their rows: round, stage, outcome, and the seat found at the table."""
-        points_of, one_stage = self._points_of, self._stage
-        stages = self._stages.get(pid)
-        out: list[Game] = []
+    def seats(self, pid: str) -> list[int]:
+        """The player's seat at the table of each of their rows (``Game.seat``), without building games."""
+        out = []
         previous: Match | None = None
         seat = -1
-        for row, (number, outcome, match) in enumerate(
-            zip(self.round_numbers[pid], self.outcomes[pid], self._matches[pid])
+        for match in self.matches[pid]:
+            ids = match.players
+            # Seated twice at one table (never in a loaded document): consecutive rows, the next seat.
+            seat = _seat_of(ids, pid, seat + 1) if match is previous else ids.index(pid)
+            previous = match
+            out.append(seat)
+        return out
+
+    def _build_games(self, pid: str) -> list[Game]:
+        """The player's games from their rows: round, stage, outcome, and the seat found at the table."""
+        points_of = self._points_of
+        stages = self._stages.get(pid)
+        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
+        out: list[Game] = []
+        append = out.append
+        previous: Match | None = None
+        seat = -1
+        for number, outcome, match, stage in zip(
+            self.round_numbers[pid],
+            self.outcomes[pid],
+            self.matches[pid],
+            stages if stages is not None else itertools.repeat(self._stage),
         ):
             ids, scores, stats = match.players, match.scores, match.stats
-            # A player seated twice at one table (never in a loaded document) has consecutive rows.
-            seat = _seat_of(ids, pid, seat + 1 if match is previous else 0)
+            if match is previous:  # seated twice at one table (never in a loaded document): the next seat
+                seat = _seat_of(ids, pid, seat + 1)
+            elif len(ids) == 2:
+                seat = 0 if ids[0] == pid else 1
+            else:
+                seat = ids.index(pid)
             previous = match
+            if len(ids) == 2:
+                other = 1 - seat
+                append(
+                    new(
+                        Game,
+                        (
+                            number,
+                            stage,
+                            outcome,
+                            points_of[outcome],
+                            (ids[other],),
+                            scores[seat] if scores else None,
+                            (scores[other],) if scores else (),
+                            stats[seat] if stats else None,
+                            (stats[other],) if stats else (),
+                            match,
+                            seat,
+                        ),
+                    )
+                )
+                continue
+            after = seat + 1
+            if ids.__class__ is tuple and scores.__class__ in _TUPLE_OR_NONE and stats.__class__ in _TUPLE_OR_NONE:
+                # A pod or a table of one as loaded: tuples, whose slices are the same tuples.
+                append(
+                    new(
+                        Game,
+                        (
+                            number,
+                            stage,
+                            outcome,
+                            points_of[outcome],
+                            ids[:seat] + ids[after:],
+                            scores[seat] if scores else None,
+                            scores[:seat] + scores[after:] if scores else (),
+                            stats[seat] if stats else None,
+                            stats[:seat] + stats[after:] if stats else (),
+                            match,
+                            seat,
+                        ),
+                    )
+                )
+                continue
             others = [s for s in range(len(ids)) if s != seat]
-            out.append(
+            append(
                 Game(
                     number,
-                    stages[row] if stages is not None else cast(str, one_stage),
+                    cast(str, stage),
                     outcome,
                     points_of[outcome],
                     tuple(ids[s] for s in others),

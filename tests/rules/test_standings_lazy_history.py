@@ -4,8 +4,7 @@ The context fills per-player columns in one pass and builds the per-seat ``Game`
 metric reads it; :func:`reference_history` walks the matches game by game. Both must give the same
 games, records, opponents, points and tables of one on every golden event of every ruleset and on
 generated ones (drops, late players, byes, earned byes, pods, unreported and disputed tables), over any
-stages, any last round and with players left out. Pokémon and ``custom`` standings never read the whole
-history.
+stages, any last round and with players left out. Only Star Trek's standings read the whole history.
 """
 
 from __future__ import annotations
@@ -103,6 +102,8 @@ class LazyHistoryTest(unittest.TestCase):
             wins, losses = results.count("win"), results.count("loss")
             self.assertEqual(ctx.round_numbers[pid], [g.round for g in games])
             self.assertEqual(ctx.outcomes[pid], [g.outcome for g in games])
+            self.assertEqual(ctx.matches[pid], [g.match for g in games])
+            self.assertEqual(ctx.seats(pid), [g.seat for g in games])
             self.assertEqual(ctx.record(pid), (wins, losses, len(results) - wins - losses))
             self.assertEqual(ctx.faced()[pid], [q for g in games for q in g.opponents])
             self.assertEqual(ctx.opponents_in_context(pid), [q for g in games for q in g.opponents if q in reference])
@@ -130,14 +131,20 @@ class LazyHistoryTest(unittest.TestCase):
         ctx = StandingsContext(replace(event, rounds=rounds), get_ruleset(event.ruleset, event.settings))
         self.assertEqual(ctx.games(pid), reference_history(ctx)[pid])
         self.assertEqual([g.seat for g in ctx.games(pid) if g.match is twice], [0, 1])
+        self.assertEqual(ctx.seats(pid), [g.seat for g in reference_history(ctx)[pid]])
+
+
+#: Rulesets whose standings read only the columns (Star Trek's tiebreakers still read the games).
+COLUMNAR = ("pokemon-tcg", "pokemon-vg", "custom", "doomtown", "agot", "shatterpoint", "tribbles")
 
 
 class NoHistoryTest(unittest.TestCase):
-    """Pokémon and ``custom`` standings read the columns: the whole history is never built."""
+    """Pokémon, ``custom``, Doomtown, AGoT, Shatterpoint and Tribbles standings never build the whole history."""
 
-    def test_pokemon_and_custom_standings_never_read_the_history(self) -> None:
-        events = [(n, d) for n, d in golden_events() if d.get("ruleset") in ("pokemon-tcg", "pokemon-vg", "custom")]
-        events += [(n, d) for n, d in generated_events() if d["ruleset"] in ("pokemon-tcg", "custom")]
+    def test_columnar_standings_never_read_the_history(self) -> None:
+        events = [(n, d) for n, d in golden_events() if d.get("ruleset") in COLUMNAR]
+        events += [(n, d) for n, d in generated_events() if d["ruleset"] in COLUMNAR]
+        self.assertIn("tribbles-pod.json", [name for name, _ in events])
         self.assertGreater(len(events), 10)
         expected = {name: standings_json(load_event(doc)) for name, doc in events}
 

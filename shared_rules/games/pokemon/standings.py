@@ -244,6 +244,7 @@ def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
 
 
 _FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 # Game fields by position (C-level getters for map()).
 _ROUND_OF = operator.itemgetter(0)
 _OUTCOME = operator.itemgetter(2)
@@ -423,7 +424,10 @@ _Rounded = tuple[int, int]
 
 def _common_scale(values: Mapping[str, _Rounded]) -> tuple[dict[str, int], int]:
     """Rounded values as numerators over one power of ten ``10 ** S``; returns (numerators, S)."""
-    top = max((s for _, s in values.values()), default=0)
+    scales = list(map(_SECOND, values.values()))
+    top = max(scales, default=0)
+    if min(scales, default=0) == top:  # one scale already (the common case): the numerators as they are
+        return dict(zip(values, map(_FIRST, values.values()))), top
     return {pid: k * _pow10(top - s) for pid, (k, s) in values.items()}, top
 
 
