@@ -48,6 +48,45 @@ def is_counted(match: Match) -> bool:
 _TUPLE_OR_NONE = (tuple, type(None))
 
 
+def _game_at(match: Match, seat: int, number: int, stage: str, points_of: Mapping[str, Any]) -> Game:
+    """The game of one seat at a table of any size (a pod, a table of one, players given as a list)."""
+    ids, scores, stats = match.players, match.scores, match.stats
+    outcome = cast(tuple[str, ...], match.outcomes)[seat]
+    after = seat + 1
+    if ids.__class__ is tuple and scores.__class__ in _TUPLE_OR_NONE and stats.__class__ in _TUPLE_OR_NONE:
+        # As loaded: tuples, whose slices are the same tuples.
+        return tuple.__new__(
+            Game,
+            (
+                number,
+                stage,
+                outcome,
+                points_of[outcome],
+                ids[:seat] + ids[after:],
+                scores[seat] if scores else None,
+                scores[:seat] + scores[after:] if scores else (),
+                stats[seat] if stats else None,
+                stats[:seat] + stats[after:] if stats else (),
+                match,
+                seat,
+            ),
+        )
+    others = [s for s in range(len(ids)) if s != seat]
+    return Game(
+        number,
+        stage,
+        outcome,
+        points_of[outcome],
+        tuple(ids[s] for s in others),
+        scores[seat] if scores else None,
+        tuple(scores[s] for s in others) if scores else (),
+        stats[seat] if stats else None,
+        tuple(stats[s] for s in others) if stats else (),
+        match,
+        seat,
+    )
+
+
 def _seat_of(ids: Sequence[str], pid: str, start: int) -> int:
     """The first seat of ``pid`` at the table from ``start`` on (from the first seat if none is left)."""
     for seat in range(start, len(ids)):
@@ -170,6 +209,7 @@ class StandingsContext:
                     points[pid] += points_of[outcome]
                     if several:
                         found[5].append(stage)
+        self._included = included
         self.rounds_played = len({rnd.number for rnd in included})
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
@@ -180,8 +220,8 @@ class StandingsContext:
         """Per player, a :class:`Game` for each counted game, in round order (built on first read)."""
         found = self._history
         if found is None:
-            games = self.games
-            found = self._history = {pid: games(pid) for pid in self.players}
+            found = self._history = self._walk_games()
+            self._games = found  # games(pid) answers from it from now on
         return found
 
     def games(self, pid: str) -> list[Game]:
@@ -190,6 +230,55 @@ class StandingsContext:
         if found is None:
             found = self._games[pid] = self._build_games(pid)
         return found
+
+    def _walk_games(self) -> dict[str, list[Game]]:
+        """Every player's games (what :meth:`games` builds player by player) in one walk over the matches."""
+        points_of = self._points_of
+        history: dict[str, list[Game]] = {pid: [] for pid in self.players}
+        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
+        for rnd in self._included:
+            number, stage = rnd.number, rnd.stage
+            for match in rnd.matches:
+                outcomes = match.outcomes
+                if outcomes is None or (match.extra and match.extra.get("disputed", False)):
+                    continue
+                ids = match.players
+                if len(ids) != 2:
+                    for seat, pid in enumerate(ids):
+                        games = history.get(pid)
+                        if games is not None:
+                            games.append(_game_at(match, seat, number, stage, points_of))
+                    continue
+                a, b = ids
+                ga, gb = history.get(a), history.get(b)
+                oa, ob = outcomes
+                scores, stats = match.scores, match.stats
+                score_a: float | None
+                score_b: float | None
+                against_a: tuple[float, ...]
+                against_b: tuple[float, ...]
+                stats_a: Mapping[str, Any] | None
+                stats_b: Mapping[str, Any] | None
+                theirs_a: tuple[Mapping[str, Any], ...]
+                theirs_b: tuple[Mapping[str, Any], ...]
+                if scores:
+                    score_a, score_b, against_a, against_b = scores[0], scores[1], (scores[1],), (scores[0],)
+                else:
+                    score_a = score_b = None
+                    against_a = against_b = ()
+                if stats:
+                    stats_a, stats_b, theirs_a, theirs_b = stats[0], stats[1], (stats[1],), (stats[0],)
+                else:
+                    stats_a = stats_b = None
+                    theirs_a = theirs_b = ()
+                values: tuple[Any, ...]
+                if ga is not None:
+                    values = (number, stage, oa, points_of[oa], (b,), score_a, against_a, stats_a, theirs_a, match, 0)
+                    ga.append(new(Game, values))
+                if gb is not None:
+                    values = (number, stage, ob, points_of[ob], (a,), score_b, against_b, stats_b, theirs_b, match, 1)
+                    gb.append(new(Game, values))
+        return history
 
     def seats(self, pid: str) -> list[int]:
         """The player's seat at the table of each of their rows (``Game.seat``), without building games."""
@@ -248,44 +337,7 @@ class StandingsContext:
                     )
                 )
                 continue
-            after = seat + 1
-            if ids.__class__ is tuple and scores.__class__ in _TUPLE_OR_NONE and stats.__class__ in _TUPLE_OR_NONE:
-                # A pod or a table of one as loaded: tuples, whose slices are the same tuples.
-                append(
-                    new(
-                        Game,
-                        (
-                            number,
-                            stage,
-                            outcome,
-                            points_of[outcome],
-                            ids[:seat] + ids[after:],
-                            scores[seat] if scores else None,
-                            scores[:seat] + scores[after:] if scores else (),
-                            stats[seat] if stats else None,
-                            stats[:seat] + stats[after:] if stats else (),
-                            match,
-                            seat,
-                        ),
-                    )
-                )
-                continue
-            others = [s for s in range(len(ids)) if s != seat]
-            append(
-                Game(
-                    number,
-                    cast(str, stage),
-                    outcome,
-                    points_of[outcome],
-                    tuple(ids[s] for s in others),
-                    scores[seat] if scores else None,
-                    tuple(scores[s] for s in others) if scores else (),
-                    stats[seat] if stats else None,
-                    tuple(stats[s] for s in others) if stats else (),
-                    match,
-                    seat,
-                )
-            )
+            append(_game_at(match, seat, number, cast(str, stage), points_of))
         return out
 
     def metric(self, key: str) -> Mapping[str, Any]:
