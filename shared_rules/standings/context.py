@@ -280,6 +280,13 @@ class StandingsContext:
                     gb.append(new(Game, values))
         return history
 
+    def stages_of(self, pid: str) -> list[str]:
+        """The stage of each of the player's rows (``Game.stage``), without building games."""
+        found = self._stages.get(pid)
+        if found is not None:
+            return found
+        return [cast(str, self._stage)] * len(self.round_numbers[pid])  # one stage counted
+
     def seats(self, pid: str) -> list[int]:
         """The player's seat at the table of each of their rows (``Game.seat``), without building games."""
         out = []

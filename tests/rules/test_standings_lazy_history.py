@@ -104,6 +104,7 @@ class LazyHistoryTest(unittest.TestCase):
             self.assertEqual(ctx.outcomes[pid], [g.outcome for g in games])
             self.assertEqual(ctx.matches[pid], [g.match for g in games])
             self.assertEqual(ctx.seats(pid), [g.seat for g in games])
+            self.assertEqual(ctx.stages_of(pid), [g.stage for g in games])
             self.assertEqual(ctx.record(pid), (wins, losses, len(results) - wins - losses))
             self.assertEqual(ctx.faced()[pid], [q for g in games for q in g.opponents])
             self.assertEqual(ctx.opponents_in_context(pid), [q for g in games for q in g.opponents if q in reference])

@@ -218,7 +218,7 @@ def phase_of(ctx: StandingsContext) -> dict[str, str]:
         found = ctx.memo["pokemon-phase"] = {}
         day_two = DAY_TWO in ctx.stages and any(r.stage == DAY_TWO for r in ctx.event.rounds)
         for pid in ctx.players:
-            found[pid] = DAY_TWO if day_two and any(g.stage == DAY_TWO for g in ctx.games(pid)) else DAY_ONE
+            found[pid] = DAY_TWO if day_two and DAY_TWO in ctx.stages_of(pid) else DAY_ONE
     return dict(found)
 
 
