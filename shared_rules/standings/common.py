@@ -211,18 +211,18 @@ class ExactMetric(ValueMetric):
 
 def rounds_played(ctx: StandingsContext, pid: str) -> int:
     """Rounds the player took part in: results on record, byes included, unpaired losses not."""
-    return sum(1 for g in ctx.history.get(pid, ()) if g.outcome not in NOT_PLAYED_OUTCOMES)
+    return sum(1 for outcome in ctx.outcomes.get(pid, ()) if outcome not in NOT_PLAYED_OUTCOMES)
 
 
 def opponents_faced(ctx: StandingsContext, pid: str) -> list[str]:
     """Every opponent across the table, once per game (byes have none), within the context."""
-    return list(ctx.opponents_in_context(pid)) if pid in ctx.history else []
+    return list(ctx.opponents_in_context(pid)) if pid in ctx.players else []
 
 
 def points_per_round(ctx: StandingsContext) -> dict[str, Fraction]:
     """Each player's total points divided by the rounds they played (0 with none)."""
     out: dict[str, Fraction] = {}
-    for pid in ctx.history:
+    for pid in ctx.players:
         played = rounds_played(ctx, pid)
         out[pid] = Fraction(ctx.points[pid]) / played if played else Fraction(0)
     return out
@@ -247,7 +247,7 @@ def scaled_mean_of_opponents(
 
     Returns numerators over one new denominator; ``none`` (over ``den``) for a player without opponents.
     """
-    faced = {pid: ctx.opponents_in_context(pid) for pid in ctx.history}
+    faced = {pid: ctx.opponents_in_context(pid) for pid in ctx.players}
     span = lcm_of(len(o) for o in faced.values())
     out = {}
     value = nums.__getitem__

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import itertools
-import operator
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
@@ -13,12 +12,7 @@ from .metrics import ValueMetric, get_metric
 if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets.base import Ruleset
 
-__all__ = ["Game", "StandingsContext", "is_counted"]
-
-
-_OUTCOME = operator.itemgetter(2)  # Game.outcome, for map()
-_OPPONENTS = operator.itemgetter(4)  # Game.opponents
-_chain = itertools.chain.from_iterable
+__all__ = ["Game", "StandingsContext", "is_counted", "reference_history"]
 
 
 class Game(NamedTuple):
@@ -51,8 +45,63 @@ def is_counted(match: Match) -> bool:
     return match.outcomes is not None and not match.extra.get("disputed", False)
 
 
+_TUPLE_OR_NONE = (tuple, type(None))
+
+
+def _game_at(match: Match, seat: int, number: int, stage: str, points_of: Mapping[str, Any]) -> Game:
+    """The game of one seat at a table of any size (a pod, a table of one, players given as a list)."""
+    ids, scores, stats = match.players, match.scores, match.stats
+    outcome = cast(tuple[str, ...], match.outcomes)[seat]
+    after = seat + 1
+    if ids.__class__ is tuple and scores.__class__ in _TUPLE_OR_NONE and stats.__class__ in _TUPLE_OR_NONE:
+        # As loaded: tuples, whose slices are the same tuples.
+        return tuple.__new__(
+            Game,
+            (
+                number,
+                stage,
+                outcome,
+                points_of[outcome],
+                ids[:seat] + ids[after:],
+                scores[seat] if scores else None,
+                scores[:seat] + scores[after:] if scores else (),
+                stats[seat] if stats else None,
+                stats[:seat] + stats[after:] if stats else (),
+                match,
+                seat,
+            ),
+        )
+    others = [s for s in range(len(ids)) if s != seat]
+    return Game(
+        number,
+        stage,
+        outcome,
+        points_of[outcome],
+        tuple(ids[s] for s in others),
+        scores[seat] if scores else None,
+        tuple(scores[s] for s in others) if scores else (),
+        stats[seat] if stats else None,
+        tuple(stats[s] for s in others) if stats else (),
+        match,
+        seat,
+    )
+
+
+def _seat_of(ids: Sequence[str], pid: str, start: int) -> int:
+    """The first seat of ``pid`` at the table from ``start`` on (from the first seat if none is left)."""
+    for seat in range(start, len(ids)):
+        if ids[seat] == pid:
+            return seat
+    return list(ids).index(pid)
+
+
 class StandingsContext:
-    """The event seen through one ruleset, over some stages and rounds, with a metric cache."""
+    """The event seen through one ruleset, over some stages and rounds, with a metric cache.
+
+    One pass over the matches fills per-player columns (round numbers, outcomes, tables, the W-L-T
+    record, the opponents faced, points); the per-seat :class:`Game` history is built from them only
+    when a metric first reads ``history`` or :meth:`games`.
+    """
 
     def __init__(
         self,
@@ -67,204 +116,236 @@ class StandingsContext:
         self.stages = frozenset(stages)
         self.through_round = through_round
         self.players: dict[str, Player] = {p.id: p for p in event.players if include is None or include(p)}
-        self.history: dict[str, list[Game]] = {pid: [] for pid in self.players}
         self.rounds_played: int = 0
         self._cache: dict[str, Mapping[str, Any]] = {}
         #: Free-form per-context memo for metric modules (derived tables built once per context).
         self.memo: dict[Any, Any] = {}
         #: Players with a game nobody else sat at (a bye, a late loss, a missed game): tables of one.
         self.solo: set[str] = set()
-        outcome_map = ruleset.outcome_map
-        points_of = {o.key: o.points for o in ruleset.outcomes}
+        self._points_of = points_of = {o.key: o.points for o in ruleset.outcomes}
         # Where each outcome counts on a W-L-T record: 0 win, 1 loss, 2 anything else (a tie).
-        code = {key: 0 if o.result == "win" else 1 if o.result == "loss" else 2 for key, o in outcome_map.items()}
-        numbers: set[int] = set()
-        history = self.history
-        points: dict[str, Any] = {pid: 0 for pid in history}
-        #: Per player, filled in the same pass as the history: wins, losses and ties; every opponent
-        #: across the table, once per game (players outside the context included), in history order
-        #: (with tables of three or more, gathered from the history when first read instead).
-        self._tally: dict[str, list[int]] = {pid: [0, 0, 0] for pid in history}
-        self._faced: dict[str, list[str]] | None = {pid: [] for pid in history}
-        pods = False
-        faced = self._faced
-        seats = {pid: (games, self._tally[pid], faced[pid]) for pid, games in history.items()}
-        no_scores: tuple[float, ...] = ()
-        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
-        for rnd in event.rounds:
-            if rnd.stage not in self.stages or (through_round is not None and rnd.number > through_round):
-                continue
-            numbers.add(rnd.number)
+        code = {
+            key: 0 if o.result == "win" else 1 if o.result == "loss" else 2 for key, o in ruleset.outcome_map.items()
+        }
+        included = [
+            rnd
+            for rnd in event.rounds
+            if rnd.stage in self.stages and (through_round is None or rnd.number <= through_round)
+        ]
+        stage_names = {rnd.stage for rnd in included}
+        #: The one stage of every counted game, or None when the rounds counted span several.
+        self._stage: str | None = next(iter(stage_names)) if len(stage_names) == 1 else None
+        several = self._stage is None
+        players = self.players
+        points: dict[str, Any] = {pid: 0 for pid in players}
+        # Per player, one row per counted game, in history order (round by round, seat order within a table):
+        #: the round number and outcome of each row,
+        self.round_numbers: dict[str, list[int]] = {pid: [] for pid in players}
+        self.outcomes: dict[str, list[str]] = {pid: [] for pid in players}
+        #: its match, and (rounds of several stages) its stage;
+        self.matches: dict[str, list[Match]] = {pid: [] for pid in players}
+        self._stages: dict[str, list[str]] = {pid: [] for pid in players} if several else {}
+        #: wins, losses and ties; every opponent across the table, once per game (players outside the
+        #: context included).
+        self._tally: dict[str, list[int]] = {pid: [0, 0, 0] for pid in players}
+        self._faced: dict[str, list[str]] = {pid: [] for pid in players}
+        no_stages: list[str] = []
+        seats = {
+            pid: (
+                self._tally[pid],
+                self._faced[pid],
+                self.round_numbers[pid],
+                self.outcomes[pid],
+                self.matches[pid],
+                self._stages[pid] if several else no_stages,  # appended to only with several stages
+            )
+            for pid in players
+        }
+        self._history: dict[str, list[Game]] | None = None
+        self._games: dict[str, list[Game]] = {}
+        for rnd in included:
             number, stage = rnd.number, rnd.stage
             for match in rnd.matches:
                 outcomes = match.outcomes
                 if outcomes is None or (match.extra and match.extra.get("disputed", False)):
                     continue
                 ids = match.players
-                scores, stats = match.scores, match.stats
                 if len(ids) == 2:
                     a, b = ids
-                    sa, sb = seats.get(a), seats.get(b)
                     oa, ob = outcomes
+                    sa = seats.get(a)
                     if sa is not None:
-                        sa[1][code[oa]] += 1
-                        sa[2].append(b)
+                        sa[0][code[oa]] += 1
+                        sa[1].append(b)
+                        sa[2].append(number)
+                        sa[3].append(oa)
+                        sa[4].append(match)
+                        points[a] += points_of[oa]
+                        if several:
+                            sa[5].append(stage)
+                    sb = seats.get(b)
                     if sb is not None:
-                        sb[1][code[ob]] += 1
-                        sb[2].append(a)
-                    if scores and not stats:  # scores only (Star Trek)
-                        if sa is not None:
-                            pa = points_of[oa]
-                            points[a] += pa
-                            sa[0].append(
-                                new(Game, (number, stage, oa, pa, (b,), scores[0], (scores[1],), None, (), match, 0))
-                            )
-                        if sb is not None:
-                            pb = points_of[ob]
-                            points[b] += pb
-                            sb[0].append(
-                                new(Game, (number, stage, ob, pb, (a,), scores[1], (scores[0],), None, (), match, 1))
-                            )
-                        continue
-                    if not scores and not stats:  # the common case, without the per-field tests
-                        if sa is not None:
-                            pa = points_of[oa]
-                            points[a] += pa
-                            sa[0].append(new(Game, (number, stage, oa, pa, (b,), None, no_scores, None, (), match, 0)))
-                        if sb is not None:
-                            pb = points_of[ob]
-                            points[b] += pb
-                            sb[0].append(new(Game, (number, stage, ob, pb, (a,), None, no_scores, None, (), match, 1)))
-                        continue
-                    if sa is not None:
-                        pa = points_of[oa]
-                        points[a] += pa
-                        sa[0].append(
-                            new(
-                                Game,
-                                (
-                                    number,
-                                    stage,
-                                    oa,
-                                    pa,
-                                    (b,),
-                                    scores[0] if scores else None,
-                                    (scores[1],) if scores else no_scores,
-                                    stats[0] if stats else None,
-                                    (stats[1],) if stats else (),
-                                    match,
-                                    0,
-                                ),
-                            )
-                        )
-                    if sb is not None:
-                        pb = points_of[ob]
-                        points[b] += pb
-                        sb[0].append(
-                            new(
-                                Game,
-                                (
-                                    number,
-                                    stage,
-                                    ob,
-                                    pb,
-                                    (a,),
-                                    scores[1] if scores else None,
-                                    (scores[0],) if scores else no_scores,
-                                    stats[1] if stats else None,
-                                    (stats[0],) if stats else (),
-                                    match,
-                                    1,
-                                ),
-                            )
-                        )
+                        sb[0][code[ob]] += 1
+                        sb[1].append(a)
+                        sb[2].append(number)
+                        sb[3].append(ob)
+                        sb[4].append(match)
+                        points[b] += points_of[ob]
+                        if several:
+                            sb[5].append(stage)
                     continue
-                if (
-                    ids.__class__ is not tuple
-                    or (scores and scores.__class__ is not tuple)
-                    or (stats and stats.__class__ is not tuple)
-                ):
-                    self._add_table(match, number, stage, points_of, points, code)
-                    continue
-                if len(ids) == 1:
-                    if ids[0] in history:
-                        self.solo.add(ids[0])
-                elif len(ids) > 2:
-                    pods = True  # the opponents of larger tables are gathered only when read (faced())
-                for seat, pid in enumerate(ids):  # a pod: tuples, whose slices are the same tuples
+                if len(ids) == 1 and ids[0] in players:
+                    self.solo.add(ids[0])
+                for seat, pid in enumerate(ids):  # a table of one or a pod
                     found = seats.get(pid)
                     if found is None:
                         continue
-                    pts = points_of[outcomes[seat]]
-                    points[pid] += pts
-                    after = seat + 1  # everyone else at the table, in seat order
-                    others = ids[:seat] + ids[after:]
-                    found[1][code[outcomes[seat]]] += 1
-                    found[0].append(
-                        new(
-                            Game,
-                            (
-                                number,
-                                stage,
-                                outcomes[seat],
-                                pts,
-                                others,
-                                scores[seat] if scores else None,
-                                scores[:seat] + scores[after:] if scores else no_scores,
-                                stats[seat] if stats else None,
-                                stats[:seat] + stats[after:] if stats else (),
-                                match,
-                                seat,
-                            ),
-                        )
-                    )
-        if pods:
-            self._faced = None
-        self.rounds_played = len(numbers)
+                    outcome = outcomes[seat]
+                    found[0][code[outcome]] += 1
+                    found[1].extend(ids[:seat] + ids[seat + 1 :])  # everyone else, in seat order
+                    found[2].append(number)
+                    found[3].append(outcome)
+                    found[4].append(match)
+                    points[pid] += points_of[outcome]
+                    if several:
+                        found[5].append(stage)
+        self._included = included
+        self.rounds_played = len({rnd.number for rnd in included})
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
         self._records: dict[str, tuple[int, int, int]] | None = None
 
-    def _add_table(
-        self,
-        match: Match,
-        number: int,
-        stage: str,
-        points_of: Mapping[str, Any],
-        points: dict[str, Any],
-        code: Mapping[str, int],
-    ) -> None:
-        """Each seat's game of a table of any size (players, scores or stats not given as tuples)."""
-        ids, outcomes, scores, stats = match.players, match.outcomes, match.scores, match.stats
-        assert outcomes is not None
-        for seat, pid in enumerate(ids):
-            games = self.history.get(pid)
-            if games is None:
-                continue
-            if len(ids) == 1:
-                self.solo.add(pid)
-            opp = tuple(s for s in range(len(ids)) if s != seat)
-            pts = points_of[outcomes[seat]]
-            points[pid] += pts
-            others = tuple(ids[s] for s in opp)
-            self._tally[pid][code[outcomes[seat]]] += 1
-            if self._faced is not None:
-                self._faced[pid].extend(others)
-            games.append(
-                Game(
-                    number,
-                    stage,
-                    outcomes[seat],
-                    pts,
-                    others,
-                    scores[seat] if scores else None,
-                    tuple(scores[s] for s in opp) if scores else (),
-                    stats[seat] if stats else None,
-                    tuple(stats[s] for s in opp) if stats else (),
-                    match,
-                    seat,
+    @property
+    def history(self) -> dict[str, list[Game]]:
+        """Per player, a :class:`Game` for each counted game, in round order (built on first read)."""
+        found = self._history
+        if found is None:
+            found = self._history = self._walk_games()
+            self._games = found  # games(pid) answers from it from now on
+        return found
+
+    def games(self, pid: str) -> list[Game]:
+        """One player's :class:`Game` list (``history[pid]``), built from the columns on first read."""
+        found = self._games.get(pid)
+        if found is None:
+            found = self._games[pid] = self._build_games(pid)
+        return found
+
+    def _walk_games(self) -> dict[str, list[Game]]:
+        """Every player's games (what :meth:`games` builds player by player) in one walk over the matches."""
+        points_of = self._points_of
+        history: dict[str, list[Game]] = {pid: [] for pid in self.players}
+        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
+        for rnd in self._included:
+            number, stage = rnd.number, rnd.stage
+            for match in rnd.matches:
+                outcomes = match.outcomes
+                if outcomes is None or (match.extra and match.extra.get("disputed", False)):
+                    continue
+                ids = match.players
+                if len(ids) != 2:
+                    for seat, pid in enumerate(ids):
+                        games = history.get(pid)
+                        if games is not None:
+                            games.append(_game_at(match, seat, number, stage, points_of))
+                    continue
+                a, b = ids
+                ga, gb = history.get(a), history.get(b)
+                oa, ob = outcomes
+                scores, stats = match.scores, match.stats
+                score_a: float | None
+                score_b: float | None
+                against_a: tuple[float, ...]
+                against_b: tuple[float, ...]
+                stats_a: Mapping[str, Any] | None
+                stats_b: Mapping[str, Any] | None
+                theirs_a: tuple[Mapping[str, Any], ...]
+                theirs_b: tuple[Mapping[str, Any], ...]
+                if scores:
+                    score_a, score_b, against_a, against_b = scores[0], scores[1], (scores[1],), (scores[0],)
+                else:
+                    score_a = score_b = None
+                    against_a = against_b = ()
+                if stats:
+                    stats_a, stats_b, theirs_a, theirs_b = stats[0], stats[1], (stats[1],), (stats[0],)
+                else:
+                    stats_a = stats_b = None
+                    theirs_a = theirs_b = ()
+                values: tuple[Any, ...]
+                if ga is not None:
+                    values = (number, stage, oa, points_of[oa], (b,), score_a, against_a, stats_a, theirs_a, match, 0)
+                    ga.append(new(Game, values))
+                if gb is not None:
+                    values = (number, stage, ob, points_of[ob], (a,), score_b, against_b, stats_b, theirs_b, match, 1)
+                    gb.append(new(Game, values))
+        return history
+
+    def stages_of(self, pid: str) -> list[str]:
+        """The stage of each of the player's rows (``Game.stage``), without building games."""
+        found = self._stages.get(pid)
+        if found is not None:
+            return found
+        return [cast(str, self._stage)] * len(self.round_numbers[pid])  # one stage counted
+
+    def seats(self, pid: str) -> list[int]:
+        """The player's seat at the table of each of their rows (``Game.seat``), without building games."""
+        out = []
+        previous: Match | None = None
+        seat = -1
+        for match in self.matches[pid]:
+            ids = match.players
+            # Seated twice at one table (never in a loaded document): consecutive rows, the next seat.
+            seat = _seat_of(ids, pid, seat + 1) if match is previous else ids.index(pid)
+            previous = match
+            out.append(seat)
+        return out
+
+    def _build_games(self, pid: str) -> list[Game]:
+        """The player's games from their rows: round, stage, outcome, and the seat found at the table."""
+        points_of = self._points_of
+        stages = self._stages.get(pid)
+        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
+        out: list[Game] = []
+        append = out.append
+        previous: Match | None = None
+        seat = -1
+        for number, outcome, match, stage in zip(
+            self.round_numbers[pid],
+            self.outcomes[pid],
+            self.matches[pid],
+            stages if stages is not None else itertools.repeat(self._stage),
+        ):
+            ids, scores, stats = match.players, match.scores, match.stats
+            if match is previous:  # seated twice at one table (never in a loaded document): the next seat
+                seat = _seat_of(ids, pid, seat + 1)
+            elif len(ids) == 2:
+                seat = 0 if ids[0] == pid else 1
+            else:
+                seat = ids.index(pid)
+            previous = match
+            if len(ids) == 2:
+                other = 1 - seat
+                append(
+                    new(
+                        Game,
+                        (
+                            number,
+                            stage,
+                            outcome,
+                            points_of[outcome],
+                            (ids[other],),
+                            scores[seat] if scores else None,
+                            (scores[other],) if scores else (),
+                            stats[seat] if stats else None,
+                            (stats[other],) if stats else (),
+                            match,
+                            seat,
+                        ),
+                    )
                 )
-            )
+                continue
+            append(_game_at(match, seat, number, cast(str, stage), points_of))
+        return out
 
     def metric(self, key: str) -> Mapping[str, Any]:
         """The values of a registered value metric for every player (cached)."""
@@ -280,27 +361,24 @@ class StandingsContext:
         Counted per player seat, so a double loss is a loss for both.
         """
         records = self._records
-        if records is None:  # counted in the pass that built the history
+        if records is None:  # counted in the pass over the matches
             records = self._records = {player: (w, lost, t) for player, (w, lost, t) in self._tally.items()}
         return records[pid]
 
     def faced(self) -> Mapping[str, list[str]]:
         """Per player, every opponent across the table once per game in history order (outside players too)."""
-        faced = self._faced
-        if faced is None:  # tables of three or more: gathered from the history once
-            faced = self._faced = {pid: list(_chain(map(_OPPONENTS, games))) for pid, games in self.history.items()}
-        return faced
+        return self._faced
 
     def opponents_in_context(self, pid: str) -> list[str]:
         """Every opponent across the table within the context, once per game (cached)."""
         table = self.memo.get("opponents-in-context")
         if table is None:
-            history = self.history
-            known = history.__contains__
+            players = self.players
+            known = players.__contains__
             table = self.memo["opponents-in-context"] = {}
-            for player, opps in self.faced().items():  # gathered in the pass that built the history
+            for player, opps in self._faced.items():  # gathered in the pass over the matches
                 if not all(map(known, opps)):  # someone the context leaves out
-                    opps = [opp for opp in opps if opp in history]
+                    opps = [opp for opp in opps if opp in players]
                 table[player] = opps
         return cast(list[str], table[pid])
 
@@ -312,6 +390,42 @@ class StandingsContext:
             skip = key[1]
             found = self.memo[key] = {}
             skipped = skip.__contains__
-            for player, games in self.history.items():
-                found[player] = len(games) - sum(map(skipped, map(_OUTCOME, games)))
+            for player, outcomes in self.outcomes.items():
+                found[player] = len(outcomes) - sum(map(skipped, outcomes))
         return found
+
+
+def reference_history(ctx: StandingsContext) -> dict[str, list[Game]]:
+    """Per player, a :class:`Game` per seat walked match by match: the reference ``history`` must equal."""
+    points_of = {o.key: o.points for o in ctx.ruleset.outcomes}
+    history: dict[str, list[Game]] = {pid: [] for pid in ctx.players}
+    through = ctx.through_round
+    for rnd in ctx.event.rounds:
+        if rnd.stage not in ctx.stages or (through is not None and rnd.number > through):
+            continue
+        for match in rnd.matches:
+            if not is_counted(match):
+                continue
+            ids, outcomes, scores, stats = match.players, match.outcomes, match.scores, match.stats
+            assert outcomes is not None
+            for seat, pid in enumerate(ids):
+                games = history.get(pid)
+                if games is None:
+                    continue
+                opp = [s for s in range(len(ids)) if s != seat]
+                games.append(
+                    Game(
+                        rnd.number,
+                        rnd.stage,
+                        outcomes[seat],
+                        points_of[outcomes[seat]],
+                        tuple(ids[s] for s in opp),
+                        scores[seat] if scores else None,
+                        tuple(scores[s] for s in opp) if scores else (),
+                        stats[seat] if stats else None,
+                        tuple(stats[s] for s in opp) if stats else (),
+                        match,
+                        seat,
+                    )
+                )
+    return history

@@ -19,8 +19,11 @@ __all__ = ["beat_all", "HeadToHead", "ExtendedSos"]
 
 
 def _results_against(ctx: StandingsContext, pid: str, opponent: str) -> list[str]:
+    """The results of the player's games at a table with ``opponent`` (another player), from the columns."""
+    if pid not in ctx.players:
+        return []
     omap = ctx.ruleset.outcome_map
-    return [omap[g.outcome].result for g in ctx.history.get(pid, ()) if opponent in g.opponents]
+    return [omap[o].result for o, match in zip(ctx.outcomes[pid], ctx.matches[pid]) if opponent in match.players]
 
 
 def beat_all(ctx: StandingsContext, pid: str, group: Sequence[str]) -> bool:

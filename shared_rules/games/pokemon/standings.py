@@ -217,8 +217,8 @@ def phase_of(ctx: StandingsContext) -> dict[str, str]:
     if found is None:
         found = ctx.memo["pokemon-phase"] = {}
         day_two = DAY_TWO in ctx.stages and any(r.stage == DAY_TWO for r in ctx.event.rounds)
-        for pid, games in ctx.history.items():
-            found[pid] = DAY_TWO if day_two and any(g.stage == DAY_TWO for g in games) else DAY_ONE
+        for pid in ctx.players:
+            found[pid] = DAY_TWO if day_two and DAY_TWO in ctx.stages_of(pid) else DAY_ONE
     return dict(found)
 
 
@@ -233,10 +233,9 @@ def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
     earned: set[tuple[str, int]] = set()
     results = {o.key: o.result for o in ctx.ruleset.outcomes}
     players = ctx.players
-    history = ctx.history
     for pid in ctx.solo:  # the players with a game without opponents: the only ones with byes
         allowance = players[pid].earned_byes
-        for g in history[pid]:
+        for g in ctx.games(pid):
             if g.opponents or results[g.outcome] != "win":
                 continue
             if g.round <= allowance or g.match.extra.get("earned") is True or g.outcome in _EARNED_OUTCOMES:
@@ -245,10 +244,12 @@ def _earned_rounds(ctx: StandingsContext) -> set[tuple[str, int]]:
 
 
 _FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 # Game fields by position (C-level getters for map()).
 _ROUND_OF = operator.itemgetter(0)
 _OUTCOME = operator.itemgetter(2)
 _OPPONENTS = operator.itemgetter(4)
+_LAST = operator.itemgetter(-1)
 _chain = itertools.chain.from_iterable
 repeat = itertools.repeat
 
@@ -277,16 +278,19 @@ def _planned_rounds(ctx: StandingsContext, stage: str) -> dict[str, int]:
     has_day_two = any(r.stage == DAY_TWO for r in event.rounds)
     by_pod = event.settings.get("rounds_by_pod")
     total = event.settings.get("rounds")
-    out = {}
-    for pid in ctx.players:
-        planned = len(paired.get(pod[pid], ()))
+
+    def planned_in(name: str) -> int:
+        planned = len(paired.get(name, ()))
         if stage == DAY_ONE and not has_day_two:
-            if isinstance(by_pod, Mapping) and isinstance(by_pod.get(pod[pid]), int):
-                planned = max(planned, by_pod[pod[pid]])
+            if isinstance(by_pod, Mapping) and isinstance(by_pod.get(name), int):
+                planned = max(planned, by_pod[name])
             elif isinstance(total, int) and not isinstance(total, bool):
                 planned = max(planned, total)
-        out[pid] = planned
-    return out
+        return planned
+
+    if not podded:  # one pod (""): the same figure for everyone
+        return dict.fromkeys(ctx.players, planned_in(""))
+    return {pid: planned_in(pod[pid]) for pid in ctx.players}
 
 
 def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
@@ -341,14 +345,14 @@ def late_losses(ctx: StandingsContext) -> dict[str, tuple[int, ...]]:
                 paired.setdefault(pod.get(pid, ""), set()).add(rnd.number)
     first_of_pod = {name: min(paired[name]) for name in pods if name in paired}
     # The earliest reported row is an upper bound on the first row: most late players have one in the first round.
-    history = ctx.history
+    numbers = ctx.round_numbers
     open_players = {}
     for p in late:
         start = first_of_pod.get(pod_of(p))
         if start is None:
             continue
-        games = history.get(p.id)
-        if games and min(map(_ROUND_OF, games)) <= start:
+        played = numbers.get(p.id)
+        if played and min(played) <= start:
             continue
         open_players[p.id] = p
     if not open_players:
@@ -381,14 +385,31 @@ def _history(ctx: StandingsContext) -> Mapping[str, list[Game]]:
         return ctx.history
     found = ctx.memo.get("pokemon-history")
     if found is None:
-        points = ctx.ruleset.outcome("late").points
         found = dict(ctx.history)
         for pid, rounds in implied.items():
-            match = Match((pid,), ("late",), extra={"implied": True})
-            games = [Game(r, DAY_ONE, "late", points, (), None, (), None, (), match, 0) for r in rounds]
-            found[pid] = sorted(games + found[pid], key=_ROUND_OF)
+            found[pid] = _with_late_losses(ctx, pid, rounds, found[pid])
         ctx.memo["pokemon-history"] = found
     return found
+
+
+def _with_late_losses(ctx: StandingsContext, pid: str, rounds: Sequence[int], games: list[Game]) -> list[Game]:
+    """The player's games with a ``late`` loss for each of ``rounds``, by round (Pokémon TOP 3.1.3)."""
+    points = ctx.ruleset.outcome("late").points
+    match = Match((pid,), ("late",), extra={"implied": True})
+    late = [Game(r, DAY_ONE, "late", points, (), None, (), None, (), match, 0) for r in rounds]
+    return sorted(late + games, key=_ROUND_OF)
+
+
+def _games(ctx: StandingsContext, pid: str) -> list[Game]:
+    """One player's ``_history(ctx)[pid]``, built for that player alone (cached per context)."""
+    rounds = late_losses(ctx).get(pid)
+    if not rounds:
+        return ctx.games(pid)
+    memo = ctx.memo.setdefault("pokemon-games", {})
+    found = memo.get(pid)
+    if found is None:
+        found = memo[pid] = _with_late_losses(ctx, pid, rounds, ctx.games(pid))
+    return cast(list[Game], found)
 
 
 def implied_late_record(ctx: StandingsContext, pid: str) -> tuple[int, int, int]:
@@ -403,7 +424,10 @@ _Rounded = tuple[int, int]
 
 def _common_scale(values: Mapping[str, _Rounded]) -> tuple[dict[str, int], int]:
     """Rounded values as numerators over one power of ten ``10 ** S``; returns (numerators, S)."""
-    top = max((s for _, s in values.values()), default=0)
+    scales = list(map(_SECOND, values.values()))
+    top = max(scales, default=0)
+    if min(scales, default=0) == top:  # one scale already (the common case): the numerators as they are
+        return dict(zip(values, map(_FIRST, values.values()))), top
     return {pid: k * _pow10(top - s) for pid, (k, s) in values.items()}, top
 
 
@@ -443,23 +467,27 @@ class _Phase:
         self.earned_byes: dict[str, int] = {}
         last = 0
         earned_players = {pid for pid, _ in earned}
-        self.history = history = _history(ctx)  # Pokémon TOP 3.1.3: missing late losses added
+        # Pokémon TOP 3.1.3: missing late losses added; the reference reads every player's games at once.
+        self.games_of: Callable[[str], list[Game]] = (
+            (lambda pid: _games(ctx, pid)) if fast else _history(ctx).__getitem__
+        )
         numbers = [r.number for r in ctx.event.rounds]
         # Rounds listed in order: every history (and its implied late losses, sorted in) is by round.
         self.by_round = numbers == sorted(numbers)
-        #: Per player whose every game counts (no bye, no late loss): rounds and half wins, by game.
-        self.columns: dict[str, tuple[list[int], list[int]]] = {}
+        #: The players whose every game counts (no bye, no late loss): the context's columns are theirs.
+        self.plain: set[str] = set()
         half_of = half_wins_of.__getitem__
         faced, solo, implied = ctx.faced(), ctx.solo, late_losses(ctx)
         plain: list[str] = []  # no bye, no late loss (written or implied): every game counts
         if fast and single:
             skip = earned_players.union(solo, implied)
-            plain = [pid for pid, games in history.items() if games and pid not in skip]
+            plain = [pid for pid, rounds in ctx.round_numbers.items() if rounds and pid not in skip]
             last = self._plain_columns(plain, half_of, faced)
         done = set(plain)
-        for pid, games in history.items():
+        for pid in ctx.players:
             if pid in done:
                 continue
+            games = self.games_of(pid)
             half_wins = rounds = count = earned_byes = 0
             opps: list[str] = []
             for rnd, game_stage, outcome, _, opponents, _, _, _, _, _, _ in games:
@@ -485,6 +513,7 @@ class _Phase:
         players = self.totals
         self.outside = set(_chain(self.opponents.values())).difference(players)
         self._prefix: dict[str, _Prefix] | None = None
+        self._den: int | None = None
         self.planned = _planned_rounds(ctx, stage)
         through = ctx.through_round
         self.dropped = {
@@ -494,25 +523,23 @@ class _Phase:
         }
 
     def _plain_columns(self, plain: list[str], half_of: Callable[[str], int], faced: Mapping[str, list[str]]) -> int:
-        """Totals and columns of the players whose every game counts, read from all their games at once.
+        """Totals of the players whose every game counts, from the context's columns in C-level passes.
 
-        Returns the latest round among them (0 for none).
+        Their rows are their games (no late loss is implied for them). Returns the latest round among them
+        (0 for none).
         """
-        history = self.history
-        games = list(_chain(map(history.__getitem__, plain)))  # every game of these players, player by player
-        halves = list(map(half_of, map(_OUTCOME, games)))
-        rounds = list(map(_ROUND_OF, games))
-        ends = list(accumulate(map(len, map(history.__getitem__, plain))))
-        columns, totals, opponents, earned_byes = self.columns, self.totals, self.opponents, self.earned_byes
-        start = 0
-        for pid, end in zip(plain, ends):
-            mine = halves[start:end]
-            columns[pid] = (rounds[start:end], mine)
-            totals[pid] = (sum(mine), end - start, end - start)
-            opponents[pid] = faced[pid]  # the same names in the same order (never changed)
-            earned_byes[pid] = 0
-            start = end
-        return max(rounds, default=0)
+        numbers, outcomes = self.ctx.round_numbers, self.ctx.outcomes
+        rows = list(map(outcomes.__getitem__, plain))
+        half_wins = map(sum, map(map, repeat(half_of), rows))
+        games = list(map(len, rows))
+        self.totals.update(zip(plain, zip(half_wins, games, games)))
+        self.opponents.update(zip(plain, map(faced.__getitem__, plain)))  # the same lists (never changed)
+        self.earned_byes.update(dict.fromkeys(plain, 0))
+        self.plain.update(plain)
+        rounds = map(numbers.__getitem__, plain)
+        if self.by_round:  # each player's rows are by round: the last is the latest
+            return max(map(_LAST, rounds), default=0)
+        return max(_chain(rounds), default=0)
 
     @property
     def prefix(self) -> dict[str, _Prefix]:
@@ -522,26 +549,31 @@ class _Phase:
             stage, earned, single = self.stage, self.earned, self.single
             half_of, won = self.half_wins_of.__getitem__, self.won
             earned_players = {pid for pid, _ in earned}
-            columns, by_round = self.columns, self.by_round
+            plain, by_round, opponents = self.plain, self.by_round, self.opponents
+            numbers, outcomes = self.ctx.round_numbers, self.ctx.outcomes
+            new = tuple.__new__  # _Prefix(...) through its Python __new__ is several times slower
             counts: dict[int, list[int]] = {}  # 0..size, shared (read only) by every player with ``size`` rows
             zeros: dict[int, list[int]] = {}
-            for pid, games in self.history.items():
-                found = columns.get(pid)
-                if found is not None and by_round:
-                    rounds, halves = found
+            for pid in self.ctx.players:
+                if pid in plain and by_round:
+                    rounds = numbers[pid]  # read only, as the context's
                     size = len(rounds)
-                    if len(self.opponents[pid]) == size:  # one opponent every game (the common case)
+                    if len(opponents[pid]) == size:  # one opponent every game (the common case)
                         if size not in counts:
                             counts[size], zeros[size] = list(range(size + 1)), [0] * (size + 1)
-                        self._prefix[pid] = _Prefix(
-                            rounds,
-                            list(accumulate(halves, initial=0)),
-                            counts[size],
-                            zeros[size],
-                            counts[size],
-                            self.opponents[pid],  # the same names in the same order (never changed)
+                        self._prefix[pid] = new(
+                            _Prefix,
+                            (
+                                rounds,
+                                list(accumulate(map(half_of, outcomes[pid]), initial=0)),
+                                counts[size],
+                                zeros[size],
+                                counts[size],
+                                opponents[pid],  # the same names in the same order (never changed)
+                            ),
                         )
                         continue
+                games = self.games_of(pid)
                 if not single:
                     games = [g for g in games if g.stage == stage]
                 games = sorted(games, key=_ROUND_OF)  # by round, stable: the games' order within a round is kept
@@ -586,31 +618,51 @@ class _Phase:
         """
         dropped, planned = self.dropped, self.planned
         if through is None:
-            tallies = {
-                pid: (half_wins, rounds, pid in dropped and games < planned.get(pid, 0))
-                for pid, (half_wins, rounds, games) in self.totals.items()
-            }
-        else:
-            tallies = {}
-            prefix = self.prefix
-            for pid in prefix if only is None else only:
-                found = prefix.get(pid)
-                if found is None:
-                    continue
-                games = bisect_right(found.rounds, through)  # the rows up to ``through`` (rows are by round)
-                gone = pid in dropped and dropped[pid] <= through
-                tallies[pid] = (found.half[games], found.counted[games], gone and games < planned.get(pid, 0))
+            return self._rates_of_every_round()
+        prefix = self.prefix
+        den = self._den_through()  # any common denominator keeps OWP exact: one for every ``through``
+        floor, cap = den // 4, 3 * den // 4
+        rates = {}
+        for pid in prefix if only is None else only:
+            found = prefix.get(pid)
+            if found is None:
+                continue
+            games = bisect_right(found.rounds, through)  # the rows up to ``through`` (rows are by round)
+            rounds = found.counted[games]
+            rate = found.half[games] * (den // (2 * rounds)) if rounds else 0
+            if rate < floor:
+                rate = floor
+            capped = pid in dropped and dropped[pid] <= through and games < planned.get(pid, 0)
+            top = cap if capped else den
+            rates[pid] = top if rate > top else rate
+        for q in self.outside:  # an opponent outside the context: no rounds, WIN_FLOOR
+            rates.setdefault(q, floor)
+        return rates, den
+
+    def _den_through(self) -> int:
+        """A denominator for every win % up to any round: 4 and ``2k`` divide it for every count ``k`` (cached)."""
+        if self._den is None:
+            most = max((found.counted[-1] for found in self.prefix.values()), default=0)
+            den = 4
+            for k in range(1, most + 1):
+                den = den * (2 * k) // math.gcd(den, 2 * k)
+            self._den = den
+        return self._den
+
+    def _rates_of_every_round(self) -> tuple[dict[str, int], int]:
+        """:meth:`_rates` over every round, from the totals in one loop."""
+        dropped, planned, totals = self.dropped, self.planned, self.totals
         den = 4
-        for r in {r for _, r, _ in tallies.values()}:
+        for r in {r for _, r, _ in totals.values()}:
             if r:
                 den = den * (2 * r) // math.gcd(den, 2 * r)
         floor, cap = den // 4, 3 * den // 4
         rates = {}
-        for pid, (half_wins, rounds, capped) in tallies.items():
+        for pid, (half_wins, rounds, games) in totals.items():
             rate = half_wins * (den // (2 * rounds)) if rounds else 0
             if rate < floor:
                 rate = floor
-            top = cap if capped else den
+            top = cap if pid in dropped and games < planned.get(pid, 0) else den
             rates[pid] = top if rate > top else rate
         for q in self.outside:  # an opponent outside the context: no rounds, WIN_FLOOR
             rates.setdefault(q, floor)
@@ -624,6 +676,8 @@ class _Phase:
         den: int,
         only: set[str] | None = None,
     ) -> dict[str, _Rounded]:
+        if through is None and only is None:
+            return self._owp_of_every_round(frozen, rates, den)
         out = {}
         floor = den // 4  # an opponent outside the context: WIN_FLOOR
         for pid in self.totals if only is None else only:
@@ -644,6 +698,25 @@ class _Phase:
             count = len(opps) + earned_byes
             total = sum(map(rates.get, opps, repeat(floor))) + earned_byes * den
             out[pid] = round_significant_int(total, count * den) if count else (0, 0)
+        return out
+
+    def _owp_of_every_round(
+        self, frozen: Mapping[str, tuple[_Rounded, _Rounded]], rates: Mapping[str, int], den: int
+    ) -> dict[str, _Rounded]:
+        """:meth:`_owp_map` over every round for every player, the sums in C-level passes."""
+        players = list(self.totals)
+        opponents = list(map(self.opponents.__getitem__, players))
+        sums = map(sum, map(map, repeat(rates.__getitem__), opponents))
+        earned = map(self.earned_byes.__getitem__, players)
+        rounded = round_significant_int
+        out = {}
+        for pid, total, faced, earned_byes in zip(players, sums, map(len, opponents), earned):
+            found = frozen.get(pid)
+            if found is not None:
+                out[pid] = found[0]
+                continue
+            count = faced + earned_byes  # RULES.md Decision: an earned bye is a 100 % opponent
+            out[pid] = rounded(total + earned_byes * den, count * den) if count else (0, 0)
         return out
 
     def _oowp(self, pid: str, through: int | None, owp: Mapping[str, int], scale: int) -> _Rounded:
@@ -678,11 +751,24 @@ class _Phase:
         owp = self._owp_map(None, frozen, rates, den)
         scaled, scale = _common_scale(owp)
         out = {}
-        for pid in self.totals:
-            if pid in frozen:
-                out[pid] = (rates[pid], den, frozen[pid][0], frozen[pid][1])
-            else:
-                out[pid] = (rates[pid], den, owp[pid], self._oowp(pid, None, scaled, scale))
+        if self.outside:
+            for pid in self.totals:
+                if pid in frozen:
+                    out[pid] = (rates[pid], den, frozen[pid][0], frozen[pid][1])
+                else:
+                    out[pid] = (rates[pid], den, owp[pid], self._oowp(pid, None, scaled, scale))
+            return out
+        # Everyone's opponents are rated: _oowp over every round, inlined.
+        players = list(self.totals)
+        opponents = list(map(self.opponents.__getitem__, players))
+        sums = map(sum, map(map, repeat(scaled.__getitem__), opponents))
+        unit, rounded = _pow10(scale), round_significant_int
+        for pid, total, count in zip(players, sums, map(len, opponents)):
+            found = frozen.get(pid)
+            if found is not None:
+                out[pid] = (rates[pid], den, found[0], found[1])
+                continue
+            out[pid] = (rates[pid], den, owp[pid], rounded(total, count * unit) if count else (0, 0))
         return out
 
 
@@ -693,7 +779,7 @@ def _table(ctx: StandingsContext) -> dict[str, tuple[int, int, _Rounded, _Rounde
         earned = _earned_rounds(ctx)
         phases = phase_of(ctx)
         computed = {stage: _Phase(ctx, stage, earned).compute() for stage in sorted(set(phases.values()))}
-        found = {pid: computed[phases[pid]][pid] for pid in ctx.history}
+        found = {pid: computed[phases[pid]][pid] for pid in ctx.players}
         ctx.memo["pokemon-tiebreakers"] = found
     return found
 
@@ -756,17 +842,19 @@ class Tardiness(ValueMetric):
     descending = False
 
     def values(self, ctx: StandingsContext) -> Mapping[str, int]:
-        history = ctx.history
+        outcomes = ctx.outcomes
         late_outcome = ctx.ruleset.outcome_map.get("late")
         # A solo outcome stands only at a table of one (Ruleset.check_outcomes): only those players can have it.
-        players = ctx.solo if late_outcome is None or late_outcome.solo else history
-        late = {pid for pid in players if "late" in map(_OUTCOME, history[pid])}
+        players = ctx.solo if late_outcome is None or late_outcome.solo else outcomes
+        late = {pid for pid in players if "late" in outcomes[pid]}
         return {pid: int(p.late or pid in late) for pid, p in ctx.players.items()}
 
 
 def _wins_against(ctx: StandingsContext, pid: str, other: str) -> int:
     return sum(
-        1 for g in ctx.history.get(pid, ()) if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win"
+        1
+        for g in (ctx.games(pid) if pid in ctx.players else ())
+        if other in g.opponents and ctx.ruleset.outcome(g.outcome).result == "win"
     )
 
 
@@ -805,11 +893,11 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
     if found is None:
         found = ctx.memo["pokemon-last-opponents"] = {}
         faced, solo = ctx.faced(), ctx.solo
-        for pid, games in ctx.history.items():
-            if games and pid not in solo and len(faced[pid]) == len(games):  # every game has one opponent
-                rounds = list(map(_ROUND_OF, games))
+        for pid, rounds in ctx.round_numbers.items():
+            if rounds and pid not in solo and len(faced[pid]) == len(rounds):  # every game has one opponent
                 found[pid] = faced[pid][rounds.index(max(rounds))]
                 continue
+            games = ctx.games(pid)
             best = None  # the first game of the latest round with exactly one opponent (as max() picks)
             latest = 0
             for g in games:

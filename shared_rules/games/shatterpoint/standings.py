@@ -22,8 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["game_stat", "StruggleCards", "WoundsInflicted"]
 
-_STATS = itemgetter(Game._fields.index("stats"))  # Game.stats, read by position for map()
-
 
 def game_stat(game: Game, name: str) -> float:
     """One statistic of one game, with a bye's implied values (Shatterpoint Showdown, Pairings)."""
@@ -35,6 +33,17 @@ def game_stat(game: Game, name: str) -> float:
     return 0
 
 
+def _stats_rows(ctx: StandingsContext) -> dict[str, list[Mapping[str, Any] | None]]:
+    """Per player, each game's own statistics (``Game.stats``), read at the player's seat (cached)."""
+    found = ctx.memo.get("shatterpoint-stats")
+    if found is None:
+        found = ctx.memo["shatterpoint-stats"] = {
+            pid: [m.stats[seat] if m.stats else None for m, seat in zip(matches, ctx.seats(pid), strict=True)]
+            for pid, matches in ctx.matches.items()
+        }
+    return cast(dict[str, list[Mapping[str, Any] | None]], found)
+
+
 class _CumulativeStat(ValueMetric):
     stat = ""
 
@@ -44,18 +53,17 @@ class _CumulativeStat(ValueMetric):
         implied = BYE_STATS[name]
         stat = itemgetter(name)
         out: dict[str, float] = {}
-        for pid, games in ctx.history.items():
+        for pid, rows in _stats_rows(ctx).items():
             try:  # every game reports the statistic (the usual case): added in C
-                out[pid] = sum(map(stat, map(_STATS, games)))
+                out[pid] = sum(map(stat, cast(list[Mapping[str, Any]], rows)))
                 continue
             except (TypeError, KeyError):  # a game without stats (a bye, an unpaired loss) or without this one
                 pass
             total = 0
-            for g in games:
-                stats = g.stats
+            for stats, outcome in zip(rows, ctx.outcomes[pid], strict=True):
                 if stats is not None and name in stats:
                     total += stats[name]
-                elif g.outcome == "bye":
+                elif outcome == "bye":
                     total += implied
                 else:
                     total += 0

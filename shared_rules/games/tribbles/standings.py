@@ -21,7 +21,12 @@ class TribblesScore(ValueMetric):
     label = "Score"
 
     def values(self, ctx: StandingsContext) -> Mapping[str, float]:
-        return {pid: sum(g.score or 0 for g in games) for pid, games in ctx.history.items()}
+        out = {}
+        for pid, matches in ctx.matches.items():  # each row's own score, read at the player's seat
+            out[pid] = sum(
+                (m.scores[seat] or 0) if m.scores else 0 for m, seat in zip(matches, ctx.seats(pid), strict=True)
+            )
+        return out
 
 
 @register
@@ -32,4 +37,4 @@ class TribblesRoundsWon(ValueMetric):
     label = "Rounds won"
 
     def values(self, ctx: StandingsContext) -> Mapping[str, int]:
-        return {pid: sum(1 for g in games if g.outcome == "win") for pid, games in ctx.history.items()}
+        return {pid: outcomes.count("win") for pid, outcomes in ctx.outcomes.items()}  # the column, not games
