@@ -32,24 +32,14 @@ from shared_rules import cli
 from shared_rules.errors import RulesError
 from shared_rules.event import document
 from shared_rules.event.document import dump_event
-from shared_rules.games import game_of, get_ruleset
+from shared_rules.games import RULESET_IDS, game_of, get_ruleset
 from shared_rules.pairing.next_round import pairing_state
 from shared_rules.pairing.tables import number_tables
 from shared_rules.run import load_event, next_round
 from shared_rules.seeded import Rng
 from tests.rules.helpers import GOLDEN, json_file
 
-RULESETS = (
-    "pokemon-tcg",
-    "pokemon-vg",
-    "doomtown",
-    "shatterpoint",
-    "agot",
-    "startrek-1e",
-    "startrek-2e",
-    "tribbles",
-    "custom",
-)
+RULESETS = RULESET_IDS  # all nine, in the registry's order
 
 
 @contextlib.contextmanager
