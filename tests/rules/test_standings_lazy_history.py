@@ -135,12 +135,22 @@ class LazyHistoryTest(unittest.TestCase):
         self.assertEqual(ctx.seats(pid), [g.seat for g in reference_history(ctx)[pid]])
 
 
-#: Rulesets whose standings read only the columns (Star Trek's tiebreakers still read the games).
-COLUMNAR = ("pokemon-tcg", "pokemon-vg", "custom", "doomtown", "agot", "shatterpoint", "tribbles")
+#: Rulesets whose standings read only the columns: all of them (Star Trek's head-to-head builds two players' games).
+COLUMNAR = (
+    "pokemon-tcg",
+    "pokemon-vg",
+    "custom",
+    "doomtown",
+    "agot",
+    "shatterpoint",
+    "tribbles",
+    "startrek-1e",
+    "startrek-2e",
+)
 
 
 class NoHistoryTest(unittest.TestCase):
-    """Pokémon, ``custom``, Doomtown, AGoT, Shatterpoint and Tribbles standings never build the whole history."""
+    """No ruleset's standings build the whole history: each reads the context's columns."""
 
     def test_columnar_standings_never_read_the_history(self) -> None:
         events = [(n, d) for n, d in golden_events() if d.get("ruleset") in COLUMNAR]

@@ -7,7 +7,7 @@ match for them in the document is a Missed Game (7.5.1; see the readings in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...standings.context import Game, is_counted
@@ -15,6 +15,7 @@ from ...standings.metrics import GroupMetric, ValueMetric, register
 from .scoring import LOSSES, NO_GAME, WINS, differential
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ...event.model import Match
     from ...standings.context import StandingsContext
 
 __all__ = [
@@ -99,6 +100,12 @@ def _final_vp(ctx: StandingsContext) -> Mapping[str, float]:
     return vp
 
 
+def _rows(ctx: StandingsContext, pid: str) -> Iterator[tuple[int, str, str, Match, int]]:
+    """(round, stage, outcome, match, seat) of each of the player's counted games, read from the context's
+    columns: the fields of :class:`Game` these tiebreakers need, without building a game per seat."""
+    return zip(ctx.round_numbers[pid], ctx.stages_of(pid), ctx.outcomes[pid], ctx.matches[pid], ctx.seats(pid))
+
+
 def _opponent_outcome(game: Game) -> str | None:
     if not game.opponents or game.match.outcomes is None:
         return None
@@ -120,19 +127,18 @@ class StarTrekSoS(ValueMetric):
         best = ctx.ruleset.max_points * len(rounds)
         slot = {key: i for i, key in enumerate(rounds)}
         out: dict[str, float] = {}
-        history = ctx.history
         for pid in ctx.players:
             # One entry per covered round, in order; a round's last game counts (as games_by_round keeps it).
             entries: list[float] = [0] * len(rounds)  # no game: a Missed Game faces nobody
-            for g in history[pid]:
-                outcome = g.outcome
+            for number, stage, outcome, match, seat in _rows(ctx, pid):
+                ids = match.players
                 if outcome == "earned-bye":
                     entry = best
-                elif outcome == "bye" or outcome == "missed-game" or not g.opponents:
+                elif outcome == "bye" or outcome == "missed-game" or len(ids) < 2:
                     entry = 0  # Glossary: a Bye is 0 VP; a Missed Game faces nobody.
                 else:
-                    entry = vp[g.opponents[0]]
-                entries[slot[(g.round, g.stage)]] = entry
+                    entry = vp[ids[1] if seat == 0 else ids[0]]  # the first player across the table
+                entries[slot[(number, stage)]] = entry
             out[pid] = strength_of_schedule(entries)
         return out
 
@@ -150,25 +156,27 @@ class StarTrekDifferential(ValueMetric):
         out: dict[str, float] = {}
         for pid in ctx.players:
             total: float = 0
-            for g in ctx.history[pid]:
-                # _opponent_outcome inlined
-                match = g.match
-                outcomes = match.outcomes
-                other = outcomes[1 - g.seat] if g.opponents and outcomes is not None else None
-                outcome, score = g.outcome, g.score
+            for _number, _stage, outcome, match, seat in _rows(ctx, pid):
+                outcomes, scores = match.outcomes, match.scores
+                against = 1 if seat == 0 else 0  # the first player across the table (Game.opponents[0])
+                faced = len(match.players) > 1
+                # _opponent_outcome inlined (a counted match has its outcomes)
+                other = outcomes[1 - seat] if faced and outcomes is not None else None
+                score = scores[seat] if scores else None
+                opponent_score = scores[against] if scores and len(scores) > 1 else None
                 if (
                     (match.ending is None or match.ending == "normal")
                     and score is not None
-                    and g.opponent_scores
+                    and opponent_score is not None
                     and other not in NO_GAME
                     and (outcome in WINS or outcome in LOSSES)
                 ):
                     # The common case, a game played to its end, without differential()'s dispatch;
                     # played_margin() inlined: min(max(x, 0), cap) written out, the same values and types.
                     if outcome in WINS:
-                        winner, loser = score, g.opponent_scores[0]
+                        winner, loser = score, opponent_score
                     else:
-                        winner, loser = g.opponent_scores[0], score
+                        winner, loser = opponent_score, score
                     winner = 0 if 0 > winner else winner
                     winner = cap if cap < winner else winner
                     loser = 0 if 0 > loser else loser
@@ -182,11 +190,11 @@ class StarTrekDifferential(ValueMetric):
                         total -= margin
                     continue
                 total += differential(
-                    g.outcome,
-                    g.score,
-                    g.opponent_scores[0] if g.opponent_scores else None,
+                    outcome,
+                    score,
+                    opponent_score,
                     opponent_outcome=other,
-                    ending=g.match.ending,
+                    ending=match.ending,
                     edition=edition,
                     cap=cap,
                 )
@@ -205,12 +213,12 @@ class StarTrekCVP(ValueMetric):
         rounds = round_keys(ctx)
         out: dict[str, float] = {}
         slot = {key: i for i, key in enumerate(rounds)}
-        history = ctx.history
+        points_of = {o.key: o.points for o in ctx.ruleset.outcomes}  # Game.points
         for pid in ctx.players:
             # A round without a game is a Missed Game: 0 VP, the running total carries on (7.5.1).
             per_round: list[float] = [0] * len(rounds)
-            for g in history[pid]:
-                per_round[slot[(g.round, g.stage)]] = g.points
+            for number, stage, outcome, _match, _seat in _rows(ctx, pid):
+                per_round[slot[(number, stage)]] = points_of[outcome]
             out[pid] = cumulative_victory_points(per_round)
         return out
 
@@ -230,7 +238,7 @@ class StarTrekHeadToHead(GroupMetric):
             return [list(group)]
         a, b = group
         score = 0
-        for g in ctx.history[a]:
+        for g in ctx.games(a):  # two players' games, built for them alone
             other = _opponent_outcome(g)
             if g.opponents != (b,) or other is None or other in NO_GAME:
                 continue
