@@ -220,7 +220,9 @@ class PushOutbox(Model):
     __tablename__ = "push_outbox"
     __table_args__ = (
         Index("ix_push_outbox_due", "state", "next_attempt_at"),
-        Index("ix_push_outbox_event_kind_ref", "event_id", "kind", "ref"),
+        # Migration 0011: a settled match cancels its two players' notices by index, not by walking the round's
+        # pending ones (every player's time warning shares one (event, kind, ref)).
+        Index("ix_push_outbox_event_kind_ref_player", "event_id", "kind", "ref", "player"),
         Index("ix_push_outbox_subscription", "subscription_id"),
         Index("ix_push_outbox_topic", "topic", "state"),  # migration 0009: older news of a tag, by index
     )

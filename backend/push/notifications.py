@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select, true, update
+from sqlalchemy import Update, func, select, true, update
 
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
@@ -765,6 +765,24 @@ def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
         )
 
 
+def pending_notices(where: dict[str, Any]) -> Update:
+    """The UPDATE of an event's pending notices of one kind about one ref (a round), or of some players' only.
+
+    One statement per kind: with ``kind IN (...)`` SQLite's planner leaves the (event, kind, ref, player) index
+    for the outbox's "due" index and walks every pending notification of the server. The player is in that index
+    (migration 0011): a settled match's two players' notices are found without walking the round's others.
+    """
+    statement = update(PushOutbox).where(
+        PushOutbox.event_id == where["event_id"],
+        PushOutbox.kind == where["kind"],
+        PushOutbox.ref == where["ref"],
+        PushOutbox.state == "pending",
+    )
+    if "players" in where:
+        statement = statement.where(PushOutbox.player.in_(where["players"]))
+    return statement
+
+
 def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any], config: dict[str, Any]) -> int:
     """Queue the notifications ``ops`` (accepted, in log order) cause; ``state`` is the state after them.
 
@@ -788,18 +806,8 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
     if batch.rows:
         _insert_ignore(batch.rows)
         _supersede(event_id, batch.rows)
-    # One statement per kind: with ``kind IN (...)`` SQLite's planner leaves the (event, kind, ref) index for the
-    # outbox's "due" index and walks every pending notification of the server.
     for where, values in batch.updates:
-        statement = update(PushOutbox).where(
-            PushOutbox.event_id == where["event_id"],
-            PushOutbox.kind == where["kind"],
-            PushOutbox.ref == where["ref"],
-            PushOutbox.state == "pending",
-        )
-        if "players" in where:
-            statement = statement.where(PushOutbox.player.in_(where["players"]))
-        db.session.execute(statement.values(**values))
+        db.session.execute(pending_notices(where).values(**values))
     if batch.rows:
         db.session.info[PENDING_WAKE] = True
     return len(batch.rows)

@@ -72,8 +72,10 @@ def _check_upgraded(database_url, tmp_path):
         with new.app_context():
             assert _at_every_head()
             assert inspect(db.engine).has_table("transfer_codes")
-            assert current_revision() == "0010_view_parts"
+            assert current_revision() == "0011_outbox_player_index"
             assert inspect(db.engine).has_table("view_parts")
+            outbox = {i["name"] for i in inspect(db.engine).get_indexes("push_outbox")}
+            assert "ix_push_outbox_event_kind_ref_player" in outbox and "ix_push_outbox_event_kind_ref" not in outbox
             tokens = {t.id: t for t in db.session.execute(select(Token)).scalars()}
             assert tokens["tok-org"].expires_at is not None and tokens["tok-judge"].expires_at is not None
             assert tokens["tok-player"].expires_at is None  # players' tokens never expire
@@ -136,7 +138,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     try:
         with second.app_context():
             assert _at_every_head()
-            assert current_revision() == "0010_view_parts"
+            assert current_revision() == "0011_outbox_player_index"
     finally:
         dispose(first)
         dispose(second)

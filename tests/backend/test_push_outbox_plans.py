@@ -1,0 +1,101 @@
+"""The push outbox's hot statements find their rows by index (issue 27): a settled match cancels its two players'
+pending notices without walking the round's other pending time warnings (migration 0011)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Executable, insert, text
+
+from backend.db import db
+from backend.models import PushOutbox
+from backend.push.notifications import pending_notices
+from tests.backend.conftest import dispose, make_app
+
+INDEX = "ix_push_outbox_event_kind_ref_player"
+
+
+def _fill_round(players: int) -> None:
+    """The round's pending time warning and "confirm it" per player, the earlier rounds' sent ones, another event's."""
+    rows = []
+    for event, ref, state in (("ev1", "swiss:4", "pending"), ("ev2", "swiss:4", "pending")) + tuple(
+        ("ev1", f"swiss:{n}", "sent") for n in (1, 2, 3)
+    ):
+        for kind in ("time.warning", "result.reported"):
+            for n in range(players):
+                rows.append(
+                    {
+                        "key": f"{event}:{kind}:{ref}:{n}",
+                        "event_id": event,
+                        "subscription_id": f"s{n}",
+                        "kind": kind,
+                        "ref": ref,
+                        "player": f"p{n}",
+                        "payload": "{}",
+                        "ttl": 60,
+                        "urgency": "normal",
+                        "topic": f"t{n}",
+                        "state": state,
+                        "attempts": 0,
+                        "next_attempt_at": 1,
+                        "expires_at": 2,
+                    }
+                )
+    db.session.execute(insert(PushOutbox), rows)
+    db.session.commit()
+
+
+def _plan(statement: Executable) -> str:
+    """The database's plan of ``statement`` (its literal values inlined), as one string."""
+    sql = str(statement.compile(dialect=db.engine.dialect, compile_kwargs={"literal_binds": True}))
+    prefix = "EXPLAIN QUERY PLAN " if db.engine.dialect.name == "sqlite" else "EXPLAIN "
+    return "\n".join(" ".join(str(v) for v in row) for row in db.session.execute(text(prefix + sql)).all())
+
+
+def _statements() -> dict[str, Executable]:
+    """The cancelling UPDATEs of a settled match (one per kind) and the rescheduling of a round's warnings."""
+    match = {"event_id": "ev1", "ref": "swiss:4", "players": ["p3", "p4"]}
+    return {
+        "cancel warnings": pending_notices({**match, "kind": "time.warning"}).values(state="cancelled"),
+        "cancel confirm-it": pending_notices({**match, "kind": "result.reported"}).values(state="cancelled"),
+        "reschedule": pending_notices({"event_id": "ev1", "kind": "time.warning", "ref": "swiss:4"}).values(
+            next_attempt_at=5, expires_at=6
+        ),
+    }
+
+
+def test_a_settled_match_cancels_its_notices_by_the_players_index(database_url, tmp_path):
+    app = make_app(database_url, tmp_path / "i")
+    try:
+        with app.app_context():
+            _fill_round(400)
+            if db.engine.dialect.name == "postgresql":
+                db.session.execute(text("ANALYZE push_outbox"))
+            for name, statement in _statements().items():
+                plan = _plan(statement)
+                assert INDEX in plan, f"{name}: {plan}"
+                assert "SCAN push_outbox" not in plan and "Seq Scan" not in plan, f"{name}: {plan}"
+            if db.engine.dialect.name == "sqlite":  # all four columns are the lookup's, not three and a filter
+                assert "player=?" in _plan(_statements()["cancel warnings"])
+            db.session.rollback()
+    finally:
+        dispose(app)
+
+
+def test_the_cancelling_update_changes_only_the_match_players_pending_notices(sqlite_url, tmp_path):
+    app = make_app(sqlite_url, tmp_path / "i")
+    try:
+        with app.app_context():
+            _fill_round(10)
+            for statement in list(_statements().values())[:2]:
+                db.session.execute(statement)
+            db.session.commit()
+            cancelled = db.session.execute(
+                text("SELECT event_id, kind, player FROM push_outbox WHERE state = 'cancelled' ORDER BY 1, 2, 3")
+            ).all()
+            assert [tuple(row) for row in cancelled] == [
+                ("ev1", "result.reported", "p3"),
+                ("ev1", "result.reported", "p4"),
+                ("ev1", "time.warning", "p3"),
+                ("ev1", "time.warning", "p4"),
+            ]
+    finally:
+        dispose(app)
