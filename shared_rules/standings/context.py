@@ -170,7 +170,7 @@ class StandingsContext:
                 if outcomes is None or (match.extra and match.extra.get("disputed", False)):
                     continue
                 ids = match.players
-                if len(ids) == 2:
+                if len(ids) == 2:  # the two seats written out: this is the hot loop of every ranking
                     a, b = ids
                     oa, ob = outcomes
                     sa = seats.get(a)
@@ -209,7 +209,6 @@ class StandingsContext:
                     points[pid] += points_of[outcome]
                     if several:
                         found[5].append(stage)
-        self._included = included
         self.rounds_played = len({rnd.number for rnd in included})
         # sum() of an empty history is the int 0, as before; points accumulate in history order.
         self.points: dict[str, float] = points
@@ -220,8 +219,8 @@ class StandingsContext:
         """Per player, a :class:`Game` for each counted game, in round order (built on first read)."""
         found = self._history
         if found is None:
-            found = self._history = self._walk_games()
-            self._games = found  # games(pid) answers from it from now on
+            # Each player's games from the columns; no ruleset's standings read every player's (the tests say so).
+            found = self._history = {pid: self.games(pid) for pid in self.players}
         return found
 
     def games(self, pid: str) -> list[Game]:
@@ -230,55 +229,6 @@ class StandingsContext:
         if found is None:
             found = self._games[pid] = self._build_games(pid)
         return found
-
-    def _walk_games(self) -> dict[str, list[Game]]:
-        """Every player's games (what :meth:`games` builds player by player) in one walk over the matches."""
-        points_of = self._points_of
-        history: dict[str, list[Game]] = {pid: [] for pid in self.players}
-        new = tuple.__new__  # Game(...) through its Python __new__ is several times slower
-        for rnd in self._included:
-            number, stage = rnd.number, rnd.stage
-            for match in rnd.matches:
-                outcomes = match.outcomes
-                if outcomes is None or (match.extra and match.extra.get("disputed", False)):
-                    continue
-                ids = match.players
-                if len(ids) != 2:
-                    for seat, pid in enumerate(ids):
-                        games = history.get(pid)
-                        if games is not None:
-                            games.append(_game_at(match, seat, number, stage, points_of))
-                    continue
-                a, b = ids
-                ga, gb = history.get(a), history.get(b)
-                oa, ob = outcomes
-                scores, stats = match.scores, match.stats
-                score_a: float | None
-                score_b: float | None
-                against_a: tuple[float, ...]
-                against_b: tuple[float, ...]
-                stats_a: Mapping[str, Any] | None
-                stats_b: Mapping[str, Any] | None
-                theirs_a: tuple[Mapping[str, Any], ...]
-                theirs_b: tuple[Mapping[str, Any], ...]
-                if scores:
-                    score_a, score_b, against_a, against_b = scores[0], scores[1], (scores[1],), (scores[0],)
-                else:
-                    score_a = score_b = None
-                    against_a = against_b = ()
-                if stats:
-                    stats_a, stats_b, theirs_a, theirs_b = stats[0], stats[1], (stats[1],), (stats[0],)
-                else:
-                    stats_a = stats_b = None
-                    theirs_a = theirs_b = ()
-                values: tuple[Any, ...]
-                if ga is not None:
-                    values = (number, stage, oa, points_of[oa], (b,), score_a, against_a, stats_a, theirs_a, match, 0)
-                    ga.append(new(Game, values))
-                if gb is not None:
-                    values = (number, stage, ob, points_of[ob], (a,), score_b, against_b, stats_b, theirs_b, match, 1)
-                    gb.append(new(Game, values))
-        return history
 
     def stages_of(self, pid: str) -> list[str]:
         """The stage of each of the player's rows (``Game.stage``), without building games."""
