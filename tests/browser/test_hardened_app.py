@@ -135,6 +135,7 @@ def test_an_expired_judge_is_told_and_joins_again_without_losing_changes(browser
     again = _until_session(judge, eid, lambda s: s["token"] != first["token"])
     assert again["device"] == first["device"]
     judge.goto(f"{server.url}/#/event/{eid}/players")
+    judge.wait_for_selector("body[data-ready]")  # the event screen is up, its outbox read (not the join screen)
     wait_synced(judge)
     names = [p["name"] for p in server.get(f"/api/events/{eid}/state", org_token)["state"]["players"]]
     assert "Late Larry" in names
