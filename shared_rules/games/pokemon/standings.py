@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from ...event.model import Match
 from ...standings.context import Game, is_counted
 from ...standings.engine import order_groups
-from ...standings.metrics import GroupMetric, ValueMetric, register
+from ...standings.metrics import GroupMetric, ValueMetric, get_metric, register
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Player
@@ -250,6 +250,7 @@ _ROUND_OF = operator.itemgetter(0)
 _OUTCOME = operator.itemgetter(2)
 _OPPONENTS = operator.itemgetter(4)
 _LAST = operator.itemgetter(-1)
+_THIRD = operator.itemgetter(2)
 _chain = itertools.chain.from_iterable
 repeat = itertools.repeat
 
@@ -811,6 +812,17 @@ class WinPercentage(ValueMetric):
         return {pid: win / den for pid, (win, den, _, _) in _table(ctx).items()}
 
 
+def _rounded_values(
+    table: Mapping[str, tuple[int, int, _Rounded, _Rounded]],
+    which: Callable[[tuple[int, int, _Rounded, _Rounded]], _Rounded],
+) -> dict[str, float]:
+    """``{pid: k / 10 ** s}`` of one rounded column of the table, ``(k, s)`` read by ``which``, in C-level passes."""
+    rounded = list(map(which, table.values()))
+    if max(map(_SECOND, rounded), default=0) >= len(_POW10):  # never for a percentage rounded to 4 figures
+        return {pid: k / _pow10(s) for pid, (k, s) in zip(table, rounded)}
+    return dict(zip(table, map(operator.truediv, map(_FIRST, rounded), map(_POW10.__getitem__, map(_SECOND, rounded)))))
+
+
 @register
 class OpponentsWinPercentage(ValueMetric):
     """Pokémon TOP 3.1.4.1 second tiebreaker: opponents' win percentage."""
@@ -819,7 +831,7 @@ class OpponentsWinPercentage(ValueMetric):
     label = "Op Win %"
 
     def values(self, ctx: StandingsContext) -> Mapping[str, float]:
-        return {pid: k / _pow10(s) for pid, (_, _, (k, s), _) in _table(ctx).items()}
+        return _rounded_values(_table(ctx), _THIRD)
 
 
 @register
@@ -830,7 +842,7 @@ class OpponentsOpponentsWinPercentage(ValueMetric):
     label = "Op Op Win %"
 
     def values(self, ctx: StandingsContext) -> Mapping[str, float]:
-        return {pid: k / _pow10(s) for pid, (_, _, _, (k, s)) in _table(ctx).items()}
+        return _rounded_values(_table(ctx), _LAST)
 
 
 @register
@@ -915,8 +927,60 @@ def swiss_groups(ctx: StandingsContext, ids: Iterable[str]) -> list[list[str]]:
     for stage in (DAY_TWO, DAY_ONE):
         part = [pid for pid in ordered if phases.get(pid, DAY_ONE) == stage]
         if part:
-            groups.extend(order_groups(ctx, part, PRE_LAST_OPPONENT))
+            groups.extend(_tie_groups(ctx, part))
     return groups
+
+
+_ROUNDED_COLUMNS = {"owp": _THIRD, "oowp": _LAST}
+
+
+def _rounded_within(ctx: StandingsContext, metric: ValueMetric) -> bool:
+    """Whether ``round(value, metric.precision)`` gives every value back: OWP and OOWP of ``s`` decimals or fewer.
+
+    The float nearest ``k / 10 ** s`` lies within a 2 ** -53 relative step of it; with ``s`` at most the
+    precision, rounding it to that many decimals gives ``k / 10 ** s`` again, hence the same float.
+    """
+    which = _ROUNDED_COLUMNS.get(metric.key)
+    if which is None:
+        return False
+    return max(map(_SECOND, map(which, _table(ctx).values())), default=0) <= metric.precision
+
+
+def _tie_groups(ctx: StandingsContext, ordered: list[str]) -> list[list[str]]:
+    """``order_groups(ctx, ordered, PRE_LAST_OPPONENT)`` in one stable sort (the reference the tests compare).
+
+    Points, lateness, OWP and OOWP (Pokémon TOP 3.1.4.1) are value metrics compared in turn: one sort by the
+    tuple of the four comparable values (as :meth:`ValueMetric.split` compares them, ties in ``ordered``
+    order) gives the same groups; head-to-head then splits the groups of exactly two.
+    """
+    value_keys, last = PRE_LAST_OPPONENT[:-1], PRE_LAST_OPPONENT[-1]
+    metrics = [cast(ValueMetric, get_metric(key)) for key in value_keys]
+    if len(ordered) < 2 or any(
+        type(m).split is not ValueMetric.split or type(m).comparable is not ValueMetric.comparable for m in metrics
+    ):
+        return order_groups(ctx, ordered, PRE_LAST_OPPONENT)
+    columns = []
+    for metric in metrics:
+        values = map(ctx.metric(metric.key).__getitem__, ordered)
+        if not _rounded_within(ctx, metric):
+            values = map(round, values, repeat(metric.precision))
+        columns.append(list(map(operator.neg, values)) if metric.descending else list(values))
+    # One stable sort per key, the last key first: each later sort keeps the order the earlier ones set
+    # among its ties, which is the order of the four keys compared in turn (and ``ordered`` among full ties).
+    positions = list(range(len(ordered)))
+    for column in reversed(columns):
+        positions.sort(key=column.__getitem__)
+    keys = list(zip(*columns))
+    at = ordered.__getitem__
+    groups = [list(map(at, run)) for _, run in itertools.groupby(positions, keys.__getitem__)]
+    head_to_head = get_metric(last)
+    out: list[list[str]] = []
+    for group in groups:
+        if len(group) == 2:
+            out.extend(head_to_head.split(ctx, group))
+        else:
+            out.append(group)
+    return out
 
 
 def refine_by_last_opponent(
@@ -960,7 +1024,18 @@ def refine_by_last_opponent(
 def rank_universes(ctx: StandingsContext, universes: Sequence[Sequence[str]]) -> list[list[str]]:
     """Each universe (division) in Swiss order: Pokémon TOP 3.1.4.1, then roster order (Decision)."""
     groups = refine_by_last_opponent(ctx, [swiss_groups(ctx, ids) for ids in universes])
-    return [[pid for group in u for pid in sorted(group, key=lambda pid: ctx.players[pid].entry)] for u in groups]
+    players = ctx.players
+
+    def entry(pid: str) -> int:
+        return players[pid].entry
+
+    out = []
+    for u in groups:
+        order: list[str] = []
+        for group in u:
+            order.extend(sorted(group, key=entry) if len(group) > 1 else group)
+        out.append(order)
+    return out
 
 
 @register
