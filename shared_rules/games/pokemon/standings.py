@@ -741,7 +741,7 @@ class _Phase:
             # Only the players leaving now, their opponents up to ``at`` (OOWP) and those opponents'
             # opponents (OWP) are read: each value is exact, whatever the others' common denominator.
             needed = set(leaving).union(*(self._opponents_through(pid, at) for pid in leaving))
-            needed.intersection_update(self.totals)
+            needed = set(filter(self.totals.__contains__, needed))  # a few hundred, not every player
             rated = set().union(*(self._opponents_through(pid, at) for pid in needed if pid not in frozen))
             rates, den = self._rates(at, rated)
             owp = self._owp_map(at, frozen, rates, den, needed)
@@ -780,7 +780,10 @@ def _table(ctx: StandingsContext) -> dict[str, tuple[int, int, _Rounded, _Rounde
         earned = _earned_rounds(ctx)
         phases = phase_of(ctx)
         computed = {stage: _Phase(ctx, stage, earned).compute() for stage in sorted(set(phases.values()))}
-        found = {pid: computed[phases[pid]][pid] for pid in ctx.players}
+        if len(computed) == 1:  # one phase for everyone: its values in the players' order
+            found = dict(zip(ctx.players, map(next(iter(computed.values())).__getitem__, ctx.players)))
+        else:
+            found = {pid: computed[phases[pid]][pid] for pid in ctx.players}
         ctx.memo["pokemon-tiebreakers"] = found
     return found
 
@@ -961,9 +964,10 @@ def _tie_groups(ctx: StandingsContext, ordered: list[str]) -> list[list[str]]:
         return order_groups(ctx, ordered, PRE_LAST_OPPONENT)
     columns = []
     for metric in metrics:
-        values = map(ctx.metric(metric.key).__getitem__, ordered)
-        if not _rounded_within(ctx, metric):
-            values = map(round, values, repeat(metric.precision))
+        values = list(map(ctx.metric(metric.key).__getitem__, ordered))
+        # round(v, precision) gives an int back unchanged, and OWP/OOWP too (see _rounded_within).
+        if set(map(type, values)) != {int} and not _rounded_within(ctx, metric):
+            values = list(map(round, values, repeat(metric.precision)))
         columns.append(list(map(operator.neg, values)) if metric.descending else list(values))
     # One stable sort per key, the last key first: each later sort keeps the order the earlier ones set
     # among its ties, which is the order of the four keys compared in turn (and ``ordered`` among full ties).
