@@ -333,6 +333,12 @@ class StandingsContext:
             records = self._records = self._tally
         return records[pid]
 
+    def records(self) -> Mapping[str, tuple[int, int, int]]:
+        """Every player's :meth:`record`."""
+        if self._records is None:
+            self._records = self._tally
+        return self._records
+
     def faced(self) -> Mapping[str, list[str]]:
         """Per player, every opponent across the table once per game in history order (outside players too)."""
         return self._faced

@@ -67,6 +67,9 @@ class Standing:
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 _new_object = object.__new__
 _DROPPED_AFTER = attrgetter("dropped_after")
+_int_text = int.__repr__
+_RECORD_TEXT = "{}-{}-{}".format  # what format_record's f-string writes, without a call per line
+_float_text = float.__repr__
 _SETTERS = tuple(getattr(Standing, f.name).__set__ for f in fields(Standing))  # a new field fails the unpacking
 
 
@@ -226,12 +229,12 @@ def standings_from_order(
     columns = [_in_order(ctx.metric(key), order) for _, key in pairs]
     rows = zip(*columns) if columns else ((),) * len(order)
     players = ctx.players
-    records = map(ctx.record, order)
+    records = map(ctx.records().__getitem__, order)
     fields = (
         range(1, len(order) + 1),
         order,
         map(ctx.points.__getitem__, order),
-        map(format_record, *zip(*records)) if order else (),
+        map(_RECORD_TEXT, *zip(*records)) if order else (),  # format_record's text
         map(dict, map(zip, repeat(names), rows)),
         map(is_not, map(_DROPPED_AFTER, map(players.__getitem__, order)), repeat(None)),
         repeat(_NO_EXTRA),
@@ -286,7 +289,8 @@ def lines_text(lines: Sequence[Standing]) -> str:
     append = parts.append
     heads: dict[str, str] = {}  # each tiebreaker name's text, written once
     for line in lines:
-        rank, player, points, record = line.rank, line.player, number_text(line.points), line.record
+        rank, player, value, record = line.rank, line.player, line.points, line.record
+        points = _int_text(value) if value.__class__ is int else number_text(value)
         if (
             line.extra
             or points is None
@@ -304,7 +308,12 @@ def lines_text(lines: Sequence[Standing]) -> str:
         if tiebreakers:
             inner = []
             for key, value in tiebreakers.items():
-                text = number_text(value)
+                text: str | None
+                # A finite float with a fraction is its repr (number_text's answer), without the call.
+                if value.__class__ is float and value - value == 0.0 and not value.is_integer():
+                    text = _float_text(value)
+                else:
+                    text = number_text(value)
                 head = heads.get(key) if key.__class__ is str else None
                 if head is None:
                     if text is None or key.__class__ is not str:

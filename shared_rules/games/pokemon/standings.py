@@ -135,6 +135,8 @@ def round_significant(value: Fraction, figures: int = SIGNIFICANT_FIGURES) -> Fr
 
 
 _POW10 = [10**i for i in range(40)]
+#: Between 10 % and 100 %, the rounded figure is percent * 10 ** (figures - 2), i.e. k / 10 ** figures.
+_FIGURES_UP = 10 ** (SIGNIFICANT_FIGURES - 2)
 
 
 def _pow10(n: int) -> int:
@@ -251,6 +253,7 @@ _OUTCOME = operator.itemgetter(2)
 _OPPONENTS = operator.itemgetter(4)
 _LAST = operator.itemgetter(-1)
 _THIRD = operator.itemgetter(2)
+_ENTRY = operator.attrgetter("entry")
 _chain = itertools.chain.from_iterable
 repeat = itertools.repeat
 
@@ -717,7 +720,18 @@ class _Phase:
                 out[pid] = found[0]
                 continue
             count = faced + earned_byes  # RULES.md Decision: an earned bye is a 100 % opponent
-            out[pid] = rounded(total + earned_byes * den, count * den) if count else (0, 0)
+            if not count:
+                out[pid] = 0, 0
+                continue
+            total += earned_byes * den
+            whole = count * den
+            percent = total * 100
+            if whole * 10 <= percent < whole * 100:  # round_significant_int's 10 % to 100 % case, inlined
+                k, r = divmod(percent * _FIGURES_UP, whole)
+                r += r
+                out[pid] = (k + 1 if r > whole or (r == whole and k & 1) else k), SIGNIFICANT_FIGURES
+            else:
+                out[pid] = rounded(total, whole)
         return out
 
     def _oowp(self, pid: str, through: int | None, owp: Mapping[str, int], scale: int) -> _Rounded:
@@ -769,7 +783,18 @@ class _Phase:
             if found is not None:
                 out[pid] = (rates[pid], den, found[0], found[1])
                 continue
-            out[pid] = (rates[pid], den, owp[pid], rounded(total, count * unit) if count else (0, 0))
+            if not count:
+                out[pid] = (rates[pid], den, owp[pid], (0, 0))
+                continue
+            whole = count * unit
+            percent = total * 100
+            if whole * 10 <= percent < whole * 100:  # round_significant_int's 10 % to 100 % case, inlined
+                k, r = divmod(percent * _FIGURES_UP, whole)
+                r += r
+                oowp = (k + 1 if r > whole or (r == whole and k & 1) else k), SIGNIFICANT_FIGURES
+            else:
+                oowp = rounded(total, whole)
+            out[pid] = (rates[pid], den, owp[pid], oowp)
         return out
 
 
@@ -925,7 +950,11 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
 def swiss_groups(ctx: StandingsContext, ids: Iterable[str]) -> list[list[str]]:
     """Tie groups of ``ids`` by every tiebreaker before the last opponent; day-two players first."""
     phases = phase_of(ctx)
-    ordered = sorted(ids, key=lambda pid: ctx.players[pid].entry)
+    ids = list(ids)
+    entries = list(map(_ENTRY, map(ctx.players.__getitem__, ids)))
+    ordered = list(map(ids.__getitem__, sorted(range(len(ids)), key=entries.__getitem__)))  # stable, by entry
+    if DAY_TWO not in phases.values():  # everyone on day one
+        return _tie_groups(ctx, ordered) if ordered else []
     groups: list[list[str]] = []
     for stage in (DAY_TWO, DAY_ONE):
         part = [pid for pid in ordered if phases.get(pid, DAY_ONE) == stage]
