@@ -701,7 +701,17 @@ class _Phase:
             earned_byes = found.earned[games]  # RULES.md Decision: an earned bye is a 100 % opponent
             count = len(opps) + earned_byes
             total = sum(map(rates.get, opps, repeat(floor))) + earned_byes * den
-            out[pid] = round_significant_int(total, count * den) if count else (0, 0)
+            if not count:
+                out[pid] = 0, 0
+                continue
+            whole = count * den
+            percent = total * 100
+            if whole * 10 <= percent < whole * 100:  # round_significant_int's 10 % to 100 % case, inlined
+                k, r = divmod(percent * _FIGURES_UP, whole)
+                r += r
+                out[pid] = (k + 1 if r > whole or (r == whole and k & 1) else k), SIGNIFICANT_FIGURES
+            else:
+                out[pid] = round_significant_int(total, whole)
         return out
 
     def _owp_of_every_round(
@@ -1026,15 +1036,15 @@ def refine_by_last_opponent(
     last = last_opponents(ctx)
     nobody = sum(len(g) for u in universes for g in u) + 1
     current = [[list(g) for g in u] for u in universes]
+    place: dict[str, int] = {}  # each player's place: the first place of their group
+    for groups in current:
+        position = 1
+        for group in groups:
+            for pid in group:
+                place[pid] = position
+            position += len(group)
     while True:
-        place: dict[str, int] = {}
-        for groups in current:
-            position = 1
-            for group in groups:
-                for pid in group:
-                    place[pid] = position
-                position += len(group)
-        changed = False
+        split: list[tuple[int, list[list[str]]]] = []  # (first place, the parts) of each group split now
         refined: list[list[list[str]]] = []
         for groups in current:
             out: list[list[str]] = []
@@ -1046,12 +1056,20 @@ def refine_by_last_opponent(
                 for pid in group:
                     opponent = last.get(pid)
                     keyed.setdefault(place.get(opponent, nobody) if opponent else nobody, []).append(pid)
-                changed = changed or len(keyed) > 1
-                out.extend(keyed[k] for k in sorted(keyed))
+                parts = [keyed[k] for k in sorted(keyed)]
+                if len(parts) > 1:
+                    split.append((place[group[0]], parts))
+                out.extend(parts)
             refined.append(out)
         current = refined
-        if not changed:
+        if not split:
             return current
+        # The places the next round reads: a split group's parts take its places in turn, the rest keep theirs.
+        for position, parts in split:
+            for part in parts:
+                for pid in part:
+                    place[pid] = position
+                position += len(part)
 
 
 def rank_universes(ctx: StandingsContext, universes: Sequence[Sequence[str]]) -> list[list[str]]:
