@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import reduce
+from itertools import compress
+from operator import add, mul
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..event.model import SWISS_STAGES, Event, Match, Player
@@ -122,11 +125,11 @@ class StandingsContext:
         self.memo: dict[Any, Any] = {}
         #: Players with a game nobody else sat at (a bye, a late loss, a missed game): tables of one.
         self.solo: set[str] = set()
-        self._points_of = points_of = {o.key: o.points for o in ruleset.outcomes}
-        # Where each outcome counts on a W-L-T record: 0 win, 1 loss, 2 anything else (a tie).
-        code = {
-            key: 0 if o.result == "win" else 1 if o.result == "loss" else 2 for key, o in ruleset.outcome_map.items()
-        }
+        self._points_of = {o.key: o.points for o in ruleset.outcomes}
+        # Each player counts their games per outcome (a slot per outcome key); the W-L-T record and the
+        # points are read from those counts after the pass.
+        keys = list(ruleset.outcome_map)
+        code = {key: slot for slot, key in enumerate(keys)}
         included = [
             rnd
             for rnd in event.rounds
@@ -137,7 +140,6 @@ class StandingsContext:
         self._stage: str | None = next(iter(stage_names)) if len(stage_names) == 1 else None
         several = self._stage is None
         players = self.players
-        points: dict[str, Any] = {pid: 0 for pid in players}
         # Per player, one row per counted game, in history order (round by round, seat order within a table):
         #: the round number and outcome of each row,
         self.round_numbers: dict[str, list[int]] = {pid: [] for pid in players}
@@ -147,12 +149,12 @@ class StandingsContext:
         self._stages: dict[str, list[str]] = {pid: [] for pid in players} if several else {}
         #: wins, losses and ties; every opponent across the table, once per game (players outside the
         #: context included).
-        self._tally: dict[str, list[int]] = {pid: [0, 0, 0] for pid in players}
+        counts: dict[str, list[int]] = {pid: [0] * len(keys) for pid in players}
         self._faced: dict[str, list[str]] = {pid: [] for pid in players}
         no_stages: list[str] = []
         seats = {
             pid: (
-                self._tally[pid],
+                counts[pid],
                 self._faced[pid],
                 self.round_numbers[pid],
                 self.outcomes[pid],
@@ -180,7 +182,6 @@ class StandingsContext:
                         sa[2].append(number)
                         sa[3].append(oa)
                         sa[4].append(match)
-                        points[a] += points_of[oa]
                         if several:
                             sa[5].append(stage)
                     sb = seats.get(b)
@@ -190,7 +191,6 @@ class StandingsContext:
                         sb[2].append(number)
                         sb[3].append(ob)
                         sb[4].append(match)
-                        points[b] += points_of[ob]
                         if several:
                             sb[5].append(stage)
                     continue
@@ -206,13 +206,31 @@ class StandingsContext:
                     found[2].append(number)
                     found[3].append(outcome)
                     found[4].append(match)
-                    points[pid] += points_of[outcome]
                     if several:
                         found[5].append(stage)
         self.rounds_played = len({rnd.number for rnd in included})
-        # sum() of an empty history is the int 0, as before; points accumulate in history order.
-        self.points: dict[str, float] = points
+        self.points: dict[str, float] = {}
+        self._tally: dict[str, tuple[int, int, int]] = {}
+        self._count_up(counts, keys)
         self._records: dict[str, tuple[int, int, int]] | None = None
+
+    def _count_up(self, counts: Mapping[str, list[int]], keys: list[str]) -> None:
+        """Each player's W-L-T record and points from their games per outcome (``counts``, a slot per key)."""
+        outcome_map, points_of = self.ruleset.outcome_map, self._points_of
+        wins = [outcome_map[key].result == "win" for key in keys]
+        losses = [outcome_map[key].result == "loss" for key in keys]  # anything else is a tie
+        values = [points_of.get(key) for key in keys]
+        # Whole points add up to the same total in any order; others are added one by one in history
+        # order from the int 0 (an outcome without points fails there, as it did).
+        whole = all(value.__class__ is int for value in values)
+        tally, points = self._tally, self.points
+        for pid, counted in counts.items():
+            won, lost = sum(compress(counted, wins)), sum(compress(counted, losses))
+            tally[pid] = (won, lost, sum(counted) - won - lost)
+            if whole:
+                points[pid] = sum(map(mul, counted, values))
+            else:
+                points[pid] = reduce(add, map(points_of.__getitem__, self.outcomes[pid]), 0)
 
     @property
     def history(self) -> dict[str, list[Game]]:
@@ -312,8 +330,14 @@ class StandingsContext:
         """
         records = self._records
         if records is None:  # counted in the pass over the matches
-            records = self._records = {player: (w, lost, t) for player, (w, lost, t) in self._tally.items()}
+            records = self._records = self._tally
         return records[pid]
+
+    def records(self) -> Mapping[str, tuple[int, int, int]]:
+        """Every player's :meth:`record`."""
+        if self._records is None:
+            self._records = self._tally
+        return self._records
 
     def faced(self) -> Mapping[str, list[str]]:
         """Per player, every opponent across the table once per game in history order (outside players too)."""

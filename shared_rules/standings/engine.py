@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gc
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from itertools import repeat
+from operator import attrgetter, is_not
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +66,10 @@ class Standing:
 
 _NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 _new_object = object.__new__
+_DROPPED_AFTER = attrgetter("dropped_after")
+_int_text = int.__repr__
+_RECORD_TEXT = "{}-{}-{}".format  # what format_record's f-string writes, without a call per line
+_float_text = float.__repr__
 _SETTERS = tuple(getattr(Standing, f.name).__set__ for f in fields(Standing))  # a new field fails the unpacking
 
 
@@ -217,21 +224,25 @@ def standings_from_order(
     """Standings lines for an already ranked list of players."""
     pairs = tuple(reported if reported is not None else ctx.ruleset.reported)
     names = [name for name, _ in pairs]
-    # Each reported column read in rank order at once, then one row of values per player.
+    # Each field read in rank order at once (the reported columns, then one row of values per player),
+    # and set on every line in one pass per field.
     columns = [_in_order(ctx.metric(key), order) for _, key in pairs]
     rows = zip(*columns) if columns else ((),) * len(order)
-    points, record, players = ctx.points, ctx.record, ctx.players
-    return [
-        standing_line(
-            rank,
-            pid,
-            points[pid],
-            format_record(*record(pid)),
-            dict(zip(names, row)),
-            players[pid].dropped_after is not None,
-        )
-        for rank, pid, row in zip(range(1, len(order) + 1), order, rows)
-    ]
+    players = ctx.players
+    records = map(ctx.records().__getitem__, order)
+    fields = (
+        range(1, len(order) + 1),
+        order,
+        map(ctx.points.__getitem__, order),
+        map(_RECORD_TEXT, *zip(*records)) if order else (),  # format_record's text
+        map(dict, map(zip, repeat(names), rows)),
+        map(is_not, map(_DROPPED_AFTER, map(players.__getitem__, order)), repeat(None)),
+        repeat(_NO_EXTRA),
+    )
+    lines = list(map(_new_object, repeat(Standing, len(order))))
+    for setter, values in zip(_SETTERS, fields):
+        deque(map(setter, lines, values), 0)
+    return lines
 
 
 def _in_order(values: Mapping[str, Any], order: Sequence[str]) -> list[Any]:
@@ -276,8 +287,10 @@ def lines_text(lines: Sequence[Standing]) -> str:
     lines = list(lines)  # read twice when a line needs the general writer
     parts: list[str] = []
     append = parts.append
+    heads: dict[str, str] = {}  # each tiebreaker name's text, written once
     for line in lines:
-        rank, player, points, record = line.rank, line.player, number_text(line.points), line.record
+        rank, player, value, record = line.rank, line.player, line.points, line.record
+        points = _int_text(value) if value.__class__ is int else number_text(value)
         if (
             line.extra
             or points is None
@@ -295,10 +308,20 @@ def lines_text(lines: Sequence[Standing]) -> str:
         if tiebreakers:
             inner = []
             for key, value in tiebreakers.items():
-                text = number_text(value)
-                if text is None or key.__class__ is not str:
+                text: str | None
+                # A finite float with a fraction is its repr (number_text's answer), without the call.
+                if value.__class__ is float and value - value == 0.0 and not value.is_integer():
+                    text = _float_text(value)
+                else:
+                    text = number_text(value)
+                head = heads.get(key) if key.__class__ is str else None
+                if head is None:
+                    if text is None or key.__class__ is not str:
+                        return dumps_indented({"standings": [s.to_json() for s in lines]})
+                    head = heads[key] = f"\n    {string_text(key)}: "  # the same names on every line
+                elif text is None:
                     return dumps_indented({"standings": [s.to_json() for s in lines]})
-                inner.append(f"\n    {string_text(key)}: {text}")
+                inner.append(head + text)
             values = "{" + ",".join(inner) + "\n   }"
         else:
             values = "{}"

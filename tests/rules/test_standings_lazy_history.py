@@ -166,3 +166,23 @@ class NoHistoryTest(unittest.TestCase):
             for name, doc in events:
                 with self.subTest(event=name):
                     self.assertEqual(standings_json(load_event(doc)), expected[name])
+
+
+class PokemonTieGroupsTest(unittest.TestCase):
+    """Pokémon's one-sort tie groups equal ``order_groups`` over the keys before the last opponent."""
+
+    def test_tie_groups_match_order_groups(self) -> None:
+        from shared_rules.games.pokemon.standings import PRE_LAST_OPPONENT, _tie_groups
+        from shared_rules.standings.engine import order_groups
+
+        events = [(n, d) for n, d in golden_events() + generated_events() if d.get("ruleset", "").startswith("pokemon")]
+        self.assertGreater(len(events), 5)
+        for name, doc in events:
+            event = load_event(doc)
+            for label, make in contexts(event):
+                ctx = make()
+                ordered = sorted(ctx.players, key=lambda pid: ctx.players[pid].entry)
+                with self.subTest(event=name, context=label):
+                    self.assertEqual(_tie_groups(ctx, ordered), order_groups(make(), ordered, PRE_LAST_OPPONENT))
+                    shuffled = ordered[::-1]  # ties keep the given order
+                    self.assertEqual(_tie_groups(ctx, shuffled), order_groups(make(), shuffled, PRE_LAST_OPPONENT))

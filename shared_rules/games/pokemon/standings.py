@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from ...event.model import Match
 from ...standings.context import Game, is_counted
 from ...standings.engine import order_groups
-from ...standings.metrics import GroupMetric, ValueMetric, register
+from ...standings.metrics import GroupMetric, ValueMetric, get_metric, register
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...event.model import Event, Player
@@ -135,6 +135,8 @@ def round_significant(value: Fraction, figures: int = SIGNIFICANT_FIGURES) -> Fr
 
 
 _POW10 = [10**i for i in range(40)]
+#: Between 10 % and 100 %, the rounded figure is percent * 10 ** (figures - 2), i.e. k / 10 ** figures.
+_FIGURES_UP = 10 ** (SIGNIFICANT_FIGURES - 2)
 
 
 def _pow10(n: int) -> int:
@@ -250,6 +252,8 @@ _ROUND_OF = operator.itemgetter(0)
 _OUTCOME = operator.itemgetter(2)
 _OPPONENTS = operator.itemgetter(4)
 _LAST = operator.itemgetter(-1)
+_THIRD = operator.itemgetter(2)
+_ENTRY = operator.attrgetter("entry")
 _chain = itertools.chain.from_iterable
 repeat = itertools.repeat
 
@@ -697,7 +701,17 @@ class _Phase:
             earned_byes = found.earned[games]  # RULES.md Decision: an earned bye is a 100 % opponent
             count = len(opps) + earned_byes
             total = sum(map(rates.get, opps, repeat(floor))) + earned_byes * den
-            out[pid] = round_significant_int(total, count * den) if count else (0, 0)
+            if not count:
+                out[pid] = 0, 0
+                continue
+            whole = count * den
+            percent = total * 100
+            if whole * 10 <= percent < whole * 100:  # round_significant_int's 10 % to 100 % case, inlined
+                k, r = divmod(percent * _FIGURES_UP, whole)
+                r += r
+                out[pid] = (k + 1 if r > whole or (r == whole and k & 1) else k), SIGNIFICANT_FIGURES
+            else:
+                out[pid] = round_significant_int(total, whole)
         return out
 
     def _owp_of_every_round(
@@ -716,7 +730,18 @@ class _Phase:
                 out[pid] = found[0]
                 continue
             count = faced + earned_byes  # RULES.md Decision: an earned bye is a 100 % opponent
-            out[pid] = rounded(total + earned_byes * den, count * den) if count else (0, 0)
+            if not count:
+                out[pid] = 0, 0
+                continue
+            total += earned_byes * den
+            whole = count * den
+            percent = total * 100
+            if whole * 10 <= percent < whole * 100:  # round_significant_int's 10 % to 100 % case, inlined
+                k, r = divmod(percent * _FIGURES_UP, whole)
+                r += r
+                out[pid] = (k + 1 if r > whole or (r == whole and k & 1) else k), SIGNIFICANT_FIGURES
+            else:
+                out[pid] = rounded(total, whole)
         return out
 
     def _oowp(self, pid: str, through: int | None, owp: Mapping[str, int], scale: int) -> _Rounded:
@@ -740,7 +765,7 @@ class _Phase:
             # Only the players leaving now, their opponents up to ``at`` (OOWP) and those opponents'
             # opponents (OWP) are read: each value is exact, whatever the others' common denominator.
             needed = set(leaving).union(*(self._opponents_through(pid, at) for pid in leaving))
-            needed.intersection_update(self.totals)
+            needed = set(filter(self.totals.__contains__, needed))  # a few hundred, not every player
             rated = set().union(*(self._opponents_through(pid, at) for pid in needed if pid not in frozen))
             rates, den = self._rates(at, rated)
             owp = self._owp_map(at, frozen, rates, den, needed)
@@ -768,7 +793,18 @@ class _Phase:
             if found is not None:
                 out[pid] = (rates[pid], den, found[0], found[1])
                 continue
-            out[pid] = (rates[pid], den, owp[pid], rounded(total, count * unit) if count else (0, 0))
+            if not count:
+                out[pid] = (rates[pid], den, owp[pid], (0, 0))
+                continue
+            whole = count * unit
+            percent = total * 100
+            if whole * 10 <= percent < whole * 100:  # round_significant_int's 10 % to 100 % case, inlined
+                k, r = divmod(percent * _FIGURES_UP, whole)
+                r += r
+                oowp = (k + 1 if r > whole or (r == whole and k & 1) else k), SIGNIFICANT_FIGURES
+            else:
+                oowp = rounded(total, whole)
+            out[pid] = (rates[pid], den, owp[pid], oowp)
         return out
 
 
@@ -779,7 +815,10 @@ def _table(ctx: StandingsContext) -> dict[str, tuple[int, int, _Rounded, _Rounde
         earned = _earned_rounds(ctx)
         phases = phase_of(ctx)
         computed = {stage: _Phase(ctx, stage, earned).compute() for stage in sorted(set(phases.values()))}
-        found = {pid: computed[phases[pid]][pid] for pid in ctx.players}
+        if len(computed) == 1:  # one phase for everyone: its values in the players' order
+            found = dict(zip(ctx.players, map(next(iter(computed.values())).__getitem__, ctx.players)))
+        else:
+            found = {pid: computed[phases[pid]][pid] for pid in ctx.players}
         ctx.memo["pokemon-tiebreakers"] = found
     return found
 
@@ -811,6 +850,17 @@ class WinPercentage(ValueMetric):
         return {pid: win / den for pid, (win, den, _, _) in _table(ctx).items()}
 
 
+def _rounded_values(
+    table: Mapping[str, tuple[int, int, _Rounded, _Rounded]],
+    which: Callable[[tuple[int, int, _Rounded, _Rounded]], _Rounded],
+) -> dict[str, float]:
+    """``{pid: k / 10 ** s}`` of one rounded column of the table, ``(k, s)`` read by ``which``, in C-level passes."""
+    rounded = list(map(which, table.values()))
+    if max(map(_SECOND, rounded), default=0) >= len(_POW10):  # never for a percentage rounded to 4 figures
+        return {pid: k / _pow10(s) for pid, (k, s) in zip(table, rounded)}
+    return dict(zip(table, map(operator.truediv, map(_FIRST, rounded), map(_POW10.__getitem__, map(_SECOND, rounded)))))
+
+
 @register
 class OpponentsWinPercentage(ValueMetric):
     """Pokémon TOP 3.1.4.1 second tiebreaker: opponents' win percentage."""
@@ -819,7 +869,7 @@ class OpponentsWinPercentage(ValueMetric):
     label = "Op Win %"
 
     def values(self, ctx: StandingsContext) -> Mapping[str, float]:
-        return {pid: k / _pow10(s) for pid, (_, _, (k, s), _) in _table(ctx).items()}
+        return _rounded_values(_table(ctx), _THIRD)
 
 
 @register
@@ -830,7 +880,7 @@ class OpponentsOpponentsWinPercentage(ValueMetric):
     label = "Op Op Win %"
 
     def values(self, ctx: StandingsContext) -> Mapping[str, float]:
-        return {pid: k / _pow10(s) for pid, (_, _, _, (k, s)) in _table(ctx).items()}
+        return _rounded_values(_table(ctx), _LAST)
 
 
 @register
@@ -910,13 +960,70 @@ def last_opponents(ctx: StandingsContext) -> dict[str, str | None]:
 def swiss_groups(ctx: StandingsContext, ids: Iterable[str]) -> list[list[str]]:
     """Tie groups of ``ids`` by every tiebreaker before the last opponent; day-two players first."""
     phases = phase_of(ctx)
-    ordered = sorted(ids, key=lambda pid: ctx.players[pid].entry)
+    ids = list(ids)
+    entries = list(map(_ENTRY, map(ctx.players.__getitem__, ids)))
+    ordered = list(map(ids.__getitem__, sorted(range(len(ids)), key=entries.__getitem__)))  # stable, by entry
+    if DAY_TWO not in phases.values():  # everyone on day one
+        return _tie_groups(ctx, ordered) if ordered else []
     groups: list[list[str]] = []
     for stage in (DAY_TWO, DAY_ONE):
         part = [pid for pid in ordered if phases.get(pid, DAY_ONE) == stage]
         if part:
-            groups.extend(order_groups(ctx, part, PRE_LAST_OPPONENT))
+            groups.extend(_tie_groups(ctx, part))
     return groups
+
+
+_ROUNDED_COLUMNS = {"owp": _THIRD, "oowp": _LAST}
+
+
+def _rounded_within(ctx: StandingsContext, metric: ValueMetric) -> bool:
+    """Whether ``round(value, metric.precision)`` gives every value back: OWP and OOWP of ``s`` decimals or fewer.
+
+    The float nearest ``k / 10 ** s`` lies within a 2 ** -53 relative step of it; with ``s`` at most the
+    precision, rounding it to that many decimals gives ``k / 10 ** s`` again, hence the same float.
+    """
+    which = _ROUNDED_COLUMNS.get(metric.key)
+    if which is None:
+        return False
+    return max(map(_SECOND, map(which, _table(ctx).values())), default=0) <= metric.precision
+
+
+def _tie_groups(ctx: StandingsContext, ordered: list[str]) -> list[list[str]]:
+    """``order_groups(ctx, ordered, PRE_LAST_OPPONENT)`` in one stable sort (the reference the tests compare).
+
+    Points, lateness, OWP and OOWP (Pokémon TOP 3.1.4.1) are value metrics compared in turn: one sort by the
+    tuple of the four comparable values (as :meth:`ValueMetric.split` compares them, ties in ``ordered``
+    order) gives the same groups; head-to-head then splits the groups of exactly two.
+    """
+    value_keys, last = PRE_LAST_OPPONENT[:-1], PRE_LAST_OPPONENT[-1]
+    metrics = [cast(ValueMetric, get_metric(key)) for key in value_keys]
+    if len(ordered) < 2 or any(
+        type(m).split is not ValueMetric.split or type(m).comparable is not ValueMetric.comparable for m in metrics
+    ):
+        return order_groups(ctx, ordered, PRE_LAST_OPPONENT)
+    columns = []
+    for metric in metrics:
+        values = list(map(ctx.metric(metric.key).__getitem__, ordered))
+        # round(v, precision) gives an int back unchanged, and OWP/OOWP too (see _rounded_within).
+        if set(map(type, values)) != {int} and not _rounded_within(ctx, metric):
+            values = list(map(round, values, repeat(metric.precision)))
+        columns.append(list(map(operator.neg, values)) if metric.descending else list(values))
+    # One stable sort per key, the last key first: each later sort keeps the order the earlier ones set
+    # among its ties, which is the order of the four keys compared in turn (and ``ordered`` among full ties).
+    positions = list(range(len(ordered)))
+    for column in reversed(columns):
+        positions.sort(key=column.__getitem__)
+    keys = list(zip(*columns))
+    at = ordered.__getitem__
+    groups = [list(map(at, run)) for _, run in itertools.groupby(positions, keys.__getitem__)]
+    head_to_head = get_metric(last)
+    out: list[list[str]] = []
+    for group in groups:
+        if len(group) == 2:
+            out.extend(head_to_head.split(ctx, group))
+        else:
+            out.append(group)
+    return out
 
 
 def refine_by_last_opponent(
@@ -929,15 +1036,15 @@ def refine_by_last_opponent(
     last = last_opponents(ctx)
     nobody = sum(len(g) for u in universes for g in u) + 1
     current = [[list(g) for g in u] for u in universes]
+    place: dict[str, int] = {}  # each player's place: the first place of their group
+    for groups in current:
+        position = 1
+        for group in groups:
+            for pid in group:
+                place[pid] = position
+            position += len(group)
     while True:
-        place: dict[str, int] = {}
-        for groups in current:
-            position = 1
-            for group in groups:
-                for pid in group:
-                    place[pid] = position
-                position += len(group)
-        changed = False
+        split: list[tuple[int, list[list[str]]]] = []  # (first place, the parts) of each group split now
         refined: list[list[list[str]]] = []
         for groups in current:
             out: list[list[str]] = []
@@ -949,18 +1056,37 @@ def refine_by_last_opponent(
                 for pid in group:
                     opponent = last.get(pid)
                     keyed.setdefault(place.get(opponent, nobody) if opponent else nobody, []).append(pid)
-                changed = changed or len(keyed) > 1
-                out.extend(keyed[k] for k in sorted(keyed))
+                parts = [keyed[k] for k in sorted(keyed)]
+                if len(parts) > 1:
+                    split.append((place[group[0]], parts))
+                out.extend(parts)
             refined.append(out)
         current = refined
-        if not changed:
+        if not split:
             return current
+        # The places the next round reads: a split group's parts take its places in turn, the rest keep theirs.
+        for position, parts in split:
+            for part in parts:
+                for pid in part:
+                    place[pid] = position
+                position += len(part)
 
 
 def rank_universes(ctx: StandingsContext, universes: Sequence[Sequence[str]]) -> list[list[str]]:
     """Each universe (division) in Swiss order: Pokémon TOP 3.1.4.1, then roster order (Decision)."""
     groups = refine_by_last_opponent(ctx, [swiss_groups(ctx, ids) for ids in universes])
-    return [[pid for group in u for pid in sorted(group, key=lambda pid: ctx.players[pid].entry)] for u in groups]
+    players = ctx.players
+
+    def entry(pid: str) -> int:
+        return players[pid].entry
+
+    out = []
+    for u in groups:
+        order: list[str] = []
+        for group in u:
+            order.extend(sorted(group, key=entry) if len(group) > 1 else group)
+        out.append(order)
+    return out
 
 
 @register
