@@ -1,5 +1,6 @@
 """The push outbox's hot statements find their rows by index (issue 27): a settled match cancels its two players'
-pending notices without walking the round's other pending time warnings (migration 0011)."""
+pending notices without walking the round's other pending time warnings (migration 0011), and news of several tags
+finds their older pending sends by tag, not by walking every pending notification."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from sqlalchemy import Executable, insert, text
 
 from backend.db import db
 from backend.models import PushOutbox
-from backend.push.notifications import pending_notices
+from backend.push.notifications import _pending_of_topics, pending_notices
 from tests.backend.conftest import dispose, make_app
 
 INDEX = "ix_push_outbox_event_kind_ref_player"
@@ -75,6 +76,33 @@ def test_a_settled_match_cancels_its_notices_by_the_players_index(database_url, 
                 assert "SCAN push_outbox" not in plan and "Seq Scan" not in plan, f"{name}: {plan}"
             if db.engine.dialect.name == "sqlite":  # all four columns are the lookup's, not three and a filter
                 assert "player=?" in _plan(_statements()["cancel warnings"])
+            db.session.rollback()
+    finally:
+        dispose(app)
+
+
+def test_older_sends_of_several_tags_are_found_by_the_topic_index(database_url, tmp_path):
+    app = make_app(database_url, tmp_path / "i")
+    try:
+        with app.app_context():
+            _fill_round(400)
+            if db.engine.dialect.name == "postgresql":
+                db.session.execute(text("ANALYZE push_outbox"))
+            connection = db.session.connection()
+            for topics in (["t3"], ["t3", "t4"], [f"t{n}" for n in range(40)]):
+                sql = _pending_of_topics(connection.dialect, len(topics))
+                prefix = "EXPLAIN QUERY PLAN " if connection.dialect.name == "sqlite" else "EXPLAIN "
+                plan = "\n".join(
+                    " ".join(str(v) for v in row)
+                    for row in connection.exec_driver_sql(prefix + sql, (*topics, "ev1")).all()
+                )
+                if connection.dialect.name == "sqlite":  # PostgreSQL weighs both indexes by its statistics
+                    assert "ix_push_outbox_topic" in plan and "ix_push_outbox_due" not in plan, plan
+                elif len(topics) < 40:  # here a fifth of the rows are pending: 40 tags' history is not small
+                    assert "ix_push_outbox_topic" in plan and "Seq Scan" not in plan, plan
+                found = connection.exec_driver_sql(sql, (*topics, "ev1")).all()
+                assert sorted(row[3] for row in found) == sorted(topics * 2)  # the pending warning and "confirm it"
+                assert {row[1].split(":")[0] for row in found} == {"ev1"}
             db.session.rollback()
     finally:
         dispose(app)
