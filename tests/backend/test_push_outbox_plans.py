@@ -8,7 +8,7 @@ from sqlalchemy import Executable, insert, text
 
 from backend.db import db
 from backend.models import PushOutbox
-from backend.push.notifications import _pending_of_topics, pending_notices
+from backend.push.notifications import _pending_of_topics, _update_notices, pending_notices
 from tests.backend.conftest import dispose, make_app
 
 INDEX = "ix_push_outbox_event_kind_ref_player"
@@ -127,3 +127,37 @@ def test_the_cancelling_update_changes_only_the_match_players_pending_notices(sq
             ]
     finally:
         dispose(app)
+
+
+def test_the_statements_made_once_change_what_the_reference_changes(sqlite_url, tmp_path):
+    """The prepared UPDATEs the push runs (bound at execution) do what ``pending_notices`` builds per call."""
+    cases = [
+        (
+            {"event_id": "ev1", "ref": "swiss:4", "players": ["p3", "p4"], "kind": "time.warning"},
+            {"state": "cancelled"},
+        ),
+        ({"event_id": "ev1", "ref": "swiss:4", "players": ["p5"], "kind": "result.reported"}, {"state": "cancelled"}),
+        ({"event_id": "ev1", "kind": "time.warning", "ref": "swiss:4"}, {"next_attempt_at": 5, "expires_at": 6}),
+    ]
+    outcomes = []
+    for prepared in (False, True):
+        app = make_app(sqlite_url.replace(".sqlite", f"{prepared}.sqlite"), tmp_path / f"i{prepared}")
+        try:
+            with app.app_context():
+                _fill_round(10)
+                for where, values in cases:
+                    if prepared:
+                        _update_notices(where, values)
+                    else:
+                        db.session.execute(pending_notices(where).values(**values))
+                db.session.commit()
+                outcomes.append(
+                    db.session.execute(
+                        text("SELECT key, state, next_attempt_at, expires_at FROM push_outbox ORDER BY key")
+                    ).all()
+                )
+        finally:
+            dispose(app)
+    assert outcomes[0] == outcomes[1]
+    assert sum(1 for row in outcomes[1] if row[1] == "cancelled") == 3
+    assert sum(1 for row in outcomes[1] if row[2] == 5) == 8
