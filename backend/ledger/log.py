@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import and_, insert, select
+from sqlalchemy import and_, bindparam, insert, select
 
 from backend.auth import Principal
 from backend.db import begin_write, db
@@ -161,10 +161,14 @@ def event_state(event: Event, upto: int | None = None) -> tuple[int, dict[str, A
     return seq, state
 
 
+#: The statement of :func:`lock_event`, made once (the event is bound at execution).
+_LOCK_EVENT = select(Event).where(Event.id == bindparam("event_id")).with_for_update()
+
+
 def lock_event(event_id: str) -> Event:
     """Start a write transaction holding the event's lock; 404 for an unknown event."""
     begin_write()
-    event = db.session.execute(select(Event).where(Event.id == event_id).with_for_update()).scalar_one_or_none()
+    event = db.session.execute(_LOCK_EVENT, {"event_id": event_id}).scalar_one_or_none()
     if event is None:
         raise ApiError(404, "unknown-event", f"there is no event '{event_id}'")
     return event
@@ -374,6 +378,15 @@ AFTER_ACCEPT: list[AcceptHook] = []
 AFTER_COMMIT: list[AcceptHook] = []
 
 
+#: The statement of :func:`_device_progress`, made once (event, device and token are bound at execution).
+_DEVICE_PROGRESS = (
+    select(Token.revoked_at, Token.expires_at, Device)
+    .select_from(Token)
+    .outerjoin(Device, and_(Device.event_id == bindparam("event_id"), Device.device == bindparam("device")))
+    .where(Token.id == bindparam("token_id"))
+)
+
+
 def _device_progress(event_id: str, principal: Principal, device: str) -> Device:
     """The device's progress row under the lock: 401 for a token withdrawn since, 403 a device taken.
 
@@ -382,10 +395,7 @@ def _device_progress(event_id: str, principal: Principal, device: str) -> Device
     expired by another request or app server before this lock pushes nothing.
     """
     found = db.session.execute(
-        select(Token.revoked_at, Token.expires_at, Device)
-        .select_from(Token)
-        .outerjoin(Device, and_(Device.event_id == event_id, Device.device == device))
-        .where(Token.id == principal.token_id)
+        _DEVICE_PROGRESS, {"event_id": event_id, "device": device, "token_id": principal.token_id}
     ).first()
     if found is None or found.revoked_at is not None:  # revoked (or gone with its event) since authenticated
         raise ApiError(401, "token-revoked", "this token was revoked")

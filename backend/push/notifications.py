@@ -32,6 +32,7 @@ Notifications (``kind``; who; when):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -42,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import Update, func, select, true, update
+from sqlalchemy import Dialect, Select, Update, bindparam, func, select, true, update
 
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
@@ -626,34 +627,40 @@ def _group(subscriptions: list[tuple[str, str, str | None]]) -> _Audience:
     return _Audience(len(subscriptions), by_player, staff)
 
 
-def _mark(event_id: str) -> tuple[int, ...]:
-    """What moves whenever the event's live subscriptions change, on every app server: how many subscriptions
-    there are and their times (one made, replaced or renewed stamps ``updated_at``; one removed leaves the count and
-    the sum), and how many of the event's tokens are revoked and when (a revoked token's phone is no longer
-    addressed). One row of two aggregates the database counts, not a row per subscription."""
+def _mark_statement() -> Select:
+    """The statement of :func:`_mark`, made once (the event is bound at execution)."""
     subscriptions = (
         select(
             func.count(PushSubscription.id).label("count"),
             func.sum(PushSubscription.updated_at).label("stamps"),
             func.max(PushSubscription.updated_at).label("latest"),
         )
-        .where(PushSubscription.event_id == event_id)
+        .where(PushSubscription.event_id == bindparam("event_id"))
         .subquery()
     )
     revoked = (
         select(func.count(Token.id).label("count"), func.max(Token.revoked_at).label("latest"))
-        .where(Token.event_id == event_id, Token.revoked_at.is_not(None))
+        .where(Token.event_id == bindparam("event_id"), Token.revoked_at.is_not(None))
         .subquery()
     )
-    row = db.session.execute(
-        select(
-            subscriptions.c.count,
-            subscriptions.c.stamps,
-            subscriptions.c.latest,
-            revoked.c.count,
-            revoked.c.latest,
-        ).select_from(subscriptions.join(revoked, true()))
-    ).one()
+    return select(
+        subscriptions.c.count,
+        subscriptions.c.stamps,
+        subscriptions.c.latest,
+        revoked.c.count,
+        revoked.c.latest,
+    ).select_from(subscriptions.join(revoked, true()))
+
+
+_MARK = _mark_statement()
+
+
+def _mark(event_id: str) -> tuple[int, ...]:
+    """What moves whenever the event's live subscriptions change, on every app server: how many subscriptions
+    there are and their times (one made, replaced or renewed stamps ``updated_at``; one removed leaves the count and
+    the sum), and how many of the event's tokens are revoked and when (a revoked token's phone is no longer
+    addressed). One row of two aggregates the database counts, not a row per subscription."""
+    row = db.session.execute(_MARK, {"event_id": event_id}).one()
     return tuple(int(value or 0) for value in row)
 
 
@@ -736,6 +743,22 @@ def _collect(batch: _Batch, relevant: list[dict[str, Any]], state: dict[str, Any
             batch.result(op)
 
 
+def _pending_of_topics(dialect: Dialect, count: int) -> str:
+    """The SELECT of an event's pending sends of ``count`` tags (``Topic``), through ``ix_push_outbox_topic``.
+
+    With ``topic IN`` of two tags or more SQLite's planner, without statistics, prefers the one equality on
+    ``state`` and walks the "due" index: every pending notification of the server. ``INDEXED BY`` (SQLite only)
+    keeps it on the topic index; PostgreSQL's planner picks that index by itself.
+    """
+    marker = "?" if dialect.paramstyle == "qmark" else "%s"
+    table = PushOutbox.__tablename__
+    hint = " INDEXED BY ix_push_outbox_topic" if dialect.name == "sqlite" else ""
+    return (
+        f'SELECT id, "key", subscription_id, topic FROM {table}{hint} '
+        f"WHERE topic IN ({', '.join([marker] * count)}) AND state = 'pending' AND event_id = {marker}"
+    )
+
+
 def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
     """Drop the pending sends these rows replace: same device, same tag (``Topic``), older news.
 
@@ -746,14 +769,12 @@ def _supersede(event_id: str, rows: list[dict[str, Any]]) -> None:
     fresh = {(row["subscription_id"], row["topic"]) for row in rows}
     keys = {row["key"] for row in rows}
     topics = sorted({topic for _, topic in fresh})
+    connection = db.session.connection()
     stale: list[int] = []
     for start in range(0, len(topics), 500):
-        for rid, key, sid, topic in db.session.execute(
-            select(PushOutbox.id, PushOutbox.key, PushOutbox.subscription_id, PushOutbox.topic).where(
-                PushOutbox.topic.in_(topics[start : start + 500]),  # ix_push_outbox_topic (topic, state)
-                PushOutbox.state == "pending",
-                PushOutbox.event_id == event_id,
-            )
+        chunk = topics[start : start + 500]
+        for rid, key, sid, topic in connection.exec_driver_sql(
+            _pending_of_topics(connection.dialect, len(chunk)), (*chunk, event_id)
         ).all():
             if (sid, topic) in fresh and key not in keys:
                 stale.append(rid)
@@ -783,6 +804,21 @@ def pending_notices(where: dict[str, Any]) -> Update:
     return statement
 
 
+@functools.cache
+def _notices_update(with_players: bool, columns: tuple[str, ...]) -> Update:
+    """:func:`pending_notices` with ``values`` of ``columns``, made once per shape: everything is bound at execution."""
+    where = {"event_id": bindparam("w_event_id"), "kind": bindparam("w_kind"), "ref": bindparam("w_ref")}
+    if with_players:
+        where["players"] = bindparam("w_players", expanding=True)
+    return pending_notices(where).values({column: bindparam(f"v_{column}") for column in columns})
+
+
+def _update_notices(where: dict[str, Any], values: dict[str, Any]) -> None:
+    """Run :func:`pending_notices`'s UPDATE of ``where`` with ``values`` through its statement made once."""
+    params = {f"w_{key}": value for key, value in where.items()} | {f"v_{key}": value for key, value in values.items()}
+    db.session.connection().execute(_notices_update("players" in where, tuple(sorted(values))), params)
+
+
 def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, Any], config: dict[str, Any]) -> int:
     """Queue the notifications ``ops`` (accepted, in log order) cause; ``state`` is the state after them.
 
@@ -807,7 +843,7 @@ def enqueue_for_ops(event_id: str, ops: list[dict[str, Any]], state: dict[str, A
         _insert_ignore(batch.rows)
         _supersede(event_id, batch.rows)
     for where, values in batch.updates:
-        db.session.execute(pending_notices(where).values(**values))
+        _update_notices(where, values)
     if batch.rows:
         db.session.info[PENDING_WAKE] = True
     return len(batch.rows)

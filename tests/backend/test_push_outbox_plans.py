@@ -1,5 +1,6 @@
 """The push outbox's hot statements find their rows by index (issue 27): a settled match cancels its two players'
-pending notices without walking the round's other pending time warnings (migration 0011)."""
+pending notices without walking the round's other pending time warnings (migration 0011), and news of several tags
+finds their older pending sends by tag, not by walking every pending notification."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from sqlalchemy import Executable, insert, text
 
 from backend.db import db
 from backend.models import PushOutbox
-from backend.push.notifications import pending_notices
+from backend.push.notifications import _pending_of_topics, _update_notices, pending_notices
 from tests.backend.conftest import dispose, make_app
 
 INDEX = "ix_push_outbox_event_kind_ref_player"
@@ -80,6 +81,33 @@ def test_a_settled_match_cancels_its_notices_by_the_players_index(database_url, 
         dispose(app)
 
 
+def test_older_sends_of_several_tags_are_found_by_the_topic_index(database_url, tmp_path):
+    app = make_app(database_url, tmp_path / "i")
+    try:
+        with app.app_context():
+            _fill_round(400)
+            if db.engine.dialect.name == "postgresql":
+                db.session.execute(text("ANALYZE push_outbox"))
+            connection = db.session.connection()
+            for topics in (["t3"], ["t3", "t4"], [f"t{n}" for n in range(40)]):
+                sql = _pending_of_topics(connection.dialect, len(topics))
+                prefix = "EXPLAIN QUERY PLAN " if connection.dialect.name == "sqlite" else "EXPLAIN "
+                plan = "\n".join(
+                    " ".join(str(v) for v in row)
+                    for row in connection.exec_driver_sql(prefix + sql, (*topics, "ev1")).all()
+                )
+                if connection.dialect.name == "sqlite":  # PostgreSQL weighs both indexes by its statistics
+                    assert "ix_push_outbox_topic" in plan and "ix_push_outbox_due" not in plan, plan
+                elif len(topics) < 40:  # here a fifth of the rows are pending: 40 tags' history is not small
+                    assert "ix_push_outbox_topic" in plan and "Seq Scan" not in plan, plan
+                found = connection.exec_driver_sql(sql, (*topics, "ev1")).all()
+                assert sorted(row[3] for row in found) == sorted(topics * 2)  # the pending warning and "confirm it"
+                assert {row[1].split(":")[0] for row in found} == {"ev1"}
+            db.session.rollback()
+    finally:
+        dispose(app)
+
+
 def test_the_cancelling_update_changes_only_the_match_players_pending_notices(sqlite_url, tmp_path):
     app = make_app(sqlite_url, tmp_path / "i")
     try:
@@ -99,3 +127,37 @@ def test_the_cancelling_update_changes_only_the_match_players_pending_notices(sq
             ]
     finally:
         dispose(app)
+
+
+def test_the_statements_made_once_change_what_the_reference_changes(sqlite_url, tmp_path):
+    """The prepared UPDATEs the push runs (bound at execution) do what ``pending_notices`` builds per call."""
+    cases = [
+        (
+            {"event_id": "ev1", "ref": "swiss:4", "players": ["p3", "p4"], "kind": "time.warning"},
+            {"state": "cancelled"},
+        ),
+        ({"event_id": "ev1", "ref": "swiss:4", "players": ["p5"], "kind": "result.reported"}, {"state": "cancelled"}),
+        ({"event_id": "ev1", "kind": "time.warning", "ref": "swiss:4"}, {"next_attempt_at": 5, "expires_at": 6}),
+    ]
+    outcomes = []
+    for prepared in (False, True):
+        app = make_app(sqlite_url.replace(".sqlite", f"{prepared}.sqlite"), tmp_path / f"i{prepared}")
+        try:
+            with app.app_context():
+                _fill_round(10)
+                for where, values in cases:
+                    if prepared:
+                        _update_notices(where, values)
+                    else:
+                        db.session.execute(pending_notices(where).values(**values))
+                db.session.commit()
+                outcomes.append(
+                    db.session.execute(
+                        text("SELECT key, state, next_attempt_at, expires_at FROM push_outbox ORDER BY key")
+                    ).all()
+                )
+        finally:
+            dispose(app)
+    assert outcomes[0] == outcomes[1]
+    assert sum(1 for row in outcomes[1] if row[1] == "cancelled") == 3
+    assert sum(1 for row in outcomes[1] if row[2] == 5) == 8
