@@ -807,7 +807,11 @@ def pending_notices(where: dict[str, Any]) -> Update:
 @functools.cache
 def _notices_update(with_players: bool, columns: tuple[str, ...]) -> Update:
     """:func:`pending_notices` with ``values`` of ``columns``, made once per shape: everything is bound at execution."""
-    where = {"event_id": bindparam("w_event_id"), "kind": bindparam("w_kind"), "ref": bindparam("w_ref")}
+    where: dict[str, Any] = {
+        "event_id": bindparam("w_event_id"),
+        "kind": bindparam("w_kind"),
+        "ref": bindparam("w_ref"),
+    }
     if with_players:
         where["players"] = bindparam("w_players", expanding=True)
     return pending_notices(where).values({column: bindparam(f"v_{column}") for column in columns})
