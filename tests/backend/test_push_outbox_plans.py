@@ -4,6 +4,10 @@ finds their older pending sends by tag, not by walking every pending notificatio
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 from sqlalchemy import Executable, insert, text
 
 from backend.db import db
@@ -63,49 +67,48 @@ def _statements() -> dict[str, Executable]:
     }
 
 
-def test_a_settled_match_cancels_its_notices_by_the_players_index(database_url, tmp_path):
+@contextmanager
+def _round_of_400(database_url: str, tmp_path: Path) -> Iterator[None]:
+    """An app context over a round of 400 players' notices, the store's statistics up to date."""
     app = make_app(database_url, tmp_path / "i")
     try:
         with app.app_context():
             _fill_round(400)
             if db.engine.dialect.name == "postgresql":
                 db.session.execute(text("ANALYZE push_outbox"))
-            for name, statement in _statements().items():
-                plan = _plan(statement)
-                assert INDEX in plan, f"{name}: {plan}"
-                assert "SCAN push_outbox" not in plan and "Seq Scan" not in plan, f"{name}: {plan}"
-            if db.engine.dialect.name == "sqlite":  # all four columns are the lookup's, not three and a filter
-                assert "player=?" in _plan(_statements()["cancel warnings"])
+            yield
             db.session.rollback()
     finally:
         dispose(app)
+
+
+def test_a_settled_match_cancels_its_notices_by_the_players_index(database_url, tmp_path):
+    with _round_of_400(database_url, tmp_path):
+        for name, statement in _statements().items():
+            plan = _plan(statement)
+            assert INDEX in plan, f"{name}: {plan}"
+            assert "SCAN push_outbox" not in plan and "Seq Scan" not in plan, f"{name}: {plan}"
+        if db.engine.dialect.name == "sqlite":  # all four columns are the lookup's, not three and a filter
+            assert "player=?" in _plan(_statements()["cancel warnings"])
 
 
 def test_older_sends_of_several_tags_are_found_by_the_topic_index(database_url, tmp_path):
-    app = make_app(database_url, tmp_path / "i")
-    try:
-        with app.app_context():
-            _fill_round(400)
-            if db.engine.dialect.name == "postgresql":
-                db.session.execute(text("ANALYZE push_outbox"))
-            connection = db.session.connection()
-            for topics in (["t3"], ["t3", "t4"], [f"t{n}" for n in range(40)]):
-                sql = _pending_of_topics(connection.dialect, len(topics))
-                prefix = "EXPLAIN QUERY PLAN " if connection.dialect.name == "sqlite" else "EXPLAIN "
-                plan = "\n".join(
-                    " ".join(str(v) for v in row)
-                    for row in connection.exec_driver_sql(prefix + sql, (*topics, "ev1")).all()
-                )
-                if connection.dialect.name == "sqlite":  # PostgreSQL weighs both indexes by its statistics
-                    assert "ix_push_outbox_topic" in plan and "ix_push_outbox_due" not in plan, plan
-                elif len(topics) < 40:  # here a fifth of the rows are pending: 40 tags' history is not small
-                    assert "ix_push_outbox_topic" in plan and "Seq Scan" not in plan, plan
-                found = connection.exec_driver_sql(sql, (*topics, "ev1")).all()
-                assert sorted(row[3] for row in found) == sorted(topics * 2)  # the pending warning and "confirm it"
-                assert {row[1].split(":")[0] for row in found} == {"ev1"}
-            db.session.rollback()
-    finally:
-        dispose(app)
+    with _round_of_400(database_url, tmp_path):
+        connection = db.session.connection()
+        for topics in (["t3"], ["t3", "t4"], [f"t{n}" for n in range(40)]):
+            sql = _pending_of_topics(connection.dialect, len(topics))
+            prefix = "EXPLAIN QUERY PLAN " if connection.dialect.name == "sqlite" else "EXPLAIN "
+            plan = "\n".join(
+                " ".join(str(v) for v in row)
+                for row in connection.exec_driver_sql(prefix + sql, (*topics, "ev1")).all()
+            )
+            if connection.dialect.name == "sqlite":  # PostgreSQL weighs both indexes by its statistics
+                assert "ix_push_outbox_topic" in plan and "ix_push_outbox_due" not in plan, plan
+            elif len(topics) < 40:  # here a fifth of the rows are pending: 40 tags' history is not small
+                assert "ix_push_outbox_topic" in plan and "Seq Scan" not in plan, plan
+            found = connection.exec_driver_sql(sql, (*topics, "ev1")).all()
+            assert sorted(row[3] for row in found) == sorted(topics * 2)  # the pending warning and "confirm it"
+            assert {row[1].split(":")[0] for row in found} == {"ev1"}
 
 
 def test_the_cancelling_update_changes_only_the_match_players_pending_notices(sqlite_url, tmp_path):
