@@ -1,7 +1,7 @@
 """The event's audience version (issue 27: server CPU per push).
 
 * ``events.audience_version`` (BIGINT NOT NULL, 0): bumped in the same transaction by every writer that changes
-  the event's live push subscriptions or revokes, retires or moves its tokens (backend/push/audience.py). Each
+  the event's live push subscriptions or revokes, retires or moves its tokens (backend/audience.py). Each
   push checks its app server's grouped subscriptions against this one value instead of an aggregate over the
   event's subscriptions and revoked tokens.
 
