@@ -39,6 +39,10 @@ class Event(Model):
     #: Cached folded state (JSON) after ``snapshot_seq``; NULL: fold from the start.
     snapshot: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
     snapshot_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: Moves whenever the event's live push subscriptions may change (one made, renewed, replaced or removed; a
+    #: token revoked, retired or moved); each writer bumps it, event row first (backend/audience.py). It starts at
+    #: the clock, so an app server's copy kept for a deleted event never matches a new or restored one of its id.
+    audience_version: Mapped[int] = mapped_column(BigInteger, default=now_ms, server_default="0")
 
 
 class ViewParts(Model):

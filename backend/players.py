@@ -9,6 +9,7 @@ from flask import Blueprint
 from sqlalchemy import func, select, update
 
 from backend.api import load_args, respond
+from backend.audience import bump_audience
 from backend.auth import STAFF, authenticate, require_event
 from backend.claims import unseal
 from backend.db import changed, db
@@ -134,6 +135,7 @@ def _revoke(event_id: str, player_id: str, stamp: int, devices: bool) -> int:
     )
     if not devices:
         return 0
+    bump_audience([event_id])  # under the event's lock: the tokens' phones are no longer addressed
     db.session.execute(
         update(Invitation)
         .where(Invitation.event_id == event_id, Invitation.player == player_id, Invitation.revoked_at.is_(None))

@@ -15,6 +15,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import OperationalError
 
 from backend.api import load_args, respond
+from backend.audience import bump_audience
 from backend.auth import (
     ORGANIZER,
     STAFF,
@@ -107,6 +108,7 @@ def rotate_token(event_id: str):
               schema: TokenGrantSchema
     """
     principal = open_event(event_id).principal
+    bump_audience([event_id])  # its phones' subscriptions move to the new token
     old = db.session.get_one(Token, principal.token_id)
     token, secret = new_token(event_id, old.role, old.player, old.label)
     if old.role in STAFF:
@@ -165,6 +167,7 @@ def revoke_token(event_id: str, token_id: str):
             ).first()
             if others is None:
                 raise ApiError(409, "last-organizer", "this is the event's last organizer token")
+        bump_audience([event_id])  # its phones are no longer addressed
         token.revoked_at = now_ms()
     db.session.commit()
     return respond(RevokeResponseSchema(), {"token_id": token_id, "revoked": True})

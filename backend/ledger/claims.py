@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import insert, update
 
+from backend.audience import bump_audience
 from backend.auth import hash_code, new_code, new_id
 from backend.claims import seal
 from backend.db import db
@@ -83,6 +84,7 @@ def revoke_player_access(event_id: str, players: Iterable[str], stamp: int) -> N
     players = list(players)
     if not players:
         return
+    bump_audience([event_id])  # under the event's lock (the push path): their phones are no longer addressed
     db.session.execute(
         update(Invitation)
         .where(Invitation.event_id == event_id, Invitation.player.in_(players), Invitation.revoked_at.is_(None))

@@ -43,8 +43,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import Dialect, Select, Update, bindparam, func, select, true, update
+from sqlalchemy import Dialect, Update, bindparam, select, update
 
+from backend.audience import audience_version
 from backend.db import db
 from backend.models import PushOutbox, PushSubscription, Token, now_ms
 from shared_rules.state.lookup import current_round, find_match, find_player, find_round
@@ -627,61 +628,23 @@ def _group(subscriptions: list[tuple[str, str, str | None]]) -> _Audience:
     return _Audience(len(subscriptions), by_player, staff)
 
 
-def _mark_statement() -> Select:
-    """The statement of :func:`_mark`, made once (the event is bound at execution)."""
-    subscriptions = (
-        select(
-            func.count(PushSubscription.id).label("count"),
-            func.sum(PushSubscription.updated_at).label("stamps"),
-            func.max(PushSubscription.updated_at).label("latest"),
-        )
-        .where(PushSubscription.event_id == bindparam("event_id"))
-        .subquery()
-    )
-    revoked = (
-        select(func.count(Token.id).label("count"), func.max(Token.revoked_at).label("latest"))
-        .where(Token.event_id == bindparam("event_id"), Token.revoked_at.is_not(None))
-        .subquery()
-    )
-    return select(
-        subscriptions.c.count,
-        subscriptions.c.stamps,
-        subscriptions.c.latest,
-        revoked.c.count,
-        revoked.c.latest,
-    ).select_from(subscriptions.join(revoked, true()))
-
-
-_MARK = _mark_statement()
-
-
-def _mark(event_id: str) -> tuple[int, ...]:
-    """What moves whenever the event's live subscriptions change, on every app server: how many subscriptions
-    there are and their times (one made, replaced or renewed stamps ``updated_at``; one removed leaves the count and
-    the sum), and how many of the event's tokens are revoked and when (a revoked token's phone is no longer
-    addressed). One row of two aggregates the database counts, not a row per subscription."""
-    row = db.session.execute(_MARK, {"event_id": event_id}).one()
-    return tuple(int(value or 0) for value in row)
-
-
 def _audience(event_id: str) -> _Audience:
-    """The event's live subscriptions, grouped: this process's copy while the database's mark of them holds."""
-    mark = _mark(event_id)
-    if not mark[0]:
-        return _NOBODY
-    kept: OrderedDict[str, tuple[tuple[int, ...], _Audience]] = current_app.extensions.setdefault(
+    """The event's live subscriptions, grouped: this process's copy while the event's audience version holds."""
+    version = audience_version(event_id)
+    kept: OrderedDict[str, tuple[int | None, _Audience]] = current_app.extensions.setdefault(
         "topcut_push_audiences", OrderedDict()
     )
     with _audience_lock:
         found = kept.get(event_id)
-        if found is not None and found[0] == mark:
+        if found is not None and found[0] == version:
             kept.move_to_end(event_id)
             return found[1]
-    # Read after the mark: a subscription committed in between is in the list, not the mark, so the next push
-    # reads the list again; the copy is never older than its mark.
-    audience = _group(_subscriptions(event_id))
+    # Read after the version: a subscription committed in between is in the list, not the version, so the next
+    # push reads the list again; the copy is never older than its version.
+    subscriptions = _subscriptions(event_id)
+    audience = _group(subscriptions) if subscriptions else _NOBODY
     with _audience_lock:
-        kept[event_id] = (mark, audience)
+        kept[event_id] = (version, audience)
         kept.move_to_end(event_id)
         while len(kept) > AUDIENCE_EVENTS:
             kept.popitem(last=False)

@@ -52,6 +52,7 @@ from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
+from backend.audience import bump_audience
 from backend.db import begin_write, db
 from backend.models import PushOutbox, PushSubscription, now_ms
 from backend.push.notifications import PENDING_WAKE
@@ -311,6 +312,13 @@ class Drainer:
         begin_write()
         now = now_ms()
         mine = and_(PushOutbox.claimed_by == self.worker_id, PushOutbox.state == "sending")
+        refused = {row["subscription_id"] for row, _ in claimed if results[row["id"]].outcome in ("gone", "blocked")}
+        if refused:  # their subscriptions are removed below: their events' rows first (backend/audience.py)
+            bump_audience(
+                db.session.execute(
+                    select(PushSubscription.event_id).where(PushSubscription.id.in_(refused)).distinct()
+                ).scalars()
+            )
         sent = [row["id"] for row, _ in claimed if results[row["id"]].outcome == "sent"]
         for start in range(0, len(sent), 500):
             db.session.execute(

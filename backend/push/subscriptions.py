@@ -19,6 +19,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 from sqlalchemy import delete, func, select
 
 from backend.api import load_body, respond
+from backend.audience import bump_audience
 from backend.auth import authenticate, new_id
 from backend.db import begin_write, changed, db
 from backend.errors import ApiError
@@ -190,6 +191,7 @@ def subscribe(event_id: str):
     _refuse_when_off()
     endpoint, p256dh, auth = _checked(data["subscription"])  # DNS before taking the write lock
     begin_write()
+    bump_audience([event_id])  # the event's row first (backend/audience.py)
     digest = endpoint_hash(endpoint)
     row = db.session.execute(
         select(PushSubscription).where(PushSubscription.event_id == event_id, PushSubscription.endpoint_hash == digest)
@@ -232,6 +234,7 @@ def unsubscribe(event_id: str):
     data = load_body(UnsubscribeRequestSchema())
     principal = authenticate(event_id)
     begin_write()
+    bump_audience([event_id])  # the event's row first (backend/audience.py)
     query = delete(PushSubscription).where(
         PushSubscription.event_id == event_id, PushSubscription.endpoint_hash == endpoint_hash(data["endpoint"])
     )
@@ -280,6 +283,7 @@ def renew():
     ]
     if not rows:
         raise ApiError(404, "unknown-subscription", "no subscription has that endpoint and auth secret")
+    bump_audience(row.event_id for row in rows)  # the events' rows before any subscription's
     digest, stamp = endpoint_hash(endpoint), now_ms()
     for row in rows:
         clash = db.session.execute(

@@ -72,7 +72,7 @@ def _check_upgraded(database_url, tmp_path):
         with new.app_context():
             assert _at_every_head()
             assert inspect(db.engine).has_table("transfer_codes")
-            assert current_revision() == "0011_outbox_player_index"
+            assert current_revision() == "0012_audience_version"
             assert inspect(db.engine).has_table("view_parts")
             outbox = {i["name"] for i in inspect(db.engine).get_indexes("push_outbox")}
             assert "ix_push_outbox_event_kind_ref_player" in outbox and "ix_push_outbox_event_kind_ref" not in outbox
@@ -138,7 +138,7 @@ def test_a_second_start_finds_the_database_current(database_url, tmp_path):
     try:
         with second.app_context():
             assert _at_every_head()
-            assert current_revision() == "0011_outbox_player_index"
+            assert current_revision() == "0012_audience_version"
     finally:
         dispose(first)
         dispose(second)
