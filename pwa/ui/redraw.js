@@ -12,7 +12,10 @@
 //   * in a redrawn section, every field the user changed and did not submit
 //     gets its value back in its counterpart (found by the field's name, id,
 //     label or aria-label, within the cards around it), and so does the cursor;
-//     a select given back its value fires "change" with `detail.restored`.
+//     a select given back its value fires "change" with `detail.restored`;
+//   * a <details> the user opened or closed (its summary clicked or keyed) is
+//     drawn open or closed as they left it, so "Another cut size" does not
+//     fold up under the organizer when a sync arrives.
 //
 // The document-wide listeners that notice edits, submits and presses are set up
 // when the module loads in a page (tests/js/redraw.test.mjs runs it on happy-dom).
@@ -33,6 +36,7 @@ export function replace(el, ...children) {
 }
 
 const edited = new WeakSet();
+const toggled = new WeakSet();  // <details> the user opened or closed
 const submitted = new WeakSet();  // forms just sent: their section may redraw under the focus (it starts afresh)
 const TEXT_TYPES = new Set(["text", "search", "number", "email", "tel", "url", "password", "date", "time", "datetime-local"]);
 
@@ -56,6 +60,11 @@ if (typeof document !== "undefined") {
   document.addEventListener("input", mark, true);
   document.addEventListener("change", mark, true);
   // Submitted: the form's values are on their way (a redraw after it starts afresh).
+  // A summary clicked (or keyed: Enter and Space click it): its <details> is open or closed as the user wants.
+  document.addEventListener("click", (event) => {
+    const summary = /** @type {any} */ (event.target)?.closest?.("summary");
+    if (summary?.parentElement?.tagName === "DETAILS") toggled.add(summary.parentElement);
+  }, true);
   document.addEventListener("submit", (event) => {
     for (const el of /** @type {any} */ (event.target).elements || []) edited.delete(el);
     submitted.add(event.target);
@@ -118,6 +127,21 @@ function buttonKey(el) {
   return `button=${el.getAttribute("aria-label") || el.textContent.trim()}`;
 }
 
+/** Each <details> under `root` with a key that its counterpart in a redraw has too. */
+function keyedDetails(root) {
+  const seen = new Map();
+  const out = [];
+  for (const el of root.querySelectorAll("details")) {
+    const own = el.id && !RANDOM_ID.test(el.id) ? `id=${el.id}`
+      : `details=${el.className} ${el.querySelector(":scope > summary")?.textContent.trim() ?? ""}`;
+    const base = `${scopeKey(el, root)} | ${own}`;
+    const n = seen.get(base) || 0;
+    seen.set(base, n + 1);
+    out.push([`${base} | ${n}`, el]);
+  }
+  return out;
+}
+
 /** Each field (and button, for the focus) under `root` with a key that its counterpart in a redraw has too. */
 function keyedFields(root) {
   const seen = new Map();
@@ -145,7 +169,16 @@ function redraw(el, children) {
     }
     if (field === active) focusKey = key;
   }
+  const opened = new Map();
+  for (const [key, details] of keyedDetails(el)) if (toggled.has(details)) opened.set(key, details.open);
   replace(el, ...children);
+  if (opened.size) {
+    for (const [key, details] of keyedDetails(el)) {
+      if (!opened.has(key)) continue;
+      details.open = opened.get(key);
+      toggled.add(details);
+    }
+  }
   for (const [key, field] of keyedFields(el)) {
     const old = saved.get(key);
     if (old) {

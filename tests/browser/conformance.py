@@ -215,7 +215,8 @@ class Desk:
         """The rounds screen's "Make the cut" (``size`` typed, or the structure's); the elimination round's number."""
         page = self.page
         self.screen("rounds")
-        page.wait_for_selector("#next-step")
+        # The card once it offers a cut (its step worked out from the last result, not the one before).
+        page.wait_for_selector("#make-top-cut, #cut-early, #cut-size, details.other-cut")
         if size or page.locator("#make-top-cut").count() == 0:
             # Another size than the structure's, or a cut the structure does not plan (yet): the cut form,
             # behind "End the Swiss early…" or "Another cut size" / "Make a cut anyway".
@@ -223,6 +224,7 @@ class Desk:
                 page.click("#cut-early")
             elif page.locator("details.other-cut").count():
                 page.click("details.other-cut summary")
+            page.wait_for_selector("#cut-size", state="visible")
             if size:
                 page.fill("#cut-size", str(size))
             page.click("#make-cut")

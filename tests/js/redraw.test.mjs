@@ -129,6 +129,40 @@ test("a press in a section holds its redraw until the click has landed", async (
   assert.equal(section.querySelector("p").textContent, "v2");
 });
 
+/** The rounds screen's next-step card as a sync redraws it: the cut button and the other sizes folded away. */
+function cutCard(reason) {
+  return h("div", { id: "next-step" }, h("p", {}, reason), h("button", { type: "button" }, "Make the top 8 cut"),
+    h("details", { class: "other-cut" }, h("summary", {}, "Another cut size"), h("input", { id: "cut-size", value: "" })),
+    h("details", { class: "help" }, h("summary", {}, "How cuts work"), h("p", {}, "…")));
+}
+
+test("a details the user opened stays open through a sync's redraw, and one left alone takes the data's state", async () => {
+  refresh(section, cutCard("v1"));
+  const summary = section.querySelector("details.other-cut summary");
+  summary.dispatchEvent(new window.PointerEvent("pointerdown", { bubbles: true }));
+  refresh(section, cutCard("v2"));  // a sync lands while the organizer's finger is down
+  summary.dispatchEvent(new window.PointerEvent("pointerup", { bubbles: true }));
+  summary.click();
+  await settle();
+  assert.equal(section.querySelector("p").textContent, "v2", "the held redraw never landed");
+  assert.equal(section.querySelector("details.other-cut").open, true, "the opened details folded up under the organizer");
+  assert.equal(section.querySelector("details.help").open, false);
+  refresh(section, cutCard("v3"));  // and the next sync too
+  assert.equal(section.querySelector("details.other-cut").open, true);
+  section.querySelector("details.other-cut summary").click();  // closed again by the user: stays closed
+  await settle();
+  refresh(section, h("div", { id: "next-step" }, h("p", {}, "v4"),
+    h("details", { class: "other-cut", open: true }, h("summary", {}, "Another cut size"))));
+  assert.equal(section.querySelector("details.other-cut").open, false);
+});
+
+test("replace, a redraw the user asked for, resets a details the user opened", () => {
+  refresh(section, cutCard("v1"));
+  section.querySelector("details.other-cut summary").click();
+  replace(section, cutCard("v2"));
+  assert.equal(section.querySelector("details.other-cut").open, false);
+});
+
 test("replace, a redraw the user asked for, keeps nothing the user typed", () => {
   refresh(section, h("input", { name: "n", value: "1" }));
   type(section.querySelector("[name=n]"), "typed");
