@@ -212,8 +212,9 @@ function renderSync() {
   syncBox.dataset.state = s.refused ? "refused" : s.busy ? "busy" : online ? "online" : "offline";
   if (s.refused) {
     // Never "waiting" when the server refuses: say what happened and what to do (changes stay on this device).
+    const kept = s.waiting ? `${s.waiting} change${s.waiting === 1 ? " is" : "s are"} kept on this device. ` : "";
     syncText.textContent = `Not syncing: the server refused this device's changes (${s.error}). `
-      + `${s.waiting} change${s.waiting === 1 ? " is" : "s are"} kept on this device. ${refusedAdvice(s.errorCode)}`;
+      + `${kept}${refusedAdvice(s.errorCode, s.error)}`.trimEnd();
     return;
   }
   const waiting = (s.unregistered ? "event made on this device, not on the server yet · " : "")
@@ -226,10 +227,19 @@ function renderSync() {
   syncText.textContent = `${online ? "Online" : "Offline"} · ${waiting}${refused} · last sync ${when(s.lastSync)}`;
 }
 
-/** What a user does about a refused push, by the server's error code. */
-function refusedAdvice(code) {
-  if (["missing-token", "invalid-token", "token-revoked", "token-expired"].includes(code)) {
-    return "This device's access was withdrawn: join the event again with a new code from the organizer.";
+/** A refused token's cause, by the server's error code. */
+const TOKEN_REFUSED = {
+  "missing-token": "This device has no access to the event",
+  "invalid-token": "This device's access is not valid",
+  "token-revoked": "This device's access was withdrawn",
+  "token-expired": "This device's access expired",
+};
+
+/** What a user does about a refused push, by the server's error code (nothing more when `said`, the server's
+ * message, already tells them to join again). */
+function refusedAdvice(code, said = "") {
+  if (code in TOKEN_REFUSED) {
+    return /join the event again/i.test(said) ? "" : `${TOKEN_REFUSED[code]}: join the event again with a new code from the organizer.`;
   }
   if (code === "sequence-gap") return "Reload the app; if this stays red, show this screen to the organizer.";
   return "Show this screen to the organizer; the app retries every few seconds.";
