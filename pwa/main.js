@@ -212,9 +212,9 @@ function renderSync() {
   syncBox.dataset.state = s.refused ? "refused" : s.busy ? "busy" : online ? "online" : "offline";
   if (s.refused) {
     // Never "waiting" when the server refuses: say what happened and what to do (changes stay on this device).
-    const kept = s.waiting ? `${s.waiting} change${s.waiting === 1 ? " is" : "s are"} kept on this device. ` : "";
-    syncText.textContent = `Not syncing: the server refused this device's changes (${s.error}). `
-      + `${kept}${refusedAdvice(s.errorCode, s.error)}`.trimEnd();
+    const kept = s.waiting ? `${s.waiting} change${s.waiting === 1 ? " is" : "s are"} kept on this device.` : "";
+    syncText.textContent = [`Not syncing: the server refused this device's changes (${s.error}).`, kept,
+      refusedAdvice(s.errorCode, s.error)].filter(Boolean).join(" ");
     return;
   }
   const waiting = (s.unregistered ? "event made on this device, not on the server yet · " : "")

@@ -59,12 +59,12 @@ if (typeof document !== "undefined") {
   };
   document.addEventListener("input", mark, true);
   document.addEventListener("change", mark, true);
-  // Submitted: the form's values are on their way (a redraw after it starts afresh).
   // A summary clicked (or keyed: Enter and Space click it): its <details> is open or closed as the user wants.
   document.addEventListener("click", (event) => {
     const summary = /** @type {any} */ (event.target)?.closest?.("summary");
     if (summary?.parentElement?.tagName === "DETAILS") toggled.add(summary.parentElement);
   }, true);
+  // Submitted: the form's values are on their way (a redraw after it starts afresh).
   document.addEventListener("submit", (event) => {
     for (const el of /** @type {any} */ (event.target).elements || []) edited.delete(el);
     submitted.add(event.target);
@@ -127,14 +127,13 @@ function buttonKey(el) {
   return `button=${el.getAttribute("aria-label") || el.textContent.trim()}`;
 }
 
-/** Each <details> under `root` with a key that its counterpart in a redraw has too. */
-function keyedDetails(root) {
+/** The elements, each keyed by its place under `root` and `keyOf`, numbered where that key repeats: the key
+ * its counterpart in a redraw has too. */
+function keyed(root, elements, keyOf) {
   const seen = new Map();
   const out = [];
-  for (const el of root.querySelectorAll("details")) {
-    const own = el.id && !RANDOM_ID.test(el.id) ? `id=${el.id}`
-      : `details=${el.className} ${el.querySelector(":scope > summary")?.textContent.trim() ?? ""}`;
-    const base = `${scopeKey(el, root)} | ${own}`;
+  for (const el of elements) {
+    const base = `${scopeKey(el, root)} | ${keyOf(el)}`;
     const n = seen.get(base) || 0;
     seen.set(base, n + 1);
     out.push([`${base} | ${n}`, el]);
@@ -142,19 +141,17 @@ function keyedDetails(root) {
   return out;
 }
 
-/** Each field (and button, for the focus) under `root` with a key that its counterpart in a redraw has too. */
+/** Each <details> under `root`, keyed by its id, or its class and summary. */
+function keyedDetails(root) {
+  return keyed(root, root.querySelectorAll("details"), (el) => (el.id && !RANDOM_ID.test(el.id) ? `id=${el.id}`
+    : `details=${el.className} ${el.querySelector(":scope > summary")?.textContent.trim() ?? ""}`));
+}
+
+/** Each field (and button, for the focus) under `root`, keyed. */
 function keyedFields(root) {
-  const seen = new Map();
-  const out = [];
-  for (const el of root.querySelectorAll("input, select, textarea, button")) {
-    const button = el instanceof HTMLButtonElement;
-    if (!button && !isField(el)) continue;
-    const base = `${scopeKey(el, root)} | ${button ? buttonKey(el) : ownKey(el)}`;
-    const n = seen.get(base) || 0;
-    seen.set(base, n + 1);
-    out.push([`${base} | ${n}`, el]);
-  }
-  return out;
+  const elements = [...root.querySelectorAll("input, select, textarea, button")]
+    .filter((el) => el instanceof HTMLButtonElement || isField(el));
+  return keyed(root, elements, (el) => (el instanceof HTMLButtonElement ? buttonKey(el) : ownKey(el)));
 }
 
 function redraw(el, children) {
